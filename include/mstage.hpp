@@ -1,0 +1,11 @@
+// The mstage user API: single-source GPU kernels written as C++ lambdas.
+#ifndef MSTAGE_HPP
+#define MSTAGE_HPP
+
+#include "mstage/error.hpp"
+#include "mstage/index.hpp"
+#include "mstage/kernel.hpp"
+#include "mstage/shared_memory.hpp"
+#include "mstage/vector_view.hpp"
+
+#endif

@@ -1,0 +1,66 @@
+/* The binary interface between code compiled by mstage++ and the runtime.
+ *
+ * The extraction pass emits one mstage_module_record per translation unit and
+ * registers it from a static constructor. The user-facing headers call the
+ * mstage_rt_* functions. Plain C so that the pass, the runtime and user code
+ * agree on the layout without sharing C++ types. */
+#ifndef MSTAGE_ABI_H
+#define MSTAGE_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MSTAGE_ABI_VERSION 1u
+
+/* Evaluates one stage() site on the host. args has one pointer per kernel
+ * parameter (the lambda object first), exactly as passed to the launch; the
+ * staged value is written to result. */
+typedef void (*mstage_evaluator_fn)(void *const *args, void *result);
+
+typedef struct mstage_kernel_record {
+  const void *host_entry;  /* &mstage::detail::kernel_entry<F, Args...> */
+  const void *blob;        /* kernel blob: header, strings, bitcode */
+  const mstage_evaluator_fn *evaluators; /* one per stage site */
+  uint32_t num_evaluators;
+  uint32_t reserved;
+} mstage_kernel_record;
+
+typedef struct mstage_module_record {
+  uint32_t abi_version;
+  uint32_t num_kernels;
+  const mstage_kernel_record *kernels;
+} mstage_module_record;
+
+/* Called by the static constructor that the extraction pass emits. */
+void __mstage_register_module(const mstage_module_record *module);
+
+typedef struct mstage_launch_config {
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t shared_bytes;
+} mstage_launch_config;
+
+/* All functions below return 0 on success. On failure they return non-zero and
+ * mstage_rt_last_error() describes the failure for the calling thread. */
+int mstage_rt_launch(const void *host_entry, void *const *params,
+                     uint32_t num_params, const mstage_launch_config *config);
+int mstage_rt_alloc(void **device_ptr, size_t bytes);
+int mstage_rt_free(void *device_ptr);
+int mstage_rt_copy_to_device(void *device_dst, const void *host_src,
+                             size_t bytes);
+int mstage_rt_copy_to_host(void *host_dst, const void *device_src,
+                           size_t bytes);
+/* 1 when launches execute on a GPU, 0 in PTX-only mode (MSTAGE_ARCH set and
+ * no GPU), -1 when neither is possible (see mstage_rt_last_error). */
+int mstage_rt_executes(void);
+const char *mstage_rt_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MSTAGE_ABI_H */

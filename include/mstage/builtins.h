@@ -1,0 +1,34 @@
+/* Device builtins used by the mstage headers.
+ *
+ * In the host object these are ordinary external functions, defined by the
+ * runtime (where a CPU back end gives them meaning). In the device module the
+ * extraction pass replaces each call with the matching NVVM intrinsic, so the
+ * names below are a contract with passes/DeviceBuiltins.cpp. */
+#ifndef MSTAGE_BUILTINS_H
+#define MSTAGE_BUILTINS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+unsigned __mstage_tid_x(void);
+unsigned __mstage_tid_y(void);
+unsigned __mstage_tid_z(void);
+unsigned __mstage_ntid_x(void);
+unsigned __mstage_ntid_y(void);
+unsigned __mstage_ntid_z(void);
+unsigned __mstage_ctaid_x(void);
+unsigned __mstage_ctaid_y(void);
+unsigned __mstage_ctaid_z(void);
+unsigned __mstage_nctaid_x(void);
+unsigned __mstage_nctaid_y(void);
+unsigned __mstage_nctaid_z(void);
+void __mstage_barrier(void);
+/* Start of the launch's dynamic shared memory (16-byte aligned). */
+void *__mstage_shared_base(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MSTAGE_BUILTINS_H */

@@ -1,0 +1,211 @@
+// kernel(): turns a C++ lambda into a launchable GPU kernel.
+#ifndef MSTAGE_KERNEL_HPP
+#define MSTAGE_KERNEL_HPP
+
+#include "mstage/abi.h"
+#include "mstage/error.hpp"
+#include "mstage/vector_view.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <future>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace mstage {
+
+// A launch extent: a number, or {x, y, z}. Accepts any integer type so that
+// kernel(f, n / 256, 256) and kernel(f, {nx, ny, 1}, {16, 16, 1}) both work.
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+
+  dim3() = default;
+  template <class X, class Y = unsigned, class Z = unsigned,
+            class = std::enable_if_t<std::is_integral_v<X> &&
+                                     std::is_integral_v<Y> &&
+                                     std::is_integral_v<Z>>>
+  dim3(X x, Y y = 1u, Z z = 1u)
+      : x(narrow(x, "x")), y(narrow(y, "y")), z(narrow(z, "z")) {}
+
+private:
+  template <class I> static unsigned narrow(I v, const char *axis) {
+    if constexpr (std::is_signed_v<I>)
+      if (v < 0)
+        throw error(std::string("mstage: launch extent ") + axis +
+                    " is negative (" + std::to_string(v) + ")");
+    if (static_cast<std::make_unsigned_t<I>>(v) >
+        std::numeric_limits<unsigned>::max())
+      throw error(std::string("mstage: launch extent ") + axis +
+                  " does not fit in 32 bits (" + std::to_string(v) + ")");
+    return static_cast<unsigned>(v);
+  }
+};
+
+namespace detail {
+
+// The kernel entry: one instantiation per (lambda, device argument types).
+// The extraction pass finds it by its annotation and builds the device kernel
+// around it; the host keeps its address as the key of the launch.
+template <class F, class... A>
+[[clang::annotate("mstage.kernel"), gnu::used, gnu::noinline]] void
+kernel_entry(const F &f, const A &...args) {
+  F body = f; // a copy, so that mutable lambdas work too
+  body(args...);
+}
+
+template <class T> struct is_std_vector : std::false_type {};
+template <class T, class A>
+struct is_std_vector<std::vector<T, A>> : std::true_type {};
+
+// Owns the device copy of one std::vector argument for a launch.
+template <class T> class vector_transfer {
+public:
+  vector_transfer(const T *host, std::size_t n) : bytes_(n * sizeof(T)) {
+    check(mstage_rt_alloc(&dev_, bytes_));
+    if (bytes_ != 0) {
+      int status = mstage_rt_copy_to_device(dev_, host, bytes_);
+      if (status != 0) {
+        mstage_rt_free(dev_);
+        check(status);
+      }
+    }
+  }
+  vector_transfer(const vector_transfer &) = delete;
+  vector_transfer &operator=(const vector_transfer &) = delete;
+  ~vector_transfer() { mstage_rt_free(dev_); }
+
+  T *device() const { return static_cast<T *>(dev_); }
+  void copy_back(T *host) const {
+    if (bytes_ != 0)
+      check(mstage_rt_copy_to_host(host, dev_, bytes_));
+  }
+
+private:
+  void *dev_ = nullptr;
+  std::size_t bytes_;
+};
+
+// How one host argument crosses to the device.
+//  - std::vector<T>&:        copied in and back out, seen as vector_view<T>
+//  - const std::vector<T>&:  copied in, seen as vector_view<const T>
+//  - trivially copyable T:   passed by value
+template <class Arg, class = void> struct argument {
+  using value_type = std::remove_cv_t<std::remove_reference_t<Arg>>;
+  static_assert(std::is_trivially_copyable_v<value_type>,
+                "mstage: a kernel argument must be a std::vector or a "
+                "trivially copyable value; other types own host memory that "
+                "the GPU cannot reach");
+  using device_type = value_type;
+
+  explicit argument(const value_type &v) : value(v) {}
+  const device_type &device() const { return value; }
+  void finish() const {}
+
+  device_type value;
+};
+
+template <class Arg>
+struct argument<Arg, std::enable_if_t<is_std_vector<
+                         std::remove_cv_t<std::remove_reference_t<Arg>>>::value>> {
+  using vector_type = std::remove_cv_t<std::remove_reference_t<Arg>>;
+  using element = typename vector_type::value_type;
+  static_assert(std::is_trivially_copyable_v<element>,
+                "mstage: std::vector kernel arguments must hold trivially "
+                "copyable elements");
+  static constexpr bool copy_out =
+      std::is_lvalue_reference_v<Arg> &&
+      !std::is_const_v<std::remove_reference_t<Arg>>;
+  using device_type =
+      vector_view<std::conditional_t<copy_out, element, const element>>;
+
+  explicit argument(Arg &v)
+      : host(const_cast<vector_type &>(v)), transfer(v.data(), v.size()),
+        view(transfer.device(), v.size()) {}
+  const device_type &device() const { return view; }
+  void finish() const {
+    if constexpr (copy_out)
+      transfer.copy_back(host.data());
+  }
+
+  vector_type &host;
+  vector_transfer<element> transfer;
+  device_type view;
+};
+
+} // namespace detail
+
+// A kernel bound to its launch configuration. Calling it launches the kernel
+// and waits for it; std::vector arguments are copied back when it returns.
+template <class F> class Kernel {
+  static_assert(std::is_trivially_copyable_v<F>,
+                "mstage: a kernel lambda must capture only trivially copyable "
+                "values, by value");
+
+public:
+  Kernel(F f, dim3 grid, dim3 block, std::size_t shared_bytes)
+      : f_(f), grid_(grid), block_(block), shared_bytes_(shared_bytes) {
+    if (shared_bytes > std::numeric_limits<uint32_t>::max())
+      throw error("mstage: shared memory size " +
+                  std::to_string(shared_bytes) + " does not fit in 32 bits");
+  }
+
+  template <class... Args> void operator()(Args &&...args) const {
+    launch_with(detail::argument<Args &&>(args)...);
+  }
+
+  const F &body() const { return f_; }
+  dim3 grid() const { return grid_; }
+  dim3 block() const { return block_; }
+  std::size_t shared_bytes() const { return shared_bytes_; }
+
+private:
+  template <class... A> void launch_with(const A &...args) const {
+    void (*entry)(const F &, const typename A::device_type &...) =
+        &detail::kernel_entry<F, typename A::device_type...>;
+    void *params[] = {const_cast<F *>(&f_),
+                      const_cast<void *>(static_cast<const void *>(
+                          &args.device()))...};
+    mstage_launch_config config = {{grid_.x, grid_.y, grid_.z},
+                                   {block_.x, block_.y, block_.z},
+                                   static_cast<uint32_t>(shared_bytes_)};
+    detail::check(mstage_rt_launch(reinterpret_cast<const void *>(entry),
+                                   params, 1 + sizeof...(A), &config));
+    (args.finish(), ...);
+  }
+
+  F f_;
+  dim3 grid_, block_;
+  std::size_t shared_bytes_;
+};
+
+// kernel(lambda, grid, block[, shared_bytes]): grid counts blocks and block
+// counts threads per block, as in CUDA.
+template <class F>
+Kernel<F> kernel(F f, dim3 grid, dim3 block, std::size_t shared_bytes = 0) {
+  return Kernel<F>(f, grid, block, shared_bytes);
+}
+
+// Launch policies for async(), as in the paper's std::async(launch::kernel...).
+enum class launch { kernel };
+
+// Launches on a host worker thread and returns a future that completes when
+// the kernel has finished and its outputs are copied back. Arguments passed as
+// lvalues are held by reference and must outlive the future.
+template <class F, class... Args>
+std::future<void> async(launch, const Kernel<F> &k, Args &&...args) {
+  // lvalues are kept as references, temporaries are moved in.
+  return std::async(
+      std::launch::async,
+      [k, held = std::tuple<Args...>(std::forward<Args>(args)...)]() mutable {
+        std::apply([&](auto &&...a) { k(std::forward<decltype(a)>(a)...); },
+                   std::move(held));
+      });
+}
+
+} // namespace mstage
+
+#endif
