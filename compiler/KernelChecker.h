@@ -1,0 +1,33 @@
+//===- KernelChecker.h - Reject kernel code the GPU cannot run -----------===//
+//
+// A kernel is the lambda handed to mstage::kernel(); its device entry point is
+// the instantiation mstage::detail::kernel_entry<F, A...>. The checker walks
+// everything the entry reaches and reports, at the offending source location,
+// what cannot work on the device: captures that lead into host memory, calls
+// to functions whose body is not in this translation unit, virtual calls,
+// exceptions, RTTI, 'long double', thread_local and host global variables.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_COMPILER_KERNELCHECKER_H
+#define MSTAGE_COMPILER_KERNELCHECKER_H
+
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace mstage {
+
+// Returns every instantiation of mstage::detail::kernel_entry in the TU.
+std::vector<const clang::FunctionDecl *>
+findKernelEntries(clang::ASTContext &Ctx);
+
+// Checks one kernel entry and everything it reaches; reports errors through
+// Ctx.getDiagnostics() (custom diag IDs). Returns true when no error was found.
+bool checkKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Entry);
+
+} // namespace mstage
+
+#endif

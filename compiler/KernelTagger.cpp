@@ -1,0 +1,73 @@
+//===- KernelTagger.cpp - Name kernel entries for the extraction pass -----===//
+#include "KernelTagger.h"
+#include "KernelTags.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace mstage {
+
+bool isKernelEntry(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier() || FD->getName() != "kernel_entry" ||
+      !FD->getPrimaryTemplate())
+    return false;
+  auto *NS = dyn_cast<NamespaceDecl>(FD->getDeclContext());
+  if (!NS || !NS->getIdentifier() || NS->getName() != "detail")
+    return false;
+  auto *Outer = dyn_cast<NamespaceDecl>(NS->getDeclContext());
+  return Outer && Outer->getIdentifier() && Outer->getName() == "mstage";
+}
+
+// The function whose body holds the lambda, or null at namespace scope.
+static const FunctionDecl *enclosingFunction(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (auto *FD = dyn_cast<FunctionDecl>(DC))
+      if (!isa<CXXMethodDecl>(FD) || !cast<CXXMethodDecl>(FD)->getParent()->isLambda())
+        return FD;
+  return nullptr;
+}
+
+static std::string identifierFor(StringRef S) {
+  std::string Out;
+  for (char C : S)
+    Out += (isalnum(static_cast<unsigned char>(C)) || C == '_') ? C : '_';
+  return Out;
+}
+
+void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry) {
+  const TemplateArgumentList *Args = Entry->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Type)
+    return;
+  const CXXRecordDecl *RD = Args->get(0).getAsType()->getAsCXXRecordDecl();
+  if (!RD)
+    return;
+
+  SourceManager &SM = Ctx.getSourceManager();
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(RD->getLocation()));
+  KernelSourceInfo Info;
+  std::string Enclosing = "global";
+  if (const FunctionDecl *FD = enclosingFunction(RD))
+    Enclosing = FD->getQualifiedNameAsString();
+  if (PL.isValid())
+    Info.Location = std::string(PL.getFilename()) + ":" +
+                    std::to_string(PL.getLine()) + ":" +
+                    std::to_string(PL.getColumn());
+  if (RD->isLambda()) {
+    Info.PrettyName = Enclosing + "::lambda@" + Info.Location;
+    Info.Name = "mstage_" + identifierFor(Enclosing) + "_L" +
+                std::to_string(PL.isValid() ? PL.getLine() : 0);
+  } else {
+    Info.PrettyName = RD->getQualifiedNameAsString();
+    Info.Name = "mstage_" + identifierFor(Info.PrettyName);
+  }
+  Entry->addAttr(AnnotateAttr::CreateImplicit(Ctx, encodeKernelInfo(Info),
+                                              nullptr, 0));
+}
+
+} // namespace mstage

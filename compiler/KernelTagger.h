@@ -1,0 +1,21 @@
+//===- KernelTagger.h - Name kernel entries for the extraction pass -------===//
+#ifndef MSTAGE_COMPILER_KERNELTAGGER_H
+#define MSTAGE_COMPILER_KERNELTAGGER_H
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace mstage {
+
+// True for an instantiation of mstage::detail::kernel_entry.
+bool isKernelEntry(const clang::FunctionDecl *FD);
+
+// Attaches the kernel's device name, readable name and source location to
+// the entry as an annotation that the extraction pass reads.
+void tagKernelEntry(clang::ASTContext &Ctx, clang::FunctionDecl *Entry);
+
+} // namespace mstage
+
+#endif

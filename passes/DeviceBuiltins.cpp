@@ -1,0 +1,73 @@
+//===- DeviceBuiltins.cpp - Map mstage builtins onto NVVM intrinsics ------===//
+#include "DeviceBuiltins.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace mstage {
+
+static Value *emitBuiltin(IRBuilder<> &B, Module &M, StringRef Name) {
+  static const std::pair<const char *, Intrinsic::ID> SRegs[] = {
+      {"__mstage_tid_x", Intrinsic::nvvm_read_ptx_sreg_tid_x},
+      {"__mstage_tid_y", Intrinsic::nvvm_read_ptx_sreg_tid_y},
+      {"__mstage_tid_z", Intrinsic::nvvm_read_ptx_sreg_tid_z},
+      {"__mstage_ntid_x", Intrinsic::nvvm_read_ptx_sreg_ntid_x},
+      {"__mstage_ntid_y", Intrinsic::nvvm_read_ptx_sreg_ntid_y},
+      {"__mstage_ntid_z", Intrinsic::nvvm_read_ptx_sreg_ntid_z},
+      {"__mstage_ctaid_x", Intrinsic::nvvm_read_ptx_sreg_ctaid_x},
+      {"__mstage_ctaid_y", Intrinsic::nvvm_read_ptx_sreg_ctaid_y},
+      {"__mstage_ctaid_z", Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
+      {"__mstage_nctaid_x", Intrinsic::nvvm_read_ptx_sreg_nctaid_x},
+      {"__mstage_nctaid_y", Intrinsic::nvvm_read_ptx_sreg_nctaid_y},
+      {"__mstage_nctaid_z", Intrinsic::nvvm_read_ptx_sreg_nctaid_z},
+  };
+  for (auto &[SRegName, ID] : SRegs)
+    if (Name == SRegName)
+      return B.CreateIntrinsic(ID, {});
+
+  if (Name == "__mstage_barrier")
+    return B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
+                             {B.getInt32(0)});
+
+  if (Name == "__mstage_shared_base") {
+    auto *Arr = ArrayType::get(B.getInt8Ty(), 0);
+    auto *GV = M.getNamedGlobal(DynamicSharedName);
+    if (!GV) {
+      GV = new GlobalVariable(M, Arr, false, GlobalValue::ExternalLinkage,
+                              nullptr, DynamicSharedName, nullptr,
+                              GlobalValue::NotThreadLocal, 3);
+      GV->setAlignment(Align(16));
+    }
+    return B.CreateAddrSpaceCast(GV, B.getPtrTy());
+  }
+  return nullptr;
+}
+
+void lowerDeviceBuiltins(Module &M) {
+  SmallVector<Function *, 16> Builtins;
+  for (Function &F : M)
+    if (F.isDeclaration() && F.getName().starts_with("__mstage_"))
+      Builtins.push_back(&F);
+
+  for (Function *F : Builtins) {
+    for (User *U : make_early_inc_range(F->users())) {
+      auto *CI = dyn_cast<CallInst>(U);
+      if (!CI || CI->getCalledFunction() != F)
+        continue;
+      IRBuilder<> B(CI);
+      Value *V = emitBuiltin(B, M, F->getName());
+      if (!V)
+        continue; // unknown: left for the unresolved-symbol check
+      if (!CI->getType()->isVoidTy())
+        CI->replaceAllUsesWith(V);
+      CI->eraseFromParent();
+    }
+    if (F->use_empty())
+      F->eraseFromParent();
+  }
+}
+
+} // namespace mstage

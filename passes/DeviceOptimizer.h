@@ -1,0 +1,39 @@
+//===- DeviceOptimizer.h - Optimize device modules and emit PTX -----------===//
+//
+// Shared by the compile-time extraction (a light pipeline that keeps loops
+// intact for the JIT to specialize) and the runtime (O3, then PTX).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_PASSES_DEVICEOPTIMIZER_H
+#define MSTAGE_PASSES_DEVICEOPTIMIZER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace mstage {
+
+// An NVPTX target machine for Arch ("sm_90"). The NVPTX target must be
+// registered (clang does this; the runtime calls LLVMInitializeNVPTX*).
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createNVPTXTargetMachine(llvm::StringRef Arch);
+
+// Runs the default pipeline at Level. Without LoopTransforms, loops are
+// neither unrolled nor vectorized: used before the trip counts are known.
+void optimizeDeviceModule(llvm::Module &M, llvm::TargetMachine &TM,
+                          llvm::OptimizationLevel Level, bool LoopTransforms);
+
+// Emits PTX assembly for M.
+llvm::Expected<std::string> emitPTX(llvm::Module &M, llvm::TargetMachine &TM);
+
+} // namespace mstage
+
+#endif

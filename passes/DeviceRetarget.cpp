@@ -1,0 +1,68 @@
+//===- DeviceRetarget.cpp - Turn host IR into nvptx64 device IR -----------===//
+#include "DeviceRetarget.h"
+
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+namespace mstage {
+
+static void stripHostAttributes(Function &F) {
+  for (Attribute::AttrKind K :
+       {Attribute::OptimizeNone, Attribute::NoInline, Attribute::UWTable,
+        Attribute::StackProtect, Attribute::StackProtectStrong,
+        Attribute::StackProtectReq})
+    F.removeFnAttr(K);
+  for (StringRef K : {"target-cpu", "target-features", "tune-cpu",
+                      "frame-pointer", "stack-protector-buffer-size",
+                      "min-legal-vector-width", "probe-stack"})
+    F.removeFnAttr(K);
+}
+
+// Kernels cannot throw (the front end rejects throw and try), so every call
+// is known not to unwind and exception-handling edges are dead.
+static void removeExceptionHandling(Function &F) {
+  SmallVector<InvokeInst *, 8> Invokes;
+  for (BasicBlock &BB : F)
+    if (auto *II = dyn_cast<InvokeInst>(BB.getTerminator()))
+      Invokes.push_back(II);
+  for (InvokeInst *II : Invokes)
+    changeToCall(II);
+  if (!Invokes.empty())
+    removeUnreachableBlocks(F);
+  if (F.hasPersonalityFn())
+    F.setPersonalityFn(nullptr);
+}
+
+void retargetToNVPTX(Module &M) {
+  M.setTargetTriple(Triple(NVPTXTriple));
+  M.setDataLayout(NVPTXDataLayout);
+  StripDebugInfo(M);
+
+  for (Function &F : M) {
+    F.setComdat(nullptr);
+    stripHostAttributes(F);
+    if (!F.isDeclaration())
+      removeExceptionHandling(F);
+  }
+  for (GlobalVariable &GV : M.globals())
+    GV.setComdat(nullptr);
+  M.getComdatSymbolTable().clear();
+
+  // Host module flags (PIC level, uwtable, frame-pointer, ...) mean nothing
+  // on the device; wchar_size keeps the IR linkable with libdevice.
+  if (NamedMDNode *Flags = M.getModuleFlagsMetadata()) {
+    Metadata *WChar = M.getModuleFlag("wchar_size");
+    M.eraseNamedMetadata(Flags);
+    if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(WChar))
+      M.addModuleFlag(Module::Error, "wchar_size", C->getZExtValue());
+  }
+  for (StringRef Name : {"llvm.ident", "llvm.linker.options"})
+    if (NamedMDNode *N = M.getNamedMetadata(Name))
+      M.eraseNamedMetadata(N);
+}
+
+} // namespace mstage

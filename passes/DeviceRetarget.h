@@ -1,0 +1,23 @@
+//===- DeviceRetarget.h - Turn host IR into nvptx64 device IR -------------===//
+#ifndef MSTAGE_PASSES_DEVICERETARGET_H
+#define MSTAGE_PASSES_DEVICERETARGET_H
+
+namespace llvm {
+class Module;
+}
+
+namespace mstage {
+
+inline constexpr const char *NVPTXTriple = "nvptx64-nvidia-cuda";
+inline constexpr const char *NVPTXDataLayout =
+    "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64";
+
+// Sets the nvptx64 triple and data layout, strips host-only attributes
+// (optnone, noinline, target-cpu, target-features, uwtable, stack
+// protectors), turns invokes into calls (a kernel cannot throw), and drops
+// comdats, debug info and host module flags.
+void retargetToNVPTX(llvm::Module &M);
+
+} // namespace mstage
+
+#endif

@@ -1,0 +1,66 @@
+//===- KernelBlob.h - The embedded form of one extracted kernel -----------===//
+//
+// Each kernel is embedded in the host object as one blob: a fixed header,
+// NUL-terminated strings, the stage-site table and the device bitcode. The
+// extraction pass writes it; the runtime and mstage-ptx read it. Blobs live in
+// the section "mstage_kernels", 16-byte aligned, so tools can find them in an
+// object or executable without running it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_PASSES_KERNELBLOB_H
+#define MSTAGE_PASSES_KERNELBLOB_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mstage {
+
+inline constexpr char KernelBlobMagic[8] = {'M', 'S', 'T', 'G',
+                                            'K', 'R', 'N', '1'};
+inline constexpr uint32_t KernelBlobVersion = 1;
+inline constexpr const char *KernelBlobSection = "mstage_kernels";
+inline constexpr unsigned KernelBlobAlign = 16;
+
+// What a staged value is, so that tools can print and parse it.
+enum class StageKind : uint32_t { Bytes = 0, Signed, Unsigned, Float, Bool };
+
+struct StageSite {
+  StageKind Kind = StageKind::Bytes;
+  uint32_t Size = 0;  // bytes
+  uint32_t Align = 1; // bytes
+  uint32_t Line = 0, Column = 0;
+  std::string Expression; // source text of the staged expression, if known
+  std::string TypeName;
+};
+
+struct KernelBlob {
+  std::string Name;       // the device kernel's symbol
+  std::string PrettyName; // e.g. "main()::lambda@saxpy.cpp:9"
+  std::string Location;   // file:line:col of the lambda
+  uint32_t NumParams = 0; // the lambda object plus the launch arguments
+  uint64_t BitcodeHash = 0;
+  std::vector<StageSite> StageSites;
+  llvm::StringRef Bitcode; // points into the blob when read
+};
+
+// Serializes Blob (with Bitcode) into bytes, padded to KernelBlobAlign.
+std::string writeKernelBlob(const KernelBlob &Blob);
+
+// Reads the blob at Data. MaxSize bounds the read when the caller knows it
+// (a section); pass SIZE_MAX for a blob registered by a running program.
+llvm::Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize);
+
+// Size in bytes of the blob at Data, from its header (0 when not a blob).
+uint64_t kernelBlobSize(const uint8_t *Data, size_t MaxSize);
+
+// Hash of device bitcode, as stored in the header.
+uint64_t hashBitcode(llvm::StringRef Bitcode);
+
+} // namespace mstage
+
+#endif

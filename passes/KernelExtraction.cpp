@@ -1,0 +1,292 @@
+//===- KernelExtraction.cpp - Split kernels out of the host module --------===//
+#include "KernelExtraction.h"
+#include "DeviceBuiltins.h"
+#include "DeviceOptimizer.h"
+#include "DeviceRetarget.h"
+#include "KernelBlob.h"
+#include "KernelTags.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace mstage {
+namespace {
+
+struct KernelEntry {
+  Function *F = nullptr;
+  KernelSourceInfo Info;
+};
+
+void reportError(Module &M, const Twine &Msg) {
+  M.getContext().diagnose(DiagnosticInfoGeneric(Msg, DS_Error));
+}
+
+// Finds the functions annotated "mstage.kernel" and the plugin's info.
+SmallVector<KernelEntry, 4> findKernelEntries(Module &M) {
+  SmallVector<KernelEntry, 4> Entries;
+  GlobalVariable *GA = M.getNamedGlobal("llvm.global.annotations");
+  auto *Arr = GA ? dyn_cast<ConstantArray>(GA->getInitializer()) : nullptr;
+  if (!Arr)
+    return Entries;
+  MapVector<Function *, KernelSourceInfo> Found;
+  DenseSet<Function *> Tagged;
+  for (Value *Op : Arr->operands()) {
+    auto *CS = dyn_cast<ConstantStruct>(Op);
+    if (!CS || CS->getNumOperands() < 2)
+      continue;
+    auto *F = dyn_cast<Function>(CS->getOperand(0)->stripPointerCasts());
+    StringRef Str;
+    if (!F || !getConstantStringInfo(CS->getOperand(1), Str))
+      continue;
+    if (Str == KernelAnnotation) {
+      Tagged.insert(F);
+      Found.insert({F, {}});
+    } else {
+      KernelSourceInfo Info;
+      if (decodeKernelInfo(Str, Info))
+        Found[F] = Info;
+    }
+  }
+  for (auto &[F, Info] : Found) {
+    if (!Tagged.count(F) || F->isDeclaration())
+      continue;
+    if (Info.Name.empty()) {
+      // Compiled without the plugin's front-end half: derive the names.
+      Info.Name = "mstage_kernel_" + utohexstr(xxh3_64bits(F->getName()));
+      Info.PrettyName = demangle(F->getName());
+    }
+    Entries.push_back({F, Info});
+  }
+  return Entries;
+}
+
+// Every global value the entry reaches through calls, references and the
+// initializers of the globals it uses.
+SetVector<GlobalValue *> collectReachable(Function &Entry) {
+  SetVector<GlobalValue *> Reached;
+  SmallVector<GlobalValue *, 32> Work{&Entry};
+  SmallPtrSet<const Constant *, 32> SeenConstants;
+  auto Visit = [&](auto &Self, Value *V) -> void {
+    if (auto *GV = dyn_cast<GlobalValue>(V)) {
+      if (Reached.insert(GV))
+        Work.push_back(GV);
+      return;
+    }
+    auto *C = dyn_cast<Constant>(V);
+    if (!C || isa<ConstantData>(C) || !SeenConstants.insert(C).second)
+      return;
+    for (Value *Op : C->operands())
+      Self(Self, Op);
+  };
+  Reached.insert(&Entry);
+  while (!Work.empty()) {
+    GlobalValue *GV = Work.pop_back_val();
+    if (auto *F = dyn_cast<Function>(GV)) {
+      for (Instruction &I : instructions(*F))
+        for (Value *Op : I.operands())
+          Visit(Visit, Op);
+    } else if (auto *Var = dyn_cast<GlobalVariable>(GV)) {
+      if (Var->hasInitializer())
+        Visit(Visit, Var->getInitializer());
+    } else if (auto *GA = dyn_cast<GlobalAlias>(GV)) {
+      Visit(Visit, GA->getAliasee());
+    }
+  }
+  return Reached;
+}
+
+// The device cannot see host variables: only constants travel with the code.
+bool checkGlobals(Module &M, const KernelEntry &K,
+                  const SetVector<GlobalValue *> &Reached) {
+  bool OK = true;
+  for (GlobalValue *GV : Reached) {
+    auto *Var = dyn_cast<GlobalVariable>(GV);
+    if (!Var || (Var->isConstant() && !Var->isThreadLocal()))
+      continue;
+    reportError(M, "mstage: kernel '" + K.Info.PrettyName +
+                       "' uses the host variable '" + demangle(Var->getName()) +
+                       "', which the GPU cannot see; pass it as a kernel "
+                       "argument or capture it by value");
+    OK = false;
+  }
+  return OK;
+}
+
+// Builds the ptx_kernel that the driver launches. Each parameter of the
+// entry is a pointer to one argument (the lambda, then the launch
+// arguments); the kernel receives the arguments themselves, by value in
+// parameter space, and passes their addresses on. This sidesteps the host
+// ABI, which splits structs into scalars.
+Function *createKernelWrapper(Module &Dev, Function &Entry,
+                              const KernelSourceInfo &Info) {
+  LLVMContext &Ctx = Dev.getContext();
+  SmallVector<Type *, 8> ParamTys(Entry.arg_size(), PointerType::get(Ctx, 0));
+  auto *FTy = FunctionType::get(Type::getVoidTy(Ctx), ParamTys, false);
+  Function *K = Function::Create(FTy, GlobalValue::ExternalLinkage, Info.Name,
+                                 Dev);
+  K->setCallingConv(CallingConv::PTX_Kernel);
+  for (unsigned I = 0; I < Entry.arg_size(); ++I) {
+    uint64_t Bytes = Entry.getParamDereferenceableBytes(I);
+    Align A = Entry.getParamAlign(I).valueOrOne();
+    K->addParamAttr(I, Attribute::getWithByValType(
+                           Ctx, ArrayType::get(Type::getInt8Ty(Ctx), Bytes)));
+    K->addParamAttr(I, Attribute::getWithAlignment(Ctx, A));
+    K->addParamAttr(I, Attribute::NoAlias);
+  }
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", K));
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : K->args())
+    Args.push_back(&A);
+  B.CreateCall(&Entry, Args);
+  B.CreateRetVoid();
+  return K;
+}
+
+Expected<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
+                                         TargetMachine *TM,
+                                         uint32_t &NumParams) {
+  SetVector<GlobalValue *> Reached = collectReachable(*K.F);
+  if (!checkGlobals(M, K, Reached))
+    return createStringError(inconvertibleErrorCode(), "host globals used");
+
+  ValueToValueMapTy VMap;
+  std::unique_ptr<Module> Dev = CloneModule(
+      M, VMap, [&](const GlobalValue *GV) { return Reached.count(GV) != 0; });
+  for (StringRef Name : {"llvm.global.annotations", "llvm.used",
+                         "llvm.compiler.used", "llvm.global_ctors",
+                         "llvm.global_dtors"})
+    if (GlobalVariable *GV = Dev->getNamedGlobal(Name))
+      GV->eraseFromParent();
+
+  auto *DevEntry = cast<Function>(VMap[K.F]);
+  Function *Kernel = createKernelWrapper(*Dev, *DevEntry, K.Info);
+  NumParams = Kernel->arg_size();
+  for (GlobalValue &GV : Dev->global_values())
+    if (!GV.isDeclaration() && &GV != Kernel) {
+      GV.setLinkage(GlobalValue::InternalLinkage);
+      GV.setVisibility(GlobalValue::DefaultVisibility);
+    }
+
+  retargetToNVPTX(*Dev);
+  lowerDeviceBuiltins(*Dev);
+  DevEntry->addFnAttr(Attribute::AlwaysInline);
+
+  std::string VerifyMsg;
+  raw_string_ostream VOS(VerifyMsg);
+  if (verifyModule(*Dev, &VOS))
+    return createStringError(inconvertibleErrorCode(),
+                             "mstage: internal error: the device module of '" +
+                                 K.Info.PrettyName + "' is invalid: " +
+                                 VerifyMsg);
+  // Shrink the embedded IR now; loops stay rolled until the JIT knows the
+  // staged values and the launch configuration.
+  if (TM)
+    optimizeDeviceModule(*Dev, *TM, OptimizationLevel::O2,
+                         /*LoopTransforms=*/false);
+
+  SmallString<0> Bitcode;
+  raw_svector_ostream OS(Bitcode);
+  WriteBitcodeToFile(*Dev, OS);
+  return std::string(Bitcode.str());
+}
+
+// Emits the blobs, the kernel table and the constructor that registers them.
+void emitRegistration(Module &M, ArrayRef<std::pair<Function *, std::string>>
+                                     Kernels) {
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::get(Ctx, 0);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  auto *RecordTy = StructType::get(Ctx, {Ptr, Ptr, Ptr, I32, I32});
+  SmallVector<Constant *, 4> Records;
+  for (auto &[Entry, Blob] : Kernels) {
+    auto *Init = ConstantDataArray::getRaw(
+        Blob, Blob.size(), Type::getInt8Ty(Ctx));
+    auto *GV = new GlobalVariable(M, Init->getType(), true,
+                                  GlobalValue::PrivateLinkage, Init,
+                                  "__mstage_blob");
+    GV->setSection(KernelBlobSection);
+    GV->setAlignment(Align(KernelBlobAlign));
+    Records.push_back(ConstantStruct::get(
+        RecordTy, {Entry, GV, ConstantPointerNull::get(cast<PointerType>(Ptr)),
+                   ConstantInt::get(I32, 0), ConstantInt::get(I32, 0)}));
+  }
+  auto *TableInit =
+      ConstantArray::get(ArrayType::get(RecordTy, Records.size()), Records);
+  auto *Table = new GlobalVariable(M, TableInit->getType(), true,
+                                   GlobalValue::PrivateLinkage, TableInit,
+                                   "__mstage_kernel_table");
+  auto *ModuleTy = StructType::get(Ctx, {I32, I32, Ptr});
+  auto *ModInit = ConstantStruct::get(
+      ModuleTy, {ConstantInt::get(I32, 1 /*MSTAGE_ABI_VERSION*/),
+                 ConstantInt::get(I32, Records.size()), Table});
+  auto *Mod = new GlobalVariable(M, ModuleTy, true, GlobalValue::PrivateLinkage,
+                                 ModInit, "__mstage_module");
+
+  FunctionCallee Register = M.getOrInsertFunction(
+      "__mstage_register_module", Type::getVoidTy(Ctx), Ptr);
+  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                    GlobalValue::InternalLinkage,
+                                    "__mstage_register_kernels", M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Ctor));
+  B.CreateCall(Register, {Mod});
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, 65535);
+}
+
+} // namespace
+
+PreservedAnalyses KernelExtractionPass::run(Module &M,
+                                            ModuleAnalysisManager &) {
+  SmallVector<KernelEntry, 4> Entries = findKernelEntries(M);
+  if (Entries.empty())
+    return PreservedAnalyses::all();
+
+  // Without an NVPTX target the bitcode is embedded unoptimized; the JIT
+  // optimizes it fully anyway.
+  std::unique_ptr<TargetMachine> TM;
+  if (auto TMOrErr = createNVPTXTargetMachine("sm_70"))
+    TM = std::move(*TMOrErr);
+  else
+    consumeError(TMOrErr.takeError());
+
+  SmallVector<std::pair<Function *, std::string>, 4> Blobs;
+  for (const KernelEntry &K : Entries) {
+    KernelBlob Blob;
+    Blob.Name = K.Info.Name;
+    Blob.PrettyName = K.Info.PrettyName;
+    Blob.Location = K.Info.Location;
+    Expected<std::string> Bitcode =
+        buildDeviceBitcode(M, K, TM.get(), Blob.NumParams);
+    if (!Bitcode) {
+      std::string Msg = toString(Bitcode.takeError());
+      if (Msg != "host globals used")
+        reportError(M, Msg);
+      continue;
+    }
+    Blob.Bitcode = *Bitcode;
+    Blobs.push_back({K.F, writeKernelBlob(Blob)});
+  }
+  if (!Blobs.empty())
+    emitRegistration(M, Blobs);
+  return PreservedAnalyses::none();
+}
+
+} // namespace mstage

@@ -1,0 +1,599 @@
+//===- CudaDriver.cpp - The CUDA Driver API, loaded at run time -----------===//
+//
+// Binds the driver's entry points with dlsym. Each pointer has the type that
+// cuda.h (CUDA 13.0) declares, and is looked up under the versioned symbol that
+// cuda.h's #defines select for that type (cuMemAlloc is cuMemAlloc_v2, ...); a
+// static_assert below keeps the two in step.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaDriver.h"
+
+#include <dlfcn.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+using namespace mstage::rt;
+
+namespace {
+
+// The library that the driver installs; the unversioned libcuda.so is a
+// development link and may be the toolkit's stub.
+constexpr const char *DriverLibrary = "libcuda.so.1";
+
+} // namespace
+
+// X(Api, Symbol): Api as cuda.h spells the function, Symbol the name libcuda
+// exports for the type that Api has in cuda.h.
+#define MSTAGE_CUDA_ENTRIES(X)                                                 \
+  X(cuGetErrorName, "cuGetErrorName")                                          \
+  X(cuGetErrorString, "cuGetErrorString")                                      \
+  X(cuInit, "cuInit")                                                          \
+  X(cuDriverGetVersion, "cuDriverGetVersion")                                  \
+  X(cuDeviceGetCount, "cuDeviceGetCount")                                      \
+  X(cuDeviceGet, "cuDeviceGet")                                                \
+  X(cuDeviceGetName, "cuDeviceGetName")                                        \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                              \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                      \
+  X(cuCtxGetCurrent, "cuCtxGetCurrent")                                        \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                        \
+  X(cuCtxSynchronize, "cuCtxSynchronize")                                      \
+  X(cuMemAlloc, "cuMemAlloc_v2")                                               \
+  X(cuMemFree, "cuMemFree_v2")                                                 \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                           \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                           \
+  X(cuModuleLoadData, "cuModuleLoadData")                                      \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                  \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                                \
+  X(cuModuleUnload, "cuModuleUnload")                                          \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute")                                  \
+  X(cuLaunchKernel, "cuLaunchKernel")                                          \
+  X(cuLinkCreate, "cuLinkCreate_v2")                                           \
+  X(cuLinkAddData, "cuLinkAddData_v2")                                         \
+  X(cuLinkComplete, "cuLinkComplete")                                          \
+  X(cuLinkDestroy, "cuLinkDestroy")
+
+// A macro argument is expanded before it is substituted, so Api arrives as
+// cuda.h's versioned name: the static_assert compares that name with Symbol,
+// and the field for cuMemAlloc is named cuMemAlloc_v2, which Fn.cuMemAlloc(...)
+// also expands to.
+#define MSTAGE_STRINGIFY(Name) #Name
+#define MSTAGE_EXPANDED_NAME(Name) MSTAGE_STRINGIFY(Name)
+
+#define MSTAGE_CHECK_SYMBOL(Api, Symbol)                                       \
+  static_assert(std::string_view(MSTAGE_EXPANDED_NAME(Api)) == Symbol,         \
+                "cuda.h maps this function to another symbol than " Symbol);
+MSTAGE_CUDA_ENTRIES(MSTAGE_CHECK_SYMBOL)
+#undef MSTAGE_CHECK_SYMBOL
+
+struct CudaDriver::Entries {
+#define MSTAGE_DECLARE_ENTRY(Api, Symbol) decltype(&::Api) Api = nullptr;
+  MSTAGE_CUDA_ENTRIES(MSTAGE_DECLARE_ENTRY)
+#undef MSTAGE_DECLARE_ENTRY
+
+  // Looks up every entry point in Library. Returns the symbols it lacks,
+  // separated by ", " (empty when all were found).
+  std::string resolve(void *Library) {
+    std::string Missing;
+#define MSTAGE_RESOLVE_ENTRY(Api, Symbol)                                      \
+  Api = reinterpret_cast<decltype(Api)>(dlsym(Library, Symbol));               \
+  if (!Api)                                                                    \
+    Missing += Missing.empty() ? Symbol : ", " Symbol;
+    MSTAGE_CUDA_ENTRIES(MSTAGE_RESOLVE_ENTRY)
+#undef MSTAGE_RESOLVE_ENTRY
+    return Missing;
+  }
+};
+
+namespace {
+
+std::string formatError(const CudaDriver::Entries &Fn, CUresult Code,
+                        std::string_view What) {
+  const char *Name = nullptr;
+  const char *Text = nullptr;
+  if (Fn.cuGetErrorName(Code, &Name) != CUDA_SUCCESS)
+    Name = nullptr;
+  if (Fn.cuGetErrorString(Code, &Text) != CUDA_SUCCESS)
+    Text = nullptr;
+  std::string Message(What);
+  Message += ": ";
+  if (Name)
+    Message += Name;
+  else if (Code == CUDA_ERROR_STUB_LIBRARY) // the stub cannot name its error
+    Message += "CUDA_ERROR_STUB_LIBRARY";
+  else
+    Message += "CUresult " + std::to_string(static_cast<int>(Code));
+  if (Text)
+    Message += std::string(" (") + Text + ")";
+  else if (Code == CUDA_ERROR_STUB_LIBRARY)
+    Message += " (libcuda.so.1 is the toolkit's stub, not a driver)";
+  return Message;
+}
+
+std::string versionText(int Version) {
+  return std::to_string(Version / 1000) + "." +
+         std::to_string(Version % 1000 / 10);
+}
+
+// Reads MSTAGE_DEVICE. Returns false, with Why set, when it is not a number.
+bool requestedDevice(int &Ordinal, std::string &Why) {
+  Ordinal = 0;
+  const char *Value = std::getenv("MSTAGE_DEVICE");
+  if (!Value || !*Value)
+    return true;
+  char *End = nullptr;
+  errno = 0;
+  long Parsed = std::strtol(Value, &End, 10);
+  if (errno || *End || Parsed < 0 || Parsed > 1 << 20) {
+    Why = std::string("MSTAGE_DEVICE='") + Value +
+          "' is not a device number such as 0";
+    return false;
+  }
+  Ordinal = static_cast<int>(Parsed);
+  return true;
+}
+
+// Turns "sm_90", "sm_90a" or "sm_100f" into a CUjit_target value; 0 when Arch
+// is not of that form.
+unsigned jitTarget(std::string_view Arch) {
+  if (Arch.substr(0, 3) != "sm_" || Arch.size() < 5)
+    return 0;
+  Arch.remove_prefix(3);
+  unsigned Base = 0;
+  if (Arch.back() == 'a' || Arch.back() == 'f') {
+    Base = Arch.back() == 'a' ? CU_COMPUTE_ACCELERATED_TARGET_BASE
+                              : CU_COMPUTE_FAMILY_TARGET_BASE;
+    Arch.remove_suffix(1);
+  }
+  if (Arch.empty() || Arch.size() > 4)
+    return 0;
+  unsigned Number = 0;
+  for (char C : Arch) {
+    if (C < '0' || C > '9')
+      return 0;
+    Number = Number * 10 + static_cast<unsigned>(C - '0');
+  }
+  return Number ? Base + Number : 0;
+}
+
+// The ".version X.Y" directive of a PTX module, or "" if there is none.
+std::string ptxVersion(const std::string &Ptx) {
+  size_t At = Ptx.find(".version");
+  if (At == std::string::npos)
+    return "";
+  At += std::strlen(".version");
+  while (At < Ptx.size() && (Ptx[At] == ' ' || Ptx[At] == '\t'))
+    ++At;
+  size_t End = At;
+  while (End < Ptx.size() &&
+         (Ptx[End] == '.' || (Ptx[End] >= '0' && Ptx[End] <= '9')))
+    ++End;
+  return Ptx.substr(At, End - At);
+}
+
+// JIT options that collect the compiler's error and information logs. The
+// option arrays and buffers stay put for the object's lifetime, as
+// cuLinkCreate requires of its options.
+class JitOptions {
+public:
+  static constexpr unsigned LogBytes = 64 * 1024;
+
+  JitOptions() : ErrorLog(LogBytes, '\0'), InfoLog(LogBytes, '\0') {
+    add(CU_JIT_ERROR_LOG_BUFFER, ErrorLog.data());
+    add(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, sizeValue(LogBytes));
+    add(CU_JIT_INFO_LOG_BUFFER, InfoLog.data());
+    add(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, sizeValue(LogBytes));
+  }
+  JitOptions(const JitOptions &) = delete;
+  JitOptions &operator=(const JitOptions &) = delete;
+
+  // Only before the arrays are handed to the driver.
+  void add(CUjit_option Option, void *Value) {
+    Options.push_back(Option);
+    Values.push_back(Value);
+  }
+  static void *sizeValue(unsigned Value) {
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(Value));
+  }
+
+  unsigned count() const { return static_cast<unsigned>(Options.size()); }
+  CUjit_option *options() { return Options.data(); }
+  void **values() { return Values.data(); }
+
+  std::string errorLog() const { return text(ErrorLog); }
+  std::string infoLog() const { return text(InfoLog); }
+
+  // Appends the error log (or, if that is empty, the information log) to
+  // Message on a line of its own.
+  void appendLog(std::string &Message) const {
+    std::string Log = errorLog();
+    if (Log.empty())
+      Log = infoLog();
+    if (!Log.empty())
+      Message += "\n" + Log;
+  }
+
+private:
+  static std::string text(const std::vector<char> &Buffer) {
+    std::string Text(Buffer.data(), strnlen(Buffer.data(), Buffer.size()));
+    while (!Text.empty() && (Text.back() == '\n' || Text.back() == ' '))
+      Text.pop_back();
+    return Text;
+  }
+
+  std::vector<char> ErrorLog, InfoLog;
+  std::vector<CUjit_option> Options;
+  std::vector<void *> Values;
+};
+
+CudaDriver *TheDriver = nullptr;
+std::string *TheReason = nullptr;
+
+} // namespace
+
+Status Status::failure(CUresult Code, std::string Message) {
+  Status S;
+  S.Code = Code == CUDA_SUCCESS ? CUDA_ERROR_UNKNOWN : Code;
+  S.Message = std::move(Message);
+  return S;
+}
+
+CudaDriver *CudaDriver::get() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    // Never destroyed: kernels may still be running at exit, and the driver
+    // tears itself down.
+    TheReason = new std::string;
+    TheDriver = create(*TheReason);
+  });
+  return TheDriver;
+}
+
+const std::string &CudaDriver::whyUnavailable() {
+  get();
+  return *TheReason;
+}
+
+CudaDriver *CudaDriver::create(std::string &Why) {
+  // The library stays loaded for the life of the process, even on failure:
+  // once cuInit has run, unloading the driver is not safe.
+  void *Library = dlopen(DriverLibrary, RTLD_NOW | RTLD_LOCAL);
+  if (!Library) {
+    const char *Error = dlerror();
+    Why = std::string("cannot load the CUDA driver (") +
+          (Error ? Error : DriverLibrary) + ")";
+    return nullptr;
+  }
+
+  static Entries Fn;
+  std::string Missing = Fn.resolve(Library);
+  if (!Missing.empty()) {
+    Why = DriverLibrary;
+    int Version = 0;
+    if (Fn.cuDriverGetVersion &&
+        Fn.cuDriverGetVersion(&Version) == CUDA_SUCCESS)
+      Why += " (driver " + versionText(Version) + ")";
+    Why += " does not export " + Missing;
+    return nullptr;
+  }
+
+  auto Fail = [&](CUresult Code, std::string_view What) {
+    Why = formatError(Fn, Code, What);
+    return nullptr;
+  };
+
+  if (CUresult R = Fn.cuInit(0); R != CUDA_SUCCESS)
+    return Fail(R, "cuInit");
+  int Version = 0;
+  if (CUresult R = Fn.cuDriverGetVersion(&Version); R != CUDA_SUCCESS)
+    return Fail(R, "cuDriverGetVersion");
+  int Count = 0;
+  if (CUresult R = Fn.cuDeviceGetCount(&Count); R != CUDA_SUCCESS)
+    return Fail(R, "cuDeviceGetCount");
+  if (Count <= 0) {
+    Why = "no CUDA device (the driver reports none)";
+    return nullptr;
+  }
+  int Ordinal = 0;
+  if (!requestedDevice(Ordinal, Why))
+    return nullptr;
+  if (Ordinal >= Count) {
+    Why = "MSTAGE_DEVICE=" + std::to_string(Ordinal) + " but there " +
+          (Count == 1 ? "is 1 CUDA device"
+                      : "are " + std::to_string(Count) + " CUDA devices");
+    return nullptr;
+  }
+
+  std::unique_ptr<CudaDriver> D(new CudaDriver(Fn));
+  D->Ordinal = Ordinal;
+  D->DriverVersion = Version;
+  if (CUresult R = Fn.cuDeviceGet(&D->Device, Ordinal); R != CUDA_SUCCESS)
+    return Fail(R, "cuDeviceGet(" + std::to_string(Ordinal) + ")");
+
+  char Name[256] = {};
+  if (CUresult R = Fn.cuDeviceGetName(Name, sizeof(Name) - 1, D->Device);
+      R != CUDA_SUCCESS)
+    return Fail(R, "cuDeviceGetName");
+  D->DeviceName = Name;
+
+  struct {
+    CUdevice_attribute Attribute;
+    const char *What;
+    int *Value;
+  } Attributes[] = {
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+       "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)", &D->CcMajor},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+       "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)", &D->CcMinor},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+       "cuDeviceGetAttribute(MAX_THREADS_PER_BLOCK)", &D->MaxThreadsPerBlock},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+       "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK)",
+       &D->MaxSharedPerBlock},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+       "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)",
+       &D->MaxSharedPerBlockOptin},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+       "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)", &D->MultiprocessorCount},
+  };
+  for (const auto &A : Attributes)
+    if (CUresult R = Fn.cuDeviceGetAttribute(A.Value, A.Attribute, D->Device);
+        R != CUDA_SUCCESS)
+      return Fail(R, A.What);
+
+  // The primary context is the one the CUDA runtime uses too, and any thread
+  // may make it current. It is retained for the life of the process.
+  if (CUresult R = Fn.cuDevicePrimaryCtxRetain(&D->Context, D->Device);
+      R != CUDA_SUCCESS)
+    return Fail(R, "cuDevicePrimaryCtxRetain(device " +
+                       std::to_string(Ordinal) + ", " + D->DeviceName + ")");
+  if (CUresult R = Fn.cuCtxSetCurrent(D->Context); R != CUDA_SUCCESS)
+    return Fail(R, "cuCtxSetCurrent");
+  return D.release();
+}
+
+std::string CudaDriver::arch() const {
+  return "sm_" + std::to_string(CcMajor * 10 + CcMinor);
+}
+
+std::string CudaDriver::description() const {
+  return DeviceName + " (" + arch() + "), device " + std::to_string(Ordinal) +
+         ", driver " + versionText(DriverVersion);
+}
+
+std::string CudaDriver::errorText(CUresult Code, std::string_view What) const {
+  return formatError(Fn, Code, What);
+}
+
+Status CudaDriver::check(CUresult Code, std::string_view What) const {
+  if (Code == CUDA_SUCCESS)
+    return Status::success();
+  return Status::failure(Code, errorText(Code, What));
+}
+
+Status CudaDriver::bindThread() {
+  CUcontext Current = nullptr;
+  if (CUresult R = Fn.cuCtxGetCurrent(&Current); R != CUDA_SUCCESS)
+    return check(R, "cuCtxGetCurrent");
+  if (Current == Context)
+    return Status::success();
+  return check(Fn.cuCtxSetCurrent(Context), "cuCtxSetCurrent");
+}
+
+Status CudaDriver::alloc(size_t Bytes, CUdeviceptr *Ptr) {
+  *Ptr = 0;
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemAlloc(Ptr, Bytes),
+               "cuMemAlloc(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::free(CUdeviceptr Ptr) {
+  if (Ptr == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemFree(Ptr), "cuMemFree");
+}
+
+Status CudaDriver::copyToDevice(CUdeviceptr Dst, const void *Src,
+                                size_t Bytes) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemcpyHtoD(Dst, Src, Bytes),
+               "cuMemcpyHtoD(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::copyToHost(void *Dst, CUdeviceptr Src, size_t Bytes) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemcpyDtoH(Dst, Src, Bytes),
+               "cuMemcpyDtoH(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
+                                     std::string *InfoLog) {
+  *Module = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  JitOptions Options;
+  CUresult R = Fn.cuModuleLoadDataEx(Module, Ptx.c_str(), Options.count(),
+                                     Options.options(), Options.values());
+  if (R != CUDA_SUCCESS) {
+    std::string Message = errorText(
+        R, "cuModuleLoadDataEx (JIT-compiling PTX for " + arch() + ")");
+    if (R == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+      Message += "; the PTX is .version " + ptxVersion(Ptx) + " and driver " +
+                 versionText(DriverVersion) + " is too old for it";
+    Options.appendLog(Message);
+    *Module = nullptr;
+    return Status::failure(R, std::move(Message));
+  }
+  if (InfoLog)
+    *InfoLog = Options.infoLog();
+  return Status::success();
+}
+
+Status CudaDriver::loadModuleFromCubin(std::string_view Image,
+                                       CUmodule *Module) {
+  *Module = nullptr;
+  if (Image.empty())
+    return Status::failure(CUDA_ERROR_INVALID_IMAGE,
+                           "loading a cubin: the image is empty");
+  if (Status S = bindThread(); !S)
+    return S;
+  CUresult R = Fn.cuModuleLoadData(Module, Image.data());
+  if (R != CUDA_SUCCESS) {
+    *Module = nullptr;
+    return check(R, "cuModuleLoadData (a " + std::to_string(Image.size()) +
+                        "-byte cubin on " + arch() + ")");
+  }
+  return Status::success();
+}
+
+Status CudaDriver::linkPtxToCubin(const std::string &Ptx, std::string *Cubin,
+                                  std::string_view Arch, std::string *InfoLog) {
+  Cubin->clear();
+  JitOptions Options;
+  std::string Target = Arch.empty() ? arch() : std::string(Arch);
+  if (!Arch.empty()) {
+    unsigned JitTarget = jitTarget(Arch);
+    if (!JitTarget)
+      return Status::failure(CUDA_ERROR_INVALID_VALUE,
+                             "linking PTX: '" + Target +
+                                 "' is not an architecture such as sm_90");
+    Options.add(CU_JIT_TARGET, JitOptions::sizeValue(JitTarget));
+  }
+  if (Status S = bindThread(); !S)
+    return S;
+
+  CUlinkState State = nullptr;
+  CUresult R = Fn.cuLinkCreate(Options.count(), Options.options(),
+                               Options.values(), &State);
+  if (R != CUDA_SUCCESS)
+    return check(R, "cuLinkCreate (for " + Target + ")");
+
+  // PTX must be NUL-terminated; the size counts the terminator.
+  std::string What;
+  R = Fn.cuLinkAddData(State, CU_JIT_INPUT_PTX, const_cast<char *>(Ptx.c_str()),
+                       Ptx.size() + 1, "mstage.ptx", 0, nullptr, nullptr);
+  if (R != CUDA_SUCCESS) {
+    What = "cuLinkAddData (compiling PTX for " + Target + ")";
+  } else {
+    void *Image = nullptr;
+    size_t Size = 0;
+    R = Fn.cuLinkComplete(State, &Image, &Size);
+    if (R != CUDA_SUCCESS)
+      What = "cuLinkComplete (linking a cubin for " + Target + ")";
+    else
+      Cubin->assign(static_cast<const char *>(Image), Size);
+  }
+
+  Status Result = Status::success();
+  if (R != CUDA_SUCCESS) {
+    std::string Message = errorText(R, What);
+    if (R == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+      Message += "; the PTX is .version " + ptxVersion(Ptx) + " and driver " +
+                 versionText(DriverVersion) + " is too old for it";
+    Options.appendLog(Message);
+    Cubin->clear();
+    Result = Status::failure(R, std::move(Message));
+  } else if (InfoLog) {
+    *InfoLog = Options.infoLog();
+  }
+  // The logs were read above; the state owns the cubin, copied already.
+  if (CUresult D = Fn.cuLinkDestroy(State); D != CUDA_SUCCESS && Result) {
+    Cubin->clear();
+    Result = check(D, "cuLinkDestroy");
+  }
+  return Result;
+}
+
+Status CudaDriver::getFunction(CUmodule Module, const std::string &Name,
+                               CUfunction *Function) {
+  *Function = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  CUresult R = Fn.cuModuleGetFunction(Function, Module, Name.c_str());
+  if (R != CUDA_SUCCESS) {
+    *Function = nullptr;
+    return check(R, "cuModuleGetFunction(\"" + Name + "\")");
+  }
+  return Status::success();
+}
+
+Status CudaDriver::unloadModule(CUmodule Module) {
+  if (!Module)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuModuleUnload(Module), "cuModuleUnload");
+}
+
+Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
+                          const uint32_t Block[3], uint32_t SharedBytes,
+                          void **Params) {
+  if (Status S = bindThread(); !S)
+    return S;
+
+  std::string Shared = std::to_string(SharedBytes) + " bytes";
+  if (SharedBytes > DefaultSharedLimit) {
+    // The limit covers dynamic shared memory only; the driver rejects values
+    // above the opt-in maximum less the kernel's static shared memory.
+    int Limit =
+        SharedBytes > 0x7fffffffu ? 0x7fffffff : static_cast<int>(SharedBytes);
+    CUresult R = Fn.cuFuncSetAttribute(
+        Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Limit);
+    if (R != CUDA_SUCCESS)
+      return Status::failure(
+          R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                              Shared + ")") +
+                 "; " + DeviceName + " allows at most " +
+                 std::to_string(MaxSharedPerBlockOptin) +
+                 " bytes of shared memory per block");
+  }
+
+  CUresult R = Fn.cuLaunchKernel(Function, Grid[0], Grid[1], Grid[2], Block[0],
+                                 Block[1], Block[2], SharedBytes,
+                                 /*hStream=*/nullptr, Params,
+                                 /*extra=*/nullptr);
+  if (R == CUDA_SUCCESS)
+    return Status::success();
+
+  auto Dims = [](const uint32_t D[3]) {
+    return std::to_string(D[0]) + "x" + std::to_string(D[1]) + "x" +
+           std::to_string(D[2]);
+  };
+  std::string Message =
+      errorText(R, "cuLaunchKernel(grid " + Dims(Grid) + ", block " +
+                       Dims(Block) + ", " + Shared + " of shared memory)");
+  uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
+  if (Threads > static_cast<uint64_t>(MaxThreadsPerBlock))
+    Message += "; a block of " + std::to_string(Threads) +
+               " threads exceeds the limit of " +
+               std::to_string(MaxThreadsPerBlock) + " on " + DeviceName;
+  else if (SharedBytes > static_cast<uint32_t>(MaxSharedPerBlockOptin))
+    Message += "; " + DeviceName + " allows at most " +
+               std::to_string(MaxSharedPerBlockOptin) +
+               " bytes of shared memory per block";
+  else if (R == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+    Message += "; a block of " + std::to_string(Threads) +
+               " threads needs more registers than a multiprocessor has";
+  return Status::failure(R, std::move(Message));
+}
+
+Status CudaDriver::synchronize() {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuCtxSynchronize(), "cuCtxSynchronize");
+}

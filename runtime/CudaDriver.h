@@ -1,0 +1,135 @@
+//===- CudaDriver.h - The CUDA Driver API, loaded at run time ---*- C++ -*-===//
+//
+// The runtime's only door to the GPU. libcuda.so.1 is opened with dlopen on
+// first use, never linked, so a machine without a driver still compiles
+// kernels and emits PTX, and reports in one sentence why nothing can run.
+//
+// One device is used: device 0, or the one MSTAGE_DEVICE=N names. Its primary
+// context is retained once and made current on whichever host thread calls;
+// every operation below does that itself, so any thread may call any of them.
+// Launches go to the legacy default stream.
+//
+// Every CUresult is checked. A failure comes back as a Status whose Message
+// reads "<what>: <CUDA_ERROR_NAME> (<error string>)", followed where it helps
+// by the JIT log or a hint; callers prefix the kernel's name.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_CUDADRIVER_H
+#define MSTAGE_RUNTIME_CUDADRIVER_H
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mstage {
+namespace rt {
+
+// The outcome of one driver operation.
+struct Status {
+  CUresult Code = CUDA_SUCCESS;
+  std::string Message; // empty on success
+
+  bool ok() const { return Code == CUDA_SUCCESS; }
+  explicit operator bool() const { return ok(); }
+
+  static Status success() { return Status(); }
+  // A failure with Code and an already formatted message.
+  static Status failure(CUresult Code, std::string Message);
+};
+
+class CudaDriver {
+public:
+  // Loads libcuda.so.1, initializes the device and retains its primary
+  // context, once per process (thread-safe). Returns nullptr when no driver or
+  // no device is usable; whyUnavailable() then says why.
+  static CudaDriver *get();
+  // One sentence: dlopen's error, a missing symbol, cuInit's error, "no CUDA
+  // device", ... Empty when get() succeeds.
+  static const std::string &whyUnavailable();
+
+  // The device in use.
+  int deviceOrdinal() const { return Ordinal; }
+  CUdevice device() const { return Device; }
+  const std::string &deviceName() const { return DeviceName; }
+  int ccMajor() const { return CcMajor; }
+  int ccMinor() const { return CcMinor; }
+  std::string arch() const;                           // "sm_90"
+  int driverVersion() const { return DriverVersion; } // e.g. 13000
+  int maxThreadsPerBlock() const { return MaxThreadsPerBlock; }
+  int maxSharedBytesPerBlock() const { return MaxSharedPerBlock; }
+  // The most a kernel can get by raising its dynamic shared memory limit.
+  int maxSharedBytesPerBlockOptin() const { return MaxSharedPerBlockOptin; }
+  int multiprocessorCount() const { return MultiprocessorCount; }
+  // "NVIDIA H200 (sm_90), device 0, driver 13.0"
+  std::string description() const;
+
+  // Makes the primary context current on the calling thread; cheap when it
+  // already is. The operations below call it themselves.
+  Status bindThread();
+
+  // Memory. Zero bytes is valid: alloc gives 0, and free(0) and empty copies
+  // do nothing. Copies are synchronous.
+  Status alloc(size_t Bytes, CUdeviceptr *Ptr);
+  Status free(CUdeviceptr Ptr);
+  Status copyToDevice(CUdeviceptr Dst, const void *Src, size_t Bytes);
+  Status copyToHost(void *Dst, CUdeviceptr Src, size_t Bytes);
+
+  // Modules. The PTX is JIT-compiled for this device; a ptxas failure puts
+  // the JIT error log in the message. InfoLog, when given, receives the JIT's
+  // informational log on success.
+  Status loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
+                           std::string *InfoLog = nullptr);
+  // Image is a cubin (or fatbin) as produced by linkPtxToCubin.
+  Status loadModuleFromCubin(std::string_view Image, CUmodule *Module);
+  // Compiles PTX to a cubin with the driver's linker. Arch is "sm_90",
+  // "sm_90a", "sm_100f", ...; empty means this device.
+  Status linkPtxToCubin(const std::string &Ptx, std::string *Cubin,
+                        std::string_view Arch = {},
+                        std::string *InfoLog = nullptr);
+  Status getFunction(CUmodule Module, const std::string &Name,
+                     CUfunction *Function);
+  Status unloadModule(CUmodule Module);
+
+  // Launches Function on the default stream with the kernel parameters
+  // Params (one pointer per parameter). More than 48 KiB of dynamic shared
+  // memory raises the function's limit first. Asynchronous: errors raised
+  // while the kernel runs surface in synchronize().
+  static constexpr unsigned DefaultSharedLimit = 48 * 1024;
+  Status launch(CUfunction Function, const uint32_t Grid[3],
+                const uint32_t Block[3], uint32_t SharedBytes, void **Params);
+  // Waits for all work on the device.
+  Status synchronize();
+
+  // "<What>: <CUDA_ERROR_NAME> (<error string>)"
+  std::string errorText(CUresult Code, std::string_view What) const;
+
+  CudaDriver(const CudaDriver &) = delete;
+  CudaDriver &operator=(const CudaDriver &) = delete;
+
+  struct Entries; // the bound entry points, defined in CudaDriver.cpp
+
+private:
+  explicit CudaDriver(const Entries &Fn) : Fn(Fn) {}
+  static CudaDriver *create(std::string &Why);
+  Status check(CUresult Code, std::string_view What) const;
+
+  const Entries &Fn;
+  int Ordinal = 0;
+  CUdevice Device = 0;
+  CUcontext Context = nullptr;
+  std::string DeviceName;
+  int CcMajor = 0, CcMinor = 0;
+  int DriverVersion = 0;
+  int MaxThreadsPerBlock = 0;
+  int MaxSharedPerBlock = 0;
+  int MaxSharedPerBlockOptin = 0;
+  int MultiprocessorCount = 0;
+};
+
+} // namespace rt
+} // namespace mstage
+
+#endif

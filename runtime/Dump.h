@@ -1,0 +1,27 @@
+//===- Dump.h - MSTAGE_DUMP: write what each launch compiled --------------===//
+#ifndef MSTAGE_RUNTIME_DUMP_H
+#define MSTAGE_RUNTIME_DUMP_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace mstage::rt {
+
+struct DumpSettings {
+  bool IR = false, PTX = false;
+  std::string Dir = "mstage-dump";
+};
+
+// Read once from MSTAGE_DUMP (a comma-separated list of ir, ptx) and
+// MSTAGE_DUMP_DIR.
+const DumpSettings &dumpSettings();
+
+// Writes Text to <dir>/<KernelName>-<hash>.<Extension>; a failure is
+// reported once on stderr and does not stop the launch.
+void dumpFile(llvm::StringRef KernelName, uint64_t Hash,
+              llvm::StringRef Extension, llvm::StringRef Text);
+
+} // namespace mstage::rt
+
+#endif

@@ -1,0 +1,30 @@
+//===- HostBuiltins.cpp - Host definitions of the device builtins ---------===//
+//
+// The host copy of every kernel references the builtins of
+// include/mstage/builtins.h. Nothing on the host runs a kernel body yet, so
+// they describe a single thread of a single block.
+//
+//===----------------------------------------------------------------------===//
+#include "mstage/builtins.h"
+
+#define MSTAGE_EXPORT __attribute__((visibility("default")))
+
+extern "C" {
+MSTAGE_EXPORT unsigned __mstage_tid_x(void) { return 0; }
+MSTAGE_EXPORT unsigned __mstage_tid_y(void) { return 0; }
+MSTAGE_EXPORT unsigned __mstage_tid_z(void) { return 0; }
+MSTAGE_EXPORT unsigned __mstage_ntid_x(void) { return 1; }
+MSTAGE_EXPORT unsigned __mstage_ntid_y(void) { return 1; }
+MSTAGE_EXPORT unsigned __mstage_ntid_z(void) { return 1; }
+MSTAGE_EXPORT unsigned __mstage_ctaid_x(void) { return 0; }
+MSTAGE_EXPORT unsigned __mstage_ctaid_y(void) { return 0; }
+MSTAGE_EXPORT unsigned __mstage_ctaid_z(void) { return 0; }
+MSTAGE_EXPORT unsigned __mstage_nctaid_x(void) { return 1; }
+MSTAGE_EXPORT unsigned __mstage_nctaid_y(void) { return 1; }
+MSTAGE_EXPORT unsigned __mstage_nctaid_z(void) { return 1; }
+MSTAGE_EXPORT void __mstage_barrier(void) {}
+MSTAGE_EXPORT void *__mstage_shared_base(void) {
+  alignas(16) static unsigned char Shared[48 * 1024];
+  return Shared;
+}
+}

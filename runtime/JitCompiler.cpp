@@ -1,0 +1,190 @@
+//===- JitCompiler.cpp - Specialize a kernel's bitcode and emit PTX -------===//
+#include "JitCompiler.h"
+#include "DeviceOptimizer.h"
+#include "DeviceRetarget.h"
+#include "LibDevice.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" void LLVMInitializeNVPTXAsmPrinter();
+
+namespace mstage::rt {
+namespace {
+
+Error jitError(const KernelBlob &K, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(),
+                           "mstage: kernel '" + K.PrettyName + "': " + Msg);
+}
+
+// Host math calls (sqrtf, expf, ...) become their libdevice versions
+// (__nv_sqrtf, ...) when libdevice has one.
+void mapMathToLibdevice(Module &M, Module &LibDevice) {
+  for (Function &F : make_early_inc_range(M)) {
+    if (!F.isDeclaration() || F.isIntrinsic())
+      continue;
+    std::string NvName = ("__nv_" + F.getName()).str();
+    if (!LibDevice.getFunction(NvName))
+      continue;
+    if (Function *Existing = M.getFunction(NvName)) {
+      F.replaceAllUsesWith(Existing);
+      F.eraseFromParent();
+    } else {
+      F.setName(NvName);
+    }
+  }
+}
+
+// Answers libdevice's __nvvm_reflect queries for FTZ and precise sqrt here:
+// LLVM 22's NVVMReflect ignores the nvvm-reflect-prec-sqrt flag and answers 0
+// (approximate sqrt). __CUDA_ARCH is left to NVVMReflect.
+void foldReflectQueries(Module &M, bool FastMath) {
+  Function *Reflect = M.getFunction("__nvvm_reflect");
+  if (!Reflect)
+    return;
+  for (User *U : make_early_inc_range(Reflect->users())) {
+    auto *CI = dyn_cast<CallInst>(U);
+    StringRef Query;
+    if (!CI || CI->arg_size() != 1 ||
+        !getConstantStringInfo(CI->getArgOperand(0), Query))
+      continue;
+    int Value;
+    if (Query == "__CUDA_FTZ")
+      Value = FastMath ? 1 : 0;
+    else if (Query == "__CUDA_PREC_SQRT")
+      Value = FastMath ? 0 : 1;
+    else
+      continue;
+    CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), Value));
+    CI->eraseFromParent();
+  }
+}
+
+// Declarations that the driver or the NVPTX back end provide.
+bool isProvidedByTarget(const Function &F) {
+  return F.isIntrinsic() ||
+         F.getName() == "vprintf" || F.getName() == "malloc" ||
+         F.getName() == "free" || F.getName() == "__assertfail" ||
+         F.getName() == "__nvvm_reflect";
+}
+
+Error checkResolved(const KernelBlob &K, Module &M) {
+  std::string Missing;
+  for (Function &F : M)
+    if (F.isDeclaration() && !F.use_empty() && !isProvidedByTarget(F))
+      Missing += (Missing.empty() ? "'" : ", '") + demangle(F.getName()) + "'";
+  if (Missing.empty())
+    return Error::success();
+  return jitError(K, "calls " + Missing +
+                         ", which has no device definition; define it in a "
+                         "source file compiled with mstage++ that launches "
+                         "the kernel (inline or in a header)");
+}
+
+std::once_flag InitTargets;
+std::mutex TMLock;
+std::map<std::string, std::unique_ptr<TargetMachine>> TargetMachines;
+
+Expected<TargetMachine *> targetMachineFor(StringRef Arch) {
+  std::call_once(InitTargets, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  std::unique_ptr<TargetMachine> &TM = TargetMachines[Arch.str()];
+  if (!TM) {
+    auto TMOrErr = createNVPTXTargetMachine(Arch);
+    if (!TMOrErr)
+      return TMOrErr.takeError();
+    TM = std::move(*TMOrErr);
+  }
+  return TM.get();
+}
+
+double msSince(std::chrono::steady_clock::time_point T0) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - T0)
+      .count();
+}
+
+} // namespace
+
+Expected<JitOutput> compileKernel(const KernelBlob &K, const JitOptions &Opts,
+                                  bool WantIR) {
+  // One compile at a time: target machines are shared per architecture.
+  std::lock_guard<std::mutex> G(TMLock);
+  Expected<TargetMachine *> TM = targetMachineFor(Opts.Arch);
+  if (!TM)
+    return jitError(K, toString(TM.takeError()));
+
+  auto T0 = std::chrono::steady_clock::now();
+  LLVMContext Ctx;
+  auto ModOrErr = parseBitcodeFile(
+      MemoryBufferRef(K.Bitcode, K.Name), Ctx);
+  if (!ModOrErr)
+    return jitError(K, "embedded bitcode is unreadable: " +
+                           toString(ModOrErr.takeError()));
+  std::unique_ptr<Module> M = std::move(*ModOrErr);
+
+  auto LibOrErr = getLazyBitcodeModule(
+      MemoryBufferRef(libdeviceBitcode(), "libdevice.10.bc"), Ctx);
+  if (!LibOrErr)
+    return jitError(K, "embedded libdevice is unreadable: " +
+                           toString(LibOrErr.takeError()));
+  std::unique_ptr<Module> LibDevice = std::move(*LibOrErr);
+  LibDevice->setTargetTriple(M->getTargetTriple());
+  LibDevice->setDataLayout(M->getDataLayout());
+  mapMathToLibdevice(*M, *LibDevice);
+
+  if (Linker::linkModules(*M, std::move(LibDevice),
+                          Linker::Flags::LinkOnlyNeeded))
+    return jitError(K, "linking libdevice failed");
+  // IEEE-exact sqrt and division unless fast math was asked for.
+  M->addModuleFlag(Module::Override, "nvvm-reflect-ftz", Opts.FastMath ? 1 : 0);
+  foldReflectQueries(*M, Opts.FastMath);
+  internalizeModule(*M, [](const GlobalValue &GV) {
+    auto *F = dyn_cast<Function>(&GV);
+    return F && F->getCallingConv() == CallingConv::PTX_Kernel;
+  });
+  if (Error E = checkResolved(K, *M))
+    return std::move(E);
+
+  optimizeDeviceModule(*M, **TM, OptimizationLevel::O3,
+                       /*LoopTransforms=*/true);
+  JitOutput Out;
+  Out.OptimizeMs = msSince(T0);
+  if (WantIR) {
+    raw_string_ostream OS(Out.OptimizedIR);
+    M->print(OS, nullptr);
+  }
+  auto T1 = std::chrono::steady_clock::now();
+  Expected<std::string> PTX = emitPTX(*M, **TM);
+  if (!PTX)
+    return jitError(K, toString(PTX.takeError()));
+  Out.PTX = std::move(*PTX);
+  Out.CodegenMs = msSince(T1);
+  return std::move(Out);
+}
+
+} // namespace mstage::rt

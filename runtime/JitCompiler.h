@@ -1,0 +1,32 @@
+//===- JitCompiler.h - Specialize a kernel's bitcode and emit PTX ---------===//
+#ifndef MSTAGE_RUNTIME_JITCOMPILER_H
+#define MSTAGE_RUNTIME_JITCOMPILER_H
+
+#include "KernelBlob.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mstage::rt {
+
+struct JitOptions {
+  std::string Arch = "sm_90"; // the device's sm_XY
+  bool FastMath = false;      // flush denormals, approximate sqrt and division
+};
+
+struct JitOutput {
+  std::string PTX;
+  std::string OptimizedIR; // filled only when WantIR
+  double OptimizeMs = 0, CodegenMs = 0;
+};
+
+// Parses the kernel's bitcode, links the libdevice functions it uses, runs
+// O3 and emits PTX. Thread-safe.
+llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,
+                                        const JitOptions &Options,
+                                        bool WantIR);
+
+} // namespace mstage::rt
+
+#endif

@@ -1,0 +1,137 @@
+//===- Launch.cpp - mstage_rt_launch: compile on first use, then launch ---===//
+#include "Backend.h"
+#include "CudaDriver.h"
+#include "Dump.h"
+#include "JitCompiler.h"
+#include "KernelRegistry.h"
+#include "RuntimeError.h"
+
+#include "mstage/abi.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/xxhash.h"
+
+#include <cstdlib>
+#include <mutex>
+
+using namespace mstage::rt;
+
+namespace {
+
+struct CompiledKernel {
+  std::string PTX;
+  CUmodule Module = nullptr;
+  CUfunction Function = nullptr;
+};
+
+std::mutex CacheLock;
+llvm::DenseMap<const void *, CompiledKernel> Compiled;
+
+std::string kernelPrefix(const RegisteredKernel &K) {
+  return "mstage: kernel '" + K.Blob.PrettyName + "'";
+}
+
+bool fastMathFromEnvironment() {
+  const char *V = std::getenv("MSTAGE_FAST_MATH");
+  return V && *V && std::string(V) != "0";
+}
+
+// Launch extents the hardware cannot take are rejected before compiling.
+std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
+  for (int I = 0; I < 3; ++I)
+    if (C.grid[I] == 0 || C.block[I] == 0)
+      return "has an empty launch configuration (grid " +
+             std::to_string(C.grid[0]) + "x" + std::to_string(C.grid[1]) +
+             "x" + std::to_string(C.grid[2]) + ", block " +
+             std::to_string(C.block[0]) + "x" + std::to_string(C.block[1]) +
+             "x" + std::to_string(C.block[2]) + ")";
+  uint64_t Threads = uint64_t(C.block[0]) * C.block[1] * C.block[2];
+  uint64_t MaxThreads =
+      B.Driver ? uint64_t(B.Driver->maxThreadsPerBlock()) : 1024;
+  if (Threads > MaxThreads)
+    return "asks for " + std::to_string(Threads) +
+           " threads per block; the device allows at most " +
+           std::to_string(MaxThreads);
+  if (B.Driver &&
+      C.shared_bytes > uint64_t(B.Driver->maxSharedBytesPerBlockOptin()))
+    return "asks for " + std::to_string(C.shared_bytes) +
+           " bytes of shared memory; the device allows at most " +
+           std::to_string(B.Driver->maxSharedBytesPerBlockOptin());
+  return "";
+}
+
+// Compiles K for the backend's architecture, once.
+int compiledFor(const RegisteredKernel &K, const Backend &B,
+                CompiledKernel *&Out) {
+  std::lock_guard<std::mutex> G(CacheLock);
+  auto It = Compiled.find(K.Record->host_entry);
+  if (It != Compiled.end()) {
+    Out = &It->second;
+    return 0;
+  }
+  JitOptions Opts;
+  Opts.Arch = B.Arch;
+  Opts.FastMath = fastMathFromEnvironment();
+  const DumpSettings &Dump = dumpSettings();
+  auto Result = compileKernel(K.Blob, Opts, Dump.IR);
+  if (!Result)
+    return fail(llvm::toString(Result.takeError()));
+
+  uint64_t Hash = llvm::xxh3_64bits(
+      std::to_string(K.Blob.BitcodeHash) + "|" + Opts.Arch + "|" +
+      (Opts.FastMath ? "fast" : "ieee"));
+  if (Dump.IR)
+    dumpFile(K.Blob.Name, Hash, "ll", Result->OptimizedIR);
+  if (Dump.PTX)
+    dumpFile(K.Blob.Name, Hash, "ptx", Result->PTX);
+
+  CompiledKernel C;
+  C.PTX = std::move(Result->PTX);
+  if (B.Kind == BackendKind::Gpu) {
+    Status S = B.Driver->loadModuleFromPtx(C.PTX, &C.Module);
+    if (S)
+      S = B.Driver->getFunction(C.Module, K.Blob.Name, &C.Function);
+    if (!S)
+      return fail(kernelPrefix(K) + ": " + S.Message);
+  }
+  Out = &Compiled.try_emplace(K.Record->host_entry, std::move(C))
+             .first->second;
+  return 0;
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_launch(const void *HostEntry, void *const *Params,
+                 uint32_t NumParams, const mstage_launch_config *Config) {
+  std::string Why;
+  const RegisteredKernel *K = findKernel(HostEntry, Why);
+  if (!K)
+    return fail("mstage: cannot launch a kernel: " + Why);
+  const Backend &B = backend();
+  if (B.Kind == BackendKind::Unavailable)
+    return fail(kernelPrefix(*K) + " cannot run: " + B.Reason);
+  if (NumParams != K->Blob.NumParams)
+    return fail(kernelPrefix(*K) + " was launched with " +
+                std::to_string(NumParams) + " parameters but compiled for " +
+                std::to_string(K->Blob.NumParams) +
+                "; rebuild the program with one mstage version");
+  std::string Bad = checkConfig(*Config, B);
+  if (!Bad.empty())
+    return fail(kernelPrefix(*K) + " " + Bad);
+
+  CompiledKernel *C = nullptr;
+  if (int Err = compiledFor(*K, B, C))
+    return Err;
+  if (B.Kind == BackendKind::PtxOnly)
+    return 0;
+
+  Status S = B.Driver->launch(C->Function, Config->grid, Config->block,
+                              Config->shared_bytes,
+                              const_cast<void **>(Params));
+  if (S)
+    S = B.Driver->synchronize();
+  if (!S)
+    return fail(kernelPrefix(*K) + ": " + S.Message);
+  return 0;
+}

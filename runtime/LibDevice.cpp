@@ -1,0 +1,14 @@
+//===- LibDevice.cpp - NVIDIA's libdevice, embedded in the runtime --------===//
+#include "LibDevice.h"
+
+extern "C" const char __mstage_libdevice_begin[];
+extern "C" const char __mstage_libdevice_end[];
+
+namespace mstage::rt {
+
+llvm::StringRef libdeviceBitcode() {
+  return llvm::StringRef(__mstage_libdevice_begin,
+                         __mstage_libdevice_end - __mstage_libdevice_begin);
+}
+
+} // namespace mstage::rt

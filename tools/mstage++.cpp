@@ -1,0 +1,94 @@
+//===- mstage++.cpp - The compiler driver: clang++ with mstage loaded ------===//
+//
+// Accepts everything clang++ accepts. It adds the mstage plugin (front-end
+// checks and kernel extraction), the mstage include directory and, when the
+// command links, the runtime library.
+//
+//===----------------------------------------------------------------------===//
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+#ifndef MSTAGE_CLANGXX
+#error "MSTAGE_CLANGXX must name the clang++ to wrap"
+#endif
+
+static bool exists(const std::string &Path) {
+  struct stat St;
+  return stat(Path.c_str(), &St) == 0;
+}
+
+static std::string parentDir(const std::string &Path) {
+  size_t Slash = Path.find_last_of('/');
+  return Slash == std::string::npos ? "." : Path.substr(0, Slash);
+}
+
+// The installation prefix: this program lives in <prefix>/bin.
+static std::string prefixDir() {
+  char Buf[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  if (N <= 0)
+    return MSTAGE_BUILD_PREFIX;
+  Buf[N] = '\0';
+  return parentDir(parentDir(Buf));
+}
+
+// True when clang will run the linker for this command line.
+static bool willLink(int Argc, char **Argv) {
+  bool HasInput = false;
+  for (int I = 1; I < Argc; ++I) {
+    const char *A = Argv[I];
+    for (const char *NoLink : {"-c", "-S", "-E", "-fsyntax-only", "-M", "-MM",
+                               "--version", "-dumpversion", "-dumpmachine",
+                               "-###", "--help"})
+      if (std::strcmp(A, NoLink) == 0)
+        return false;
+    if (std::strncmp(A, "-print-", 7) == 0 ||
+        std::strncmp(A, "--print-", 8) == 0)
+      return false;
+    if (A[0] != '-')
+      HasInput = true;
+  }
+  return HasInput;
+}
+
+int main(int Argc, char **Argv) {
+  std::string Prefix = prefixDir();
+  std::string Plugin = Prefix + "/lib/mstage/MStagePlugin.so";
+  std::string LibDir = Prefix + "/lib";
+  std::string Include = Prefix + "/include";
+  if (!exists(Include + "/mstage.hpp"))
+    Include = MSTAGE_SOURCE_INCLUDE_DIR;
+  if (!exists(Plugin)) {
+    fprintf(stderr, "mstage++: error: the mstage plugin is missing (%s); "
+                    "reinstall mstage\n",
+            Plugin.c_str());
+    return 1;
+  }
+  const char *Cxx = std::getenv("MSTAGE_CXX");
+  std::string Clang = Cxx && *Cxx ? Cxx : MSTAGE_CLANGXX;
+
+  std::vector<std::string> Args = {Clang, "-fplugin=" + Plugin,
+                                   "-fpass-plugin=" + Plugin, "-isystem",
+                                   Include};
+  for (int I = 1; I < Argc; ++I)
+    Args.push_back(Argv[I]);
+  if (willLink(Argc, Argv))
+    for (const std::string &A :
+         {"-L" + LibDir, "-Wl,-rpath," + LibDir, std::string("-lmstage_rt"),
+          std::string("-pthread")})
+      Args.push_back(A);
+
+  std::vector<char *> CArgs;
+  for (std::string &A : Args)
+    CArgs.push_back(A.data());
+  CArgs.push_back(nullptr);
+  execv(Clang.c_str(), CArgs.data());
+  fprintf(stderr, "mstage++: error: cannot run %s: %s\n", Clang.c_str(),
+          std::strerror(errno));
+  return 1;
+}
