@@ -102,6 +102,17 @@ int compiledFor(const RegisteredKernel &K, const Backend &B,
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) int
+mstage_rt_prepare(const void *HostEntry) {
+  std::string Why;
+  const RegisteredKernel *K = findKernel(HostEntry, Why);
+  if (!K)
+    return fail("mstage: cannot launch a kernel: " + Why);
+  if (backend().Kind == BackendKind::Unavailable)
+    return fail(kernelPrefix(*K) + " cannot run: " + backend().Reason);
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int
 mstage_rt_launch(const void *HostEntry, void *const *Params,
                  uint32_t NumParams, const mstage_launch_config *Config) {
   std::string Why;

@@ -46,6 +46,9 @@ typedef struct mstage_launch_config {
 
 /* All functions below return 0 on success. On failure they return non-zero and
  * mstage_rt_last_error() describes the failure for the calling thread. */
+/* Checks, before any argument is copied, that the kernel has device code and
+ * that launches can go somewhere; the error names the kernel. */
+int mstage_rt_prepare(const void *host_entry);
 int mstage_rt_launch(const void *host_entry, void *const *params,
                      uint32_t num_params, const mstage_launch_config *config);
 int mstage_rt_alloc(void **device_ptr, size_t bytes);

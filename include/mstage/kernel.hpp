@@ -154,6 +154,8 @@ public:
   }
 
   template <class... Args> void operator()(Args &&...args) const {
+    detail::check(mstage_rt_prepare(
+        entry<typename detail::argument<Args &&>::device_type...>()));
     launch_with(detail::argument<Args &&>(args)...);
   }
 
@@ -163,17 +165,21 @@ public:
   std::size_t shared_bytes() const { return shared_bytes_; }
 
 private:
+  // The host address of the kernel entry identifies the kernel.
+  template <class... D> static const void *entry() {
+    void (*fn)(const F &, const D &...) = &detail::kernel_entry<F, D...>;
+    return reinterpret_cast<const void *>(fn);
+  }
+
   template <class... A> void launch_with(const A &...args) const {
-    void (*entry)(const F &, const typename A::device_type &...) =
-        &detail::kernel_entry<F, typename A::device_type...>;
     void *params[] = {const_cast<F *>(&f_),
                       const_cast<void *>(static_cast<const void *>(
                           &args.device()))...};
     mstage_launch_config config = {{grid_.x, grid_.y, grid_.z},
                                    {block_.x, block_.y, block_.z},
                                    static_cast<uint32_t>(shared_bytes_)};
-    detail::check(mstage_rt_launch(reinterpret_cast<const void *>(entry),
-                                   params, 1 + sizeof...(A), &config));
+    detail::check(mstage_rt_launch(entry<typename A::device_type...>(), params,
+                                   1 + sizeof...(A), &config));
     (args.finish(), ...);
   }
 

@@ -1,0 +1,48 @@
+// The extraction pass embeds the kernel and what it calls, retargeted to
+// nvptx64, with the host-only attributes gone and the builtins mapped to
+// NVVM. The same holds at -O0 and with -g.
+//
+// RUN: %mstagexx -O2 -c %s -o %t.o
+// RUN: %mstage_ptx %t.o | FileCheck %s --check-prefix=LIST
+// RUN: %mstage_ptx %t.o --kernel mstage_main_L29 --ir | FileCheck %s
+// RUN: %mstagexx -O0 -g -c %s -o %t0.o
+// RUN: %mstage_ptx %t0.o --kernel mstage_main_L29 --ir | FileCheck %s
+
+#include <mstage.hpp>
+#include <vector>
+
+using namespace mstage;
+
+struct Point {
+  float x, y;
+};
+
+static float scale(float v, int k) { return v * k; }
+
+// LIST: mstage_main_L29  main::lambda@{{.*}}device-ir.cpp:29:7  (3 parameters, 0 stage sites)
+
+int main() {
+  std::vector<Point> pts(64);
+  std::vector<float> out(64);
+  int k = 3;
+  auto kern = kernel(
+      [k](const auto &pts, auto &out) {
+        auto i = Thread::get().global.x;
+        Block::get().synchronize();
+        out[i] = scale(pts[i].x, k) + pts[i].y;
+      },
+      1, 64);
+  kern(pts, out);
+}
+
+// CHECK: target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+// CHECK: target triple = "nvptx64-nvidia-cuda"
+// CHECK: define ptx_kernel void @mstage_main_L29(ptr {{.*}}byval([4 x i8]) align 4 {{.*}}, ptr {{.*}}byval([16 x i8]) align 8 {{.*}}, ptr {{.*}}byval([16 x i8]) align 8
+// CHECK-DAG: call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+// CHECK-DAG: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+// CHECK-NOT: optnone
+// CHECK-NOT: "target-cpu"
+// CHECK-NOT: "target-features"
+// CHECK-NOT: uwtable
+// CHECK-NOT: __mstage_tid
+// CHECK-NOT: !dbg

@@ -1,0 +1,49 @@
+# lit configuration for the mstage tests.
+#
+# Tests that need a GPU declare `REQUIRES: gpu`; on a machine without one lit
+# reports them as UNSUPPORTED, which is how CI skips them. Tests that describe
+# the behaviour without a GPU declare `UNSUPPORTED: gpu`.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "mstage"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs", "gpu", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mstage_obj_root, "test")
+
+bin_dir = os.path.join(config.mstage_obj_root, "bin")
+config.substitutions.append(("%mstagexx", os.path.join(bin_dir, "mstage++")))
+config.substitutions.append(("%mstage_ptx", os.path.join(bin_dir, "mstage-ptx")))
+config.substitutions.append(("%src_root", config.mstage_src_root))
+config.substitutions.append(("%obj_root", config.mstage_obj_root))
+config.substitutions.append(("%cmake", shutil.which("cmake") or "cmake"))
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", "")])
+# lit starts tests from a clean environment, so no MSTAGE_* setting of the
+# caller leaks in; tests set what they need.
+
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+
+
+def has_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+        return out.returncode == 0 and "GPU" in out.stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+if has_gpu():
+    config.available_features.add("gpu")
+else:
+    lit_config.note("no GPU on this machine: tests that need one are UNSUPPORTED")

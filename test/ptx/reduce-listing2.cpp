@@ -1,0 +1,20 @@
+// The paper's Listing 2 (examples/reduce.cpp) compiled to PTX for sm_90: the
+// barrier, the dynamic shared memory and the tree loop are there, and ptxas
+// accepts the result.
+//
+// RUN: rm -rf %t.dump && %mstagexx -O2 %src_root/examples/reduce.cpp -o %t
+// RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t 2>&1 | FileCheck %s --check-prefix=OUT
+// RUN: cat %t.dump/*.ptx | FileCheck %s
+// RUN: %ptxas -arch=sm_90 %t.dump/*.ptx -o /dev/null
+// REQUIRES: ptxas
+// UNSUPPORTED: gpu
+
+// OUT: mstage: no GPU ({{.*}}); compiling kernels for sm_90 to PTX only, nothing is executed
+// OUT-NEXT: reduce: {{[0-9]+}} ints compiled to PTX only, result not checked
+
+// CHECK: .extern .shared .align 16 .b8 __mstage_dynamic_shared[];
+// CHECK: .visible .entry mstage_reduce_L[[#]](
+// CHECK: st.shared.b32
+// CHECK: bar.sync 0;
+// CHECK: ld.shared.b32
+// CHECK: st.global.b32
