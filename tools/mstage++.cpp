@@ -74,7 +74,7 @@ int main(int Argc, char **Argv) {
 
   std::vector<std::string> Args = {Clang, "-fplugin=" + Plugin,
                                    "-fpass-plugin=" + Plugin, "-isystem",
-                                   Include};
+                                   Include, "-D__MSTAGE__=1"};
   for (int I = 1; I < Argc; ++I)
     Args.push_back(Argv[I]);
   if (willLink(Argc, Argv))

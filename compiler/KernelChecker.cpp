@@ -1,0 +1,779 @@
+//===- KernelChecker.cpp - Reject kernel code the GPU cannot run ---------===//
+//
+// checkKernel() first looks at the kernel object (the lambda's captures), then
+// walks the functions reachable from the kernel entry breadth first. Each
+// function body is scanned by a FunctionBodyChecker; the calls it finds are
+// added to the worklist together with their call site, so that an error deep
+// in the call graph can be traced back to the kernel with "called from" notes.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelChecker.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/LambdaCapture.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/Builtins.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/PointerIntPair.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <deque>
+#include <memory>
+#include <set>
+#include <string>
+#include <tuple>
+
+using namespace clang;
+
+namespace mstage {
+namespace {
+
+// The diagnostics the checker reports.
+struct KernelDiags {
+  unsigned CaptureByRef, CaptureThis, CaptureNotCopyable, CaptureUse,
+      ReferenceMember, NoBody, VirtualCall, Throw, Try, LongDouble, ThreadLocal,
+      HostGlobal, DynamicCast, Typeid, CalledFrom;
+
+  explicit KernelDiags(DiagnosticsEngine &D) {
+    using Level = DiagnosticsEngine::Level;
+    CaptureByRef = D.getCustomDiagID(
+        Level::Error,
+        "mstage: kernel lambda captures %0 by reference; a reference would "
+        "point into host memory. Capture it by value ([=] or [%1]) or pass "
+        "it as a kernel argument");
+    CaptureThis = D.getCustomDiagID(
+        Level::Error,
+        "mstage: kernel lambda captures 'this'; the object it points to is "
+        "in host memory. Copy the members you need into local variables and "
+        "capture those, or capture a copy of the object with [*this]");
+    CaptureNotCopyable = D.getCustomDiagID(
+        Level::Error,
+        "mstage: kernel lambda captures %0 by value, but its type %1 is not "
+        "trivially copyable and cannot be copied to the GPU; pass it as a "
+        "kernel argument instead");
+    CaptureUse = D.getCustomDiagID(Level::Note,
+                                   "%0 is captured because it is used here");
+    ReferenceMember = D.getCustomDiagID(
+        Level::Error,
+        "mstage: kernel function object has a reference member %0; a "
+        "reference would point into host memory. Store the value instead or "
+        "pass it as a kernel argument");
+    NoBody = D.getCustomDiagID(
+        Level::Error,
+        "mstage: kernel code calls %q0, which has no definition in this "
+        "translation unit; the GPU can only run functions whose body is "
+        "visible here. Define it in this file or in a header it includes");
+    VirtualCall = D.getCustomDiagID(
+        Level::Error,
+        "mstage: virtual call to %q0 in a kernel; the vtable is in host "
+        "memory. Make the call non-virtual (qualify it as Class::method or "
+        "make the class final)");
+    Throw = D.getCustomDiagID(Level::Error,
+                              "mstage: exceptions are not supported in "
+                              "kernels; remove this 'throw'");
+    Try = D.getCustomDiagID(Level::Error,
+                            "mstage: exceptions are not supported in "
+                            "kernels; remove this 'try' block");
+    LongDouble = D.getCustomDiagID(
+        Level::Error,
+        "mstage: 'long double' is not supported in kernels; use double");
+    ThreadLocal = D.getCustomDiagID(
+        Level::Error,
+        "mstage: kernel code uses thread_local variable %q0; thread_local is "
+        "not supported in kernels. Use a local variable, or pass the value "
+        "as a kernel argument");
+    HostGlobal = D.getCustomDiagID(
+        Level::Error,
+        "mstage: kernel code uses %q0, a variable in host memory that the GPU "
+        "cannot see; pass it as a kernel argument or capture it by value");
+    DynamicCast = D.getCustomDiagID(
+        Level::Error,
+        "mstage: dynamic_cast is not supported in kernels (the type "
+        "information is in host memory); use static_cast");
+    Typeid = D.getCustomDiagID(Level::Error,
+                               "mstage: typeid is not supported in kernels "
+                               "(the type information is in host memory)");
+    CalledFrom = D.getCustomDiagID(Level::Note, "called from %0 here");
+  }
+};
+
+// What is remembered across the kernels of one translation unit.
+struct TranslationUnitState {
+  // (diagnostic, location, subject) of every error reported, so that an error
+  // in a function that several kernels reach is reported once.
+  std::set<std::tuple<unsigned, SourceLocation::UIntTy, const void *>> Reported;
+  // Whether a type contains 'long double'; the flag is "reached by value".
+  llvm::DenseMap<llvm::PointerIntPair<const Type *, 1, bool>, bool>
+      LongDoubleTypes;
+};
+
+} // namespace
+
+static TranslationUnitState &getState(ASTContext &Ctx) {
+  static llvm::DenseMap<const ASTContext *,
+                        std::unique_ptr<TranslationUnitState>>
+      States;
+  std::unique_ptr<TranslationUnitState> &State = States[&Ctx];
+  if (!State) {
+    State = std::make_unique<TranslationUnitState>();
+    Ctx.AddDeallocation(
+        [](void *C) { States.erase(static_cast<const ASTContext *>(C)); },
+        &Ctx);
+  }
+  return *State;
+}
+
+// True for C library functions that the device has a version of.
+static bool isDeviceLibraryFunction(StringRef Name) {
+  static const llvm::StringSet<> Names = {
+#define MSTAGE_LIBDEVICE_FUNCTION(NAME) #NAME,
+#define MSTAGE_MEMORY_FUNCTION(NAME) #NAME,
+#define MSTAGE_INLINE_FUNCTION(NAME) #NAME,
+#include "DeviceLibraryFunctions.def"
+  };
+  return Names.contains(Name);
+}
+
+namespace {
+
+class KernelChecker {
+public:
+  KernelChecker(ASTContext &Ctx, const FunctionDecl *Entry)
+      : Ctx(Ctx), Diags(Ctx.getDiagnostics()), Diag(Diags), Entry(Entry),
+        State(getState(Ctx)) {}
+
+  bool run();
+
+  ASTContext &getContext() const { return Ctx; }
+  const KernelDiags &diags() const { return Diag; }
+
+  // Records a call (or a reference) from the function being checked to
+  // Callee at Loc: queues Callee if it has a body, reports it otherwise.
+  void addCall(const FunctionDecl *Callee, SourceLocation Loc);
+  // Checks a use of a variable: thread_local and host globals.
+  void checkVariableUse(const VarDecl *VD, SourceLocation Loc);
+  bool containsLongDouble(QualType T, bool ByValue = true);
+
+  // Reports error ID at Loc, with the call chain from the kernel to the
+  // function being checked, unless it was already reported there. Subject
+  // tells apart errors of one kind at one location. Returns whether the error
+  // was emitted now.
+  template <typename... ArgTs>
+  bool error(SourceLocation Loc, unsigned ID, const void *Subject,
+             const ArgTs &...Args) {
+    Failed = true;
+    if (!State.Reported.insert({ID, Loc.getRawEncoding(), Subject}).second)
+      return false;
+    // Inside the standard library one error per call from user code is
+    // enough: using std::vector would otherwise give a dozen.
+    if (isInSystemHeader(Loc))
+      if (SourceLocation UserCall = findUserCallSite(); UserCall.isValid())
+        if (!State.Reported.insert({0, UserCall.getRawEncoding(), nullptr})
+                 .second)
+          return false;
+    {
+      DiagnosticBuilder Builder = Diags.Report(Loc, ID);
+      (void)(Builder << ... << Args);
+    }
+    noteCallChain();
+    return true;
+  }
+
+private:
+  struct CallSite {
+    const FunctionDecl *Caller;
+    SourceLocation Loc;
+  };
+
+  void checkKernelObject();
+  void checkLambdaCaptures(const CXXRecordDecl *Lambda);
+  void checkFunction(const FunctionDecl *FD);
+  void addMemberDestructors(const CXXDestructorDecl *Dtor);
+  void addDestructor(QualType T, SourceLocation Loc);
+  bool isAvailableOnDevice(const FunctionDecl *FD) const;
+  bool isKernelObjectMember(const FunctionDecl *FD) const;
+  void noteCallChain();
+  SourceLocation findUserCallSite() const;
+  bool isInSystemHeader(SourceLocation Loc) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    return Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc));
+  }
+  std::string describe(const FunctionDecl *FD) const;
+
+  ASTContext &Ctx;
+  DiagnosticsEngine &Diags;
+  KernelDiags Diag;
+  const FunctionDecl *Entry;
+  TranslationUnitState &State;
+  // The class of the kernel object (the lambda), if it is a class.
+  const CXXRecordDecl *KernelClass = nullptr;
+  // The function whose body is being checked.
+  const FunctionDecl *Current = nullptr;
+  // Where each queued function (canonical declaration) was first called.
+  llvm::DenseMap<const FunctionDecl *, CallSite> CalledFrom;
+  std::deque<const FunctionDecl *> Worklist;
+  bool Failed = false;
+};
+
+// Scans one function body for what a kernel cannot do. Nested lambdas and
+// local classes are not entered: their functions are checked when called.
+// Unevaluated operands (sizeof, decltype, noexcept, ...), constant
+// expressions and discarded 'if constexpr' branches are skipped.
+class FunctionBodyChecker : public RecursiveASTVisitor<FunctionBodyChecker> {
+  using Base = RecursiveASTVisitor<FunctionBodyChecker>;
+
+public:
+  explicit FunctionBodyChecker(KernelChecker &K)
+      : K(K), Ctx(K.getContext()), Diag(K.diags()) {}
+
+  bool shouldVisitImplicitCode() const { return true; }
+
+  // Only the declarations that run code: variables and structured bindings.
+  bool TraverseDecl(Decl *D) {
+    if (!D || !isa<VarDecl, BindingDecl>(D))
+      return true;
+    return Base::TraverseDecl(D);
+  }
+  // Types and names hold no code that runs (VLA bounds aside).
+  bool TraverseType(QualType, bool = true) { return true; }
+  bool TraverseTypeLoc(TypeLoc, bool = true) { return true; }
+  bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc) { return true; }
+  bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &) { return true; }
+
+  // The captures are initialized here; the body runs when the lambda is
+  // called, and is checked then.
+  bool TraverseLambdaExpr(LambdaExpr *LE, DataRecursionQueue * = nullptr) {
+    for (Expr *Init : LE->capture_inits())
+      if (!TraverseStmt(Init))
+        return false;
+    return true;
+  }
+
+  bool TraverseIfStmt(IfStmt *S, DataRecursionQueue *Queue = nullptr);
+  bool TraverseVarDecl(VarDecl *VD);
+  bool dataTraverseStmtPre(Stmt *S);
+  bool dataTraverseStmtPost(Stmt *S);
+
+  bool VisitCallExpr(CallExpr *E);
+  bool VisitDeclRefExpr(DeclRefExpr *E);
+  bool VisitCXXConstructExpr(CXXConstructExpr *E);
+  bool VisitCXXInheritedCtorInitExpr(CXXInheritedCtorInitExpr *E);
+  bool VisitCXXNewExpr(CXXNewExpr *E);
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E);
+  bool VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr *E);
+  bool VisitVarDecl(VarDecl *VD);
+  bool VisitCXXThrowExpr(CXXThrowExpr *E);
+  bool VisitCXXTryStmt(CXXTryStmt *S);
+  bool VisitCXXDynamicCastExpr(CXXDynamicCastExpr *E);
+
+private:
+  KernelChecker &K;
+  ASTContext &Ctx;
+  const KernelDiags &Diag;
+  // Callee expressions of the calls seen, so that VisitDeclRefExpr does not
+  // count a call twice.
+  llvm::DenseSet<const Expr *> Callees;
+  // The outermost expression or declaration of type 'long double' reported;
+  // what it contains is not reported again.
+  const Stmt *LongDoubleExpr = nullptr;
+  bool InLongDoubleDecl = false;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// FunctionBodyChecker
+//===----------------------------------------------------------------------===//
+
+bool FunctionBodyChecker::TraverseIfStmt(IfStmt *S, DataRecursionQueue *Queue) {
+  if (S->isConsteval())
+    return TraverseStmt(S->isNegatedConsteval() ? S->getThen() : S->getElse());
+  if (!S->isConstexpr())
+    return Base::TraverseIfStmt(S, Queue);
+  if (!TraverseStmt(S->getInit()))
+    return false;
+  if (std::optional<Stmt *> Taken = S->getNondiscardedCase(Ctx))
+    return TraverseStmt(*Taken);
+  return true;
+}
+
+bool FunctionBodyChecker::TraverseVarDecl(VarDecl *VD) {
+  bool Report = !LongDoubleExpr && !InLongDoubleDecl &&
+                K.containsLongDouble(VD->getType());
+  if (Report) {
+    K.error(VD->getLocation(), Diag.LongDouble, nullptr);
+    InLongDoubleDecl = true;
+  }
+  bool Result = Base::TraverseVarDecl(VD);
+  if (Report)
+    InLongDoubleDecl = false;
+  return Result;
+}
+
+// A read of a local variable or parameter: its declaration is reported.
+static bool isLocalVariableRead(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return VD && VD->hasLocalStorage();
+}
+
+bool FunctionBodyChecker::dataTraverseStmtPre(Stmt *S) {
+  // Operands that are never evaluated, and constants folded at compile time.
+  if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, ConstantExpr, RequiresExpr,
+          ConceptSpecializationExpr>(S))
+    return false;
+  if (auto *E = dyn_cast<CXXTypeidExpr>(S)) {
+    K.error(E->getBeginLoc(), Diag.Typeid, nullptr);
+    return false;
+  }
+  auto *E = dyn_cast<Expr>(S);
+  if (E && !LongDoubleExpr && !InLongDoubleDecl && !isLocalVariableRead(E) &&
+      K.containsLongDouble(E->getType())) {
+    K.error(E->getExprLoc(), Diag.LongDouble, nullptr);
+    LongDoubleExpr = E;
+  }
+  return true;
+}
+
+bool FunctionBodyChecker::dataTraverseStmtPost(Stmt *S) {
+  if (S == LongDoubleExpr)
+    LongDoubleExpr = nullptr;
+  return true;
+}
+
+bool FunctionBodyChecker::VisitCallExpr(CallExpr *E) {
+  Callees.insert(E->getCallee()->IgnoreParenImpCasts());
+  const FunctionDecl *Callee = E->getDirectCallee();
+  if (!Callee)
+    return true; // through a function pointer: cannot be followed
+  const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+  if (MD && MD->isVirtual()) {
+    const Expr *Object = nullptr;
+    bool Dispatch = true;
+    if (auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+      if (auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParens())) {
+        Dispatch = ME->performsVirtualDispatch(Ctx.getLangOpts());
+        Object = ME->getBase();
+      }
+    } else if (auto *Call = dyn_cast<CXXOperatorCallExpr>(E)) {
+      Object = Call->getArg(0);
+    }
+    if (Dispatch && Object) {
+      Callee = MD->getDevirtualizedMethod(Object, /*IsAppleKext=*/false);
+      if (!Callee) {
+        K.error(E->getExprLoc(), Diag.VirtualCall, MD,
+                static_cast<const NamedDecl *>(MD));
+        return true;
+      }
+    }
+  }
+  K.addCall(Callee, E->getExprLoc());
+  return true;
+}
+
+bool FunctionBodyChecker::VisitDeclRefExpr(DeclRefExpr *E) {
+  if (auto *FD = dyn_cast<FunctionDecl>(E->getDecl())) {
+    // A function whose address is taken may be called through it.
+    auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (!Callees.contains(E) && !(MD && MD->isVirtual()))
+      K.addCall(FD, E->getLocation());
+  } else if (auto *VD = dyn_cast<VarDecl>(E->getDecl())) {
+    K.checkVariableUse(VD, E->getLocation());
+  }
+  return true;
+}
+
+bool FunctionBodyChecker::VisitCXXConstructExpr(CXXConstructExpr *E) {
+  K.addCall(E->getConstructor(), E->getLocation());
+  return true;
+}
+
+bool FunctionBodyChecker::VisitCXXInheritedCtorInitExpr(
+    CXXInheritedCtorInitExpr *E) {
+  K.addCall(E->getConstructor(), E->getLocation());
+  return true;
+}
+
+bool FunctionBodyChecker::VisitCXXNewExpr(CXXNewExpr *E) {
+  if (const FunctionDecl *New = E->getOperatorNew())
+    K.addCall(New, E->getBeginLoc());
+  return true;
+}
+
+bool FunctionBodyChecker::VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+  if (const FunctionDecl *Delete = E->getOperatorDelete())
+    K.addCall(Delete, E->getBeginLoc());
+  const CXXRecordDecl *RD = E->getDestroyedType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return true;
+  const CXXDestructorDecl *Dtor = RD->getDestructor();
+  if (!Dtor)
+    return true;
+  // Deleting through a pointer to a class with a virtual destructor calls
+  // the destructor through the vtable.
+  if (Dtor->isVirtual() &&
+      !Dtor->getDevirtualizedMethod(E->getArgument(), /*IsAppleKext=*/false)) {
+    K.error(E->getBeginLoc(), Diag.VirtualCall, Dtor,
+            static_cast<const NamedDecl *>(Dtor));
+    return true;
+  }
+  K.addCall(Dtor, E->getBeginLoc());
+  return true;
+}
+
+bool FunctionBodyChecker::VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr *E) {
+  if (const CXXDestructorDecl *Dtor = E->getTemporary()->getDestructor())
+    K.addCall(Dtor, E->getExprLoc());
+  return true;
+}
+
+bool FunctionBodyChecker::VisitVarDecl(VarDecl *VD) {
+  // A local object is destroyed when it goes out of scope.
+  if (!VD->hasLocalStorage() || VD->getType()->isReferenceType())
+    return true;
+  if (const CXXRecordDecl *RD =
+          Ctx.getBaseElementType(VD->getType())->getAsCXXRecordDecl())
+    if (RD->hasDefinition() && !RD->hasTrivialDestructor())
+      if (const CXXDestructorDecl *Dtor = RD->getDestructor())
+        K.addCall(Dtor, VD->getLocation());
+  return true;
+}
+
+bool FunctionBodyChecker::VisitCXXThrowExpr(CXXThrowExpr *E) {
+  K.error(E->getThrowLoc(), Diag.Throw, nullptr);
+  return true;
+}
+
+bool FunctionBodyChecker::VisitCXXTryStmt(CXXTryStmt *S) {
+  K.error(S->getTryLoc(), Diag.Try, nullptr);
+  return true;
+}
+
+bool FunctionBodyChecker::VisitCXXDynamicCastExpr(CXXDynamicCastExpr *E) {
+  // Casts to a base class are resolved at compile time.
+  if (E->getCastKind() == CK_Dynamic)
+    K.error(E->getOperatorLoc(), Diag.DynamicCast, nullptr);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// KernelChecker
+//===----------------------------------------------------------------------===//
+
+bool KernelChecker::run() {
+  checkKernelObject();
+  CalledFrom[Entry->getCanonicalDecl()] = {nullptr, SourceLocation()};
+  Worklist.push_back(Entry);
+  while (!Worklist.empty()) {
+    const FunctionDecl *FD = Worklist.front();
+    Worklist.pop_front();
+    checkFunction(FD);
+  }
+  return !Failed;
+}
+
+void KernelChecker::checkKernelObject() {
+  const TemplateArgumentList *Args = Entry->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Type)
+    return;
+  const CXXRecordDecl *RD = Args->get(0).getAsType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return;
+  KernelClass = RD->getDefinition();
+  if (KernelClass->isLambda()) {
+    checkLambdaCaptures(KernelClass);
+    return;
+  }
+  // A function object: its reference members lead into host memory, like
+  // a lambda's by-reference captures.
+  for (const FieldDecl *Field : KernelClass->fields())
+    if (Field->getType()->isReferenceType())
+      error(Field->getLocation(), Diag.ReferenceMember, Field,
+            static_cast<const NamedDecl *>(Field));
+}
+
+void KernelChecker::checkLambdaCaptures(const CXXRecordDecl *Lambda) {
+  llvm::DenseMap<const ValueDecl *, FieldDecl *> Fields;
+  FieldDecl *ThisField = nullptr;
+  Lambda->getCaptureFields(Fields, ThisField);
+
+  for (const LambdaCapture &Capture : Lambda->captures()) {
+    // An implicit capture ([&] or [=]) is reported at the lambda, with a note
+    // at the use that caused it.
+    SourceLocation Loc =
+        Capture.isImplicit() ? Lambda->getLocation() : Capture.getLocation();
+    std::string Name = "'this'";
+    bool Reported = false;
+    switch (Capture.getCaptureKind()) {
+    case LCK_This:
+      Reported = error(Loc, Diag.CaptureThis, nullptr);
+      break;
+    case LCK_StarThis: {
+      QualType T = ThisField ? ThisField->getType() : QualType();
+      if (T.isNull() || T.isTriviallyCopyableType(Ctx))
+        continue;
+      Name = "'*this'";
+      Reported = error(Loc, Diag.CaptureNotCopyable, ThisField, Name, T);
+      break;
+    }
+    case LCK_ByRef: {
+      const ValueDecl *Var = Capture.getCapturedVar();
+      Name = "'" + Var->getDeclName().getAsString() + "'";
+      Reported = error(Loc, Diag.CaptureByRef, Var,
+                       static_cast<const NamedDecl *>(Var),
+                       Var->getDeclName().getAsString());
+      break;
+    }
+    case LCK_ByCopy: {
+      const ValueDecl *Var = Capture.getCapturedVar();
+      const FieldDecl *Field = Fields.lookup(Var);
+      QualType T =
+          Field ? Field->getType() : Var->getType().getNonReferenceType();
+      if (T->isDependentType() || T.isTriviallyCopyableType(Ctx))
+        continue;
+      Name = "'" + Var->getDeclName().getAsString() + "'";
+      Reported = error(Loc, Diag.CaptureNotCopyable, Var,
+                       static_cast<const NamedDecl *>(Var), T);
+      break;
+    }
+    case LCK_VLAType:
+      continue;
+    }
+    if (Reported && Capture.isImplicit())
+      Diags.Report(Capture.getLocation(), Diag.CaptureUse) << Name;
+  }
+}
+
+void KernelChecker::checkFunction(const FunctionDecl *FD) {
+  if (FD->isDependentContext() || !FD->getBody())
+    return;
+  Current = FD;
+  for (const ParmVarDecl *Param : FD->parameters())
+    if (containsLongDouble(Param->getType()))
+      error(Param->getLocation(), Diag.LongDouble, nullptr);
+  if (containsLongDouble(FD->getReturnType()))
+    error(FD->getLocation(), Diag.LongDouble, nullptr);
+
+  FunctionBodyChecker Body(*this);
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    for (CXXCtorInitializer *Init : Ctor->inits())
+      Body.TraverseConstructorInitializer(Init);
+  Body.TraverseStmt(FD->getBody());
+  if (const auto *Dtor = dyn_cast<CXXDestructorDecl>(FD))
+    addMemberDestructors(Dtor);
+  Current = nullptr;
+}
+
+// A destructor destroys the members and bases after its body has run.
+void KernelChecker::addMemberDestructors(const CXXDestructorDecl *Dtor) {
+  const CXXRecordDecl *RD = Dtor->getParent();
+  for (const FieldDecl *Field : RD->fields())
+    if (!Field->getType()->isReferenceType())
+      addDestructor(Field->getType(), Dtor->getLocation());
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    addDestructor(Base.getType(), Dtor->getLocation());
+}
+
+void KernelChecker::addDestructor(QualType T, SourceLocation Loc) {
+  const CXXRecordDecl *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl();
+  if (RD && RD->hasDefinition() && !RD->hasTrivialDestructor())
+    if (const CXXDestructorDecl *Dtor = RD->getDestructor())
+      addCall(Dtor, Loc);
+}
+
+void KernelChecker::addCall(const FunctionDecl *Callee, SourceLocation Loc) {
+  // Deleted functions cannot be called; trivial special members are not
+  // calls at all.
+  if (Callee->isDeleted() || Callee->isTrivial() ||
+      isKernelObjectMember(Callee))
+    return;
+  const FunctionDecl *Definition = nullptr;
+  if (Callee->hasBody(Definition)) {
+    if (CalledFrom
+            .try_emplace(Definition->getCanonicalDecl(), CallSite{Current, Loc})
+            .second)
+      Worklist.push_back(Definition);
+    return;
+  }
+  // Implicitly defaulted members get a body when used; one without a body
+  // was not needed.
+  if (isAvailableOnDevice(Callee) || Callee->isDefaulted())
+    return;
+  error(Loc, Diag.NoBody, Callee, static_cast<const NamedDecl *>(Callee));
+}
+
+// The kernel entry copies and destroys the kernel lambda; its captures are
+// checked by checkLambdaCaptures instead.
+bool KernelChecker::isKernelObjectMember(const FunctionDecl *FD) const {
+  if (!KernelClass || !KernelClass->isLambda() ||
+      !isa<CXXConstructorDecl, CXXDestructorDecl>(FD))
+    return false;
+  return cast<CXXMethodDecl>(FD)->getParent()->getCanonicalDecl() ==
+         KernelClass->getCanonicalDecl();
+}
+
+bool KernelChecker::isAvailableOnDevice(const FunctionDecl *FD) const {
+  if (unsigned ID = FD->getBuiltinID()) {
+    const Builtin::Context &Builtins = Ctx.BuiltinInfo;
+    // Target builtins are for the host's instruction set; the builtin
+    // operator new and delete call the host's allocator.
+    if (Builtins.isTSBuiltin(ID) || ID == Builtin::BI__builtin_operator_new ||
+        ID == Builtin::BI__builtin_operator_delete)
+      return false;
+    // std::move, std::forward and the like are casts.
+    if (Builtins.isInStdNamespace(ID))
+      return true;
+    // __builtin_sqrtf stands for the library function sqrtf; __builtin_isnan
+    // has no library function behind it.
+    if (Builtins.isLibFunction(ID)) {
+      StringRef Name = FD->getName();
+      Name.consume_front("__builtin_");
+      return !Ctx.Idents.get(Name).getBuiltinID() ||
+             isDeviceLibraryFunction(Name);
+    }
+    // Other compiler builtins (__builtin_expect, __builtin_unreachable, ...)
+    // are expanded by the compiler. What is left are library functions
+    // (sqrtf, printf), checked by name below.
+    if (!Builtins.isPredefinedLibFunction(ID) &&
+        !Builtins.isHeaderDependentFunction(ID))
+      return true;
+  }
+  if (!FD->isExternC() || !FD->getIdentifier())
+    return false;
+  StringRef Name = FD->getName();
+  return Name.starts_with("__mstage_") || isDeviceLibraryFunction(Name);
+}
+
+void KernelChecker::checkVariableUse(const VarDecl *VD, SourceLocation Loc) {
+  if (VD->getTLSKind() != VarDecl::TLS_None) {
+    error(Loc, Diag.ThreadLocal, VD, static_cast<const NamedDecl *>(VD));
+    return;
+  }
+  if (!VD->hasGlobalStorage() || VD->isConstexpr())
+    return;
+  // A constant with a constant initializer is folded or copied to the
+  // device.
+  const VarDecl *Definition = nullptr;
+  if (VD->getType().isConstant(Ctx))
+    if (const Expr *Init = VD->getAnyInitializer(Definition))
+      if (Definition->hasConstantInitialization() ||
+          Init->isConstantInitializer(Ctx, /*ForRef=*/false))
+        return;
+  error(Loc, Diag.HostGlobal, VD, static_cast<const NamedDecl *>(VD));
+}
+
+// Whether T is or contains 'long double': through pointers, references and
+// arrays, and through the members and bases of a class held by value (a
+// pointer to a class is fine until a 'long double' member is read through
+// it, which is an expression of that type). Function types do not count: a
+// function's parameters and result are checked when it is called.
+bool KernelChecker::containsLongDouble(QualType T, bool ByValue) {
+  if (T.isNull() || T->isDependentType())
+    return false;
+  const Type *Ty = T.getCanonicalType().getTypePtr();
+  auto Key = llvm::PointerIntPair<const Type *, 1, bool>(Ty, ByValue);
+  auto [It, Inserted] = State.LongDoubleTypes.try_emplace(Key, false);
+  if (!Inserted)
+    return It->second; // known, or being computed (a cycle)
+
+  bool Result = false;
+  if (const auto *BT = dyn_cast<BuiltinType>(Ty)) {
+    Result = BT->getKind() == BuiltinType::LongDouble;
+  } else if (const auto *CT = dyn_cast<ComplexType>(Ty)) {
+    Result = containsLongDouble(CT->getElementType(), ByValue);
+  } else if (const auto *AT = dyn_cast<ArrayType>(Ty)) {
+    Result = containsLongDouble(AT->getElementType(), ByValue);
+  } else if (const auto *VT = dyn_cast<VectorType>(Ty)) {
+    Result = containsLongDouble(VT->getElementType(), ByValue);
+  } else if (const auto *AT = dyn_cast<AtomicType>(Ty)) {
+    Result = containsLongDouble(AT->getValueType(), ByValue);
+  } else if (!Ty->getPointeeType().isNull()) {
+    Result = containsLongDouble(Ty->getPointeeType(), /*ByValue=*/false);
+  } else if (const CXXRecordDecl *RD = Ty->getAsCXXRecordDecl();
+             RD && ByValue && RD->hasDefinition()) {
+    RD = RD->getDefinition();
+    Result = llvm::any_of(RD->fields(),
+                          [&](const FieldDecl *Field) {
+                            return containsLongDouble(Field->getType());
+                          }) ||
+             llvm::any_of(RD->bases(), [&](const CXXBaseSpecifier &Base) {
+               return containsLongDouble(Base.getType());
+             });
+  }
+  State.LongDoubleTypes[Key] = Result;
+  return Result;
+}
+
+// Notes the call sites that lead from the kernel to the function being
+// checked, innermost first.
+void KernelChecker::noteCallChain() {
+  for (const FunctionDecl *FD = Current; FD;) {
+    auto It = CalledFrom.find(FD->getCanonicalDecl());
+    if (It == CalledFrom.end())
+      return;
+    const CallSite &Site = It->second;
+    if (!Site.Caller || Site.Caller == Entry)
+      return;
+    Diags.Report(Site.Loc, Diag.CalledFrom) << describe(Site.Caller);
+    FD = Site.Caller;
+  }
+}
+
+// The innermost call site outside system headers on the way from the kernel
+// to the function being checked.
+SourceLocation KernelChecker::findUserCallSite() const {
+  for (const FunctionDecl *FD = Current; FD;) {
+    auto It = CalledFrom.find(FD->getCanonicalDecl());
+    if (It == CalledFrom.end() || !It->second.Caller)
+      break;
+    if (!isInSystemHeader(It->second.Loc))
+      return It->second.Loc;
+    FD = It->second.Caller;
+  }
+  return SourceLocation();
+}
+
+std::string KernelChecker::describe(const FunctionDecl *FD) const {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda())
+    return KernelClass && MD->getParent()->getCanonicalDecl() ==
+                              KernelClass->getCanonicalDecl()
+               ? "the kernel lambda"
+               : "a lambda";
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  return "'" + Name + "'";
+}
+
+std::vector<const FunctionDecl *> findKernelEntries(ASTContext &Ctx) {
+  std::vector<const FunctionDecl *> Entries;
+  auto Lookup = [&](const DeclContext *DC, StringRef Name) {
+    return DC->lookup(&Ctx.Idents.get(Name));
+  };
+  for (NamedDecl *Mstage : Lookup(Ctx.getTranslationUnitDecl(), "mstage"))
+    if (auto *MstageNS = dyn_cast<NamespaceDecl>(Mstage))
+      for (NamedDecl *Detail : Lookup(MstageNS, "detail"))
+        if (auto *DetailNS = dyn_cast<NamespaceDecl>(Detail))
+          for (NamedDecl *D : Lookup(DetailNS, "kernel_entry"))
+            if (auto *Template = dyn_cast<FunctionTemplateDecl>(D))
+              for (FunctionDecl *Spec : Template->specializations())
+                if (Spec->hasBody())
+                  Entries.push_back(Spec);
+  return Entries;
+}
+
+bool checkKernel(ASTContext &Ctx, const FunctionDecl *Entry) {
+  return KernelChecker(Ctx, Entry).run();
+}
+
+} // namespace mstage

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# One command from a fresh machine to a running example: installs the
+# dependencies, builds the toolchain, compiles examples/reduce.cpp with
+# mstage++ and runs it, on the GPU when there is one, otherwise in PTX-only
+# mode, showing the PTX the runtime generated.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/install-deps.sh
+tools/build.sh
+
+build/bin/mstage++ -O2 examples/reduce.cpp -o build/reduce
+echo "setup: built build/reduce with build/bin/mstage++"
+if nvidia-smi -L >/dev/null 2>&1; then
+  build/reduce
+else
+  rm -rf build/reduce-dump
+  MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=build/reduce-dump build/reduce
+  echo "setup: no GPU here; the PTX of the reduction kernel is in build/reduce-dump:"
+  head -n 30 build/reduce-dump/*.ptx
+fi
