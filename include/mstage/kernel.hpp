@@ -6,6 +6,7 @@
 #include "mstage/error.hpp"
 #include "mstage/vector_view.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <future>
@@ -201,18 +202,41 @@ Kernel<F> kernel(F f, dim3 grid, dim3 block, std::size_t shared_bytes = 0) {
 // Launch policies for async(), as in the paper's std::async(launch::kernel...).
 enum class launch { kernel };
 
+// The result of async(): a std::future<void> whose wait() also reports a
+// failed launch, so that the paper's async(...).wait() cannot lose an error.
+class kernel_future {
+public:
+  explicit kernel_future(std::future<void> f) : f_(std::move(f)) {}
+
+  // Waits for the launch and its copies back; throws mstage::error if the
+  // launch failed.
+  void wait() {
+    if (f_.valid())
+      f_.get();
+  }
+  void get() { wait(); }
+  bool valid() const { return f_.valid(); }
+  template <class Rep, class Period>
+  std::future_status wait_for(const std::chrono::duration<Rep, Period> &d) const {
+    return f_.wait_for(d);
+  }
+
+private:
+  std::future<void> f_;
+};
+
 // Launches on a host worker thread and returns a future that completes when
 // the kernel has finished and its outputs are copied back. Arguments passed as
 // lvalues are held by reference and must outlive the future.
 template <class F, class... Args>
-std::future<void> async(launch, const Kernel<F> &k, Args &&...args) {
+kernel_future async(launch, const Kernel<F> &k, Args &&...args) {
   // lvalues are kept as references, temporaries are moved in.
-  return std::async(
+  return kernel_future(std::async(
       std::launch::async,
       [k, held = std::tuple<Args...>(std::forward<Args>(args)...)]() mutable {
         std::apply([&](auto &&...a) { k(std::forward<decltype(a)>(a)...); },
                    std::move(held));
-      });
+      }));
 }
 
 } // namespace mstage
