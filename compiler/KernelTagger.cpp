@@ -27,7 +27,8 @@ bool isKernelEntry(const FunctionDecl *FD) {
 static const FunctionDecl *enclosingFunction(const Decl *D) {
   for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
     if (auto *FD = dyn_cast<FunctionDecl>(DC))
-      if (!isa<CXXMethodDecl>(FD) || !cast<CXXMethodDecl>(FD)->getParent()->isLambda())
+      if (!isa<CXXMethodDecl>(FD) ||
+          !cast<CXXMethodDecl>(FD)->getParent()->isLambda())
         return FD;
   return nullptr;
 }
@@ -66,8 +67,8 @@ void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry) {
     Info.PrettyName = RD->getQualifiedNameAsString();
     Info.Name = "mstage_" + identifierFor(Info.PrettyName);
   }
-  Entry->addAttr(AnnotateAttr::CreateImplicit(Ctx, encodeKernelInfo(Info),
-                                              nullptr, 0));
+  Entry->addAttr(
+      AnnotateAttr::CreateImplicit(Ctx, encodeKernelInfo(Info), nullptr, 0));
 }
 
 } // namespace mstage

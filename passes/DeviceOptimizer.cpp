@@ -2,13 +2,13 @@
 #include "DeviceOptimizer.h"
 #include "DeviceRetarget.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -26,8 +26,9 @@ createNVPTXTargetMachine(StringRef Arch) {
     return createStringError(inconvertibleErrorCode(),
                              "NVPTX target unavailable: " + Err);
   TargetOptions Opts;
-  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
-      TT, Arch, "", Opts, std::nullopt, std::nullopt, CodeGenOptLevel::Aggressive));
+  std::unique_ptr<TargetMachine> TM(
+      T->createTargetMachine(TT, Arch, "", Opts, std::nullopt, std::nullopt,
+                             CodeGenOptLevel::Aggressive));
   if (!TM)
     return createStringError(inconvertibleErrorCode(),
                              "cannot create an NVPTX target machine for " +

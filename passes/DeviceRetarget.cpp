@@ -16,9 +16,9 @@ static void stripHostAttributes(Function &F) {
         Attribute::StackProtect, Attribute::StackProtectStrong,
         Attribute::StackProtectReq})
     F.removeFnAttr(K);
-  for (StringRef K : {"target-cpu", "target-features", "tune-cpu",
-                      "frame-pointer", "stack-protector-buffer-size",
-                      "min-legal-vector-width", "probe-stack"})
+  for (StringRef K :
+       {"target-cpu", "target-features", "tune-cpu", "frame-pointer",
+        "stack-protector-buffer-size", "min-legal-vector-width", "probe-stack"})
     F.removeFnAttr(K);
 }
 

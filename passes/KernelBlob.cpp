@@ -88,7 +88,8 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
   std::string Out(Total, '\0');
   std::memcpy(&Out[0], &H, sizeof(H));
   if (!Sites.empty())
-    std::memcpy(&Out[SitesOff], Sites.data(), Sites.size() * sizeof(SiteRecord));
+    std::memcpy(&Out[SitesOff], Sites.data(),
+                Sites.size() * sizeof(SiteRecord));
   std::memcpy(&Out[StringsOff], W.Strings.data(), W.Strings.size());
   if (!Blob.Bitcode.empty())
     std::memcpy(&Out[BitcodeOff], Blob.Bitcode.data(), Blob.Bitcode.size());

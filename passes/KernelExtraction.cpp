@@ -140,8 +140,8 @@ Function *createKernelWrapper(Module &Dev, Function &Entry,
   LLVMContext &Ctx = Dev.getContext();
   SmallVector<Type *, 8> ParamTys(Entry.arg_size(), PointerType::get(Ctx, 0));
   auto *FTy = FunctionType::get(Type::getVoidTy(Ctx), ParamTys, false);
-  Function *K = Function::Create(FTy, GlobalValue::ExternalLinkage, Info.Name,
-                                 Dev);
+  Function *K =
+      Function::Create(FTy, GlobalValue::ExternalLinkage, Info.Name, Dev);
   K->setCallingConv(CallingConv::PTX_Kernel);
   for (unsigned I = 0; I < Entry.arg_size(); ++I) {
     uint64_t Bytes = Entry.getParamDereferenceableBytes(I);
@@ -170,9 +170,9 @@ Expected<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
   ValueToValueMapTy VMap;
   std::unique_ptr<Module> Dev = CloneModule(
       M, VMap, [&](const GlobalValue *GV) { return Reached.count(GV) != 0; });
-  for (StringRef Name : {"llvm.global.annotations", "llvm.used",
-                         "llvm.compiler.used", "llvm.global_ctors",
-                         "llvm.global_dtors"})
+  for (StringRef Name :
+       {"llvm.global.annotations", "llvm.used", "llvm.compiler.used",
+        "llvm.global_ctors", "llvm.global_dtors"})
     if (GlobalVariable *GV = Dev->getNamedGlobal(Name))
       GV->eraseFromParent();
 
@@ -194,8 +194,8 @@ Expected<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
   if (verifyModule(*Dev, &VOS))
     return createStringError(inconvertibleErrorCode(),
                              "mstage: internal error: the device module of '" +
-                                 K.Info.PrettyName + "' is invalid: " +
-                                 VerifyMsg);
+                                 K.Info.PrettyName +
+                                 "' is invalid: " + VerifyMsg);
   // Shrink the embedded IR now; loops stay rolled until the JIT knows the
   // staged values and the launch configuration.
   if (TM)
@@ -209,19 +209,19 @@ Expected<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
 }
 
 // Emits the blobs, the kernel table and the constructor that registers them.
-void emitRegistration(Module &M, ArrayRef<std::pair<Function *, std::string>>
-                                     Kernels) {
+void emitRegistration(Module &M,
+                      ArrayRef<std::pair<Function *, std::string>> Kernels) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
   Type *I32 = Type::getInt32Ty(Ctx);
   auto *RecordTy = StructType::get(Ctx, {Ptr, Ptr, Ptr, I32, I32});
   SmallVector<Constant *, 4> Records;
   for (auto &[Entry, Blob] : Kernels) {
-    auto *Init = ConstantDataArray::getRaw(
-        Blob, Blob.size(), Type::getInt8Ty(Ctx));
-    auto *GV = new GlobalVariable(M, Init->getType(), true,
-                                  GlobalValue::PrivateLinkage, Init,
-                                  "__mstage_blob");
+    auto *Init =
+        ConstantDataArray::getRaw(Blob, Blob.size(), Type::getInt8Ty(Ctx));
+    auto *GV =
+        new GlobalVariable(M, Init->getType(), true,
+                           GlobalValue::PrivateLinkage, Init, "__mstage_blob");
     GV->setSection(KernelBlobSection);
     GV->setAlignment(Align(KernelBlobAlign));
     Records.push_back(ConstantStruct::get(
@@ -240,11 +240,11 @@ void emitRegistration(Module &M, ArrayRef<std::pair<Function *, std::string>>
   auto *Mod = new GlobalVariable(M, ModuleTy, true, GlobalValue::PrivateLinkage,
                                  ModInit, "__mstage_module");
 
-  FunctionCallee Register = M.getOrInsertFunction(
-      "__mstage_register_module", Type::getVoidTy(Ctx), Ptr);
-  Function *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
-                                    GlobalValue::InternalLinkage,
-                                    "__mstage_register_kernels", M);
+  FunctionCallee Register = M.getOrInsertFunction("__mstage_register_module",
+                                                  Type::getVoidTy(Ctx), Ptr);
+  Function *Ctor = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), false),
+      GlobalValue::InternalLinkage, "__mstage_register_kernels", M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Ctor));
   B.CreateCall(Register, {Mod});
   B.CreateRetVoid();

@@ -14,8 +14,7 @@
 
 namespace mstage {
 
-class KernelExtractionPass
-    : public llvm::PassInfoMixin<KernelExtractionPass> {
+class KernelExtractionPass : public llvm::PassInfoMixin<KernelExtractionPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }

@@ -82,10 +82,9 @@ void foldReflectQueries(Module &M, bool FastMath) {
 
 // Declarations that the driver or the NVPTX back end provide.
 bool isProvidedByTarget(const Function &F) {
-  return F.isIntrinsic() ||
-         F.getName() == "vprintf" || F.getName() == "malloc" ||
-         F.getName() == "free" || F.getName() == "__assertfail" ||
-         F.getName() == "__nvvm_reflect";
+  return F.isIntrinsic() || F.getName() == "vprintf" ||
+         F.getName() == "malloc" || F.getName() == "free" ||
+         F.getName() == "__assertfail" || F.getName() == "__nvvm_reflect";
 }
 
 Error checkResolved(const KernelBlob &K, Module &M) {
@@ -140,8 +139,7 @@ Expected<JitOutput> compileKernel(const KernelBlob &K, const JitOptions &Opts,
 
   auto T0 = std::chrono::steady_clock::now();
   LLVMContext Ctx;
-  auto ModOrErr = parseBitcodeFile(
-      MemoryBufferRef(K.Bitcode, K.Name), Ctx);
+  auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
   if (!ModOrErr)
     return jitError(K, "embedded bitcode is unreadable: " +
                            toString(ModOrErr.takeError()));

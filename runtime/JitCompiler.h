@@ -24,8 +24,7 @@ struct JitOutput {
 // Parses the kernel's bitcode, links the libdevice functions it uses, runs
 // O3 and emits PTX. Thread-safe.
 llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,
-                                        const JitOptions &Options,
-                                        bool WantIR);
+                                        const JitOptions &Options, bool WantIR);
 
 } // namespace mstage::rt
 

@@ -55,8 +55,8 @@ __mstage_register_module(const mstage_module_record *Module) {
     // The same inline kernel can come from several objects; the first wins.
     if (R.Kernels.count(Rec.host_entry))
       continue;
-    auto Blob = mstage::readKernelBlob(
-        static_cast<const uint8_t *>(Rec.blob), SIZE_MAX);
+    auto Blob = mstage::readKernelBlob(static_cast<const uint8_t *>(Rec.blob),
+                                       SIZE_MAX);
     if (!Blob) {
       R.Problems += llvm::toString(Blob.takeError()) + ". ";
       continue;

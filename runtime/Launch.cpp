@@ -41,8 +41,8 @@ std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
   for (int I = 0; I < 3; ++I)
     if (C.grid[I] == 0 || C.block[I] == 0)
       return "has an empty launch configuration (grid " +
-             std::to_string(C.grid[0]) + "x" + std::to_string(C.grid[1]) +
-             "x" + std::to_string(C.grid[2]) + ", block " +
+             std::to_string(C.grid[0]) + "x" + std::to_string(C.grid[1]) + "x" +
+             std::to_string(C.grid[2]) + ", block " +
              std::to_string(C.block[0]) + "x" + std::to_string(C.block[1]) +
              "x" + std::to_string(C.block[2]) + ")";
   uint64_t Threads = uint64_t(C.block[0]) * C.block[1] * C.block[2];
@@ -77,9 +77,9 @@ int compiledFor(const RegisteredKernel &K, const Backend &B,
   if (!Result)
     return fail(llvm::toString(Result.takeError()));
 
-  uint64_t Hash = llvm::xxh3_64bits(
-      std::to_string(K.Blob.BitcodeHash) + "|" + Opts.Arch + "|" +
-      (Opts.FastMath ? "fast" : "ieee"));
+  uint64_t Hash =
+      llvm::xxh3_64bits(std::to_string(K.Blob.BitcodeHash) + "|" + Opts.Arch +
+                        "|" + (Opts.FastMath ? "fast" : "ieee"));
   if (Dump.IR)
     dumpFile(K.Blob.Name, Hash, "ll", Result->OptimizedIR);
   if (Dump.PTX)
@@ -94,8 +94,7 @@ int compiledFor(const RegisteredKernel &K, const Backend &B,
     if (!S)
       return fail(kernelPrefix(K) + ": " + S.Message);
   }
-  Out = &Compiled.try_emplace(K.Record->host_entry, std::move(C))
-             .first->second;
+  Out = &Compiled.try_emplace(K.Record->host_entry, std::move(C)).first->second;
   return 0;
 }
 
@@ -113,8 +112,8 @@ mstage_rt_prepare(const void *HostEntry) {
 }
 
 extern "C" __attribute__((visibility("default"))) int
-mstage_rt_launch(const void *HostEntry, void *const *Params,
-                 uint32_t NumParams, const mstage_launch_config *Config) {
+mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
+                 const mstage_launch_config *Config) {
   std::string Why;
   const RegisteredKernel *K = findKernel(HostEntry, Why);
   if (!K)
@@ -137,9 +136,9 @@ mstage_rt_launch(const void *HostEntry, void *const *Params,
   if (B.Kind == BackendKind::PtxOnly)
     return 0;
 
-  Status S = B.Driver->launch(C->Function, Config->grid, Config->block,
-                              Config->shared_bytes,
-                              const_cast<void **>(Params));
+  Status S =
+      B.Driver->launch(C->Function, Config->grid, Config->block,
+                       Config->shared_bytes, const_cast<void **>(Params));
   if (S)
     S = B.Driver->synchronize();
   if (!S)

@@ -17,7 +17,9 @@ using namespace mstage::rt;
 
 #define MSTAGE_EXPORT __attribute__((visibility("default")))
 
-static int result(const Status &S) { return S ? 0 : fail("mstage: " + S.Message); }
+static int result(const Status &S) {
+  return S ? 0 : fail("mstage: " + S.Message);
+}
 
 static int unavailable() { return fail("mstage: " + backend().Reason); }
 

@@ -1,4 +1,5 @@
-//===- mstage++.cpp - The compiler driver: clang++ with mstage loaded ------===//
+//===- mstage++.cpp - The compiler driver: clang++ with mstage loaded
+//------===//
 //
 // Accepts everything clang++ accepts. It adds the mstage plugin (front-end
 // checks and kernel extraction), the mstage include directory and, when the
@@ -42,9 +43,9 @@ static bool willLink(int Argc, char **Argv) {
   bool HasInput = false;
   for (int I = 1; I < Argc; ++I) {
     const char *A = Argv[I];
-    for (const char *NoLink : {"-c", "-S", "-E", "-fsyntax-only", "-M", "-MM",
-                               "--version", "-dumpversion", "-dumpmachine",
-                               "-###", "--help"})
+    for (const char *NoLink :
+         {"-c", "-S", "-E", "-fsyntax-only", "-M", "-MM", "--version",
+          "-dumpversion", "-dumpmachine", "-###", "--help"})
       if (std::strcmp(A, NoLink) == 0)
         return false;
     if (std::strncmp(A, "-print-", 7) == 0 ||
@@ -64,17 +65,18 @@ int main(int Argc, char **Argv) {
   if (!exists(Include + "/mstage.hpp"))
     Include = MSTAGE_SOURCE_INCLUDE_DIR;
   if (!exists(Plugin)) {
-    fprintf(stderr, "mstage++: error: the mstage plugin is missing (%s); "
-                    "reinstall mstage\n",
+    fprintf(stderr,
+            "mstage++: error: the mstage plugin is missing (%s); "
+            "reinstall mstage\n",
             Plugin.c_str());
     return 1;
   }
   const char *Cxx = std::getenv("MSTAGE_CXX");
   std::string Clang = Cxx && *Cxx ? Cxx : MSTAGE_CLANGXX;
 
-  std::vector<std::string> Args = {Clang, "-fplugin=" + Plugin,
-                                   "-fpass-plugin=" + Plugin, "-isystem",
-                                   Include, "-D__MSTAGE__=1"};
+  std::vector<std::string> Args = {
+      Clang,   "-fplugin=" + Plugin, "-fpass-plugin=" + Plugin, "-isystem",
+      Include, "-D__MSTAGE__=1"};
   for (int I = 1; I < Argc; ++I)
     Args.push_back(Argv[I]);
   if (willLink(Argc, Argv))

@@ -22,8 +22,8 @@ extern "C" {
 typedef void (*mstage_evaluator_fn)(void *const *args, void *result);
 
 typedef struct mstage_kernel_record {
-  const void *host_entry;  /* &mstage::detail::kernel_entry<F, Args...> */
-  const void *blob;        /* kernel blob: header, strings, bitcode */
+  const void *host_entry; /* &mstage::detail::kernel_entry<F, Args...> */
+  const void *blob;       /* kernel blob: header, strings, bitcode */
   const mstage_evaluator_fn *evaluators; /* one per stage site */
   uint32_t num_evaluators;
   uint32_t reserved;

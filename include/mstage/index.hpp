@@ -43,7 +43,8 @@ struct Grid {
   index3 range; // blocks in the grid (CUDA gridDim)
 
   static Grid get() {
-    return Grid{{__mstage_nctaid_x(), __mstage_nctaid_y(), __mstage_nctaid_z()}};
+    return Grid{
+        {__mstage_nctaid_x(), __mstage_nctaid_y(), __mstage_nctaid_z()}};
   }
 };
 

@@ -25,10 +25,10 @@ struct dim3 {
   unsigned x = 1, y = 1, z = 1;
 
   dim3() = default;
-  template <class X, class Y = unsigned, class Z = unsigned,
-            class = std::enable_if_t<std::is_integral_v<X> &&
-                                     std::is_integral_v<Y> &&
-                                     std::is_integral_v<Z>>>
+  template <
+      class X, class Y = unsigned, class Z = unsigned,
+      class = std::enable_if_t<std::is_integral_v<X> && std::is_integral_v<Y> &&
+                               std::is_integral_v<Z>>>
   dim3(X x, Y y = 1u, Z z = 1u)
       : x(narrow(x, "x")), y(narrow(y, "y")), z(narrow(z, "z")) {}
 
@@ -110,8 +110,8 @@ template <class Arg, class = void> struct argument {
 };
 
 template <class Arg>
-struct argument<Arg, std::enable_if_t<is_std_vector<
-                         std::remove_cv_t<std::remove_reference_t<Arg>>>::value>> {
+struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
+                         std::remove_reference_t<Arg>>>::value>> {
   using vector_type = std::remove_cv_t<std::remove_reference_t<Arg>>;
   using element = typename vector_type::value_type;
   static_assert(std::is_trivially_copyable_v<element>,
@@ -153,8 +153,8 @@ public:
   Kernel(F f, dim3 grid, dim3 block, std::size_t shared_bytes)
       : f_(f), grid_(grid), block_(block), shared_bytes_(shared_bytes) {
     if (shared_bytes > std::numeric_limits<uint32_t>::max())
-      throw error("mstage: shared memory size " +
-                  std::to_string(shared_bytes) + " does not fit in 32 bits");
+      throw error("mstage: shared memory size " + std::to_string(shared_bytes) +
+                  " does not fit in 32 bits");
   }
 
   template <class... Args> void operator()(Args &&...args) const {
@@ -176,9 +176,9 @@ private:
   }
 
   template <class... A> void launch_with(const A &...args) const {
-    void *params[] = {const_cast<F *>(&f_),
-                      const_cast<void *>(static_cast<const void *>(
-                          &args.device()))...};
+    void *params[] = {
+        const_cast<F *>(&f_),
+        const_cast<void *>(static_cast<const void *>(&args.device()))...};
     mstage_launch_config config = {{grid_.x, grid_.y, grid_.z},
                                    {block_.x, block_.y, block_.z},
                                    static_cast<uint32_t>(shared_bytes_)};
@@ -217,7 +217,8 @@ public:
   void get() { wait(); }
   bool valid() const { return f_.valid(); }
   template <class Rep, class Period>
-  std::future_status wait_for(const std::chrono::duration<Rep, Period> &d) const {
+  std::future_status
+  wait_for(const std::chrono::duration<Rep, Period> &d) const {
     return f_.wait_for(d);
   }
 

@@ -11,8 +11,9 @@ namespace mstage {
 // Every shared_memory object of a launch starts at the same address, so two
 // of them alias, as in PACXX. Size the region with kernel()'s shared_bytes.
 template <class T> class shared_memory {
-  static_assert(alignof(T) <= 16,
-                "shared_memory<T>: T must not need more than 16-byte alignment");
+  static_assert(
+      alignof(T) <= 16,
+      "shared_memory<T>: T must not need more than 16-byte alignment");
 
 public:
   using value_type = T;
