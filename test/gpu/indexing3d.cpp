@@ -7,6 +7,8 @@
 // with a mix of the two.
 //
 //===----------------------------------------------------------------------===//
+#include "SuiteMain.h"
+
 #include <mstage.hpp>
 
 #include <cstddef>
@@ -167,11 +169,4 @@ int run() {
 
 } // namespace
 
-int main() {
-  try {
-    return run();
-  } catch (const std::exception &E) {
-    std::printf("FAIL %s: %s\n", Name, E.what());
-    return 1;
-  }
-}
+int main() { return runSuiteProgram(Name, run); }

@@ -9,6 +9,8 @@
 // it for the compute-sanitizer runs) n is 2^20 and 2^20 + 172 instead.
 //
 //===----------------------------------------------------------------------===//
+#include "SuiteMain.h"
+
 #include <mstage.hpp>
 
 #include <cstddef>
@@ -135,11 +137,4 @@ int run() {
 
 } // namespace
 
-int main() {
-  try {
-    return run();
-  } catch (const std::exception &E) {
-    std::printf("FAIL %s: %s\n", Name, E.what());
-    return 1;
-  }
-}
+int main() { return runSuiteProgram(Name, run); }

@@ -5,6 +5,8 @@
 // mstage::async with another a. Both results are checked against the CPU.
 //
 //===----------------------------------------------------------------------===//
+#include "SuiteMain.h"
+
 #include <mstage.hpp>
 
 #include <cmath>
@@ -100,11 +102,4 @@ int run() {
 
 } // namespace
 
-int main() {
-  try {
-    return run();
-  } catch (const std::exception &E) {
-    std::printf("FAIL %s: %s\n", Name, E.what());
-    return 1;
-  }
-}
+int main() { return runSuiteProgram(Name, run); }

@@ -10,6 +10,8 @@
 // is partial: its threads past the end load a fill value instead.
 //
 //===----------------------------------------------------------------------===//
+#include "SuiteMain.h"
+
 #include <mstage.hpp>
 
 #include <cstddef>
@@ -96,11 +98,4 @@ int run() {
 
 } // namespace
 
-int main() {
-  try {
-    return run();
-  } catch (const std::exception &E) {
-    std::printf("FAIL %s: %s\n", Name, E.what());
-    return 1;
-  }
-}
+int main() { return runSuiteProgram(Name, run); }
