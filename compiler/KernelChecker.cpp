@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelChecker.h"
+#include "KernelTagger.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -593,8 +594,10 @@ void KernelChecker::addDestructor(QualType T, SourceLocation Loc) {
 void KernelChecker::addCall(const FunctionDecl *Callee, SourceLocation Loc) {
   // Deleted functions cannot be called; trivial special members are not
   // calls at all.
+  // stage() runs its function on the host, at launch; the extraction pass
+  // checks what the staged value depends on.
   if (Callee->isDeleted() || Callee->isTrivial() ||
-      isKernelObjectMember(Callee))
+      isKernelObjectMember(Callee) || isStageEval(Callee))
     return;
   const FunctionDecl *Definition = nullptr;
   if (Callee->hasBody(Definition)) {

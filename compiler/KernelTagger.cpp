@@ -12,8 +12,9 @@ using namespace clang;
 
 namespace mstage {
 
-bool isKernelEntry(const FunctionDecl *FD) {
-  if (!FD || !FD->getIdentifier() || FD->getName() != "kernel_entry" ||
+// True for mstage::detail::<Name> instantiations.
+static bool isDetailTemplate(const FunctionDecl *FD, StringRef Name) {
+  if (!FD || !FD->getIdentifier() || FD->getName() != Name ||
       !FD->getPrimaryTemplate())
     return false;
   auto *NS = dyn_cast<NamespaceDecl>(FD->getDeclContext());
@@ -21,6 +22,41 @@ bool isKernelEntry(const FunctionDecl *FD) {
     return false;
   auto *Outer = dyn_cast<NamespaceDecl>(NS->getDeclContext());
   return Outer && Outer->getIdentifier() && Outer->getName() == "mstage";
+}
+
+bool isKernelEntry(const FunctionDecl *FD) {
+  return isDetailTemplate(FD, "kernel_entry");
+}
+
+bool isStageEval(const FunctionDecl *FD) {
+  return isDetailTemplate(FD, "stage_eval");
+}
+
+void tagStageEval(ASTContext &Ctx, FunctionDecl *Eval) {
+  const TemplateArgumentList *Args = Eval->getTemplateSpecializationArgs();
+  if (!Args || Args->size() == 0 ||
+      Args->get(0).getKind() != TemplateArgument::Type)
+    return;
+  QualType T = Args->get(0).getAsType();
+  StageTypeInfo Info;
+  Info.TypeName = T.getAsString(Ctx.getPrintingPolicy());
+  Info.Size = Ctx.getTypeSizeInChars(T).getQuantity();
+  Info.Align = Ctx.getTypeAlignInChars(T).getQuantity();
+  QualType Scalar = T;
+  if (const auto *ET = T->getAs<EnumType>())
+    Scalar = ET->getDecl()->getIntegerType();
+  if (Scalar->isBooleanType())
+    Info.Kind = StageKind::Bool;
+  else if (Scalar->isRealFloatingType())
+    Info.Kind = StageKind::Float;
+  else if (Scalar->isSignedIntegerType())
+    Info.Kind = StageKind::Signed;
+  else if (Scalar->isUnsignedIntegerType())
+    Info.Kind = StageKind::Unsigned;
+  else
+    Info.Kind = StageKind::Bytes;
+  Eval->addAttr(
+      AnnotateAttr::CreateImplicit(Ctx, encodeStageInfo(Info), nullptr, 0));
 }
 
 // The function whose body holds the lambda, or null at namespace scope.

@@ -12,6 +12,13 @@ namespace mstage {
 // True for an instantiation of mstage::detail::kernel_entry.
 bool isKernelEntry(const clang::FunctionDecl *FD);
 
+// True for an instantiation of mstage::detail::stage_eval.
+bool isStageEval(const clang::FunctionDecl *FD);
+
+// Attaches the staged type's name, kind, size and alignment to a stage_eval
+// instantiation for the extraction pass.
+void tagStageEval(clang::ASTContext &Ctx, clang::FunctionDecl *Eval);
+
 // Attaches the kernel's device name, readable name and source location to
 // the entry as an annotation that the extraction pass reads.
 void tagKernelEntry(clang::ASTContext &Ctx, clang::FunctionDecl *Entry);

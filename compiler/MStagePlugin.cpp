@@ -8,6 +8,7 @@
 #include "KernelChecker.h"
 #include "KernelExtraction.h"
 #include "KernelTagger.h"
+#include "PluginOptions.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
@@ -29,8 +30,12 @@ public:
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     for (Decl *D : Group)
       if (auto *FD = dyn_cast<FunctionDecl>(D))
-        if (mstage::isKernelEntry(FD) && FD->hasBody())
-          mstage::tagKernelEntry(*Ctx, FD);
+        if (FD->hasBody()) {
+          if (mstage::isKernelEntry(FD))
+            mstage::tagKernelEntry(*Ctx, FD);
+          else if (mstage::isStageEval(FD))
+            mstage::tagStageEval(*Ctx, FD);
+        }
     return true;
   }
 
@@ -49,8 +54,19 @@ protected:
                                                  llvm::StringRef) override {
     return std::make_unique<KernelConsumer>();
   }
-  bool ParseArgs(const CompilerInstance &,
-                 const std::vector<std::string> &) override {
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    for (const std::string &Arg : Args) {
+      if (Arg == "strip-debug-info") {
+        mstage::setStripHostDebugInfo(true);
+      } else {
+        DiagnosticsEngine &D = CI.getDiagnostics();
+        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                   "mstage: unknown plugin argument '%0'"))
+            << Arg;
+        return false;
+      }
+    }
     return true;
   }
   ActionType getActionType() override { return AddBeforeMainAction; }

@@ -6,6 +6,7 @@
 #include "mstage/index.hpp"
 #include "mstage/kernel.hpp"
 #include "mstage/shared_memory.hpp"
+#include "mstage/stage.hpp"
 #include "mstage/vector_view.hpp"
 
 #endif

@@ -5,6 +5,8 @@
 #include "DeviceRetarget.h"
 #include "KernelBlob.h"
 #include "KernelTags.h"
+#include "PluginOptions.h"
+#include "StageSlicing.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -14,6 +16,7 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -24,6 +27,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -42,29 +47,19 @@ void reportError(Module &M, const Twine &Msg) {
 // Finds the functions annotated "mstage.kernel" and the plugin's info.
 SmallVector<KernelEntry, 4> findKernelEntries(Module &M) {
   SmallVector<KernelEntry, 4> Entries;
-  GlobalVariable *GA = M.getNamedGlobal("llvm.global.annotations");
-  auto *Arr = GA ? dyn_cast<ConstantArray>(GA->getInitializer()) : nullptr;
-  if (!Arr)
-    return Entries;
   MapVector<Function *, KernelSourceInfo> Found;
   DenseSet<Function *> Tagged;
-  for (Value *Op : Arr->operands()) {
-    auto *CS = dyn_cast<ConstantStruct>(Op);
-    if (!CS || CS->getNumOperands() < 2)
-      continue;
-    auto *F = dyn_cast<Function>(CS->getOperand(0)->stripPointerCasts());
-    StringRef Str;
-    if (!F || !getConstantStringInfo(CS->getOperand(1), Str))
-      continue;
-    if (Str == KernelAnnotation) {
-      Tagged.insert(F);
-      Found.insert({F, {}});
-    } else {
-      KernelSourceInfo Info;
-      if (decodeKernelInfo(Str, Info))
-        Found[F] = Info;
+  for (auto &[F, Strings] : readAnnotations(M))
+    for (StringRef Str : Strings) {
+      if (Str == KernelAnnotation) {
+        Tagged.insert(F);
+        Found.insert({F, {}});
+      } else {
+        KernelSourceInfo Info;
+        if (decodeKernelInfo(Str, Info))
+          Found[F] = Info;
+      }
     }
-  }
   for (auto &[F, Info] : Found) {
     if (!Tagged.count(F) || F->isDeclaration())
       continue;
@@ -80,7 +75,8 @@ SmallVector<KernelEntry, 4> findKernelEntries(Module &M) {
 
 // Every global value the entry reaches through calls, references and the
 // initializers of the globals it uses.
-SetVector<GlobalValue *> collectReachable(Function &Entry) {
+SetVector<GlobalValue *> collectReachable(Function &Entry,
+                                          const StageFunctions &StageFns) {
   SetVector<GlobalValue *> Reached;
   SmallVector<GlobalValue *, 32> Work{&Entry};
   SmallPtrSet<const Constant *, 32> SeenConstants;
@@ -100,6 +96,9 @@ SetVector<GlobalValue *> collectReachable(Function &Entry) {
   while (!Work.empty()) {
     GlobalValue *GV = Work.pop_back_val();
     if (auto *F = dyn_cast<Function>(GV)) {
+      // stage() functions run on the host; the device gets their results.
+      if (StageFns.count(F))
+        continue;
       for (Instruction &I : instructions(*F))
         for (Value *Op : I.operands())
           Visit(Visit, Op);
@@ -160,12 +159,15 @@ Function *createKernelWrapper(Module &Dev, Function &Entry,
   return K;
 }
 
-Expected<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
-                                         TargetMachine *TM,
-                                         uint32_t &NumParams) {
-  SetVector<GlobalValue *> Reached = collectReachable(*K.F);
+// The device module of kernel K as bitcode, or nothing after reporting why.
+std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
+                                              const StagedBody &Staged,
+                                              const StageFunctions &StageFns,
+                                              TargetMachine *TM,
+                                              uint32_t &NumParams) {
+  SetVector<GlobalValue *> Reached = collectReachable(*Staged.Body, StageFns);
   if (!checkGlobals(M, K, Reached))
-    return createStringError(inconvertibleErrorCode(), "host globals used");
+    return std::nullopt;
 
   ValueToValueMapTy VMap;
   std::unique_ptr<Module> Dev = CloneModule(
@@ -176,7 +178,12 @@ Expected<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
     if (GlobalVariable *GV = Dev->getNamedGlobal(Name))
       GV->eraseFromParent();
 
-  auto *DevEntry = cast<Function>(VMap[K.F]);
+  SmallVector<CallInst *, 8> DevSites;
+  for (const StageSiteIR &Site : Staged.Sites)
+    DevSites.push_back(cast<CallInst>(VMap[Site.Call]));
+  replaceStageSites(*Dev, DevSites, Staged.Sites);
+
+  auto *DevEntry = cast<Function>(VMap[Staged.Body]);
   Function *Kernel = createKernelWrapper(*Dev, *DevEntry, K.Info);
   NumParams = Kernel->arg_size();
   for (GlobalValue &GV : Dev->global_values())
@@ -191,11 +198,11 @@ Expected<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
 
   std::string VerifyMsg;
   raw_string_ostream VOS(VerifyMsg);
-  if (verifyModule(*Dev, &VOS))
-    return createStringError(inconvertibleErrorCode(),
-                             "mstage: internal error: the device module of '" +
-                                 K.Info.PrettyName +
-                                 "' is invalid: " + VerifyMsg);
+  if (verifyModule(*Dev, &VOS)) {
+    reportError(M, "mstage: internal error: the device module of '" +
+                       K.Info.PrettyName + "' is invalid: " + VerifyMsg);
+    return std::nullopt;
+  }
   // Shrink the embedded IR now; loops stay rolled until the JIT knows the
   // staged values and the launch configuration.
   if (TM)
@@ -208,25 +215,40 @@ Expected<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
   return std::string(Bitcode.str());
 }
 
+struct EmbeddedKernel {
+  Function *Entry;
+  std::string Blob;
+  SmallVector<Function *, 4> Evaluators;
+};
+
 // Emits the blobs, the kernel table and the constructor that registers them.
-void emitRegistration(Module &M,
-                      ArrayRef<std::pair<Function *, std::string>> Kernels) {
+void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
   Type *I32 = Type::getInt32Ty(Ctx);
   auto *RecordTy = StructType::get(Ctx, {Ptr, Ptr, Ptr, I32, I32});
   SmallVector<Constant *, 4> Records;
-  for (auto &[Entry, Blob] : Kernels) {
+  for (const EmbeddedKernel &K : Kernels) {
     auto *Init =
-        ConstantDataArray::getRaw(Blob, Blob.size(), Type::getInt8Ty(Ctx));
+        ConstantDataArray::getRaw(K.Blob, K.Blob.size(), Type::getInt8Ty(Ctx));
     auto *GV =
         new GlobalVariable(M, Init->getType(), true,
                            GlobalValue::PrivateLinkage, Init, "__mstage_blob");
     GV->setSection(KernelBlobSection);
     GV->setAlignment(Align(KernelBlobAlign));
+    Constant *Evals = ConstantPointerNull::get(cast<PointerType>(Ptr));
+    if (!K.Evaluators.empty()) {
+      SmallVector<Constant *, 4> Fns(K.Evaluators.begin(), K.Evaluators.end());
+      auto *EvalInit =
+          ConstantArray::get(ArrayType::get(Ptr, Fns.size()), Fns);
+      Evals = new GlobalVariable(M, EvalInit->getType(), true,
+                                 GlobalValue::PrivateLinkage, EvalInit,
+                                 "__mstage_evaluators");
+    }
     Records.push_back(ConstantStruct::get(
-        RecordTy, {Entry, GV, ConstantPointerNull::get(cast<PointerType>(Ptr)),
-                   ConstantInt::get(I32, 0), ConstantInt::get(I32, 0)}));
+        RecordTy, {K.Entry, GV, Evals,
+                   ConstantInt::get(I32, K.Evaluators.size()),
+                   ConstantInt::get(I32, 0)}));
   }
   auto *TableInit =
       ConstantArray::get(ArrayType::get(RecordTy, Records.size()), Records);
@@ -267,25 +289,39 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   else
     consumeError(TMOrErr.takeError());
 
-  SmallVector<std::pair<Function *, std::string>, 4> Blobs;
+  StageFunctions StageFns = findStageFunctions(M);
+  SmallVector<EmbeddedKernel, 4> Embedded;
   for (const KernelEntry &K : Entries) {
+    StagedBody Staged;
+    bool StagesOK =
+        prepareStagedBody(M, *K.F, K.Info.Name, StageFns, Staged);
     KernelBlob Blob;
     Blob.Name = K.Info.Name;
     Blob.PrettyName = K.Info.PrettyName;
     Blob.Location = K.Info.Location;
-    Expected<std::string> Bitcode =
-        buildDeviceBitcode(M, K, TM.get(), Blob.NumParams);
-    if (!Bitcode) {
-      std::string Msg = toString(Bitcode.takeError());
-      if (Msg != "host globals used")
-        reportError(M, Msg);
+    std::optional<std::string> Bitcode;
+    if (StagesOK)
+      Bitcode = buildDeviceBitcode(M, K, Staged, StageFns, TM.get(),
+                                   Blob.NumParams);
+    if (Staged.OwnsBody)
+      Staged.Body->eraseFromParent();
+    if (!Bitcode)
       continue;
+    EmbeddedKernel E{K.F, {}, {}};
+    for (const StageSiteIR &Site : Staged.Sites) {
+      Blob.StageSites.push_back(Site.Info);
+      E.Evaluators.push_back(Site.Evaluator);
     }
     Blob.Bitcode = *Bitcode;
-    Blobs.push_back({K.F, writeKernelBlob(Blob)});
+    E.Blob = writeKernelBlob(Blob);
+    Embedded.push_back(std::move(E));
   }
-  if (!Blobs.empty())
-    emitRegistration(M, Blobs);
+  if (!Embedded.empty())
+    emitRegistration(M, Embedded);
+  // mstage++ adds line tables so that errors can name source lines; they
+  // leave the object unless the user asked for debug information.
+  if (stripHostDebugInfo())
+    StripDebugInfo(M);
   return PreservedAnalyses::none();
 }
 

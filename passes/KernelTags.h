@@ -8,11 +8,24 @@
 #ifndef MSTAGE_PASSES_KERNELTAGS_H
 #define MSTAGE_PASSES_KERNELTAGS_H
 
+#include "KernelBlob.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
 
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
+
 namespace mstage {
+
+// The annotate("...") strings of every annotated function in M.
+llvm::MapVector<llvm::Function *, llvm::SmallVector<llvm::StringRef, 2>>
+readAnnotations(llvm::Module &M);
 
 inline constexpr const char *KernelAnnotation = "mstage.kernel";
 inline constexpr const char *KernelInfoPrefix = "mstage.kernel.info=";
@@ -22,6 +35,19 @@ struct KernelSourceInfo {
   std::string PrettyName; // e.g. "main::lambda@saxpy.cpp:9:18"
   std::string Location;   // "saxpy.cpp:9:18"
 };
+
+inline constexpr const char *StageAnnotation = "mstage.stage";
+inline constexpr const char *StageInfoPrefix = "mstage.stage.info=";
+
+// The staged type of one mstage::detail::stage_eval instantiation.
+struct StageTypeInfo {
+  std::string TypeName;
+  StageKind Kind = StageKind::Bytes;
+  uint32_t Size = 0, Align = 1;
+};
+
+std::string encodeStageInfo(const StageTypeInfo &Info);
+bool decodeStageInfo(llvm::StringRef Annotation, StageTypeInfo &Info);
 
 std::string encodeKernelInfo(const KernelSourceInfo &Info);
 bool decodeKernelInfo(llvm::StringRef Annotation, KernelSourceInfo &Info);

@@ -129,8 +129,9 @@ double msSince(std::chrono::steady_clock::time_point T0) {
 
 } // namespace
 
-Expected<JitOutput> compileKernel(const KernelBlob &K, const JitOptions &Opts,
-                                  bool WantIR) {
+Expected<JitOutput> compileKernel(const KernelBlob &K,
+                                  const Specialization &Spec,
+                                  const JitOptions &Opts, bool WantIR) {
   // One compile at a time: target machines are shared per architecture.
   std::lock_guard<std::mutex> G(TMLock);
   Expected<TargetMachine *> TM = targetMachineFor(Opts.Arch);
@@ -144,6 +145,13 @@ Expected<JitOutput> compileKernel(const KernelBlob &K, const JitOptions &Opts,
     return jitError(K, "embedded bitcode is unreadable: " +
                            toString(ModOrErr.takeError()));
   std::unique_ptr<Module> M = std::move(*ModOrErr);
+  if (Spec.StagedValues.size() != K.StageSites.size())
+    return jitError(K, "got " + Twine(Spec.StagedValues.size()) +
+                           " staged values for " +
+                           Twine(K.StageSites.size()) + " stage sites");
+  if (Error E = foldStagedValues(*M, Spec.StagedValues))
+    return jitError(K, toString(std::move(E)));
+  foldLaunchExtents(*M, K.Name, Spec.Extents);
 
   auto LibOrErr = getLazyBitcodeModule(
       MemoryBufferRef(libdeviceBitcode(), "libdevice.10.bc"), Ctx);

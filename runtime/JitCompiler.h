@@ -3,6 +3,7 @@
 #define MSTAGE_RUNTIME_JITCOMPILER_H
 
 #include "KernelBlob.h"
+#include "KernelSpecialization.h"
 
 #include "llvm/Support/Error.h"
 
@@ -15,16 +16,25 @@ struct JitOptions {
   bool FastMath = false;      // flush denormals, approximate sqrt and division
 };
 
+// What one launch fixes: the staged values (one per stage site, in order)
+// and the launch configuration.
+struct Specialization {
+  llvm::ArrayRef<llvm::StringRef> StagedValues;
+  LaunchExtents Extents;
+};
+
 struct JitOutput {
   std::string PTX;
   std::string OptimizedIR; // filled only when WantIR
   double OptimizeMs = 0, CodegenMs = 0;
 };
 
-// Parses the kernel's bitcode, links the libdevice functions it uses, runs
-// O3 and emits PTX. Thread-safe.
+// Parses the kernel's bitcode, folds in the specialization, links the
+// libdevice functions it uses, runs O3 and emits PTX. Thread-safe.
 llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,
-                                        const JitOptions &Options, bool WantIR);
+                                        const Specialization &Spec,
+                                        const JitOptions &Options,
+                                        bool WantIR);
 
 } // namespace mstage::rt
 

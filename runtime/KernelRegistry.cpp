@@ -61,6 +61,13 @@ __mstage_register_module(const mstage_module_record *Module) {
       R.Problems += llvm::toString(Blob.takeError()) + ". ";
       continue;
     }
+    if (Blob->StageSites.size() != Rec.num_evaluators) {
+      R.Problems += "kernel '" + Blob->PrettyName + "' has " +
+                    std::to_string(Blob->StageSites.size()) +
+                    " stage sites but " + std::to_string(Rec.num_evaluators) +
+                    " evaluators. ";
+      continue;
+    }
     R.Kernels[Rec.host_entry] = RegisteredKernel{&Rec, std::move(*Blob)};
   }
 }

@@ -8,11 +8,13 @@
 
 #include "mstage/abi.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cstdlib>
 #include <mutex>
+#include <unordered_map>
+#include <vector>
 
 using namespace mstage::rt;
 
@@ -25,7 +27,8 @@ struct CompiledKernel {
 };
 
 std::mutex CacheLock;
-llvm::DenseMap<const void *, CompiledKernel> Compiled;
+// One entry per specialization; see specializationKey.
+std::unordered_map<std::string, CompiledKernel> Compiled;
 
 std::string kernelPrefix(const RegisteredKernel &K) {
   return "mstage: kernel '" + K.Blob.PrettyName + "'";
@@ -60,11 +63,46 @@ std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
   return "";
 }
 
-// Compiles K for the backend's architecture, once.
+// The staged values of one launch, computed by the kernel's host evaluators.
+struct StagedValues {
+  std::string Bytes;                      // all values, back to back
+  llvm::SmallVector<llvm::StringRef, 4> Values; // into Bytes
+};
+
+void evaluateStages(const RegisteredKernel &K, void *const *Params,
+                    const mstage_launch_config &Config, StagedValues &Out) {
+  llvm::SmallVector<size_t, 4> Offsets;
+  for (size_t I = 0; I < K.Blob.StageSites.size(); ++I) {
+    uint32_t Size = K.Blob.StageSites[I].Size;
+    std::vector<uint64_t> Buffer((Size + 7) / 8); // aligned for any scalar
+    K.Record->evaluators[I](Params, &Config, Buffer.data());
+    Offsets.push_back(Out.Bytes.size());
+    Out.Bytes.append(reinterpret_cast<const char *>(Buffer.data()), Size);
+  }
+  for (size_t I = 0; I < Offsets.size(); ++I)
+    Out.Values.push_back(llvm::StringRef(Out.Bytes).substr(
+        Offsets[I], K.Blob.StageSites[I].Size));
+}
+
+// What makes two launches share code: the kernel, its launch configuration
+// and its staged values (the architecture and options are fixed per process).
+std::string specializationKey(const RegisteredKernel &K,
+                              const mstage_launch_config &Config,
+                              const StagedValues &Staged) {
+  std::string Key(reinterpret_cast<const char *>(&K.Record->host_entry),
+                  sizeof(void *));
+  Key.append(reinterpret_cast<const char *>(&Config), sizeof(Config));
+  Key += Staged.Bytes;
+  return Key;
+}
+
+// Compiles the specialization of K for this launch, once.
 int compiledFor(const RegisteredKernel &K, const Backend &B,
-                CompiledKernel *&Out) {
+                const mstage_launch_config &Config,
+                const StagedValues &Staged, CompiledKernel *&Out) {
+  std::string Key = specializationKey(K, Config, Staged);
   std::lock_guard<std::mutex> G(CacheLock);
-  auto It = Compiled.find(K.Record->host_entry);
+  auto It = Compiled.find(Key);
   if (It != Compiled.end()) {
     Out = &It->second;
     return 0;
@@ -72,14 +110,19 @@ int compiledFor(const RegisteredKernel &K, const Backend &B,
   JitOptions Opts;
   Opts.Arch = B.Arch;
   Opts.FastMath = fastMathFromEnvironment();
+  Specialization Spec;
+  Spec.StagedValues = Staged.Values;
+  for (int I = 0; I < 3; ++I) {
+    Spec.Extents.Grid[I] = Config.grid[I];
+    Spec.Extents.Block[I] = Config.block[I];
+  }
   const DumpSettings &Dump = dumpSettings();
-  auto Result = compileKernel(K.Blob, Opts, Dump.IR);
+  auto Result = compileKernel(K.Blob, Spec, Opts, Dump.IR);
   if (!Result)
     return fail(llvm::toString(Result.takeError()));
 
-  uint64_t Hash =
-      llvm::xxh3_64bits(std::to_string(K.Blob.BitcodeHash) + "|" + Opts.Arch +
-                        "|" + (Opts.FastMath ? "fast" : "ieee"));
+  uint64_t Hash = llvm::xxh3_64bits(Key + "|" + Opts.Arch + "|" +
+                                    (Opts.FastMath ? "fast" : "ieee"));
   if (Dump.IR)
     dumpFile(K.Blob.Name, Hash, "ll", Result->OptimizedIR);
   if (Dump.PTX)
@@ -94,7 +137,7 @@ int compiledFor(const RegisteredKernel &K, const Backend &B,
     if (!S)
       return fail(kernelPrefix(K) + ": " + S.Message);
   }
-  Out = &Compiled.try_emplace(K.Record->host_entry, std::move(C)).first->second;
+  Out = &Compiled.try_emplace(std::move(Key), std::move(C)).first->second;
   return 0;
 }
 
@@ -130,8 +173,10 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
   if (!Bad.empty())
     return fail(kernelPrefix(*K) + " " + Bad);
 
+  StagedValues Staged;
+  evaluateStages(*K, Params, *Config, Staged);
   CompiledKernel *C = nullptr;
-  if (int Err = compiledFor(*K, B, C))
+  if (int Err = compiledFor(*K, B, *Config, Staged, C))
     return Err;
   if (B.Kind == BackendKind::PtxOnly)
     return 0;

@@ -57,6 +57,18 @@ static bool willLink(int Argc, char **Argv) {
   return HasInput;
 }
 
+// True when the command line enables debug information (the last -g
+// option wins, as in clang).
+static bool asksForDebugInfo(int Argc, char **Argv) {
+  bool Debug = false;
+  for (int I = 1; I < Argc; ++I) {
+    const char *A = Argv[I];
+    if (std::strncmp(A, "-g", 2) == 0 && std::strncmp(A, "-gen", 4) != 0)
+      Debug = std::strcmp(A, "-g0") != 0 && std::strcmp(A, "-gno-") != 0;
+  }
+  return Debug;
+}
+
 int main(int Argc, char **Argv) {
   std::string Prefix = prefixDir();
   std::string Plugin = Prefix + "/lib/mstage/MStagePlugin.so";
@@ -79,6 +91,13 @@ int main(int Argc, char **Argv) {
       Include, "-D__MSTAGE__=1"};
   for (int I = 1; I < Argc; ++I)
     Args.push_back(Argv[I]);
+  // stage() errors name source lines, so the compile always has line
+  // tables; when the user did not ask for debug information the plugin
+  // strips them from the object again.
+  if (!asksForDebugInfo(Argc, Argv))
+    for (const char *A : {"-gline-tables-only", "-Xclang", "-plugin-arg-mstage",
+                          "-Xclang", "strip-debug-info"})
+      Args.push_back(A);
   if (willLink(Argc, Argv))
     for (const std::string &A :
          {"-L" + LibDir, "-Wl,-rpath," + LibDir, std::string("-lmstage_rt"),

@@ -114,7 +114,15 @@ int main(int Argc, char **Argv) {
   }
   rt::JitOptions Opts;
   Opts.Arch = Arch;
-  auto Out = rt::compileKernel(*K, Opts, false);
+  // Until --stage, --block and --grid exist: zero-filled staged values and a
+  // 1x1x1 launch.
+  std::vector<std::string> Zeros;
+  for (const StageSite &S : K->StageSites)
+    Zeros.emplace_back(S.Size, '\0');
+  std::vector<StringRef> Values(Zeros.begin(), Zeros.end());
+  rt::Specialization Spec;
+  Spec.StagedValues = Values;
+  auto Out = rt::compileKernel(*K, Spec, Opts, false);
   if (!Out)
     return fail(toString(Out.takeError()));
   outs() << Out->PTX;

@@ -16,10 +16,19 @@ extern "C" {
 
 #define MSTAGE_ABI_VERSION 1u
 
+typedef struct mstage_launch_config {
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t shared_bytes;
+} mstage_launch_config;
+
 /* Evaluates one stage() site on the host. args has one pointer per kernel
- * parameter (the lambda object first), exactly as passed to the launch; the
- * staged value is written to result. */
-typedef void (*mstage_evaluator_fn)(void *const *args, void *result);
+ * parameter (the lambda object first), exactly as passed to the launch, and
+ * config is the launch's configuration; the staged value is written to
+ * result. */
+typedef void (*mstage_evaluator_fn)(void *const *args,
+                                    const mstage_launch_config *config,
+                                    void *result);
 
 typedef struct mstage_kernel_record {
   const void *host_entry; /* &mstage::detail::kernel_entry<F, Args...> */
@@ -37,12 +46,6 @@ typedef struct mstage_module_record {
 
 /* Called by the static constructor that the extraction pass emits. */
 void __mstage_register_module(const mstage_module_record *module);
-
-typedef struct mstage_launch_config {
-  uint32_t grid[3];
-  uint32_t block[3];
-  uint32_t shared_bytes;
-} mstage_launch_config;
 
 /* All functions below return 0 on success. On failure they return non-zero and
  * mstage_rt_last_error() describes the failure for the calling thread. */

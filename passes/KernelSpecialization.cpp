@@ -1,0 +1,96 @@
+//===- KernelSpecialization.cpp - Fold staged values and launch extents ---===//
+#include "KernelSpecialization.h"
+#include "StageSlicing.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace mstage {
+
+Error foldStagedValues(Module &M, ArrayRef<StringRef> StagedValues) {
+  for (size_t I = 0; I < StagedValues.size(); ++I) {
+    GlobalVariable *GV =
+        M.getNamedGlobal((StagePlaceholderPrefix + Twine(I)).str());
+    if (!GV)
+      continue; // the optimizer found the value unused
+    auto *Ty = cast<ArrayType>(GV->getValueType());
+    if (Ty->getNumElements() != StagedValues[I].size())
+      return createStringError(inconvertibleErrorCode(),
+                               "stage site " + Twine(I) + " holds " +
+                                   Twine(Ty->getNumElements()) +
+                                   " bytes, the evaluator gave " +
+                                   Twine(StagedValues[I].size()));
+    GV->setInitializer(ConstantDataArray::getRaw(
+        StagedValues[I], StagedValues[I].size(), Type::getInt8Ty(M.getContext())));
+    GV->setLinkage(GlobalValue::InternalLinkage);
+    GV->setConstant(true);
+  }
+  return Error::success();
+}
+
+void foldLaunchExtents(Module &M, StringRef KernelName,
+                       const LaunchExtents &E) {
+  LLVMContext &Ctx = M.getContext();
+  MDBuilder MDB(Ctx);
+  auto *I32 = Type::getInt32Ty(Ctx);
+  for (Function &F : M) {
+    if (!F.isIntrinsic())
+      continue;
+    int Axis = -1;
+    enum { Size, GridSize, Index, BlockIndex } What;
+    switch (F.getIntrinsicID()) {
+#define AXES(NAME, KIND)                                                       \
+  case Intrinsic::nvvm_read_ptx_sreg_##NAME##_x:                               \
+    Axis = 0, What = KIND;                                                     \
+    break;                                                                     \
+  case Intrinsic::nvvm_read_ptx_sreg_##NAME##_y:                               \
+    Axis = 1, What = KIND;                                                     \
+    break;                                                                     \
+  case Intrinsic::nvvm_read_ptx_sreg_##NAME##_z:                               \
+    Axis = 2, What = KIND;                                                     \
+    break;
+      AXES(ntid, Size)
+      AXES(nctaid, GridSize)
+      AXES(tid, Index)
+      AXES(ctaid, BlockIndex)
+#undef AXES
+    default:
+      continue;
+    }
+    for (User *U : make_early_inc_range(F.users())) {
+      auto *CI = dyn_cast<CallInst>(U);
+      if (!CI)
+        continue;
+      uint32_t Block = E.Block[Axis], Grid = E.Grid[Axis];
+      switch (What) {
+      case Size:
+        CI->replaceAllUsesWith(ConstantInt::get(I32, Block));
+        CI->eraseFromParent();
+        break;
+      case GridSize:
+        CI->replaceAllUsesWith(ConstantInt::get(I32, Grid));
+        CI->eraseFromParent();
+        break;
+      case Index:
+        CI->setMetadata(LLVMContext::MD_range,
+                        MDB.createRange(APInt(32, 0), APInt(32, Block)));
+        break;
+      case BlockIndex:
+        CI->setMetadata(LLVMContext::MD_range,
+                        MDB.createRange(APInt(32, 0), APInt(32, Grid)));
+        break;
+      }
+    }
+  }
+  if (Function *K = M.getFunction(KernelName))
+    K->addFnAttr("nvvm.reqntid", (Twine(E.Block[0]) + "," + Twine(E.Block[1]) +
+                                  "," + Twine(E.Block[2]))
+                                     .str());
+}
+
+} // namespace mstage

@@ -1,0 +1,11 @@
+//===- PluginOptions.cpp - Options passed from mstage++ to the plugin -----===//
+#include "PluginOptions.h"
+
+namespace mstage {
+
+static bool StripDebug = false;
+
+bool stripHostDebugInfo() { return StripDebug; }
+void setStripHostDebugInfo(bool Strip) { StripDebug = Strip; }
+
+} // namespace mstage

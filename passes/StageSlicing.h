@@ -1,0 +1,66 @@
+//===- StageSlicing.h - Split stage() sites into host evaluators ----------===//
+//
+// A stage() call in a kernel becomes, at compile time:
+//  - in the host object, an evaluator: the slice of the kernel that computes
+//    the call's operands, cut out as an ordinary host function
+//      void eval(void *const *args, const mstage_launch_config *config,
+//                void *result);
+//  - in the device module, a copy from a placeholder global
+//    (__mstage_stage.<i>) that the JIT fills with the evaluator's result.
+// A slice may read kernel arguments, captures, constants, the launch
+// configuration and earlier staged values; anything that depends on the
+// thread or block index, shared memory, device memory or atomics is a
+// compile error at the stage() call.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_PASSES_STAGESLICING_H
+#define MSTAGE_PASSES_STAGESLICING_H
+
+#include "KernelBlob.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace llvm {
+class CallInst;
+class Function;
+class Module;
+} // namespace llvm
+
+namespace mstage {
+
+inline constexpr const char *StagePlaceholderPrefix = "__mstage_stage.";
+
+struct StageSiteIR {
+  llvm::CallInst *Call = nullptr;         // the stage_eval call in the body
+  llvm::Function *Evaluator = nullptr;    // in the host module
+  StageSite Info;
+};
+
+struct StagedBody {
+  // The kernel entry with every call that leads to a stage() site inlined;
+  // the entry itself when the kernel has no stage() sites.
+  llvm::Function *Body = nullptr;
+  bool OwnsBody = false; // Body is a temporary to erase after extraction
+  llvm::SmallVector<StageSiteIR, 4> Sites;
+};
+
+// The stage_eval instantiations of M with their staged types.
+using StageFunctions = llvm::DenseMap<llvm::Function *, StageSite>;
+StageFunctions findStageFunctions(llvm::Module &M);
+
+// Prepares Entry's stage sites and their evaluators (named after
+// KernelName). Reports errors through the context and returns false.
+bool prepareStagedBody(llvm::Module &M, llvm::Function &Entry,
+                       llvm::StringRef KernelName,
+                       const StageFunctions &StageFns, StagedBody &Out);
+
+// In a device module: replaces each stage site call (in order) with a copy
+// from its placeholder global.
+void replaceStageSites(llvm::Module &Dev,
+                       llvm::ArrayRef<llvm::CallInst *> Calls,
+                       llvm::ArrayRef<StageSiteIR> Sites);
+
+} // namespace mstage
+
+#endif
