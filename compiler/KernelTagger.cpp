@@ -73,10 +73,13 @@ static std::string identifierFor(StringRef S) {
   std::string Out;
   for (char C : S)
     Out += (isalnum(static_cast<unsigned char>(C)) || C == '_') ? C : '_';
+  while (!Out.empty() && Out.back() == '_')
+    Out.pop_back(); // reduce<Staged> gives reduce_Staged, not reduce_Staged_
   return Out;
 }
 
-void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry) {
+void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry,
+                    llvm::StringMap<unsigned> &UsedNames) {
   const TemplateArgumentList *Args = Entry->getTemplateSpecializationArgs();
   if (!Args || Args->size() == 0 ||
       Args->get(0).getKind() != TemplateArgument::Type)
@@ -89,8 +92,12 @@ void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry) {
   PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(RD->getLocation()));
   KernelSourceInfo Info;
   std::string Enclosing = "global";
-  if (const FunctionDecl *FD = enclosingFunction(RD))
-    Enclosing = FD->getQualifiedNameAsString();
+  if (const FunctionDecl *FD = enclosingFunction(RD)) {
+    // With template arguments: reduce<Staged> and reduce<Unstaged> differ.
+    Enclosing.clear();
+    llvm::raw_string_ostream OS(Enclosing);
+    FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  }
   if (PL.isValid())
     Info.Location = std::string(PL.getFilename()) + ":" +
                     std::to_string(PL.getLine()) + ":" +
@@ -103,6 +110,8 @@ void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry) {
     Info.PrettyName = RD->getQualifiedNameAsString();
     Info.Name = "mstage_" + identifierFor(Info.PrettyName);
   }
+  if (unsigned Seen = UsedNames[Info.Name]++)
+    Info.Name += "_" + std::to_string(Seen + 1);
   Entry->addAttr(
       AnnotateAttr::CreateImplicit(Ctx, encodeKernelInfo(Info), nullptr, 0));
 }

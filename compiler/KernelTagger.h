@@ -2,6 +2,8 @@
 #ifndef MSTAGE_COMPILER_KERNELTAGGER_H
 #define MSTAGE_COMPILER_KERNELTAGGER_H
 
+#include "llvm/ADT/StringMap.h"
+
 namespace clang {
 class ASTContext;
 class FunctionDecl;
@@ -21,7 +23,10 @@ void tagStageEval(clang::ASTContext &Ctx, clang::FunctionDecl *Eval);
 
 // Attaches the kernel's device name, readable name and source location to
 // the entry as an annotation that the extraction pass reads.
-void tagKernelEntry(clang::ASTContext &Ctx, clang::FunctionDecl *Entry);
+// UsedNames keeps device names unique within the translation unit: a
+// lambda instantiated for several argument types gets _2, _3, ...
+void tagKernelEntry(clang::ASTContext &Ctx, clang::FunctionDecl *Entry,
+                    llvm::StringMap<unsigned> &UsedNames);
 
 } // namespace mstage
 

@@ -32,7 +32,7 @@ public:
       if (auto *FD = dyn_cast<FunctionDecl>(D))
         if (FD->hasBody()) {
           if (mstage::isKernelEntry(FD))
-            mstage::tagKernelEntry(*Ctx, FD);
+            mstage::tagKernelEntry(*Ctx, FD, UsedNames);
           else if (mstage::isStageEval(FD))
             mstage::tagStageEval(*Ctx, FD);
         }
@@ -46,6 +46,7 @@ public:
 
 private:
   ASTContext *Ctx = nullptr;
+  llvm::StringMap<unsigned> UsedNames;
 };
 
 class KernelAction : public PluginASTAction {

@@ -23,6 +23,7 @@
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <deque>
@@ -51,8 +52,10 @@ std::string describeLocation(const Instruction *I) {
   const DILocation *L = userLocation(I);
   if (!L)
     return "unknown location";
-  return (L->getFilename() + ":" + Twine(L->getLine()) + ":" +
-          Twine(L->getColumn()))
+  SmallString<128> Path(L->getFilename());
+  if (!sys::path::is_absolute(Path) && !L->getDirectory().empty())
+    Path = (L->getDirectory() + "/" + L->getFilename()).str();
+  return (Path + ":" + Twine(L->getLine()) + ":" + Twine(L->getColumn()))
       .str();
 }
 

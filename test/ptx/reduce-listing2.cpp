@@ -1,6 +1,8 @@
 // The paper's Listing 2 (examples/reduce.cpp) compiled to PTX for sm_90: the
-// barrier, the dynamic shared memory and the tree loop are there, and ptxas
-// accepts the result.
+// barrier and the dynamic shared memory are there, the block size is folded
+// (.reqntid, no %ntid), so the tree loop `for (s = block.size.x / 2; ...)` is
+// unrolled into its 8 levels (9 barriers, no back edge), and ptxas accepts
+// the result.
 //
 // RUN: rm -rf %t.dump && %mstagexx -O2 %src_root/examples/reduce.cpp -o %t
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t 2>&1 | FileCheck %s --check-prefix=OUT
@@ -14,7 +16,10 @@
 
 // CHECK: .extern .shared .align 16 .b8 __mstage_dynamic_shared[];
 // CHECK: .visible .entry mstage_reduce_L[[#]](
+// CHECK: .reqntid 256, 1, 1
+// CHECK-NOT: %ntid
 // CHECK: st.shared.b32
-// CHECK: bar.sync 0;
-// CHECK: ld.shared.b32
+// CHECK-COUNT-9: bar.sync 0;
+// CHECK-NOT: bar.sync
+// CHECK-NOT: bra.uni
 // CHECK: st.global.b32

@@ -1,0 +1,75 @@
+// Staged values of every trivially copyable kind arrive in the PTX exactly:
+// a float is not truncated, a double keeps all its bits, a struct arrives
+// field by field, and ints of every width, bools and enums fold.
+//
+// RUN: rm -rf %t.dump && %mstagexx -O2 %s -o %t
+// RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t
+// RUN: %mstage_ptx %t | FileCheck %s --check-prefix=LIST
+// RUN: cat %t.dump/*.ptx | FileCheck %s
+// RUN: %ptxas -arch=sm_90 %t.dump/*.ptx -o /dev/null
+// REQUIRES: ptxas
+// UNSUPPORTED: gpu
+
+#include <cstdint>
+#include <mstage.hpp>
+#include <vector>
+
+using namespace mstage;
+
+enum class Mode : short { Add = 3, Mul = 7 };
+struct Params {
+  double scale;
+  int32_t offset;
+  char tag;
+};
+
+int main() {
+  std::vector<double> out(16);
+  float pi = 3.14159274f;
+  double e = 2.718281828459045;
+  Params p{0.1, -123456, 'z'};
+  int64_t big = 0x123456789ABCDEF;
+  int8_t small = -5;
+  uint16_t u16 = 65535;
+  bool flag = true;
+  Mode mode = Mode::Mul;
+  auto k = kernel(
+      [=](auto &out) {
+        auto sp = stage(p);
+        out[0] = stage(pi);
+        out[1] = stage(e);
+        out[2] = sp.scale;
+        out[3] = sp.offset;
+        out[4] = sp.tag;
+        out[5] = double(stage(big));
+        out[6] = stage(small);
+        out[7] = stage(u16);
+        out[8] = stage(mode) == Mode::Mul ? 1.5 : 2.5;
+        if (stage(flag))
+          out[9] = stage([](int a, int b) { return a * b; }, 6, 7);
+      },
+      1, 1);
+  k(out);
+}
+
+// LIST: mstage_main_L37  main::lambda@{{.*}}staged-values.cpp:37:7  (2 parameters, 9 stage sites)
+
+// Each output is a double; the PTX stores its bits as a 64-bit integer.
+// CHECK: .entry mstage_main_L37(
+// CHECK-NOT: ld.global
+// pi as a float, widened: 3.1415927410125732
+// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}], 4614256656748904448;
+// e: 2.718281828459045
+// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+8], 4613303445314885481;
+// the struct's double, int and char: 0.1, -123456, 'z'
+// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+16], 4591870180066957722;
+// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+24], -4540151791924281344;
+// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+32], 4638285403726544896;
+// int64 0x123456789ABCDEF, int8 -5, uint16 65535
+// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+40], 4860004493881425119;
+// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+48], -4606056518893174784;
+// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+56], 4679239875398991872;
+// the enum picks 1.5, the bool keeps the store of 6 * 7 = 42
+// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+64], 4609434218613702656;
+// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+72], 4631107791820423168;
+// CHECK: ret;
