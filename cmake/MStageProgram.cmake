@@ -45,9 +45,14 @@ function(mstage_add_program NAME SOURCE OUTPUT_DIR)
     endif()
   endif()
 
+  # The mstage headers and the headers next to the source.
+  get_filename_component(source_dir "${source}" DIRECTORY)
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS
     "${MSTAGE_PROGRAM_INCLUDE_DIR}/*.h"
     "${MSTAGE_PROGRAM_INCLUDE_DIR}/*.hpp")
+  file(GLOB local_headers CONFIGURE_DEPENDS
+    "${source_dir}/*.h" "${source_dir}/*.hpp")
+  list(APPEND headers ${local_headers})
 
   add_custom_command(
     OUTPUT "${output}"

@@ -2,6 +2,7 @@
 #ifndef MSTAGE_HPP
 #define MSTAGE_HPP
 
+#include "mstage/device_vector.hpp"
 #include "mstage/error.hpp"
 #include "mstage/index.hpp"
 #include "mstage/kernel.hpp"

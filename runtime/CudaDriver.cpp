@@ -55,7 +55,12 @@ constexpr const char *DriverLibrary = "libcuda.so.1";
   X(cuLinkCreate, "cuLinkCreate_v2")                                           \
   X(cuLinkAddData, "cuLinkAddData_v2")                                         \
   X(cuLinkComplete, "cuLinkComplete")                                          \
-  X(cuLinkDestroy, "cuLinkDestroy")
+  X(cuLinkDestroy, "cuLinkDestroy")                                            \
+  X(cuEventCreate, "cuEventCreate")                                            \
+  X(cuEventDestroy, "cuEventDestroy_v2")                                       \
+  X(cuEventRecord, "cuEventRecord")                                            \
+  X(cuEventSynchronize, "cuEventSynchronize")                                  \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2")
 
 // A macro argument is expanded before it is substituted, so Api arrives as
 // cuda.h's versioned name: the static_assert compares that name with Symbol,
@@ -542,7 +547,7 @@ Status CudaDriver::unloadModule(CUmodule Module) {
 
 Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
                           const uint32_t Block[3], uint32_t SharedBytes,
-                          void **Params) {
+                          void **Params, float *ElapsedMs) {
   if (Status S = bindThread(); !S)
     return S;
 
@@ -563,10 +568,28 @@ Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
                  " bytes of shared memory per block");
   }
 
+  CUevent Events[2] = {nullptr, nullptr};
+  if (ElapsedMs)
+    for (CUevent &E : Events)
+      if (CUresult ER = Fn.cuEventCreate(&E, CU_EVENT_DEFAULT))
+        return Status::failure(ER, errorText(ER, "cuEventCreate"));
+  if (ElapsedMs)
+    Fn.cuEventRecord(Events[0], nullptr);
   CUresult R = Fn.cuLaunchKernel(Function, Grid[0], Grid[1], Grid[2], Block[0],
                                  Block[1], Block[2], SharedBytes,
                                  /*hStream=*/nullptr, Params,
                                  /*extra=*/nullptr);
+  if (ElapsedMs) {
+    CUresult ER = Fn.cuEventRecord(Events[1], nullptr);
+    if (ER == CUDA_SUCCESS)
+      ER = Fn.cuEventSynchronize(Events[1]);
+    if (ER == CUDA_SUCCESS)
+      ER = Fn.cuEventElapsedTime(ElapsedMs, Events[0], Events[1]);
+    for (CUevent E : Events)
+      Fn.cuEventDestroy(E);
+    if (R == CUDA_SUCCESS && ER != CUDA_SUCCESS)
+      return Status::failure(ER, errorText(ER, "timing the launch"));
+  }
   if (R == CUDA_SUCCESS)
     return Status::success();
 

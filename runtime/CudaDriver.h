@@ -98,8 +98,11 @@ public:
   // memory raises the function's limit first. Asynchronous: errors raised
   // while the kernel runs surface in synchronize().
   static constexpr unsigned DefaultSharedLimit = 48 * 1024;
+  // With ElapsedMs, the launch is bracketed by events and waited for, and
+  // ElapsedMs receives the kernel's GPU time.
   Status launch(CUfunction Function, const uint32_t Grid[3],
-                const uint32_t Block[3], uint32_t SharedBytes, void **Params);
+                const uint32_t Block[3], uint32_t SharedBytes, void **Params,
+                float *ElapsedMs = nullptr);
   // Waits for all work on the device.
   Status synchronize();
 

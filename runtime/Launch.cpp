@@ -141,7 +141,21 @@ int compiledFor(const RegisteredKernel &K, const Backend &B,
   return 0;
 }
 
+// Per-thread kernel timing for benchmarks (mstage_rt_time_launches).
+thread_local bool TimeLaunches = false;
+thread_local double LastKernelMs = 0;
+
 } // namespace
+
+extern "C" __attribute__((visibility("default"))) void
+mstage_rt_time_launches(int Enable) {
+  TimeLaunches = Enable != 0;
+}
+
+extern "C" __attribute__((visibility("default"))) double
+mstage_rt_last_kernel_ms(void) {
+  return LastKernelMs;
+}
 
 extern "C" __attribute__((visibility("default"))) int
 mstage_rt_prepare(const void *HostEntry) {
@@ -181,9 +195,11 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
   if (B.Kind == BackendKind::PtxOnly)
     return 0;
 
-  Status S =
-      B.Driver->launch(C->Function, Config->grid, Config->block,
-                       Config->shared_bytes, const_cast<void **>(Params));
+  float Ms = 0;
+  Status S = B.Driver->launch(C->Function, Config->grid, Config->block,
+                              Config->shared_bytes, const_cast<void **>(Params),
+                              TimeLaunches ? &Ms : nullptr);
+  LastKernelMs = Ms;
   if (S)
     S = B.Driver->synchronize();
   if (!S)

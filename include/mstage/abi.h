@@ -65,6 +65,12 @@ int mstage_rt_copy_to_host(void *host_dst, const void *device_src,
 int mstage_rt_executes(void);
 const char *mstage_rt_last_error(void);
 
+/* Benchmarking: when enabled for the calling thread, each launch is timed
+ * with CUDA events, and mstage_rt_last_kernel_ms() gives the GPU time of the
+ * thread's last launch (0 in PTX-only mode). */
+void mstage_rt_time_launches(int enable);
+double mstage_rt_last_kernel_ms(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
 #define MSTAGE_KERNEL_HPP
 
 #include "mstage/abi.h"
+#include "mstage/device_vector.hpp"
 #include "mstage/error.hpp"
 #include "mstage/vector_view.hpp"
 
@@ -134,6 +135,27 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
 
   vector_type &host;
   vector_transfer<element> transfer;
+  device_type view;
+};
+
+template <class T> struct is_device_vector : std::false_type {};
+template <class T>
+struct is_device_vector<device_vector<T>> : std::true_type {};
+
+// A device_vector passes its device memory, with nothing copied.
+template <class Arg>
+struct argument<Arg, std::enable_if_t<is_device_vector<
+                         std::remove_cv_t<std::remove_reference_t<Arg>>>::value>> {
+  using vector_type = std::remove_cv_t<std::remove_reference_t<Arg>>;
+  using element = typename vector_type::value_type;
+  using device_type = vector_view<
+      std::conditional_t<std::is_const_v<std::remove_reference_t<Arg>>,
+                         const element, element>>;
+
+  explicit argument(Arg &v) : view(v.data(), v.size()) {}
+  const device_type &device() const { return view; }
+  void finish() const {}
+
   device_type view;
 };
 

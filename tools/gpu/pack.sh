@@ -6,6 +6,8 @@
 #   lib/libmstage_rt.so   the runtime, stripped
 #   test/gpu/<program>    every program of BUILD_DIR/test/gpu, stripped
 #   examples/<program>    every program of BUILD_DIR/examples, stripped
+#   bench/<program>       every program of BUILD_DIR/bench (mstage_bench and
+#                         the nvcc baselines of bench/cuda/build.sh), stripped
 #   run-suite.sh          tools/gpu/run-suite.sh
 #   MANIFEST              where and from what the archive was made
 # BUILD_DIR defaults to build in the repository root; a relative BUILD_DIR is
@@ -55,16 +57,18 @@ copy_programs() {
 }
 
 rm -rf "$stage"
-mkdir -p "$stage/lib"
+mkdir -p "$stage/lib" "$stage/bench"
 trap 'rm -rf "$stage"' EXIT
 
 strip --strip-unneeded -o "$stage/lib/libmstage_rt.so" "$runtime"
 chmod 755 "$stage/lib/libmstage_rt.so"
 tests=$(copy_programs "$build/test/gpu" "$stage/test/gpu")
 examples=$(copy_programs "$build/examples" "$stage/examples")
+benches=$(copy_programs "$build/bench" "$stage/bench")
 [[ $tests -gt 0 ]] ||
   die "no programs in $build/test/gpu; build them first (ninja -C $build)"
 install -m 755 "$repo/tools/gpu/run-suite.sh" "$stage/run-suite.sh"
+install -m 755 "$repo/bench/run.sh" "$repo/bench/report.py" "$stage/bench/"
 
 {
   echo "made: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
@@ -86,7 +90,7 @@ mv "$archive.tmp" "$archive"
 bytes=$(stat -c %s "$archive")
 mib=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
 echo "pack.sh: $archive: $mib MiB ($bytes bytes): runtime, $tests test" \
-  "programs, $examples examples"
+  "programs, $examples examples, $benches benchmarks"
 if ((bytes >= limit_mib * 1048576)); then
   die "the archive is $mib MiB, over the $limit_mib MiB limit"
 fi

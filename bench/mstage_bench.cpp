@@ -1,0 +1,169 @@
+// mstage's side of the benchmarks: the paper's reduction (Listing 4) and
+// n-body (Listings 5 and 6), staged and unstaged, timed with CUDA events
+// around each launch (the kernel only: the data stays on the device).
+//
+//   mstage_bench reduce [--reps N] [--grid G]
+//   mstage_bench nbody [--reps N]
+//
+// Prints CSV: benchmark,variant,n,block,grid,median_ms,min_ms,gbps. Each
+// variant's result is checked against the CPU before its times count.
+#include "Listing4.h"
+#include "Listing5.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace mstage;
+
+namespace {
+
+int Reps = 100;
+unsigned ReduceGrid = 1056;
+
+struct Timing {
+  double Median, Min;
+};
+
+// Launches Launch() Reps times after 5 warm-ups (the first compiles).
+template <class F> Timing timeLaunches(F Launch) {
+  for (int I = 0; I < 5; ++I)
+    Launch();
+  std::vector<double> Ms;
+  for (int I = 0; I < Reps; ++I) {
+    Launch();
+    Ms.push_back(mstage_rt_last_kernel_ms());
+  }
+  std::sort(Ms.begin(), Ms.end());
+  return {Ms[Ms.size() / 2], Ms.front()};
+}
+
+[[noreturn]] void failCheck(const std::string &What) {
+  std::fprintf(stderr, "FAIL %s\n", What.c_str());
+  std::exit(1);
+}
+
+template <class Stage> void benchReduce(size_t N, Stage stage) {
+  const int Block = 256;
+  std::vector<int> Host(N);
+  for (size_t I = 0; I < N; ++I)
+    Host[I] = int(I % 7) - 3;
+  long long Expected = std::accumulate(Host.begin(), Host.end(), 0LL);
+  device_vector<int> In(Host), Out(ReduceGrid);
+  auto K = kernel(listing4Kernel(Block, stage), ReduceGrid, Block,
+                  Block * sizeof(int));
+  K(In, Out);
+  std::vector<int> Partial = Out.download();
+  long long Got = std::accumulate(Partial.begin(), Partial.end(), 0LL);
+  if (Got != Expected)
+    failCheck(std::string("reduce ") + Stage::name + " n=" +
+              std::to_string(N) + ": " + std::to_string(Got) +
+              ", expected " + std::to_string(Expected));
+  Timing T = timeLaunches([&] { K(In, Out); });
+  std::printf("reduce,mstage-%s,%zu,%d,%u,%.5f,%.5f,%.2f\n", Stage::name, N,
+              Block, ReduceGrid, T.Median, T.Min,
+              N * sizeof(int) / (T.Median * 1e6));
+}
+
+// One body against all, in double precision, for the check.
+data_t referenceBody(const std::vector<data_t> &Pos,
+                     const std::vector<data_t> &Vel, size_t I, data_t &V) {
+  const double Eps2 = 0.00125f;
+  double Ax = 0, Ay = 0, Az = 0;
+  for (const data_t &E : Pos) {
+    double Rx = double(Pos[I].x) - E.x, Ry = double(Pos[I].y) - E.y,
+           Rz = double(Pos[I].z) - E.z;
+    double Rw = 1.0 / std::sqrt(Rx * Rx + Ry * Ry + Rz * Rz + Eps2);
+    double Aw = double(G) * E.w * Rw * Rw * Rw;
+    Ax += Aw * Rx, Ay += Aw * Ry, Az += Aw * Rz;
+  }
+  data_t P = Pos[I];
+  V = Vel[I];
+  P.x = float(P.x + V.x * double(dt) + Ax * 0.5 * dt * dt);
+  P.y = float(P.y + V.y * double(dt) + Ay * 0.5 * dt * dt);
+  P.z = float(P.z + V.z * double(dt) + Az * 0.5 * dt * dt);
+  V.x = float(V.x + Ax * dt), V.y = float(V.y + Ay * dt),
+  V.z = float(V.z + Az * dt);
+  return P;
+}
+
+template <class Stage> void benchNbody(size_t N, Stage stage) {
+  const unsigned Block = 256;
+  std::mt19937 Gen(42);
+  std::uniform_real_distribution<float> Coord(-1, 1), Mass(0.5f, 1.5f);
+  std::vector<data_t> Pos(N), Vel(N);
+  for (size_t I = 0; I < N; ++I) {
+    Pos[I] = {Coord(Gen), Coord(Gen), Coord(Gen), Mass(Gen)};
+    Vel[I] = {Coord(Gen) * 0.1f, Coord(Gen) * 0.1f, Coord(Gen) * 0.1f, 0};
+  }
+  device_vector<data_t> DPos(Pos), DNPos(N), DVel(Vel);
+  unsigned Grid = unsigned((N + Block - 1) / Block);
+  auto K = kernel(nbodyKernel(stage), Grid, Block, Block * sizeof(data_t));
+  K(DPos, DNPos, DVel);
+  std::vector<data_t> NPos = DNPos.download(), NVel = DVel.download();
+  size_t Step = std::max<size_t>(1, N / 1000);
+  for (size_t I = 0; I < N; I += Step) {
+    data_t V;
+    data_t P = referenceBody(Pos, Vel, I, V);
+    const float Got[] = {NPos[I].x, NPos[I].y, NPos[I].z,
+                         NVel[I].x, NVel[I].y, NVel[I].z};
+    const float Want[] = {P.x, P.y, P.z, V.x, V.y, V.z};
+    for (int C = 0; C < 6; ++C) {
+      double Err = std::fabs(double(Got[C]) - Want[C]) /
+                   std::max(1e-3, std::fabs(double(Want[C])));
+      if (!(Err < 1e-3))
+        failCheck(std::string("nbody ") + Stage::name + " n=" +
+                  std::to_string(N) + " body " + std::to_string(I) +
+                  ": relative error " + std::to_string(Err));
+    }
+  }
+  Timing T = timeLaunches([&] { K(DPos, DNPos, DVel); });
+  std::printf("nbody,mstage-%s,%zu,%u,%u,%.5f,%.5f,%.2f\n", Stage::name, N,
+              Block, Grid, T.Median, T.Min,
+              double(N) * N / (T.Median * 1e6));
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  if (Argc < 2)
+    return std::fprintf(stderr, "usage: mstage_bench reduce|nbody "
+                                "[--reps N] [--grid G]\n"),
+           2;
+  std::string What = Argv[1];
+  for (int I = 2; I + 1 < Argc; I += 2) {
+    if (!std::strcmp(Argv[I], "--reps"))
+      Reps = std::atoi(Argv[I + 1]);
+    else if (!std::strcmp(Argv[I], "--grid"))
+      ReduceGrid = unsigned(std::atoi(Argv[I + 1]));
+  }
+  if (mstage_rt_executes() != 1) {
+    std::fprintf(stderr, "mstage_bench: needs a GPU (%s)\n",
+                 mstage_rt_last_error());
+    return 1;
+  }
+  mstage_rt_time_launches(1);
+  std::printf("benchmark,variant,n,block,grid,median_ms,min_ms,gbps\n");
+  if (What == "reduce") {
+    for (size_t N : {size_t(1) << 27, (size_t(1) << 27) + 172}) {
+      benchReduce(N, Staged{});
+      benchReduce(N, Unstaged{});
+    }
+  } else if (What == "nbody") {
+    for (int Log = 10; Log <= 19; ++Log) {
+      benchNbody(size_t(1) << Log, Staged{});
+      benchNbody(size_t(1) << Log, Unstaged{});
+    }
+  } else {
+    std::fprintf(stderr, "mstage_bench: unknown benchmark '%s'\n",
+                 What.c_str());
+    return 2;
+  }
+  return 0;
+}

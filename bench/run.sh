@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs the benchmarks on a GPU machine, from the folder that
+# tools/gpu/pack.sh made (bench/ beside lib/): the nvcc and CUB baselines and
+# mstage_bench, in one run, then prints the table of ratios.
+#
+#   OUT=<folder> bench/run.sh [reps]
+#
+# Writes $OUT/bench.csv and $OUT/bench-report.txt.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+reps=${1:-100}
+OUT=${OUT:-$root/out}
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH="$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+csv=$OUT/bench.csv
+status=0
+
+run() { # label command...
+  echo "== $1" >&2
+  shift
+  local out
+  if ! out=$("$@" 2>"$OUT/bench-stderr.tmp"); then
+    status=1
+    echo "FAILED: $*" >&2
+    cat "$OUT/bench-stderr.tmp" >&2
+  fi
+  cat "$OUT/bench-stderr.tmp" >>"$OUT/bench-stderr.log"
+  printf '%s\n' "$out" | grep -v '^benchmark,' >>"$csv"
+}
+
+echo "benchmark,variant,n,block,grid,median_ms,min_ms,gbps" >"$csv"
+: >"$OUT/bench-stderr.log"
+run "reduce baselines" "$here/reduce_baselines" --reps "$reps"
+grid=$(awk -F, '$1 == "reduce" && $2 == "nvcc-template" { print $5; exit }' "$csv")
+run "mstage reduce" "$here/mstage_bench" reduce --reps "$reps" --grid "${grid:-1056}"
+run "nbody baselines" "$here/nbody_baselines" --reps 50
+run "mstage nbody" "$here/mstage_bench" nbody --reps 50
+rm -f "$OUT/bench-stderr.tmp"
+
+python3 "$here/report.py" "$csv" | tee "$OUT/bench-report.txt"
+exit "$status"
