@@ -15,7 +15,7 @@
 
 using namespace mstage;
 
-struct data_t {
+struct alignas(16) data_t {
   float x, y, z, w;
 };
 constexpr float G = 6.674e-3f;

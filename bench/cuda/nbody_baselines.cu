@@ -67,6 +67,8 @@ struct alignas(16) Body {
   float x, y, z, w;
 };
 
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // Kernels
 //===----------------------------------------------------------------------===//
@@ -92,9 +94,8 @@ __device__ __forceinline__ void forEachTiled(const Body *v, int n, Body *sm,
 }
 
 // Listing 5: one step for the body of this thread.
-__device__ __forceinline__ void nbodyStep(const Body *pos, Body *npos,
-                                          Body *vel, int n, Body *sm,
-                                          int bSize) {
+__device__ __forceinline__ void
+nbodyStep(const Body *pos, Body *npos, Body *vel, int n, Body *sm, int bSize) {
   int idx = blockIdx.x * blockDim.x + threadIdx.x;
   bool disabled = idx >= n;
   Body p = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -141,6 +142,8 @@ __global__ void nbodyRuntime(const Body *pos, Body *npos, Body *vel, int n) {
   extern __shared__ Body smDyn[];
   nbodyStep(pos, npos, vel, n, smDyn, blockDim.x);
 }
+
+namespace {
 
 //===----------------------------------------------------------------------===//
 // Host helpers
@@ -217,7 +220,6 @@ std::vector<Ref> referenceSet(const std::vector<Body> &pos,
       idxs.push_back(int((long long)k * (n - 1) / (kSampleBodies - 1)));
   }
   std::vector<Ref> refs(idxs.size());
-#pragma omp parallel for schedule(dynamic, 16)
   for (long k = 0; k < long(idxs.size()); ++k)
     refs[k] = referenceStep(pos, vel, idxs[k]);
   return refs;
@@ -237,8 +239,8 @@ void checkStep(const char *variant, int n, const std::vector<Ref> &refs,
   int worstIdx = -1;
   for (const Ref &r : refs) {
     const Body &p = npos[r.idx], &v = nvel[r.idx];
-    double e = std::max(relError(r.p, p.x, p.y, p.z),
-                        relError(r.v, v.x, v.y, v.z));
+    double e =
+        std::max(relError(r.p, p.x, p.y, p.z), relError(r.v, v.x, v.y, v.z));
     if (!(e <= worst)) { // also catches NaN
       worst = e;
       worstIdx = r.idx;
@@ -250,13 +252,15 @@ void checkStep(const char *variant, int n, const std::vector<Ref> &refs,
                    "FAIL: %s, n = %d, body %d: relative error %g > %g\n"
                    "  gpu pos (%g %g %g) ref (%g %g %g)\n"
                    "  gpu vel (%g %g %g) ref (%g %g %g)\n",
-                   variant, n, r.idx, e, kRelTol, p.x, p.y, p.z, r.p[0],
-                   r.p[1], r.p[2], v.x, v.y, v.z, r.v[0], r.v[1], r.v[2]);
+                   variant, n, r.idx, e, kRelTol, p.x, p.y, p.z, r.p[0], r.p[1],
+                   r.p[2], v.x, v.y, v.z, r.v[0], r.v[1], r.v[2]);
       std::exit(1);
     }
   }
-  std::fprintf(stderr, "# %s n = %d: %zu bodies checked, max rel error %.3g"
-               " (body %d)\n", variant, n, refs.size(), worst, worstIdx);
+  std::fprintf(stderr,
+               "# %s n = %d: %zu bodies checked, max rel error %.3g"
+               " (body %d)\n",
+               variant, n, refs.size(), worst, worstIdx);
 }
 
 struct Timing {
@@ -288,8 +292,8 @@ Timing measure(int reps, const std::function<void()> &launch) {
   CUDA_CHECK(cudaEventDestroy(stop));
 
   std::sort(ms.begin(), ms.end());
-  double median = reps % 2 ? ms[reps / 2]
-                           : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
+  double median =
+      reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
   return {median, ms.front()};
 }
 
@@ -320,8 +324,10 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
   std::fprintf(stderr, "# device: %s, %d SMs, cc %d.%d\n", prop.name,
                prop.multiProcessorCount, prop.major, prop.minor);
-  std::fprintf(stderr, "# block = %u, grid = ceil(n / %u), warm-ups = %d, "
-               "reps = %d\n", kBlock, kBlock, kWarmups, reps);
+  std::fprintf(stderr,
+               "# block = %u, grid = ceil(n / %u), warm-ups = %d, "
+               "reps = %d\n",
+               kBlock, kBlock, kWarmups, reps);
 
   std::printf("benchmark,variant,n,block,grid,median_ms,min_ms,gbps\n");
 
@@ -354,7 +360,7 @@ int main(int argc, char **argv) {
         {"nvcc-runtime",
          [&] {
            nbodyRuntime<<<grid, block, block * sizeof(Body)>>>(dPos, dNpos,
-                                                                dVel, n);
+                                                               dVel, n);
          }},
     };
 
@@ -365,8 +371,7 @@ int main(int argc, char **argv) {
       var.launch();
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaDeviceSynchronize());
-      CUDA_CHECK(
-          cudaMemcpy(npos.data(), dNpos, bytes, cudaMemcpyDeviceToHost));
+      CUDA_CHECK(cudaMemcpy(npos.data(), dNpos, bytes, cudaMemcpyDeviceToHost));
       CUDA_CHECK(cudaMemcpy(nvel.data(), dVel, bytes, cudaMemcpyDeviceToHost));
       checkStep(var.name, n, refs, npos, nvel);
 

@@ -5,6 +5,8 @@
 // For n = 2^27 and n = 2^27 + 172 ints (values (i % 7) - 3) this measures:
 //   copy           cudaMemcpyAsync device-to-device of the n-int input;
 //                  gbps counts the bytes read plus the bytes written (2*n*4).
+//                  Reported as benchmark "copy", variant "memcpy-dtod"; the
+//                  others as benchmark "reduce".
 //   nvcc-template  NVIDIA SDK reduce6: template <blockSize, nIsPow2>.
 //   nvcc-runtime   the same kernel with blockSize and nIsPow2 as parameters.
 //   cub            cub::DeviceReduce::Sum over the whole array (full sum).
@@ -51,6 +53,8 @@ namespace {
 constexpr unsigned kBlock = 256;
 constexpr int kWarmups = 5;
 constexpr int kMinReps = 50;
+
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // Kernels
@@ -204,6 +208,8 @@ __global__ void reduceRuntime(const int *input, int *output, unsigned n,
     output[blockIdx.x] = sm[0];
 }
 
+namespace {
+
 //===----------------------------------------------------------------------===//
 // Host helpers
 //===----------------------------------------------------------------------===//
@@ -251,16 +257,16 @@ Timing measure(int reps, const std::function<void()> &launch,
   check();
 
   std::sort(ms.begin(), ms.end());
-  double median = reps % 2 ? ms[reps / 2]
-                           : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
+  double median =
+      reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
   return {median, ms.front()};
 }
 
-void printRow(const char *variant, unsigned n, unsigned block, unsigned grid,
-              Timing t, double bytes) {
+void printRow(const char *benchmark, const char *variant, unsigned n,
+              unsigned block, unsigned grid, Timing t, double bytes) {
   double gbps = bytes / (t.medianMs * 1e-3) / 1e9;
-  std::printf("reduce,%s,%u,%u,%u,%.6f,%.6f,%.3f\n", variant, n, block, grid,
-              t.medianMs, t.minMs, gbps);
+  std::printf("%s,%s,%u,%u,%u,%.6f,%.6f,%.3f\n", benchmark, variant, n, block,
+              grid, t.medianMs, t.minMs, gbps);
   std::fflush(stdout);
 }
 
@@ -298,9 +304,9 @@ int main(int argc, char **argv) {
       gridOverride ? gridOverride : 2 * numSMs * (2048 / block);
   std::fprintf(stderr, "# device: %s, %u SMs, cc %d.%d\n", prop.name, numSMs,
                prop.major, prop.minor);
-  std::fprintf(stderr,
-               "# block = %u, grid = %u (rule: 2 * numSMs * (2048 / block)%s)\n",
-               block, grid, gridOverride ? ", overridden by --grid" : "");
+  std::fprintf(
+      stderr, "# block = %u, grid = %u (rule: 2 * numSMs * (2048 / block)%s)\n",
+      block, grid, gridOverride ? ", overridden by --grid" : "");
   std::fprintf(stderr, "# warm-ups = %d, reps = %d\n", kWarmups, reps);
 
   std::printf("benchmark,variant,n,block,grid,median_ms,min_ms,gbps\n");
@@ -356,19 +362,21 @@ int main(int argc, char **argv) {
         if (std::memcmp(copied.data(), host.data(), size_t(n) * sizeof(int)))
           fail("copy", n, "copied data differs from the input");
       };
-      printRow("copy", n, 0, 0, measure(reps, launch, check), 2.0 * inBytes);
+      printRow("copy", "memcpy-dtod", n, 0, 0, measure(reps, launch, check),
+               2.0 * inBytes);
     }
 
     // Sums the per-block partials on the host and compares.
     auto checkPartials = [&](const char *variant) {
-      CUDA_CHECK(cudaMemcpy(partial.data(), dPartial, size_t(grid) * sizeof(int),
+      CUDA_CHECK(cudaMemcpy(partial.data(), dPartial,
+                            size_t(grid) * sizeof(int),
                             cudaMemcpyDeviceToHost));
       long long got = 0;
       for (unsigned b = 0; b < grid; ++b)
         got += partial[b];
       if (got != expected) {
         char msg[128];
-        std::snprintf(msg, sizeof msg, "sum %lld, expected %lld", got,
+        std::snprintf(msg, sizeof msg, "sum %lld; expected %lld", got,
                       expected);
         fail(variant, n, msg);
       }
@@ -386,8 +394,8 @@ int main(int argc, char **argv) {
       };
       CUDA_CHECK(cudaMemset(dPartial, 0x7f, size_t(grid) * sizeof(int)));
       auto check = [&] { checkPartials("nvcc-template"); };
-      printRow("nvcc-template", n, block, grid, measure(reps, launch, check),
-               inBytes);
+      printRow("reduce", "nvcc-template", n, block, grid,
+               measure(reps, launch, check), inBytes);
     }
 
     // nvcc-runtime
@@ -399,8 +407,8 @@ int main(int argc, char **argv) {
       };
       CUDA_CHECK(cudaMemset(dPartial, 0x7f, size_t(grid) * sizeof(int)));
       auto check = [&] { checkPartials("nvcc-runtime"); };
-      printRow("nvcc-runtime", n, block, grid, measure(reps, launch, check),
-               inBytes);
+      printRow("reduce", "nvcc-runtime", n, block, grid,
+               measure(reps, launch, check), inBytes);
     }
 
     // cub: full sum.
@@ -412,16 +420,15 @@ int main(int argc, char **argv) {
       CUDA_CHECK(cudaMemset(dSum, 0x7f, sizeof(int)));
       auto check = [&] {
         int got = 0;
-        CUDA_CHECK(
-            cudaMemcpy(&got, dSum, sizeof(int), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(&got, dSum, sizeof(int), cudaMemcpyDeviceToHost));
         if (got != expected) {
           char msg[128];
-          std::snprintf(msg, sizeof msg, "sum %d, expected %lld", got,
+          std::snprintf(msg, sizeof msg, "sum %d; expected %lld", got,
                         expected);
           fail("cub", n, msg);
         }
       };
-      printRow("cub", n, 0, 0, measure(reps, launch, check), inBytes);
+      printRow("reduce", "cub", n, 0, 0, measure(reps, launch, check), inBytes);
     }
   }
 

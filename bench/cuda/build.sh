@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the hand-written CUDA baselines with nvcc.
+#   bench/cuda/build.sh [OUTPUT_DIR]      (default: build/bench)
+# Environment: NVCC (default /usr/local/cuda/bin/nvcc, else nvcc on PATH),
+#              NVCC_ARCH (default sm_90).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="${1:-build/bench}"
+nvcc="${NVCC:-}"
+if [[ -z "$nvcc" ]]; then
+  if [[ -x /usr/local/cuda/bin/nvcc ]]; then
+    nvcc=/usr/local/cuda/bin/nvcc
+  else
+    nvcc=nvcc
+  fi
+fi
+arch="${NVCC_ARCH:-sm_90}"
+flags=(-O3 "-arch=$arch" -std=c++17)
+
+mkdir -p "$out"
+for prog in reduce_baselines nbody_baselines; do
+  echo "$nvcc ${flags[*]} $here/$prog.cu -o $out/$prog"
+  "$nvcc" "${flags[@]}" "$here/$prog.cu" -o "$out/$prog"
+done
