@@ -30,7 +30,7 @@
 set -uo pipefail
 
 # The programs that use shared memory, by file name, for racecheck.
-RACECHECK_PROGRAMS=(shared_barrier reduce_listing2 reduce)
+RACECHECK_PROGRAMS=(shared_barrier reduce_listing2 reduce reduce_staged nbody)
 # Programs that fault on purpose (to test error reports): no memcheck run.
 NO_MEMCHECK_PROGRAMS=(launch_error)
 
