@@ -12,6 +12,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -110,6 +112,14 @@ Expected<TargetMachine *> targetMachineFor(StringRef Arch) {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // Expert knob: LLVM options for the JIT, e.g. "-unroll-threshold=600".
+    if (const char *Env = std::getenv("MSTAGE_LLVM_ARGS")) {
+      BumpPtrAllocator Alloc;
+      StringSaver Saver(Alloc);
+      SmallVector<const char *, 8> Args{"mstage"};
+      cl::TokenizeGNUCommandLine(Env, Saver, Args);
+      cl::ParseCommandLineOptions(Args.size(), Args.data(), "", &errs());
+    }
   });
   std::unique_ptr<TargetMachine> &TM = TargetMachines[Arch.str()];
   if (!TM) {
