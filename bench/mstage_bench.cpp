@@ -8,7 +8,7 @@
 // Prints CSV: benchmark,variant,n,block,grid,median_ms,min_ms,gbps. Each
 // variant's result is checked against the CPU before its times count.
 #include "Listing4.h"
-#include "Listing5.h"
+#include "NbodyReference.h"
 
 #include <algorithm>
 #include <cmath>
@@ -62,35 +62,13 @@ template <class Stage> void benchReduce(size_t N, Stage stage) {
   std::vector<int> Partial = Out.download();
   long long Got = std::accumulate(Partial.begin(), Partial.end(), 0LL);
   if (Got != Expected)
-    failCheck(std::string("reduce ") + Stage::name + " n=" +
-              std::to_string(N) + ": " + std::to_string(Got) +
-              ", expected " + std::to_string(Expected));
+    failCheck(std::string("reduce ") + Stage::name + " n=" + std::to_string(N) +
+              ": " + std::to_string(Got) + ", expected " +
+              std::to_string(Expected));
   Timing T = timeLaunches([&] { K(In, Out); });
   std::printf("reduce,mstage-%s,%zu,%d,%u,%.5f,%.5f,%.2f\n", Stage::name, N,
               Block, ReduceGrid, T.Median, T.Min,
               N * sizeof(int) / (T.Median * 1e6));
-}
-
-// One body against all, in double precision, for the check.
-data_t referenceBody(const std::vector<data_t> &Pos,
-                     const std::vector<data_t> &Vel, size_t I, data_t &V) {
-  const double Eps2 = 0.00125f;
-  double Ax = 0, Ay = 0, Az = 0;
-  for (const data_t &E : Pos) {
-    double Rx = double(Pos[I].x) - E.x, Ry = double(Pos[I].y) - E.y,
-           Rz = double(Pos[I].z) - E.z;
-    double Rw = 1.0 / std::sqrt(Rx * Rx + Ry * Ry + Rz * Rz + Eps2);
-    double Aw = double(G) * E.w * Rw * Rw * Rw;
-    Ax += Aw * Rx, Ay += Aw * Ry, Az += Aw * Rz;
-  }
-  data_t P = Pos[I];
-  V = Vel[I];
-  P.x = float(P.x + V.x * double(dt) + Ax * 0.5 * dt * dt);
-  P.y = float(P.y + V.y * double(dt) + Ay * 0.5 * dt * dt);
-  P.z = float(P.z + V.z * double(dt) + Az * 0.5 * dt * dt);
-  V.x = float(V.x + Ax * dt), V.y = float(V.y + Ay * dt),
-  V.z = float(V.z + Az * dt);
-  return P;
 }
 
 template <class Stage> void benchNbody(size_t N, Stage stage) {
@@ -118,15 +96,14 @@ template <class Stage> void benchNbody(size_t N, Stage stage) {
       double Err = std::fabs(double(Got[C]) - Want[C]) /
                    std::max(1e-3, std::fabs(double(Want[C])));
       if (!(Err < 1e-3))
-        failCheck(std::string("nbody ") + Stage::name + " n=" +
-                  std::to_string(N) + " body " + std::to_string(I) +
+        failCheck(std::string("nbody ") + Stage::name +
+                  " n=" + std::to_string(N) + " body " + std::to_string(I) +
                   ": relative error " + std::to_string(Err));
     }
   }
   Timing T = timeLaunches([&] { K(DPos, DNPos, DVel); });
   std::printf("nbody,mstage-%s,%zu,%u,%u,%.5f,%.5f,%.2f\n", Stage::name, N,
-              Block, Grid, T.Median, T.Min,
-              double(N) * N / (T.Median * 1e6));
+              Block, Grid, T.Median, T.Min, double(N) * N / (T.Median * 1e6));
 }
 
 } // namespace

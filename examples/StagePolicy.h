@@ -18,14 +18,13 @@ struct Staged {
 
 struct Unstaged {
   static constexpr const char *name = "unstaged";
-  template <class F, class... A,
-            std::enable_if_t<std::is_invocable_v<const F &, const A &...>,
-                             int> = 0>
+  template <
+      class F, class... A,
+      std::enable_if_t<std::is_invocable_v<const F &, const A &...>, int> = 0>
   auto operator()(F f, A... a) const {
     return f(a...);
   }
-  template <class T,
-            std::enable_if_t<!std::is_invocable_v<const T &>, int> = 0>
+  template <class T, std::enable_if_t<!std::is_invocable_v<const T &>, int> = 0>
   T operator()(T v) const {
     return v;
   }

@@ -1,6 +1,6 @@
 // The paper's n-body simulation (Listings 5 and 6, in Listing5.h) as a
 // program: one step, staged and unstaged, checked against the CPU.
-#include "Listing5.h"
+#include "NbodyReference.h"
 
 #include <cmath>
 #include <cstdio>
@@ -11,24 +11,9 @@
 // One step on the CPU, in double precision, for the check.
 void nbodyReference(const std::vector<data_t> &pos, std::vector<data_t> &npos,
                     std::vector<data_t> &vel) {
-  const double eps2 = 0.00125f;
-  for (size_t i = 0; i < pos.size(); ++i) {
-    double ax = 0, ay = 0, az = 0;
-    for (const data_t &e : pos) {
-      double rx = double(pos[i].x) - e.x, ry = double(pos[i].y) - e.y,
-             rz = double(pos[i].z) - e.z;
-      double rw = 1.0 / std::sqrt(rx * rx + ry * ry + rz * rz + eps2);
-      double aw = double(G) * e.w * rw * rw * rw;
-      ax += aw * rx, ay += aw * ry, az += aw * rz;
-    }
-    data_t p = pos[i], v = vel[i];
-    p.x = float(p.x + v.x * double(dt) + ax * 0.5 * dt * dt);
-    p.y = float(p.y + v.y * double(dt) + ay * 0.5 * dt * dt);
-    p.z = float(p.z + v.z * double(dt) + az * 0.5 * dt * dt);
-    v.x = float(v.x + ax * dt), v.y = float(v.y + ay * dt),
-    v.z = float(v.z + az * dt);
-    npos[i] = p, vel[i] = v;
-  }
+  std::vector<data_t> vel0 = vel;
+  for (size_t i = 0; i < pos.size(); ++i)
+    npos[i] = referenceBody(pos, vel0, i, vel[i]);
 }
 
 template <typename Stage>

@@ -239,16 +239,15 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
     Constant *Evals = ConstantPointerNull::get(cast<PointerType>(Ptr));
     if (!K.Evaluators.empty()) {
       SmallVector<Constant *, 4> Fns(K.Evaluators.begin(), K.Evaluators.end());
-      auto *EvalInit =
-          ConstantArray::get(ArrayType::get(Ptr, Fns.size()), Fns);
+      auto *EvalInit = ConstantArray::get(ArrayType::get(Ptr, Fns.size()), Fns);
       Evals = new GlobalVariable(M, EvalInit->getType(), true,
                                  GlobalValue::PrivateLinkage, EvalInit,
                                  "__mstage_evaluators");
     }
     Records.push_back(ConstantStruct::get(
-        RecordTy, {K.Entry, GV, Evals,
-                   ConstantInt::get(I32, K.Evaluators.size()),
-                   ConstantInt::get(I32, 0)}));
+        RecordTy,
+        {K.Entry, GV, Evals, ConstantInt::get(I32, K.Evaluators.size()),
+         ConstantInt::get(I32, 0)}));
   }
   auto *TableInit =
       ConstantArray::get(ArrayType::get(RecordTy, Records.size()), Records);
@@ -293,16 +292,15 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   SmallVector<EmbeddedKernel, 4> Embedded;
   for (const KernelEntry &K : Entries) {
     StagedBody Staged;
-    bool StagesOK =
-        prepareStagedBody(M, *K.F, K.Info.Name, StageFns, Staged);
+    bool StagesOK = prepareStagedBody(M, *K.F, K.Info.Name, StageFns, Staged);
     KernelBlob Blob;
     Blob.Name = K.Info.Name;
     Blob.PrettyName = K.Info.PrettyName;
     Blob.Location = K.Info.Location;
     std::optional<std::string> Bitcode;
     if (StagesOK)
-      Bitcode = buildDeviceBitcode(M, K, Staged, StageFns, TM.get(),
-                                   Blob.NumParams);
+      Bitcode =
+          buildDeviceBitcode(M, K, Staged, StageFns, TM.get(), Blob.NumParams);
     if (Staged.OwnsBody)
       Staged.Body->eraseFromParent();
     if (!Bitcode)

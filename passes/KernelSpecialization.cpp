@@ -20,13 +20,13 @@ Error foldStagedValues(Module &M, ArrayRef<StringRef> StagedValues) {
       continue; // the optimizer found the value unused
     auto *Ty = cast<ArrayType>(GV->getValueType());
     if (Ty->getNumElements() != StagedValues[I].size())
-      return createStringError(inconvertibleErrorCode(),
-                               "stage site " + Twine(I) + " holds " +
-                                   Twine(Ty->getNumElements()) +
-                                   " bytes, the evaluator gave " +
-                                   Twine(StagedValues[I].size()));
-    GV->setInitializer(ConstantDataArray::getRaw(
-        StagedValues[I], StagedValues[I].size(), Type::getInt8Ty(M.getContext())));
+      return createStringError(
+          inconvertibleErrorCode(),
+          "stage site " + Twine(I) + " holds " + Twine(Ty->getNumElements()) +
+              " bytes, the evaluator gave " + Twine(StagedValues[I].size()));
+    GV->setInitializer(
+        ConstantDataArray::getRaw(StagedValues[I], StagedValues[I].size(),
+                                  Type::getInt8Ty(M.getContext())));
     GV->setLinkage(GlobalValue::InternalLinkage);
     GV->setConstant(true);
   }

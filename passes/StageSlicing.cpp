@@ -16,6 +16,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -23,7 +24,6 @@
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <deque>
@@ -39,8 +39,8 @@ const DILocation *userLocation(const Instruction *I) {
   const DILocation *Best = nullptr;
   for (const DILocation *L = I->getDebugLoc().get(); L; L = L->getInlinedAt()) {
     StringRef File = L->getFilename();
-    bool InMStage = File.contains("include/mstage") ||
-                    File.ends_with("mstage.hpp");
+    bool InMStage =
+        File.contains("include/mstage") || File.ends_with("mstage.hpp");
     if (!InMStage)
       return L;
     Best = L;
@@ -55,15 +55,14 @@ std::string describeLocation(const Instruction *I) {
   SmallString<128> Path(L->getFilename());
   if (!sys::path::is_absolute(Path) && !L->getDirectory().empty())
     Path = (L->getDirectory() + "/" + L->getFilename()).str();
-  return (Path + ":" + Twine(L->getLine()) + ":" + Twine(L->getColumn()))
-      .str();
+  return (Path + ":" + Twine(L->getLine()) + ":" + Twine(L->getColumn())).str();
 }
 
 void reportAt(const Instruction *I, const Twine &Msg) {
   const DILocation *L = userLocation(I);
   I->getContext().diagnose(DiagnosticInfoUnsupported(
-      *I->getFunction(), Msg, L ? DiagnosticLocation(DebugLoc(L))
-                                : DiagnosticLocation()));
+      *I->getFunction(), Msg,
+      L ? DiagnosticLocation(DebugLoc(L)) : DiagnosticLocation()));
 }
 
 // Runs the scalar cleanups that turn -O0 memory traffic into SSA values.
@@ -394,8 +393,8 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
   IRBuilder<> EB(BasicBlock::Create(Ctx, "entry", Eval));
   SmallVector<Value *, 8> Args;
   for (unsigned K = 0; K < Body.arg_size(); ++K)
-    Args.push_back(EB.CreateLoad(
-        Ptr, EB.CreateConstGEP1_32(Ptr, Eval->getArg(0), K)));
+    Args.push_back(
+        EB.CreateLoad(Ptr, EB.CreateConstGEP1_32(Ptr, Eval->getArg(0), K)));
   Args.append({Eval->getArg(1), Eval->getArg(2)});
   EB.CreateCall(Impl, Args);
   EB.CreateRetVoid();
@@ -501,11 +500,10 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
       OK = false;
       continue;
     }
-    Site.Evaluator =
-        buildEvaluator(M, *Body, Call, S.Slice,
-                       "__mstage_eval." + KernelName + "." +
-                           Twine(Out.Sites.size()),
-                       Site.Info.Size);
+    Site.Evaluator = buildEvaluator(M, *Body, Call, S.Slice,
+                                    "__mstage_eval." + KernelName + "." +
+                                        Twine(Out.Sites.size()),
+                                    Site.Info.Size);
     Out.Sites.push_back(Site);
   }
   return OK;

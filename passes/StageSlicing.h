@@ -32,8 +32,8 @@ namespace mstage {
 inline constexpr const char *StagePlaceholderPrefix = "__mstage_stage.";
 
 struct StageSiteIR {
-  llvm::CallInst *Call = nullptr;         // the stage_eval call in the body
-  llvm::Function *Evaluator = nullptr;    // in the host module
+  llvm::CallInst *Call = nullptr;      // the stage_eval call in the body
+  llvm::Function *Evaluator = nullptr; // in the host module
   StageSite Info;
 };
 

@@ -13,8 +13,8 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -157,8 +157,8 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
   std::unique_ptr<Module> M = std::move(*ModOrErr);
   if (Spec.StagedValues.size() != K.StageSites.size())
     return jitError(K, "got " + Twine(Spec.StagedValues.size()) +
-                           " staged values for " +
-                           Twine(K.StageSites.size()) + " stage sites");
+                           " staged values for " + Twine(K.StageSites.size()) +
+                           " stage sites");
   if (Error E = foldStagedValues(*M, Spec.StagedValues))
     return jitError(K, toString(std::move(E)));
   foldLaunchExtents(*M, K.Name, Spec.Extents);

@@ -33,8 +33,7 @@ struct JitOutput {
 // libdevice functions it uses, runs O3 and emits PTX. Thread-safe.
 llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,
                                         const Specialization &Spec,
-                                        const JitOptions &Options,
-                                        bool WantIR);
+                                        const JitOptions &Options, bool WantIR);
 
 } // namespace mstage::rt
 

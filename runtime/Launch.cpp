@@ -65,7 +65,7 @@ std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
 
 // The staged values of one launch, computed by the kernel's host evaluators.
 struct StagedValues {
-  std::string Bytes;                      // all values, back to back
+  std::string Bytes;                            // all values, back to back
   llvm::SmallVector<llvm::StringRef, 4> Values; // into Bytes
 };
 
@@ -98,8 +98,8 @@ std::string specializationKey(const RegisteredKernel &K,
 
 // Compiles the specialization of K for this launch, once.
 int compiledFor(const RegisteredKernel &K, const Backend &B,
-                const mstage_launch_config &Config,
-                const StagedValues &Staged, CompiledKernel *&Out) {
+                const mstage_launch_config &Config, const StagedValues &Staged,
+                CompiledKernel *&Out) {
   std::string Key = specializationKey(K, Config, Staged);
   std::lock_guard<std::mutex> G(CacheLock);
   auto It = Compiled.find(Key);

@@ -40,20 +40,11 @@
 #include <string>
 #include <vector>
 
-#define CUDA_CHECK(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "CUDA error at %s:%d: %s\n  in: %s\n", __FILE__,    \
-                   __LINE__, cudaGetErrorString(err_), #call);                 \
-      std::exit(2);                                                            \
-    }                                                                          \
-  } while (0)
+#include "BenchTiming.cuh"
 
 namespace {
 
 constexpr unsigned kBlock = 256;
-constexpr int kWarmups = 5;
 constexpr int kMinReps = 50;
 constexpr int kFullCheckMaxN = 1 << 14;
 constexpr int kSampleBodies = 1000;
@@ -263,38 +254,8 @@ void checkStep(const char *variant, int n, const std::vector<Ref> &refs,
                variant, n, refs.size(), worst, worstIdx);
 }
 
-struct Timing {
-  double medianMs;
-  double minMs;
-};
-
 Timing measure(int reps, const std::function<void()> &launch) {
-  for (int r = 0; r < kWarmups; ++r)
-    launch();
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
-
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<double> ms(reps);
-  for (int r = 0; r < reps; ++r) {
-    CUDA_CHECK(cudaEventRecord(start));
-    launch();
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    CUDA_CHECK(cudaGetLastError());
-    float t = 0.0f;
-    CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms[r] = t;
-  }
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
-
-  std::sort(ms.begin(), ms.end());
-  double median =
-      reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
-  return {median, ms.front()};
+  return timeLaunches(reps, launch, [] {});
 }
 
 void usage(const char *argv0) {

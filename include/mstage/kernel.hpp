@@ -144,13 +144,12 @@ struct is_device_vector<device_vector<T>> : std::true_type {};
 
 // A device_vector passes its device memory, with nothing copied.
 template <class Arg>
-struct argument<Arg, std::enable_if_t<is_device_vector<
-                         std::remove_cv_t<std::remove_reference_t<Arg>>>::value>> {
+struct argument<Arg, std::enable_if_t<is_device_vector<std::remove_cv_t<
+                         std::remove_reference_t<Arg>>>::value>> {
   using vector_type = std::remove_cv_t<std::remove_reference_t<Arg>>;
   using element = typename vector_type::value_type;
-  using device_type = vector_view<
-      std::conditional_t<std::is_const_v<std::remove_reference_t<Arg>>,
-                         const element, element>>;
+  using device_type = vector_view<std::conditional_t<
+      std::is_const_v<std::remove_reference_t<Arg>>, const element, element>>;
 
   explicit argument(Arg &v) : view(v.data(), v.size()) {}
   const device_type &device() const { return view; }

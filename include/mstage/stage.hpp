@@ -28,8 +28,9 @@ template <class R> R staged_result(R *out) { return *out; }
 } // namespace detail
 
 // stage(fn, args...): fn(args...), evaluated on the host at launch.
-template <class F, class... A,
-          std::enable_if_t<std::is_invocable_v<const F &, const A &...>, int> = 0>
+template <
+    class F, class... A,
+    std::enable_if_t<std::is_invocable_v<const F &, const A &...>, int> = 0>
 auto stage(F fn, A... args) {
   using R = std::decay_t<std::invoke_result_t<const F &, const A &...>>;
   static_assert(std::is_trivially_copyable_v<R>,
@@ -41,8 +42,7 @@ auto stage(F fn, A... args) {
 }
 
 // stage(expr): the value of expr, evaluated on the host at launch.
-template <class T,
-          std::enable_if_t<!std::is_invocable_v<const T &>, int> = 0>
+template <class T, std::enable_if_t<!std::is_invocable_v<const T &>, int> = 0>
 std::decay_t<T> stage(const T &value) {
   return stage(detail::stage_identity{}, std::decay_t<T>(value));
 }

@@ -1,0 +1,61 @@
+// Shared by the CUDA baselines: error checking and event timing.
+#ifndef MSTAGE_BENCH_CUDA_BENCHTIMING_CUH
+#define MSTAGE_BENCH_CUDA_BENCHTIMING_CUH
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+#define CUDA_CHECK(call)                                                       \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "CUDA error at %s:%d: %s\n  in: %s\n", __FILE__,    \
+                   __LINE__, cudaGetErrorString(err_), #call);                 \
+      std::exit(2);                                                            \
+    }                                                                          \
+  } while (0)
+
+constexpr int kWarmups = 5;
+
+struct Timing {
+  double medianMs;
+  double minMs;
+};
+
+// Calls launch() kWarmups times, then check() (which must exit on a wrong
+// result), then times `reps` launches with CUDA events around each.
+inline Timing timeLaunches(int reps, const std::function<void()> &launch,
+                           const std::function<void()> &check) {
+  for (int r = 0; r < kWarmups; ++r)
+    launch();
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  check();
+
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<double> ms(reps);
+  for (int r = 0; r < reps; ++r) {
+    CUDA_CHECK(cudaEventRecord(start));
+    launch();
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaGetLastError());
+    float t = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+    ms[r] = t;
+  }
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+
+  std::sort(ms.begin(), ms.end());
+  double median =
+      reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
+  return {median, ms.front()};
+}
+
+#endif
