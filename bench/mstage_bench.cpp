@@ -3,7 +3,7 @@
 // around each launch (the kernel only: the data stays on the device).
 //
 //   mstage_bench reduce [--reps N] [--grid G]
-//   mstage_bench nbody [--reps N]
+//   mstage_bench nbody [--reps N] [--n N]
 //
 // Prints CSV: benchmark,variant,n,block,grid,median_ms,min_ms,gbps. Each
 // variant's result is checked against the CPU before its times count.
@@ -26,6 +26,7 @@ namespace {
 
 int Reps = 100;
 unsigned ReduceGrid = 1056;
+size_t OnlyN = 0; // --n: one size only (for profiling)
 
 struct Timing {
   double Median, Min;
@@ -119,6 +120,8 @@ int main(int Argc, char **Argv) {
       Reps = std::atoi(Argv[I + 1]);
     else if (!std::strcmp(Argv[I], "--grid"))
       ReduceGrid = unsigned(std::atoi(Argv[I + 1]));
+    else if (!std::strcmp(Argv[I], "--n"))
+      OnlyN = std::strtoull(Argv[I + 1], nullptr, 0);
   }
   if (mstage_rt_executes() != 1) {
     std::fprintf(stderr, "mstage_bench: needs a GPU (%s)\n",
@@ -134,8 +137,11 @@ int main(int Argc, char **Argv) {
     }
   } else if (What == "nbody") {
     for (int Log = 10; Log <= 19; ++Log) {
-      benchNbody(size_t(1) << Log, Staged{});
-      benchNbody(size_t(1) << Log, Unstaged{});
+      size_t N = size_t(1) << Log;
+      if (OnlyN && N != OnlyN)
+        continue;
+      benchNbody(N, Staged{});
+      benchNbody(N, Unstaged{});
     }
   } else {
     std::fprintf(stderr, "mstage_bench: unknown benchmark '%s'\n",
