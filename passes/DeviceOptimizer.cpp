@@ -12,7 +12,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
-#include "llvm/Transforms/Scalar/InductiveRangeCheckElimination.h"
 
 using namespace llvm;
 
@@ -56,14 +55,6 @@ void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
-  if (LoopTransforms)
-    // Splits loops around bounds checks on the induction variable (Listing
-    // 4's `i + localSize < n` once n is staged), so that the main part runs
-    // without them and can be unrolled.
-    PB.registerScalarOptimizerLateEPCallback(
-        [](FunctionPassManager &FPM, OptimizationLevel) {
-          FPM.addPass(IRCEPass());
-        });
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
   MPM.run(M, MAM);
 }
