@@ -1,7 +1,6 @@
 //===- DeviceOptimizer.cpp - Optimize device modules and emit PTX ---------===//
 #include "DeviceOptimizer.h"
 #include "DeviceRetarget.h"
-#include "LatchCanonicalization.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
@@ -13,12 +12,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
-#include "llvm/Transforms/InstCombine/InstCombine.h"
-#include "llvm/Transforms/Scalar/InductiveRangeCheckElimination.h"
-#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
-#include "llvm/Transforms/Scalar/SimplifyCFG.h"
-#include "llvm/Transforms/Utils/LCSSA.h"
-#include "llvm/Transforms/Utils/LoopSimplify.h"
 
 using namespace llvm;
 
@@ -62,24 +55,6 @@ void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
-  if (LoopTransforms)
-    // Once the staged values are constants, a bounds check on the induction
-    // variable (Listing 4's `i + localSize < n`) often fails only on the last
-    // iteration. IRCE splits such loops so that the main part runs without
-    // the check; unrolling and cleanup follow.
-    PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
-                                          OptimizationLevel Level,
-                                          ThinOrFullLTOPhase) {
-      FunctionPassManager FPM;
-      FPM.addPass(LatchCanonicalizationPass());
-      FPM.addPass(LoopSimplifyPass());
-      FPM.addPass(LCSSAPass());
-      FPM.addPass(IRCEPass());
-      FPM.addPass(LoopUnrollPass(LoopUnrollOptions(Level.getSpeedupLevel())));
-      FPM.addPass(InstCombinePass());
-      FPM.addPass(SimplifyCFGPass());
-      MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
-    });
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
   MPM.run(M, MAM);
 }
