@@ -196,7 +196,7 @@ private:
           continue;
         }
         bool Writes = false;
-        if (auto *SI = dyn_cast<StoreInst>(UI))
+        if (isa<StoreInst>(UI))
           Writes = true; // a store into A, or of A's address (an escape)
         else if (auto *MI = dyn_cast<MemIntrinsic>(UI))
           Writes = MI->getRawDest() == P;
