@@ -89,28 +89,24 @@ void simplify(Function &F) {
 // Inlining rounds before the remaining calls (recursion) are left alone.
 constexpr unsigned MaxInlineRounds = 32;
 
-// Functions from which a stage() site can be reached through calls.
-SmallPtrSet<Function *, 16> stageReaching(Module &M,
-                                          const StageFunctions &StageFns) {
-  SmallPtrSet<Function *, 16> Reaching;
-  bool Changed = true;
-  while (Changed) {
-    Changed = false;
-    for (Function &F : M) {
-      if (F.isDeclaration() || Reaching.count(&F) || StageFns.count(&F))
+// True when a stage() site can be reached from Entry through direct calls.
+bool reachesStageSite(Function &Entry, const StageFunctions &StageFns) {
+  SmallVector<Function *, 16> Work{&Entry};
+  SmallPtrSet<Function *, 16> Seen{&Entry};
+  while (!Work.empty()) {
+    Function *F = Work.pop_back_val();
+    for (Instruction &I : instructions(*F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+      if (!Callee)
         continue;
-      for (Instruction &I : instructions(F)) {
-        auto *CB = dyn_cast<CallBase>(&I);
-        Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-        if (Callee && (StageFns.count(Callee) || Reaching.count(Callee))) {
-          Reaching.insert(&F);
-          Changed = true;
-          break;
-        }
-      }
+      if (StageFns.count(Callee))
+        return true;
+      if (!Callee->isDeclaration() && Seen.insert(Callee).second)
+        Work.push_back(Callee);
     }
   }
-  return Reaching;
+  return false;
 }
 
 // What a device builtin reads, for errors; empty when the host knows it too
@@ -430,10 +426,7 @@ StageFunctions findStageFunctions(Module &M) {
 bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
                        const StageFunctions &StageFns, StagedBody &Out) {
   Out.Body = &Entry;
-  if (StageFns.empty())
-    return true;
-  SmallPtrSet<Function *, 16> Reaching = stageReaching(M, StageFns);
-  if (!Reaching.count(&Entry))
+  if (StageFns.empty() || !reachesStageSite(Entry, StageFns))
     return true;
 
   // The entry with its calls inlined (all but the stage() calls themselves),
