@@ -121,8 +121,12 @@ int compiledFor(const RegisteredKernel &K, const Backend &B,
   if (!Result)
     return fail(llvm::toString(Result.takeError()));
 
-  uint64_t Hash = llvm::xxh3_64bits(Key + "|" + Opts.Arch + "|" +
-                                    (Opts.FastMath ? "fast" : "ieee"));
+  // Dump names use the bitcode's hash, not the entry's address, so that
+  // they are the same from run to run.
+  uint64_t Hash = llvm::xxh3_64bits(
+      std::to_string(K.Blob.BitcodeHash) +
+      llvm::StringRef(Key).drop_front(sizeof(void *)).str() + "|" + Opts.Arch +
+      "|" + (Opts.FastMath ? "fast" : "ieee"));
   if (Dump.IR)
     dumpFile(K.Blob.Name, Hash, "ll", Result->OptimizedIR);
   if (Dump.PTX)
