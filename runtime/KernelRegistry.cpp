@@ -1,18 +1,20 @@
 //===- KernelRegistry.cpp - Kernels registered by the program's objects ---===//
 #include "KernelRegistry.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <mutex>
+#include <unordered_map>
 
 namespace mstage::rt {
 namespace {
 
 struct Registry {
   std::mutex Lock;
-  llvm::DenseMap<const void *, RegisteredKernel> Kernels;
+  // Node-based: findKernel hands out pointers that a later registration
+  // (a library loaded with dlopen) must not move.
+  std::unordered_map<const void *, RegisteredKernel> Kernels;
   std::string Problems; // blobs that could not be read, reported at launch
 };
 
