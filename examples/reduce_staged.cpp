@@ -27,13 +27,14 @@ int reduce(const std::vector<int> &input, int lclSize, int numBlocks,
 int main(int argc, char **argv) {
   size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : (1u << 20);
   int lclSize = argc > 2 ? std::atoi(argv[2]) : 256;
+  int numBlocks = argc > 3 ? std::atoi(argv[3]) : 264;
   std::vector<int> input(n);
   for (size_t i = 0; i < n; ++i)
     input[i] = int(i % 7) - 3 + int(i % 5);
   long long expected = std::accumulate(input.begin(), input.end(), 0LL);
 
-  int staged = reduce(input, lclSize, 264, Staged{});
-  int unstaged = reduce(input, lclSize, 264, Unstaged{});
+  int staged = reduce(input, lclSize, numBlocks, Staged{});
+  int unstaged = reduce(input, lclSize, numBlocks, Unstaged{});
   if (mstage_rt_executes() != 1) {
     std::printf("reduce_staged: %zu ints compiled to PTX only, result not "
                 "checked\n", n);

@@ -102,7 +102,58 @@ Error checkResolved(const KernelBlob &K, Module &M) {
                          "the kernel (inline or in a header)");
 }
 
+// The JIT's defaults for LLVM's loop unroller, then MSTAGE_LLVM_ARGS (an
+// expert knob, e.g. "-unroll-partial-threshold=300"), which overrides them.
+// Staged values and the folded launch configuration give loops known trip
+// counts, and a GPU hides latency through independent work in a thread, so
+// the JIT unrolls more than LLVM's CPU-tuned defaults (docs/performance.md):
+//  - the trip count of a grid-stride loop divides by a constant stride,
+//    which is over the default SCEV expansion budget of 4 and so blocks
+//    runtime unrolling: 16 lets it through;
+//  - NVPTX allows a partially unrolled loop 75 instructions: 600 unrolls a
+//    small body 8-16 times (nvcc: 4);
+//  - the leftover iterations of a runtime-unrolled loop run first (prolog),
+//    not at the end of every thread, where they would slow the kernel's
+//    drain.
+// Returns LLVM's complaint about a bad MSTAGE_LLVM_ARGS, or "".
+std::string parseLlvmOptions() {
+  BumpPtrAllocator Alloc;
+  StringSaver Saver(Alloc);
+  SmallVector<const char *, 8> User;
+  if (const char *Env = std::getenv("MSTAGE_LLVM_ARGS"))
+    cl::TokenizeGNUCommandLine(Env, Saver, User);
+  SmallVector<const char *, 8> Args{"mstage"};
+  for (const char *Default :
+       {"-scev-cheap-expansion-budget=16", "-unroll-partial-threshold=600",
+        "-unroll-runtime-epilog=false"}) {
+    auto OptionName = [](StringRef Arg) {
+      return Arg.ltrim('-').split('=').first;
+    };
+    if (none_of(User, [&](const char *A) {
+          return OptionName(A) == OptionName(Default);
+        }))
+      Args.push_back(Default);
+  }
+  Args.append(User.begin(), User.end());
+  std::string Complaint;
+  raw_string_ostream OS(Complaint);
+  if (cl::ParseCommandLineOptions(Args.size(), Args.data(), "", &OS))
+    return "";
+  // LLVM's lines read "mstage: Unknown ... '-x'.  Try: 'mstage --help'".
+  SmallVector<StringRef, 4> Lines;
+  StringRef(Complaint).split(Lines, '\n', -1, false);
+  std::string Msg = "MSTAGE_LLVM_ARGS='" +
+                    std::string(std::getenv("MSTAGE_LLVM_ARGS")) +
+                    "' is not valid:";
+  for (StringRef Line : Lines) {
+    Line.consume_front("mstage: ");
+    Msg += " " + Line.split("  Try:").first.str();
+  }
+  return Msg;
+}
+
 std::once_flag InitTargets;
+std::string LlvmOptionsError;
 std::mutex TMLock;
 std::map<std::string, std::unique_ptr<TargetMachine>> TargetMachines;
 
@@ -112,15 +163,10 @@ Expected<TargetMachine *> targetMachineFor(StringRef Arch) {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
-    // Expert knob: LLVM options for the JIT, e.g. "-unroll-threshold=600".
-    if (const char *Env = std::getenv("MSTAGE_LLVM_ARGS")) {
-      BumpPtrAllocator Alloc;
-      StringSaver Saver(Alloc);
-      SmallVector<const char *, 8> Args{"mstage"};
-      cl::TokenizeGNUCommandLine(Env, Saver, Args);
-      cl::ParseCommandLineOptions(Args.size(), Args.data(), "", &errs());
-    }
+    LlvmOptionsError = parseLlvmOptions();
   });
+  if (!LlvmOptionsError.empty())
+    return createStringError(inconvertibleErrorCode(), LlvmOptionsError);
   std::unique_ptr<TargetMachine> &TM = TargetMachines[Arch.str()];
   if (!TM) {
     auto TMOrErr = createNVPTXTargetMachine(Arch);

@@ -1,6 +1,6 @@
 // Hand-written CUDA baselines for the n-body benchmark (paper Listings 5, 6).
 //
-//   nbody_baselines [--reps N]
+//   nbody_baselines [--reps N] [--n N]   (--n: one size only)
 //
 // One simulation step: positions in (pos), new positions (npos) and
 // velocities (vel, updated in place) out. The interaction loop is Listing 6's
@@ -259,7 +259,7 @@ Timing measure(int reps, const std::function<void()> &launch) {
 }
 
 void usage(const char *argv0) {
-  std::fprintf(stderr, "usage: %s [--reps N]\n", argv0);
+  std::fprintf(stderr, "usage: %s [--reps N] [--n N]\n", argv0);
   std::exit(2);
 }
 
@@ -267,10 +267,13 @@ void usage(const char *argv0) {
 
 int main(int argc, char **argv) {
   int reps = 100;
+  long onlyN = 0; // --n: one size only (for profiling)
   for (int a = 1; a < argc; ++a) {
     std::string arg = argv[a];
     if (arg == "--reps" && a + 1 < argc)
       reps = std::atoi(argv[++a]);
+    else if (arg == "--n" && a + 1 < argc)
+      onlyN = std::strtol(argv[++a], nullptr, 0);
     else
       usage(argv[0]);
   }
@@ -294,6 +297,8 @@ int main(int argc, char **argv) {
 
   for (int logN = 10; logN <= 19; ++logN) {
     const int n = 1 << logN;
+    if (onlyN && n != onlyN)
+      continue;
     const unsigned block = kBlock;
     const unsigned grid = (unsigned(n) + block - 1) / block;
 
