@@ -26,11 +26,17 @@ Registry &registry() {
 } // namespace
 
 const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
+  thread_local const void *LastEntry = nullptr;
+  thread_local const RegisteredKernel *Last = nullptr;
+  if (HostEntry == LastEntry)
+    return Last;
   Registry &R = registry();
   std::lock_guard<std::mutex> G(R.Lock);
   auto It = R.Kernels.find(HostEntry);
-  if (It != R.Kernels.end())
-    return &It->second;
+  if (It != R.Kernels.end()) {
+    LastEntry = HostEntry;
+    return Last = &It->second;
+  }
   Why = "no device code was registered for this kernel; compile every "
         "source file that launches kernels with mstage++";
   if (!R.Problems.empty())
@@ -70,6 +76,7 @@ __mstage_register_module(const mstage_module_record *Module) {
                     " evaluators. ";
       continue;
     }
-    R.Kernels[Rec.host_entry] = RegisteredKernel{&Rec, std::move(*Blob)};
+    R.Kernels[Rec.host_entry] = RegisteredKernel{
+        &Rec, std::move(*Blob), std::make_unique<SpecializationTable>()};
   }
 }

@@ -3,6 +3,7 @@
 #define MSTAGE_RUNTIME_KERNELREGISTRY_H
 
 #include "KernelBlob.h"
+#include "MemoryCache.h"
 #include "mstage/abi.h"
 
 namespace mstage::rt {
@@ -10,10 +11,12 @@ namespace mstage::rt {
 struct RegisteredKernel {
   const mstage_kernel_record *Record = nullptr;
   KernelBlob Blob; // Bitcode points into the program's image
+  std::unique_ptr<SpecializationTable> Specializations;
 };
 
 // The kernel whose host entry is HostEntry, or null when the program holds no
-// device code for it (then Why says what to do).
+// device code for it (then Why says what to do). Kernels are never removed,
+// so the result stays valid; a thread's repeated lookup takes no lock.
 const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why);
 
 } // namespace mstage::rt

@@ -1,34 +1,31 @@
-//===- Launch.cpp - mstage_rt_launch: compile on first use, then launch ---===//
+//===- Launch.cpp - mstage_rt_launch: find or make the code, then launch
+//---===//
 #include "Backend.h"
+#include "CacheKey.h"
 #include "CudaDriver.h"
+#include "DiskCache.h"
 #include "Dump.h"
 #include "JitCompiler.h"
 #include "KernelRegistry.h"
+#include "MemoryCache.h"
 #include "RuntimeError.h"
+#include "Trace.h"
 
 #include "mstage/abi.h"
 
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/xxhash.h"
+#include "llvm/Support/MathExtras.h"
 
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
-#include <unordered_map>
-#include <vector>
+#include <optional>
+#include <string_view>
 
 using namespace mstage::rt;
 
 namespace {
-
-struct CompiledKernel {
-  std::string PTX;
-  CUmodule Module = nullptr;
-  CUfunction Function = nullptr;
-};
-
-std::mutex CacheLock;
-// One entry per specialization; see specializationKey.
-std::unordered_map<std::string, CompiledKernel> Compiled;
 
 std::string kernelPrefix(const RegisteredKernel &K) {
   return "mstage: kernel '" + K.Blob.PrettyName + "'";
@@ -37,6 +34,25 @@ std::string kernelPrefix(const RegisteredKernel &K) {
 bool fastMathFromEnvironment() {
   const char *V = std::getenv("MSTAGE_FAST_MATH");
   return V && *V && std::string(V) != "0";
+}
+
+// What the JIT's output depends on besides the kernel and the launch.
+const std::string &jitOptionsText() {
+  static const std::string S = [] {
+    const char *Args = std::getenv("MSTAGE_LLVM_ARGS");
+    return std::string(fastMathFromEnvironment() ? "fast-math" : "ieee") +
+           " llvm-args=" + (Args ? Args : "");
+  }();
+  return S;
+}
+
+// The architecture and the form the code is kept in.
+const std::string &targetText(const Backend &B) {
+  static const std::string S =
+      B.Kind == BackendKind::Gpu ? B.Arch + " cubin driver " +
+                                       std::to_string(B.Driver->driverVersion())
+                                 : B.Arch + " ptx";
+  return S;
 }
 
 // Launch extents the hardware cannot take are rejected before compiling.
@@ -63,86 +79,125 @@ std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
   return "";
 }
 
-// The staged values of one launch, computed by the kernel's host evaluators.
-struct StagedValues {
-  std::string Bytes;                            // all values, back to back
-  llvm::SmallVector<llvm::StringRef, 4> Values; // into Bytes
+// One launch's specialization: the launch configuration, then each staged
+// value at a 16-byte aligned offset (zero padded), in one buffer on the
+// stack that is also the in-memory cache key.
+class StagedLaunch {
+public:
+  StagedLaunch(const RegisteredKernel &K, void *const *Params,
+               const mstage_launch_config &Config) {
+    const auto &Sites = K.Blob.StageSites;
+    size_t Size = ConfigChunks * sizeof(Chunk);
+    for (const mstage::StageSite &S : Sites)
+      Size += llvm::alignTo(S.Size, sizeof(Chunk));
+    Chunks.resize(Size / sizeof(Chunk)); // zeroed
+    std::memcpy(Chunks.data(), &Config, sizeof(Config));
+    size_t Offset = ConfigChunks * sizeof(Chunk);
+    for (size_t I = 0; I < Sites.size(); ++I) {
+      char *At = bytes() + Offset;
+      K.Record->evaluators[I](Params, &Config, At);
+      Values.push_back(llvm::StringRef(At, Sites[I].Size));
+      Offset += llvm::alignTo(Sites[I].Size, sizeof(Chunk));
+    }
+  }
+  std::string_view key() const {
+    return {bytes(), Chunks.size() * sizeof(Chunk)};
+  }
+  llvm::StringRef stagedBytes() const {
+    return llvm::StringRef(key().data(), key().size())
+        .drop_front(ConfigChunks * sizeof(Chunk));
+  }
+  llvm::SmallVector<llvm::StringRef, 4> Values; // one per site, into key()
+
+private:
+  struct alignas(16) Chunk {
+    char B[16];
+  };
+  static constexpr size_t ConfigChunks =
+      (sizeof(mstage_launch_config) + sizeof(Chunk) - 1) / sizeof(Chunk);
+  char *bytes() const {
+    return reinterpret_cast<char *>(const_cast<Chunk *>(Chunks.data()));
+  }
+  llvm::SmallVector<Chunk, 16> Chunks;
 };
 
-void evaluateStages(const RegisteredKernel &K, void *const *Params,
-                    const mstage_launch_config &Config, StagedValues &Out) {
-  llvm::SmallVector<size_t, 4> Offsets;
-  for (size_t I = 0; I < K.Blob.StageSites.size(); ++I) {
-    uint32_t Size = K.Blob.StageSites[I].Size;
-    std::vector<uint64_t> Buffer((Size + 7) / 8); // aligned for any scalar
-    K.Record->evaluators[I](Params, &Config, Buffer.data());
-    Offsets.push_back(Out.Bytes.size());
-    Out.Bytes.append(reinterpret_cast<const char *>(Buffer.data()), Size);
-  }
-  for (size_t I = 0; I < Offsets.size(); ++I)
-    Out.Values.push_back(llvm::StringRef(Out.Bytes).substr(
-        Offsets[I], K.Blob.StageSites[I].Size));
+double msSince(std::chrono::steady_clock::time_point T0) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - T0)
+      .count();
 }
 
-// What makes two launches share code: the kernel, its launch configuration
-// and its staged values (the architecture and options are fixed per process).
-std::string specializationKey(const RegisteredKernel &K,
-                              const mstage_launch_config &Config,
-                              const StagedValues &Staged) {
-  std::string Key(reinterpret_cast<const char *>(&K.Record->host_entry),
-                  sizeof(void *));
-  Key.append(reinterpret_cast<const char *>(&Config), sizeof(Config));
-  Key += Staged.Bytes;
-  return Key;
-}
-
-// Compiles the specialization of K for this launch, once.
-int compiledFor(const RegisteredKernel &K, const Backend &B,
-                const mstage_launch_config &Config, const StagedValues &Staged,
-                CompiledKernel *&Out) {
-  std::string Key = specializationKey(K, Config, Staged);
-  std::lock_guard<std::mutex> G(CacheLock);
-  auto It = Compiled.find(Key);
-  if (It != Compiled.end()) {
-    Out = &It->second;
-    return 0;
-  }
-  JitOptions Opts;
-  Opts.Arch = B.Arch;
-  Opts.FastMath = fastMathFromEnvironment();
-  Specialization Spec;
-  Spec.StagedValues = Staged.Values;
-  for (int I = 0; I < 3; ++I) {
-    Spec.Extents.Grid[I] = Config.grid[I];
-    Spec.Extents.Block[I] = Config.block[I];
-  }
+// Makes the code of one specialization: from the disk cache when it has
+// it, else with the JIT (and then into the disk cache). Returns an error
+// message, or "".
+std::string makeCode(const RegisteredKernel &K, const Backend &B,
+                     const mstage_launch_config &Config,
+                     const StagedLaunch &Staged, CompiledKernel &Out,
+                     LaunchTimes &Times) {
   const DumpSettings &Dump = dumpSettings();
-  auto Result = compileKernel(K.Blob, Spec, Opts, Dump.IR);
-  if (!Result)
-    return fail(llvm::toString(Result.takeError()));
+  const auto &BitcodeHash = K.Specializations->bitcodeHash(
+      std::string_view(K.Blob.Bitcode.data(), K.Blob.Bitcode.size()));
+  KeyInputs In;
+  In.BitcodeHashLo = BitcodeHash[0];
+  In.BitcodeHashHi = BitcodeHash[1];
+  In.Config = Config;
+  In.StagedBytes = Staged.stagedBytes();
+  In.Target = targetText(B);
+  In.JitOptions = jitOptionsText();
+  CacheKey Key = makeCacheKey(In);
+  uint64_t ShortHash;
+  std::memcpy(&ShortHash, Key.Bytes.data(), sizeof(ShortHash));
 
-  // Dump names use the bitcode's hash, not the entry's address, so that
-  // they are the same from run to run.
-  uint64_t Hash = llvm::xxh3_64bits(
-      std::to_string(K.Blob.BitcodeHash) +
-      llvm::StringRef(Key).drop_front(sizeof(void *)).str() + "|" + Opts.Arch +
-      "|" + (Opts.FastMath ? "fast" : "ieee"));
-  if (Dump.IR)
-    dumpFile(K.Blob.Name, Hash, "ll", Result->OptimizedIR);
-  if (Dump.PTX)
-    dumpFile(K.Blob.Name, Hash, "ptx", Result->PTX);
-
-  CompiledKernel C;
-  C.PTX = std::move(Result->PTX);
-  if (B.Kind == BackendKind::Gpu) {
-    Status S = B.Driver->loadModuleFromPtx(C.PTX, &C.Module);
-    if (S)
-      S = B.Driver->getFunction(C.Module, K.Blob.Name, &C.Function);
-    if (!S)
-      return fail(kernelPrefix(K) + ": " + S.Message);
+  auto T0 = std::chrono::steady_clock::now();
+  CachedCode Code;
+  // The disk cache keeps no IR, so MSTAGE_DUMP=ir compiles.
+  std::optional<CachedCode> Hit;
+  if (!Dump.IR)
+    Hit = loadFromDiskCache(Key);
+  if (Hit) {
+    Times.Cache = "disk";
+    Code = std::move(*Hit);
+  } else {
+    Times.Cache = "miss";
+    JitOptions Opts;
+    Opts.Arch = B.Arch;
+    Opts.FastMath = fastMathFromEnvironment();
+    Specialization Spec;
+    Spec.StagedValues = Staged.Values;
+    for (int I = 0; I < 3; ++I) {
+      Spec.Extents.Grid[I] = Config.grid[I];
+      Spec.Extents.Block[I] = Config.block[I];
+    }
+    auto Result = compileKernel(K.Blob, Spec, Opts, Dump.IR);
+    if (!Result)
+      return llvm::toString(Result.takeError());
+    Times.Optimize = Result->OptimizeMs;
+    Times.Codegen = Result->CodegenMs;
+    if (Dump.IR)
+      dumpFile(K.Blob.Name, ShortHash, "ll", Result->OptimizedIR);
+    Code.PTX = std::move(Result->PTX);
+    T0 = std::chrono::steady_clock::now();
+    if (B.Kind == BackendKind::Gpu) {
+      Status S = B.Driver->linkPtxToCubin(Code.PTX, &Code.Cubin);
+      if (!S)
+        return kernelPrefix(K) + ": " + S.Message;
+    }
+    if (cacheSettings().Mode == CacheMode::Disk)
+      storeInDiskCache(Key, Code);
   }
-  Out = &Compiled.try_emplace(std::move(Key), std::move(C)).first->second;
-  return 0;
+  if (Dump.PTX)
+    dumpFile(K.Blob.Name, ShortHash, "ptx", Code.PTX);
+
+  Out.PTX = std::move(Code.PTX);
+  if (B.Kind == BackendKind::Gpu) {
+    Status S = B.Driver->loadModuleFromCubin(Code.Cubin, &Out.Module);
+    if (S)
+      S = B.Driver->getFunction(Out.Module, K.Blob.Name, &Out.Function);
+    if (!S)
+      return kernelPrefix(K) + ": " + S.Message;
+  }
+  Times.Load = msSince(T0);
+  return "";
 }
 
 // Per-thread kernel timing for benchmarks (mstage_rt_time_launches).
@@ -191,11 +246,40 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
   if (!Bad.empty())
     return fail(kernelPrefix(*K) + " " + Bad);
 
-  StagedValues Staged;
-  evaluateStages(*K, Params, *Config, Staged);
-  CompiledKernel *C = nullptr;
-  if (int Err = compiledFor(*K, B, *Config, Staged, C))
-    return Err;
+  const CacheSettings &Cache = cacheSettings();
+  if (!Cache.Error.empty())
+    return fail(kernelPrefix(*K) + ": " + Cache.Error);
+
+  bool Trace = traceEnabled();
+  LaunchTimes Times;
+  auto T0 = Trace ? std::chrono::steady_clock::now()
+                  : std::chrono::steady_clock::time_point();
+  StagedLaunch Staged(*K, Params, *Config);
+  if (Trace)
+    Times.Evaluate = msSince(T0);
+
+  // The hit path: a shared lock, no allocation, no IR.
+  CacheEntry Uncached; // MSTAGE_CACHE=off: this launch's code only
+  CacheEntry *E = Cache.Mode == CacheMode::Off
+                      ? nullptr
+                      : K->Specializations->findReady(Staged.key());
+  if (!E) {
+    E = Cache.Mode == CacheMode::Off
+            ? &Uncached
+            : &K->Specializations->findOrInsert(Staged.key());
+    std::lock_guard<std::mutex> G(E->Compiling);
+    if (!E->Ready.load(std::memory_order_acquire)) {
+      std::string Err = makeCode(*K, B, *Config, Staged, E->Code, Times);
+      if (!Err.empty())
+        return fail(Err);
+      if (Cache.Mode == CacheMode::Off)
+        Times.Cache = "off";
+      E->Ready.store(true, std::memory_order_release);
+    }
+  }
+  const CompiledKernel *C = &E->Code;
+  if (Trace)
+    traceLaunch(K->Blob, *Config, Staged.Values, Times);
   if (B.Kind == BackendKind::PtxOnly)
     return 0;
 
@@ -206,6 +290,8 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
   LastKernelMs = Ms;
   if (S)
     S = B.Driver->synchronize();
+  if (Cache.Mode == CacheMode::Off && Uncached.Code.Module)
+    B.Driver->unloadModule(Uncached.Code.Module);
   if (!S)
     return fail(kernelPrefix(*K) + ": " + S.Message);
   return 0;

@@ -6,6 +6,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 
@@ -21,11 +22,15 @@ config.substitutions.append(("%mstagexx", os.path.join(bin_dir, "mstage++")))
 config.substitutions.append(("%mstage_ptx", os.path.join(bin_dir, "mstage-ptx")))
 config.substitutions.append(("%src_root", config.mstage_src_root))
 config.substitutions.append(("%obj_root", config.mstage_obj_root))
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%cmake", shutil.which("cmake") or "cmake"))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "")])
 # lit starts tests from a clean environment, so no MSTAGE_* setting of the
-# caller leaks in; tests set what they need.
+# caller leaks in; tests set what they need. The kernel cache of the tests is
+# their own, not the user's (~/.cache/mstage).
+config.environment["MSTAGE_CACHE_DIR"] = os.path.join(
+    config.test_exec_root, "mstage-cache")
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

@@ -1,0 +1,52 @@
+//===- DiskCache.h - Compiled kernels kept on disk across runs ------------===//
+//
+// One file per specialization, named by its key, holding a header (magic,
+// version, key, sizes, checksum), the PTX and, with a GPU, the cubin. Files
+// are written to a temporary name and renamed, so readers in other processes
+// see whole entries or none. A damaged entry is reported once, removed and
+// compiled again. The directory is kept under a size cap by removing the
+// entries least recently used (their modification time is their last use).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_DISKCACHE_H
+#define MSTAGE_RUNTIME_DISKCACHE_H
+
+#include "CacheKey.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mstage::rt {
+
+enum class CacheMode { Off, Memory, Disk };
+
+struct CacheSettings {
+  CacheMode Mode = CacheMode::Disk;
+  std::string Dir;                   // resolved; empty when it cannot be
+  uint64_t MaxBytes = 1024ull << 20; // MSTAGE_CACHE_MAX_MB
+  std::string Error;                 // a bad setting: every launch fails
+};
+
+// Read once from MSTAGE_CACHE (off|memory|disk, default disk),
+// MSTAGE_CACHE_DIR (else $XDG_CACHE_HOME/mstage, else ~/.cache/mstage) and
+// MSTAGE_CACHE_MAX_MB (default 1024; fractions allowed).
+const CacheSettings &cacheSettings();
+
+struct CachedCode {
+  std::string PTX;
+  std::string Cubin; // empty in PTX-only mode
+};
+
+// Returns the entry for Key, or nothing when there is none or it is damaged
+// (then it is removed, with one warning line). A hit marks the entry as used.
+std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key);
+
+// Writes the entry for Key atomically, then evicts to the size cap. A
+// directory that cannot be written is reported once; the program goes on
+// with the in-memory cache.
+void storeInDiskCache(const CacheKey &Key, const CachedCode &Code);
+
+} // namespace mstage::rt
+
+#endif

@@ -1,0 +1,35 @@
+//===- MemoryCache.cpp - A kernel's compiled specializations in memory ----===//
+#include "MemoryCache.h"
+#include "CacheKey.h"
+
+namespace mstage::rt {
+
+CacheEntry *SpecializationTable::findReady(std::string_view Key) {
+  std::shared_lock<std::shared_mutex> G(Lock);
+  auto It = Entries.find(Key);
+  if (It == Entries.end() || !It->second->Ready.load(std::memory_order_acquire))
+    return nullptr;
+  return It->second.get();
+}
+
+CacheEntry &SpecializationTable::findOrInsert(std::string_view Key) {
+  std::unique_lock<std::shared_mutex> G(Lock);
+  auto It = Entries.find(Key);
+  if (It != Entries.end())
+    return *It->second;
+  auto E = std::make_unique<CacheEntry>();
+  E->Key.assign(Key);
+  CacheEntry &Ref = *E;
+  Entries.emplace(std::string_view(Ref.Key), std::move(E));
+  return Ref;
+}
+
+const std::array<uint64_t, 2> &
+SpecializationTable::bitcodeHash(std::string_view Bitcode) {
+  std::call_once(Hashed, [&] {
+    Hash = hashKernelBitcode(llvm::StringRef(Bitcode.data(), Bitcode.size()));
+  });
+  return Hash;
+}
+
+} // namespace mstage::rt

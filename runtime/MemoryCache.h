@@ -1,0 +1,60 @@
+//===- MemoryCache.h - A kernel's compiled specializations in memory ------===//
+//
+// Each registered kernel has one table. A launch looks its specialization up
+// by the bytes of its launch configuration and staged values, under a shared
+// lock and without allocating. The first launch of a specialization inserts
+// an entry and compiles it while holding the entry's own lock, so that
+// threads launching the same specialization at once compile it once and
+// other specializations are not held up.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_MEMORYCACHE_H
+#define MSTAGE_RUNTIME_MEMORYCACHE_H
+
+#include "CudaDriver.h"
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace mstage::rt {
+
+struct CompiledKernel {
+  std::string PTX;
+  CUmodule Module = nullptr;
+  CUfunction Function = nullptr;
+};
+
+struct CacheEntry {
+  std::string Key;         // what the table's key views
+  std::mutex Compiling;    // held while the code is made
+  std::atomic<bool> Ready; // Code is complete and never changes again
+  CompiledKernel Code;
+  CacheEntry() : Ready(false) {}
+};
+
+class SpecializationTable {
+public:
+  // The entry for Key when its code is ready, else null.
+  CacheEntry *findReady(std::string_view Key);
+  // The entry for Key, inserted when absent (its code may not be ready).
+  CacheEntry &findOrInsert(std::string_view Key);
+
+  // The 128-bit hash of the kernel's bitcode, computed on first use.
+  const std::array<uint64_t, 2> &bitcodeHash(std::string_view Bitcode);
+
+private:
+  std::shared_mutex Lock;
+  std::unordered_map<std::string_view, std::unique_ptr<CacheEntry>> Entries;
+  std::once_flag Hashed;
+  std::array<uint64_t, 2> Hash{};
+};
+
+} // namespace mstage::rt
+
+#endif
