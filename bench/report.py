@@ -39,5 +39,31 @@ def main(path):
             print(f"{n:>10} {name:>18} {ms:9.4f} {ratio:16.3f}")
 
 
+def jit_report(path):
+    try:
+        rows = list(csv.DictReader(open(path)))
+    except OSError:
+        return
+    if not rows:
+        return
+    print()
+    print("JIT latency (ms; a first launch's wall time and what making its code cost)")
+    print(f"{'variant':>22} {'kernel':>9} {'ms':>9} {'evaluate':>9} {'optimize':>9} "
+          f"{'codegen':>9} {'load':>9}")
+    by = {}
+    for r in rows:
+        by[(r["variant"], r["kernel"])] = float(r["ms"])
+        print(f"{r['variant']:>22} {r['kernel']:>9} {float(r['ms']):9.4f} "
+              f"{float(r['evaluate_ms']):9.4f} {float(r['optimize_ms']):9.4f} "
+              f"{float(r['codegen_ms']):9.4f} {float(r['load_ms']):9.4f}")
+    raw = by.get(("launch-raw", "tiny"))
+    hit = by.get(("launch-memory-hit", "tiny"))
+    if raw and hit:
+        print(f"memory hit: {hit * 1000:.2f} us per launch against raw cuLaunchKernel "
+              f"{raw * 1000:.2f} us: {(hit - raw) * 1000:+.2f} us, {hit / raw:.3f}x")
+
+
 if __name__ == "__main__":
     main(sys.argv[1])
+    if len(sys.argv) > 2:
+        jit_report(sys.argv[2])

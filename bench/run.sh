@@ -5,7 +5,7 @@
 #
 #   OUT=<folder> bench/run.sh [reps]
 #
-# Writes $OUT/bench.csv and $OUT/bench-report.txt.
+# Writes $OUT/bench.csv, $OUT/jit.csv and $OUT/bench-report.txt.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -36,7 +36,16 @@ grid=$(awk -F, '$1 == "reduce" && $2 == "nvcc-template" { print $5; exit }' "$cs
 run "mstage reduce" "$here/mstage_bench" reduce --reps "$reps" --grid "${grid:-1056}"
 run "nbody baselines" "$here/nbody_baselines" --reps 50
 run "mstage nbody" "$here/mstage_bench" nbody --reps 50
+# JIT latency, cold: no driver cache and an empty mstage cache directory.
+jitdir=$(mktemp -d /tmp/mstage-jit-XXXXXX)
+echo "== jit latency" >&2
+if ! CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$jitdir/cache" \
+  "$here/jit_latency" >"$OUT/jit.csv" 2>>"$OUT/bench-stderr.log"; then
+  status=1
+  echo "FAILED: jit_latency" >&2
+fi
+rm -rf "$jitdir"
 rm -f "$OUT/bench-stderr.tmp"
 
-python3 "$here/report.py" "$csv" | tee "$OUT/bench-report.txt"
+python3 "$here/report.py" "$csv" "$OUT/jit.csv" | tee "$OUT/bench-report.txt"
 exit "$status"

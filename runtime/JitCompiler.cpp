@@ -209,19 +209,25 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
     return jitError(K, toString(std::move(E)));
   foldLaunchExtents(*M, K.Name, Spec.Extents);
 
-  auto LibOrErr = getLazyBitcodeModule(
-      MemoryBufferRef(libdeviceBitcode(), "libdevice.10.bc"), Ctx);
-  if (!LibOrErr)
-    return jitError(K, "embedded libdevice is unreadable: " +
-                           toString(LibOrErr.takeError()));
-  std::unique_ptr<Module> LibDevice = std::move(*LibOrErr);
-  LibDevice->setTargetTriple(M->getTargetTriple());
-  LibDevice->setDataLayout(M->getDataLayout());
-  mapMathToLibdevice(*M, *LibDevice);
-
-  if (Linker::linkModules(*M, std::move(LibDevice),
-                          Linker::Flags::LinkOnlyNeeded))
-    return jitError(K, "linking libdevice failed");
+  // Reading libdevice's symbol table costs 1-2 ms: only a kernel that calls
+  // a function it does not define can need it.
+  bool CallsOut = any_of(*M, [](const Function &F) {
+    return F.isDeclaration() && !F.use_empty() && !F.isIntrinsic();
+  });
+  if (CallsOut) {
+    auto LibOrErr = getLazyBitcodeModule(
+        MemoryBufferRef(libdeviceBitcode(), "libdevice.10.bc"), Ctx);
+    if (!LibOrErr)
+      return jitError(K, "embedded libdevice is unreadable: " +
+                             toString(LibOrErr.takeError()));
+    std::unique_ptr<Module> LibDevice = std::move(*LibOrErr);
+    LibDevice->setTargetTriple(M->getTargetTriple());
+    LibDevice->setDataLayout(M->getDataLayout());
+    mapMathToLibdevice(*M, *LibDevice);
+    if (Linker::linkModules(*M, std::move(LibDevice),
+                            Linker::Flags::LinkOnlyNeeded))
+      return jitError(K, "linking libdevice failed");
+  }
   // IEEE-exact sqrt and division unless fast math was asked for.
   M->addModuleFlag(Module::Override, "nvvm-reflect-ftz", Opts.FastMath ? 1 : 0);
   foldReflectQueries(*M, Opts.FastMath);

@@ -203,6 +203,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
 // Per-thread kernel timing for benchmarks (mstage_rt_time_launches).
 thread_local bool TimeLaunches = false;
 thread_local double LastKernelMs = 0;
+thread_local LaunchTimes LastTimes;
 
 } // namespace
 
@@ -214,6 +215,19 @@ mstage_rt_time_launches(int Enable) {
 extern "C" __attribute__((visibility("default"))) double
 mstage_rt_last_kernel_ms(void) {
   return LastKernelMs;
+}
+
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_last_launch_source(double *TimesMs) {
+  const LaunchTimes &T = LastTimes;
+  if (TimesMs) {
+    TimesMs[0] = T.Evaluate;
+    TimesMs[1] = T.Optimize;
+    TimesMs[2] = T.Codegen;
+    TimesMs[3] = T.Load;
+  }
+  llvm::StringRef C = T.Cache;
+  return C == "memory" ? 0 : C == "disk" ? 1 : C == "miss" ? 2 : 3;
 }
 
 extern "C" __attribute__((visibility("default"))) int
@@ -250,12 +264,13 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
   if (!Cache.Error.empty())
     return fail(kernelPrefix(*K) + ": " + Cache.Error);
 
-  bool Trace = traceEnabled();
-  LaunchTimes Times;
-  auto T0 = Trace ? std::chrono::steady_clock::now()
-                  : std::chrono::steady_clock::time_point();
+  bool Measure = traceEnabled() || TimeLaunches;
+  LaunchTimes &Times = LastTimes;
+  Times = LaunchTimes();
+  auto T0 = Measure ? std::chrono::steady_clock::now()
+                    : std::chrono::steady_clock::time_point();
   StagedLaunch Staged(*K, Params, *Config);
-  if (Trace)
+  if (Measure)
     Times.Evaluate = msSince(T0);
 
   // The hit path: a shared lock, no allocation, no IR.
@@ -278,7 +293,7 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
     }
   }
   const CompiledKernel *C = &E->Code;
-  if (Trace)
+  if (traceEnabled())
     traceLaunch(K->Blob, *Config, Staged.Values, Times);
   if (B.Kind == BackendKind::PtxOnly)
     return 0;

@@ -71,6 +71,14 @@ const char *mstage_rt_last_error(void);
 void mstage_rt_time_launches(int enable);
 double mstage_rt_last_kernel_ms(void);
 
+/* Where the calling thread's last launch found its code: the return value is
+ * 0 for the in-memory cache, 1 for the disk cache, 2 when it was compiled and
+ * 3 when caching is off. times_ms (4 doubles, may be null) receives what
+ * making the code cost: evaluating the staged values (measured only while
+ * launches are timed or MSTAGE_TRACE is set), optimizing, code generation,
+ * and loading (reading the disk cache or linking, then loading the module). */
+int mstage_rt_last_launch_source(double *times_ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,137 @@
+//===- jit_cache.cpp - GPU suite: the JIT cache with a device ---------------===//
+//
+// In a fresh cache directory:
+//  1. the first launch compiles (and writes a cubin to the disk cache), the
+//     second is a memory hit; both compute out[i] = i * k + staged;
+//  2. 8 threads launch a new specialization at once: it is compiled once and
+//     every thread's result is right;
+//  3. a second process finds the entries on disk (no compile) and is right;
+//  4. after the entry is truncated, a third process recompiles and is right.
+// The child processes are this program with --child.
+//
+//===----------------------------------------------------------------------===//
+#include "SuiteMain.h"
+
+#include <mstage.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+constexpr const char *Name = "jit_cache";
+constexpr unsigned N = 1 << 16, Block = 128;
+
+// Launches with staged value S; returns where the code came from (see
+// mstage_rt_last_launch_source), or -1 after printing FAIL.
+int launchAndCheck(int S, int K) {
+  std::vector<int> Out(N, -1);
+  mstage::kernel(
+      [K](auto &Out) {
+        int Add = mstage::stage(K * 3);
+        unsigned I = mstage::Thread::get().global.x;
+        Out[I] = int(I) * K + Add;
+      },
+      N / Block, Block)(Out);
+  int Source = mstage_rt_last_launch_source(nullptr);
+  for (unsigned I = 0; I < N; ++I)
+    if (Out[I] != int(I) * K + K * 3) {
+      std::printf("FAIL %s: stage %d: out[%u] = %d, expected %d\n", Name, S,
+                  I, Out[I], int(I) * K + K * 3);
+      return -1;
+    }
+  return Source;
+}
+
+const char *sourceName(int S) {
+  static const char *Names[] = {"memory", "disk", "compiled", "uncached"};
+  return S >= 0 && S < 4 ? Names[S] : "failed";
+}
+
+bool expect(const char *What, int Got, int Want) {
+  if (Got == Want)
+    return true;
+  std::printf("FAIL %s: %s came from %s, expected %s\n", Name, What,
+              sourceName(Got), sourceName(Want));
+  return false;
+}
+
+// A child process: launches specialization 5 once; exits 0 when its code
+// came from Want (see mstage_rt_last_launch_source) and the result is right.
+int child(int Want) {
+  int Got = launchAndCheck(5, 5);
+  return expect("the child's launch", Got, Want) ? 0 : 1;
+}
+
+int runChild(const std::string &Self, int Want) {
+  std::string Cmd = "'" + Self + "' --child " + std::to_string(Want);
+  return std::system(Cmd.c_str());
+}
+
+int run(int Argc, char **Argv) {
+  if (Argc == 3 && std::string(Argv[1]) == "--child")
+    return child(std::atoi(Argv[2]));
+  char Dir[] = "/tmp/mstage-cache-test-XXXXXX";
+  if (!mkdtemp(Dir))
+    return std::printf("FAIL %s: mkdtemp\n", Name), 1;
+  setenv("MSTAGE_CACHE_DIR", Dir, 1);
+  unsetenv("MSTAGE_CACHE");
+  if (mstage_rt_executes() != 1) {
+    std::printf("SKIP %s: no GPU\n", Name);
+    return 0;
+  }
+  char Self[4096];
+  ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+  if (Len <= 0)
+    return std::printf("FAIL %s: readlink\n", Name), 1;
+  Self[Len] = 0;
+
+  if (!expect("the first launch", launchAndCheck(5, 5), 2) ||
+      !expect("the second launch", launchAndCheck(5, 5), 0))
+    return 1;
+
+  std::vector<int> Sources(8);
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < 8; ++T)
+    Threads.emplace_back([&, T] { Sources[T] = launchAndCheck(7, 7); });
+  for (std::thread &T : Threads)
+    T.join();
+  int Compiled = 0;
+  for (int S : Sources) {
+    if (S < 0)
+      return 1;
+    Compiled += S == 2;
+  }
+  if (Compiled != 1)
+    return std::printf("FAIL %s: 8 threads compiled %d times\n", Name,
+                       Compiled),
+           1;
+
+  if (runChild(Self, 1) != 0)
+    return 1;
+  std::string Truncate = std::string("for f in ") + Dir +
+                         "/*.mstage; do truncate -s 100 \"$f\"; done";
+  if (std::system(Truncate.c_str()) != 0 || runChild(Self, 2) != 0 ||
+      runChild(Self, 1) != 0)
+    return 1;
+  std::system((std::string("rm -rf ") + Dir).c_str());
+  std::printf("PASS %s: compiled once, memory hit, 8 threads compiled once, "
+              "disk hit in a new process, damaged entry recompiled\n",
+              Name);
+  return 0;
+}
+
+int Argc;
+char **Argv;
+
+} // namespace
+
+int main(int C, char **V) {
+  Argc = C;
+  Argv = V;
+  return runSuiteProgram(Name, [] { return run(Argc, Argv); });
+}
