@@ -24,7 +24,7 @@ struct KeyInputs {
   uint64_t BitcodeHashLo = 0, BitcodeHashHi = 0;
   mstage_launch_config Config{};
   llvm::StringRef StagedBytes; // all staged values, back to back
-  llvm::StringRef Target;      // "sm_90 ptx" or "sm_90 cubin driver 13000"
+  llvm::StringRef Target;      // the architecture, e.g. "sm_90"
   llvm::StringRef JitOptions;  // fast math, MSTAGE_LLVM_ARGS, ...
 };
 

@@ -36,8 +36,7 @@ struct EntryHeader {
   uint32_t HeaderSize;
   uint8_t Key[16];
   uint64_t PtxSize;
-  uint64_t CubinSize;
-  uint64_t Checksum; // xxh3 of everything after the header
+  uint64_t Checksum; // xxh3 of the PTX
 };
 
 std::string resolveDir() {
@@ -105,9 +104,8 @@ std::string entryPath(const CacheKey &Key) {
   return std::string(P);
 }
 
-uint64_t checksum(StringRef Ptx, StringRef Cubin) {
-  return xxh3_64bits(arrayRefFromStringRef(Ptx)) ^
-         (xxh3_64bits(arrayRefFromStringRef(Cubin)) * 0x9E3779B97F4A7C15ull);
+uint64_t checksum(StringRef Ptx) {
+  return xxh3_64bits(arrayRefFromStringRef(Ptx));
 }
 
 // Why the bytes of an entry cannot be used, or "".
@@ -123,22 +121,18 @@ std::string validate(StringRef Data, const CacheKey &Key, CachedCode &Out) {
   H.Version = byte_swap(H.Version, endianness::little);
   H.HeaderSize = byte_swap(H.HeaderSize, endianness::little);
   H.PtxSize = byte_swap(H.PtxSize, endianness::little);
-  H.CubinSize = byte_swap(H.CubinSize, endianness::little);
   H.Checksum = byte_swap(H.Checksum, endianness::little);
   if (H.Version != EntryVersion || H.HeaderSize != sizeof(EntryHeader))
     return "written by another version of mstage";
   if (std::memcmp(H.Key, Key.Bytes.data(), sizeof(H.Key)))
     return "holds another key";
-  uint64_t Body = Data.size() - sizeof(H);
-  if (H.PtxSize > Body || H.CubinSize != Body - H.PtxSize)
+  if (H.PtxSize != Data.size() - sizeof(H))
     return "truncated (" + utostr(Data.size()) + " bytes, header says " +
-           utostr(sizeof(H) + H.PtxSize + H.CubinSize) + ")";
-  StringRef Ptx = Data.substr(sizeof(H), H.PtxSize);
-  StringRef Cubin = Data.substr(sizeof(H) + H.PtxSize);
-  if (checksum(Ptx, Cubin) != H.Checksum)
+           utostr(sizeof(H) + H.PtxSize) + ")";
+  StringRef Ptx = Data.substr(sizeof(H));
+  if (checksum(Ptx) != H.Checksum)
     return "checksum mismatch";
   Out.PTX = Ptx.str();
-  Out.Cubin = Cubin.str();
   return "";
 }
 
@@ -231,8 +225,7 @@ void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
   H.HeaderSize = byte_swap(uint32_t(sizeof(EntryHeader)), endianness::little);
   std::memcpy(H.Key, Key.Bytes.data(), sizeof(H.Key));
   H.PtxSize = byte_swap(uint64_t(Code.PTX.size()), endianness::little);
-  H.CubinSize = byte_swap(uint64_t(Code.Cubin.size()), endianness::little);
-  H.Checksum = byte_swap(checksum(Code.PTX, Code.Cubin), endianness::little);
+  H.Checksum = byte_swap(checksum(Code.PTX), endianness::little);
 
   std::string Path = entryPath(Key);
   SmallString<256> Tmp;
@@ -244,7 +237,7 @@ void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS.write(reinterpret_cast<const char *>(&H), sizeof(H));
-    OS << Code.PTX << Code.Cubin;
+    OS << Code.PTX;
     OS.close();
     EC = OS.error();
     OS.clear_error();

@@ -1,7 +1,10 @@
 //===- DiskCache.h - Compiled kernels kept on disk across runs ------------===//
 //
 // One file per specialization, named by its key, holding a header (magic,
-// version, key, sizes, checksum), the PTX and, with a GPU, the cubin. Files
+// version, key, size, checksum) and the PTX. (Not a cubin: the driver's
+// linker, cuLink*, compiles PTX as relocatable code, which measured 3%
+// slower; see docs/design-notes.md. Loading the PTX reuses the SASS in the
+// driver's own compute cache.) Files
 // are written to a temporary name and renamed, so readers in other processes
 // see whole entries or none. A damaged entry is reported once, removed and
 // compiled again. The directory is kept under a size cap by removing the
@@ -35,7 +38,6 @@ const CacheSettings &cacheSettings();
 
 struct CachedCode {
   std::string PTX;
-  std::string Cubin; // empty in PTX-only mode
 };
 
 // Returns the entry for Key, or nothing when there is none or it is damaged

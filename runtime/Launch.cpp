@@ -46,15 +46,6 @@ const std::string &jitOptionsText() {
   return S;
 }
 
-// The architecture and the form the code is kept in.
-const std::string &targetText(const Backend &B) {
-  static const std::string S =
-      B.Kind == BackendKind::Gpu ? B.Arch + " cubin driver " +
-                                       std::to_string(B.Driver->driverVersion())
-                                 : B.Arch + " ptx";
-  return S;
-}
-
 // Launch extents the hardware cannot take are rejected before compiling.
 std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
   for (int I = 0; I < 3; ++I)
@@ -142,7 +133,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
   In.BitcodeHashHi = BitcodeHash[1];
   In.Config = Config;
   In.StagedBytes = Staged.stagedBytes();
-  In.Target = targetText(B);
+  In.Target = B.Arch; // the disk cache keeps PTX, for GPU and PTX-only runs
   In.JitOptions = jitOptionsText();
   CacheKey Key = makeCacheKey(In);
   uint64_t ShortHash;
@@ -177,11 +168,6 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
       dumpFile(K.Blob.Name, ShortHash, "ll", Result->OptimizedIR);
     Code.PTX = std::move(Result->PTX);
     T0 = std::chrono::steady_clock::now();
-    if (B.Kind == BackendKind::Gpu) {
-      Status S = B.Driver->linkPtxToCubin(Code.PTX, &Code.Cubin);
-      if (!S)
-        return kernelPrefix(K) + ": " + S.Message;
-    }
     if (cacheSettings().Mode == CacheMode::Disk)
       storeInDiskCache(Key, Code);
   }
@@ -190,7 +176,8 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
 
   Out.PTX = std::move(Code.PTX);
   if (B.Kind == BackendKind::Gpu) {
-    Status S = B.Driver->loadModuleFromCubin(Code.Cubin, &Out.Module);
+    // From PTX, not a cuLink cubin: cuLink compiles relocatable code.
+    Status S = B.Driver->loadModuleFromPtx(Out.PTX, &Out.Module);
     if (S)
       S = B.Driver->getFunction(Out.Module, K.Blob.Name, &Out.Function);
     if (!S)
