@@ -53,49 +53,51 @@ void row(const char *Variant, const char *Kernel, double Ms,
               Split[0], Split[1], Split[2], Split[3]);
 }
 
-// The first launch of the Listing-4 kernel on 2^20 ints in this process.
-void firstReduce(const char *Variant, int WantSource) {
-  const unsigned Block = 256, Grid = 264;
-  device_vector<int> In(std::vector<int>(1 << 20, 1)), Out(Grid);
-  auto K = kernel(listing4Kernel(Block, Staged{}), Grid, Block,
-                  Block * sizeof(int));
+// Times Launch, the process's first launch of Kernel, and checks that its
+// code came from WantSource (see mstage_rt_last_launch_source).
+template <class F>
+void timeFirstLaunch(const char *Variant, const char *Kernel, int WantSource,
+                     F Launch) {
   auto T0 = Clock::now();
-  K(In, Out);
+  Launch();
   double Ms = msSince(T0);
   double Split[4];
   int Source = mstage_rt_last_launch_source(Split);
   if (Source != WantSource)
-    die(std::string(Variant) + ": the reduction's code came from source " +
-        std::to_string(Source));
+    die(std::string(Variant) + ": the code of " + Kernel +
+        " came from source " + std::to_string(Source));
+  row(Variant, Kernel, Ms, Split);
+}
+
+// The first launch of the Listing-4 kernel on 2^20 ints in this process.
+void firstReduce(const char *Variant, int WantSource) {
+  const unsigned Block = 256, Grid = 264;
+  device_vector<int> In(std::vector<int>(1 << 20, 1)), Out(Grid);
+  auto K =
+      kernel(listing4Kernel(Block, Staged{}), Grid, Block, Block * sizeof(int));
+  timeFirstLaunch(Variant, "listing4", WantSource, [&] { K(In, Out); });
   std::vector<int> Partial = Out.download();
   long long Sum = 0;
   for (int P : Partial)
     Sum += P;
   if (Sum != (1 << 20))
     die("the reduction computed " + std::to_string(Sum));
-  row(Variant, "listing4", Ms, Split);
 }
 
 // The small kernel used for the launch overhead.
 auto tinyKernel() {
-  return kernel([](int *P) {
-    if (P)
-      P[Thread::get().global.x] = 1;
-  }, 1, 32);
+  return kernel(
+      [](int *P) {
+        if (P)
+          P[Thread::get().global.x] = 1;
+      },
+      1, 32);
 }
 
 void firstTiny(const char *Variant, int WantSource) {
   auto K = tinyKernel();
   int *Null = nullptr;
-  auto T0 = Clock::now();
-  K(Null);
-  double Ms = msSince(T0);
-  double Split[4];
-  int Source = mstage_rt_last_launch_source(Split);
-  if (Source != WantSource)
-    die(std::string(Variant) + ": the small kernel's code came from source " +
-        std::to_string(Source));
-  row(Variant, "tiny", Ms, Split);
+  timeFirstLaunch(Variant, "tiny", WantSource, [&] { K(Null); });
 }
 
 // The driver, for the raw launches (dlopen: the program needs no -lcuda).
@@ -193,8 +195,9 @@ void memoryHits(int Launches, const std::string &DumpDir) {
   const double None[4] = {0, 0, 0, 0};
   row("launch-raw", "tiny", Raw / 1000, None);
   row("launch-memory-hit", "tiny", Mstage / 1000, None);
-  std::fprintf(stderr, "# memory hit: %.2f us per launch, raw %.2f us: %.2f us "
-                       "over raw\n",
+  std::fprintf(stderr,
+               "# memory hit: %.2f us per launch, raw %.2f us: %.2f us "
+               "over raw\n",
                Mstage, Raw, Mstage - Raw);
 }
 
@@ -208,8 +211,7 @@ int main(int Argc, char **Argv) {
     if (!std::strcmp(Argv[I], "--disk") && I + 1 < Argc) {
       Disk = true;
       DiskVariant = Argv[++I];
-    }
-    else if (!std::strcmp(Argv[I], "--launches") && I + 1 < Argc)
+    } else if (!std::strcmp(Argv[I], "--launches") && I + 1 < Argc)
       Launches = std::atoi(Argv[++I]);
     else
       die(std::string("unknown argument ") + Argv[I]);
@@ -242,12 +244,15 @@ int main(int Argc, char **Argv) {
   // off, loading the PTX runs ptxas; with it on (the default), the run after
   // the one that filled it skips ptxas too.
   std::string Exe = std::string("'") + Self + "' --disk ";
-  std::string DriverCache = std::string("CUDA_CACHE_DISABLE=0 CUDA_CACHE_PATH='") +
-                            std::getenv("MSTAGE_CACHE_DIR") + "-nv' ";
-  if (std::system(("CUDA_CACHE_DISABLE=1 " + Exe +
-                   "first-launch-disk-hit-ptxas").c_str()) != 0 ||
-      std::system((DriverCache + Exe + "first-launch-fills-driver-cache")
-                      .c_str()) != 0 ||
+  std::string DriverCache =
+      std::string("CUDA_CACHE_DISABLE=0 CUDA_CACHE_PATH='") +
+      std::getenv("MSTAGE_CACHE_DIR") + "-nv' ";
+  if (std::system(
+          ("CUDA_CACHE_DISABLE=1 " + Exe + "first-launch-disk-hit-ptxas")
+              .c_str()) != 0 ||
+      std::system(
+          (DriverCache + Exe + "first-launch-fills-driver-cache").c_str()) !=
+          0 ||
       std::system((DriverCache + Exe + "first-launch-disk-hit").c_str()) != 0)
     die("a disk-hit run failed");
   memoryHits(Launches, DumpDir);

@@ -20,53 +20,55 @@ bool traceEnabled() {
   return On;
 }
 
+namespace {
+
+template <class T> T load(StringRef Bytes) {
+  T V;
+  std::memcpy(&V, Bytes.data(), sizeof(V));
+  return V;
+}
+
+// An integer of 1, 2, 4 or 8 bytes as text; "" for other sizes.
+std::string integerText(StringRef B, bool Signed) {
+  switch (B.size()) {
+  case 1:
+    return Signed ? itostr(load<int8_t>(B)) : utostr(load<uint8_t>(B));
+  case 2:
+    return Signed ? itostr(load<int16_t>(B)) : utostr(load<uint16_t>(B));
+  case 4:
+    return Signed ? itostr(load<int32_t>(B)) : utostr(load<uint32_t>(B));
+  case 8:
+    return Signed ? itostr(load<int64_t>(B)) : utostr(load<uint64_t>(B));
+  }
+  return "";
+}
+
+} // namespace
+
 std::string formatStagedValue(const StageSite &Site, StringRef Bytes) {
-  auto Load = [&](auto Zero) {
-    decltype(Zero) V;
-    std::memcpy(&V, Bytes.data(), sizeof(V));
-    return V;
-  };
-  size_t N = Bytes.size();
+  std::string Text;
+  raw_string_ostream OS(Text);
   switch (Site.Kind) {
   case StageKind::Bool:
-    if (N == 1)
-      return Bytes[0] ? "true" : "false";
+    if (Bytes.size() == 1)
+      OS << (Bytes[0] ? "true" : "false");
     break;
   case StageKind::Signed:
-    if (N == 1)
-      return itostr(Load(int8_t()));
-    if (N == 2)
-      return itostr(Load(int16_t()));
-    if (N == 4)
-      return itostr(Load(int32_t()));
-    if (N == 8)
-      return itostr(Load(int64_t()));
-    break;
   case StageKind::Unsigned:
-    if (N == 1)
-      return utostr(Load(uint8_t()));
-    if (N == 2)
-      return utostr(Load(uint16_t()));
-    if (N == 4)
-      return utostr(Load(uint32_t()));
-    if (N == 8)
-      return utostr(Load(uint64_t()));
+    OS << integerText(Bytes, Site.Kind == StageKind::Signed);
     break;
-  case StageKind::Float: {
-    std::string S;
-    raw_string_ostream OS(S);
-    if (N == 4)
-      OS << format("%.9g", Load(float()));
-    else if (N == 8)
-      OS << format("%.17g", Load(double()));
-    else
-      break;
-    return S;
-  }
+  case StageKind::Float:
+    if (Bytes.size() == 4)
+      OS << format("%.9g", load<float>(Bytes));
+    else if (Bytes.size() == 8)
+      OS << format("%.17g", load<double>(Bytes));
+    break;
   case StageKind::Bytes:
     break;
   }
-  return "0x" + toHex(arrayRefFromStringRef(Bytes), /*LowerCase=*/true);
+  if (Text.empty())
+    return "0x" + toHex(arrayRefFromStringRef(Bytes), /*LowerCase=*/true);
+  return Text;
 }
 
 void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
