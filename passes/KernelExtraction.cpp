@@ -292,7 +292,11 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   SmallVector<EmbeddedKernel, 4> Embedded;
   for (const KernelEntry &K : Entries) {
     StagedBody Staged;
-    bool StagesOK = prepareStagedBody(M, *K.F, K.Info.Name, StageFns, Staged);
+    // Location is "file:line:column".
+    StringRef KernelFile =
+        StringRef(K.Info.Location).rsplit(':').first.rsplit(':').first;
+    bool StagesOK =
+        prepareStagedBody(M, *K.F, K.Info.Name, KernelFile, StageFns, Staged);
     KernelBlob Blob;
     Blob.Name = K.Info.Name;
     Blob.PrettyName = K.Info.PrettyName;

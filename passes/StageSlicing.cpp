@@ -48,6 +48,21 @@ const DILocation *userLocation(const Instruction *I) {
   return Best;
 }
 
+// The first location of I's inlining chain in File, else userLocation(I).
+const DILocation *siteLocation(const Instruction *I, StringRef File) {
+  auto SameFile = [&](const DILocation *L) {
+    StringRef F = L->getFilename();
+    return F == File ||
+           (File.ends_with(F) && File.drop_back(F.size()).ends_with("/")) ||
+           (F.ends_with(File) && F.drop_back(File.size()).ends_with("/"));
+  };
+  if (!File.empty())
+    for (const DILocation *L = I->getDebugLoc().get(); L; L = L->getInlinedAt())
+      if (SameFile(L))
+        return L;
+  return userLocation(I);
+}
+
 std::string describeLocation(const Instruction *I) {
   const DILocation *L = userLocation(I);
   if (!L)
@@ -424,7 +439,8 @@ StageFunctions findStageFunctions(Module &M) {
 }
 
 bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
-                       const StageFunctions &StageFns, StagedBody &Out) {
+                       StringRef KernelFile, const StageFunctions &StageFns,
+                       StagedBody &Out) {
   Out.Body = &Entry;
   if (StageFns.empty() || !reachesStageSite(Entry, StageFns))
     return true;
@@ -471,7 +487,7 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
     StageSiteIR Site;
     Site.Call = Call;
     Site.Info = StageFns.lookup(Call->getCalledFunction());
-    if (const DILocation *L = userLocation(Call)) {
+    if (const DILocation *L = siteLocation(Call, KernelFile)) {
       Site.Info.Line = L->getLine();
       Site.Info.Column = L->getColumn();
     }

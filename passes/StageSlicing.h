@@ -50,9 +50,12 @@ using StageFunctions = llvm::DenseMap<llvm::Function *, StageSite>;
 StageFunctions findStageFunctions(llvm::Module &M);
 
 // Prepares Entry's stage sites and their evaluators (named after
-// KernelName). Reports errors through the context and returns false.
+// KernelName). A site's source line is taken in KernelFile, the file of the
+// kernel's lambda, when its call chain passes through it (stage() called
+// through a helper in a header), else where the stage() call is. Reports
+// errors through the context and returns false.
 bool prepareStagedBody(llvm::Module &M, llvm::Function &Entry,
-                       llvm::StringRef KernelName,
+                       llvm::StringRef KernelName, llvm::StringRef KernelFile,
                        const StageFunctions &StageFns, StagedBody &Out);
 
 // In a device module: replaces each stage site call (in order) with a copy

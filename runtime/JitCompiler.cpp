@@ -120,20 +120,28 @@ std::string parseLlvmOptions() {
   BumpPtrAllocator Alloc;
   StringSaver Saver(Alloc);
   SmallVector<const char *, 8> User;
-  if (const char *Env = std::getenv("MSTAGE_LLVM_ARGS"))
+  const char *Env = std::getenv("MSTAGE_LLVM_ARGS");
+  if (Env)
     cl::TokenizeGNUCommandLine(Env, Saver, User);
-  SmallVector<const char *, 8> Args{"mstage"};
-  for (const char *Default :
-       {"-scev-cheap-expansion-budget=16", "-unroll-partial-threshold=600",
-        "-unroll-runtime-epilog=false"}) {
-    auto OptionName = [](StringRef Arg) {
-      return Arg.ltrim('-').split('=').first;
-    };
-    if (none_of(User, [&](const char *A) {
-          return OptionName(A) == OptionName(Default);
-        }))
-      Args.push_back(Default);
+  auto OptionName = [](StringRef Arg) {
+    return Arg.ltrim('-').split('=').first;
+  };
+  // Set through the option registry, not by parsing: a tool that links the
+  // JIT (mstage-ptx) has its own required options in the same registry.
+  auto &Registered = cl::getRegisteredOptions();
+  for (StringRef Default :
+       {"scev-cheap-expansion-budget=16", "unroll-partial-threshold=600",
+        "unroll-runtime-epilog=false"}) {
+    auto [Name, Value] = Default.split('=');
+    bool UserSets =
+        any_of(User, [&](const char *A) { return OptionName(A) == Name; });
+    auto It = Registered.find(Name);
+    if (!UserSets && It != Registered.end())
+      It->second->addOccurrence(1, Name, Value);
   }
+  if (User.empty())
+    return "";
+  SmallVector<const char *, 8> Args{"mstage"};
   Args.append(User.begin(), User.end());
   std::string Complaint;
   raw_string_ostream OS(Complaint);
@@ -142,9 +150,7 @@ std::string parseLlvmOptions() {
   // LLVM's lines read "mstage: Unknown ... '-x'.  Try: 'mstage --help'".
   SmallVector<StringRef, 4> Lines;
   StringRef(Complaint).split(Lines, '\n', -1, false);
-  std::string Msg = "MSTAGE_LLVM_ARGS='" +
-                    std::string(std::getenv("MSTAGE_LLVM_ARGS")) +
-                    "' is not valid:";
+  std::string Msg = "MSTAGE_LLVM_ARGS='" + std::string(Env) + "' is not valid:";
   for (StringRef Line : Lines) {
     Line.consume_front("mstage: ");
     Msg += " " + Line.split("  Try:").first.str();
@@ -201,13 +207,15 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
     return jitError(K, "embedded bitcode is unreadable: " +
                            toString(ModOrErr.takeError()));
   std::unique_ptr<Module> M = std::move(*ModOrErr);
-  if (Spec.StagedValues.size() != K.StageSites.size())
-    return jitError(K, "got " + Twine(Spec.StagedValues.size()) +
-                           " staged values for " + Twine(K.StageSites.size()) +
-                           " stage sites");
-  if (Error E = foldStagedValues(*M, Spec.StagedValues))
-    return jitError(K, toString(std::move(E)));
-  foldLaunchExtents(*M, K.Name, Spec.Extents);
+  if (Spec.Fold) {
+    if (Spec.StagedValues.size() != K.StageSites.size())
+      return jitError(K, "got " + Twine(Spec.StagedValues.size()) +
+                             " staged values for " +
+                             Twine(K.StageSites.size()) + " stage sites");
+    if (Error E = foldStagedValues(*M, Spec.StagedValues))
+      return jitError(K, toString(std::move(E)));
+    foldLaunchExtents(*M, K.Name, Spec.Extents);
+  }
 
   // Reading libdevice's symbol table costs 1-2 ms: only a kernel that calls
   // a function it does not define can need it.

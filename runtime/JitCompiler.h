@@ -21,6 +21,9 @@ struct JitOptions {
 struct Specialization {
   llvm::ArrayRef<llvm::StringRef> StagedValues;
   LaunchExtents Extents;
+  // False: fold nothing, so the code reads its staged values and launch
+  // extents at run time (mstage-ptx --diff shows what folding removed).
+  bool Fold = true;
 };
 
 struct JitOutput {

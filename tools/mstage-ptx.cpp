@@ -1,24 +1,34 @@
 //===- mstage-ptx.cpp - Inspect the kernels embedded by mstage++ ----------===//
 //
-//   mstage-ptx FILE                        list the kernels in FILE
-//   mstage-ptx FILE --kernel K --ir        the kernel's embedded device IR
-//   mstage-ptx FILE --kernel K --ptx       PTX for --arch (default sm_90)
+//   mstage-ptx FILE                  list the kernels in FILE, with their
+//                                    source locations and stage sites
+//   mstage-ptx FILE --kernel K --ir  the kernel's embedded device IR
+//   mstage-ptx FILE --kernel K [--ptx] [--stage SITE=VALUE ...]
+//              [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arch sm_XY]
+//                                    the specialized PTX (or --ir: its IR)
+//   ... --diff                       unified diff of the PTX without and with
+//                                    the staged values and launch folded in
 //
-// FILE is an object file or executable built by mstage++. No GPU is needed.
+// SITE is a stage site's index (0, 1, ...) or its source line (L23). FILE is
+// an object file or executable built by mstage++. No GPU is needed.
 //
 //===----------------------------------------------------------------------===//
 #include "JitCompiler.h"
 #include "KernelBlob.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <map>
 
 using namespace llvm;
@@ -29,10 +39,23 @@ static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
 static cl::opt<std::string> KernelName("kernel",
                                        cl::desc("kernel to print (device "
                                                 "name or readable name)"));
-static cl::opt<bool> PrintIR("ir", cl::desc("print the embedded device IR"));
+static cl::opt<bool> PrintIR("ir",
+                             cl::desc("print IR: the embedded device IR, or "
+                                      "with --stage/--grid/--block the "
+                                      "specialized and optimized IR"));
 static cl::opt<bool> PrintPTX("ptx", cl::desc("print PTX (the default)"));
 static cl::opt<std::string> Arch("arch", cl::init("sm_90"),
                                  cl::desc("architecture for --ptx"));
+static cl::list<std::string>
+    Stages("stage", cl::desc("SITE=VALUE: the value of a stage site, by "
+                             "index (0) or source line (L23)"));
+static cl::opt<std::string> Grid("grid", cl::init("1"),
+                                 cl::desc("X[,Y,Z]: blocks in the grid"));
+static cl::opt<std::string> Block("block", cl::init("1"),
+                                  cl::desc("X[,Y,Z]: threads in a block"));
+static cl::opt<bool> Diff("diff",
+                          cl::desc("unified diff of the PTX without and with "
+                                   "folding (needs diff on PATH)"));
 
 static int fail(const Twine &Msg) {
   WithColor::error(errs(), "mstage-ptx") << Msg << "\n";
@@ -75,6 +98,205 @@ readKernels(const object::ObjectFile &Obj) {
   return Kernels;
 }
 
+// "int32", "uint64", "float", "bool", "16-byte value".
+static std::string describeType(const StageSite &S) {
+  switch (S.Kind) {
+  case StageKind::Signed:
+    return "int" + utostr(S.Size * 8);
+  case StageKind::Unsigned:
+    return "uint" + utostr(S.Size * 8);
+  case StageKind::Float:
+    return S.Size == 4 ? "float" : S.Size == 8 ? "double" : "float";
+  case StageKind::Bool:
+    return "bool";
+  case StageKind::Bytes:
+    break;
+  }
+  return utostr(S.Size) + "-byte value (give 0x and " + utostr(S.Size * 2) +
+         " hex digits, in memory order)";
+}
+
+static std::string describeSite(const KernelBlob &K, size_t I) {
+  const StageSite &S = K.StageSites[I];
+  return "stage site " + utostr(I) + " (line " + utostr(S.Line) + ", " +
+         describeType(S) + ")";
+}
+
+// The bytes of Text as the value of site S, or an error saying what S takes.
+static Expected<std::string> parseValue(const KernelBlob &K, size_t I,
+                                        StringRef Text) {
+  const StageSite &S = K.StageSites[I];
+  auto Bad = [&] {
+    return createStringError(inconvertibleErrorCode(),
+                             "'" + Text + "' is not a value for " +
+                                 describeSite(K, I));
+  };
+  std::string Bytes(S.Size, '\0');
+  switch (S.Kind) {
+  case StageKind::Bool: {
+    bool B;
+    if (Text == "true" || Text == "1")
+      B = true;
+    else if (Text == "false" || Text == "0")
+      B = false;
+    else
+      return Bad();
+    Bytes[0] = B;
+    return Bytes;
+  }
+  case StageKind::Signed: {
+    int64_t V;
+    if (Text.getAsInteger(0, V) || S.Size > 8 ||
+        (S.Size < 8 && (V < -(int64_t(1) << (S.Size * 8 - 1)) ||
+                        V >= (int64_t(1) << (S.Size * 8 - 1)))))
+      return Bad();
+    std::memcpy(Bytes.data(), &V, S.Size); // little-endian
+    return Bytes;
+  }
+  case StageKind::Unsigned: {
+    uint64_t V;
+    if (Text.getAsInteger(0, V) || S.Size > 8 ||
+        (S.Size < 8 && V >> (S.Size * 8)))
+      return Bad();
+    std::memcpy(Bytes.data(), &V, S.Size);
+    return Bytes;
+  }
+  case StageKind::Float: {
+    double D;
+    if (Text.getAsDouble(D))
+      return Bad();
+    if (S.Size == 4) {
+      float F = float(D);
+      std::memcpy(Bytes.data(), &F, 4);
+    } else if (S.Size == 8) {
+      std::memcpy(Bytes.data(), &D, 8);
+    } else {
+      return Bad();
+    }
+    return Bytes;
+  }
+  case StageKind::Bytes:
+    break;
+  }
+  std::string Raw;
+  if (!Text.consume_front("0x") || Text.size() != S.Size * 2 ||
+      !tryGetFromHex(Text, Raw))
+    return Bad();
+  return Raw;
+}
+
+// The site that NAME (an index, or L<line>) names.
+static Expected<size_t> findSite(const KernelBlob &K, StringRef Name) {
+  size_t N = K.StageSites.size();
+  auto Sites = [&] {
+    std::string List;
+    for (size_t I = 0; I < N; ++I)
+      List += "\n  " + utostr(I) + ": " + describeSite(K, I);
+    return N ? List : std::string(" none");
+  };
+  unsigned V;
+  if (!Name.getAsInteger(10, V)) {
+    if (V < N)
+      return V;
+  } else if (Name.consume_front("L") && !Name.getAsInteger(10, V)) {
+    SmallVector<size_t, 2> Found;
+    for (size_t I = 0; I < N; ++I)
+      if (K.StageSites[I].Line == V)
+        Found.push_back(I);
+    if (Found.size() == 1)
+      return Found[0];
+    if (Found.size() > 1)
+      return createStringError(inconvertibleErrorCode(),
+                               "line " + Twine(V) + " has " +
+                                   Twine(Found.size()) +
+                                   " stage sites; name one by index. Sites "
+                                   "of " +
+                                   K.PrettyName + ":" + Sites());
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           "'" + Name + "' names no stage site of " +
+                               K.PrettyName + "; its sites:" + Sites());
+}
+
+static Expected<std::vector<std::string>> stagedValues(const KernelBlob &K) {
+  std::vector<std::optional<std::string>> Given(K.StageSites.size());
+  for (StringRef Arg : Stages) {
+    auto [Name, Text] = Arg.split('=');
+    if (Text.empty() && !Arg.contains('='))
+      return createStringError(inconvertibleErrorCode(),
+                               "--stage " + Arg + ": write SITE=VALUE");
+    Expected<size_t> I = findSite(K, Name.trim());
+    if (!I)
+      return I.takeError();
+    Expected<std::string> V = parseValue(K, *I, Text.trim());
+    if (!V)
+      return V.takeError();
+    Given[*I] = std::move(*V);
+  }
+  std::vector<std::string> Values;
+  for (size_t I = 0; I < Given.size(); ++I) {
+    if (!Given[I])
+      return createStringError(
+          inconvertibleErrorCode(),
+          "no value for " + describeSite(K, I) + "; give --stage " + Twine(I) +
+              "=VALUE or --stage L" + Twine(K.StageSites[I].Line) + "=VALUE");
+    Values.push_back(std::move(*Given[I]));
+  }
+  return Values;
+}
+
+// "X[,Y,Z]" into three extents (missing ones are 1).
+static Error parseExtents(StringRef Option, StringRef Text, uint32_t Out[3]) {
+  SmallVector<StringRef, 3> Parts;
+  Text.split(Parts, ',');
+  if (Parts.size() > 3)
+    return createStringError(inconvertibleErrorCode(),
+                             "--" + Option + " " + Text +
+                                 ": give X, X,Y or X,Y,Z");
+  for (size_t I = 0; I < 3; ++I) {
+    Out[I] = 1;
+    if (I < Parts.size() &&
+        (Parts[I].trim().getAsInteger(10, Out[I]) || Out[I] == 0))
+      return createStringError(inconvertibleErrorCode(),
+                               "--" + Option + " " + Text +
+                                   ": extents are positive integers");
+  }
+  return Error::success();
+}
+
+// The unified diff of A and B, labelled, through diff(1).
+static Expected<std::string> unifiedDiff(StringRef A, StringRef LabelA,
+                                         StringRef B, StringRef LabelB) {
+  auto DiffExe = sys::findProgramByName("diff");
+  if (!DiffExe)
+    return createStringError(inconvertibleErrorCode(),
+                             "--diff needs the diff program on PATH");
+  SmallString<128> PathA, PathB, PathOut;
+  for (auto [Text, Path] : {std::pair{A, &PathA}, std::pair{B, &PathB}}) {
+    int FD;
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("mstage-ptx", "ptx", FD, *Path))
+      return errorCodeToError(EC);
+    raw_fd_ostream OS(FD, true);
+    OS << Text;
+  }
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mstage-ptx", "diff", PathOut))
+    return errorCodeToError(EC);
+  std::string LA = ("--label=" + LabelA).str(),
+              LB = ("--label=" + LabelB).str();
+  StringRef Args[] = {*DiffExe, "-u", LA, LB, PathA, PathB};
+  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(PathOut),
+                                          std::nullopt};
+  int RC = sys::ExecuteAndWait(*DiffExe, Args, std::nullopt, Redirects);
+  auto Out = MemoryBuffer::getFile(PathOut);
+  for (StringRef P : {StringRef(PathA), StringRef(PathB), StringRef(PathOut)})
+    sys::fs::remove(P);
+  if (RC < 0 || RC > 1 || !Out)
+    return createStringError(inconvertibleErrorCode(), "running diff failed");
+  return (*Out)->getBuffer().str();
+}
+
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   cl::ParseCommandLineOptions(Argc, Argv,
@@ -87,9 +309,14 @@ int main(int Argc, char **Argv) {
     return fail(InputFile + ": " + toString(Kernels.takeError()));
 
   if (KernelName.empty()) {
-    for (auto &[Name, K] : *Kernels)
+    for (auto &[Name, K] : *Kernels) {
       outs() << Name << "  " << K.PrettyName << "  (" << K.NumParams
              << " parameters, " << K.StageSites.size() << " stage sites)\n";
+      for (size_t I = 0; I < K.StageSites.size(); ++I)
+        outs() << "  stage " << I << ": line " << K.StageSites[I].Line << ":"
+               << K.StageSites[I].Column << ", "
+               << describeType(K.StageSites[I]) << "\n";
+    }
     return 0;
   }
   const KernelBlob *K = nullptr;
@@ -104,7 +331,9 @@ int main(int Argc, char **Argv) {
                 "; known kernels:" + Known);
   }
 
-  if (PrintIR) {
+  bool Specialize = !Stages.empty() || Grid.getNumOccurrences() ||
+                    Block.getNumOccurrences() || Diff;
+  if (PrintIR && !Specialize) {
     LLVMContext Ctx;
     auto M = parseBitcodeFile(MemoryBufferRef(K->Bitcode, K->Name), Ctx);
     if (!M)
@@ -112,19 +341,35 @@ int main(int Argc, char **Argv) {
     (*M)->print(outs(), nullptr);
     return 0;
   }
+
+  auto Values = stagedValues(*K);
+  if (!Values)
+    return fail(toString(Values.takeError()));
+  std::vector<StringRef> Refs(Values->begin(), Values->end());
+  rt::Specialization Spec;
+  Spec.StagedValues = Refs;
+  if (Error E = parseExtents("grid", Grid, Spec.Extents.Grid))
+    return fail(toString(std::move(E)));
+  if (Error E = parseExtents("block", Block, Spec.Extents.Block))
+    return fail(toString(std::move(E)));
   rt::JitOptions Opts;
   Opts.Arch = Arch;
-  // Until --stage, --block and --grid exist: zero-filled staged values and a
-  // 1x1x1 launch.
-  std::vector<std::string> Zeros;
-  for (const StageSite &S : K->StageSites)
-    Zeros.emplace_back(S.Size, '\0');
-  std::vector<StringRef> Values(Zeros.begin(), Zeros.end());
-  rt::Specialization Spec;
-  Spec.StagedValues = Values;
-  auto Out = rt::compileKernel(*K, Spec, Opts, false);
+  auto Out = rt::compileKernel(*K, Spec, Opts, PrintIR);
   if (!Out)
     return fail(toString(Out.takeError()));
-  outs() << Out->PTX;
+  if (!Diff) {
+    outs() << (PrintIR ? Out->OptimizedIR : Out->PTX);
+    return 0;
+  }
+  rt::Specialization Unfolded;
+  Unfolded.Fold = false;
+  auto Plain = rt::compileKernel(*K, Unfolded, Opts, false);
+  if (!Plain)
+    return fail(toString(Plain.takeError()));
+  auto D = unifiedDiff(Plain->PTX, K->Name + " (nothing folded)", Out->PTX,
+                       K->Name + " (staged values and launch folded)");
+  if (!D)
+    return fail(toString(D.takeError()));
+  outs() << *D;
   return 0;
 }
