@@ -187,11 +187,12 @@ static Expected<std::string> parseValue(const KernelBlob &K, size_t I,
 
 // The site that NAME (an index, or L<line>) names.
 static Expected<size_t> findSite(const KernelBlob &K, StringRef Name) {
+  StringRef Given = Name;
   size_t N = K.StageSites.size();
   auto Sites = [&] {
     std::string List;
     for (size_t I = 0; I < N; ++I)
-      List += "\n  " + utostr(I) + ": " + describeSite(K, I);
+      List += "\n  " + describeSite(K, I);
     return N ? List : std::string(" none");
   };
   unsigned V;
@@ -214,7 +215,7 @@ static Expected<size_t> findSite(const KernelBlob &K, StringRef Name) {
                                    K.PrettyName + ":" + Sites());
   }
   return createStringError(inconvertibleErrorCode(),
-                           "'" + Name + "' names no stage site of " +
+                           "'" + Given + "' names no stage site of " +
                                K.PrettyName + "; its sites:" + Sites());
 }
 
@@ -301,9 +302,13 @@ int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   cl::ParseCommandLineOptions(Argc, Argv,
                               "mstage-ptx: inspect mstage kernels\n");
+  if (!sys::fs::exists(InputFile))
+    return fail(InputFile + ": no such file");
   auto Bin = object::ObjectFile::createObjectFile(InputFile);
   if (!Bin)
-    return fail(InputFile + ": " + toString(Bin.takeError()));
+    return fail(InputFile + ": not an mstage binary (an object file or "
+                            "executable built by mstage++): " +
+                toString(Bin.takeError()));
   auto Kernels = readKernels(*Bin->getBinary());
   if (!Kernels)
     return fail(InputFile + ": " + toString(Kernels.takeError()));
