@@ -9,11 +9,14 @@
 #include "KernelRegistry.h"
 #include "MemoryCache.h"
 #include "RuntimeError.h"
+#include "StageValueText.h"
 #include "Trace.h"
 
 #include "mstage/abi.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <chrono>
@@ -118,6 +121,46 @@ double msSince(std::chrono::steady_clock::time_point T0) {
       .count();
 }
 
+// The JSON that MSTAGE_DUMP writes beside a specialization's code.
+std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
+                        const mstage_launch_config &C,
+                        const StagedLaunch &Staged, const CacheKey &Key,
+                        const LaunchTimes &Times) {
+  llvm::json::Array Sites;
+  for (size_t I = 0; I < Staged.Values.size(); ++I) {
+    const mstage::StageSite &S = K.Blob.StageSites[I];
+    Sites.push_back(llvm::json::Object{
+        {"site", int64_t(I)},
+        {"line", int64_t(S.Line)},
+        {"column", int64_t(S.Column)},
+        {"type", mstage::stageTypeName(S)},
+        {"value", mstage::formatStageValue(S, Staged.Values[I])}});
+  }
+  auto Extents = [](const uint32_t *E) {
+    return llvm::json::Array{int64_t(E[0]), int64_t(E[1]), int64_t(E[2])};
+  };
+  llvm::json::Object Doc{
+      {"kernel", K.Blob.Name},
+      {"name", K.Blob.PrettyName},
+      {"location", K.Blob.Location},
+      {"arch", B.Arch},
+      {"fast_math", fastMathFromEnvironment()},
+      {"cache_key", Key.hex()},
+      {"launch", llvm::json::Object{{"grid", Extents(C.grid)},
+                                    {"block", Extents(C.block)},
+                                    {"shared_bytes", int64_t(C.shared_bytes)}}},
+      {"staged", std::move(Sites)},
+      {"cache", Times.Cache},
+      {"times_ms", llvm::json::Object{{"evaluate", Times.Evaluate},
+                                      {"optimize", Times.Optimize},
+                                      {"codegen", Times.Codegen},
+                                      {"load", Times.Load}}}};
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Doc))) << "\n";
+  return Text;
+}
+
 // Makes the code of one specialization: from the disk cache when it has
 // it, else with the JIT (and then into the disk cache). Returns an error
 // message, or "".
@@ -184,6 +227,9 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
       return kernelPrefix(K) + ": " + S.Message;
   }
   Times.Load = msSince(T0);
+  if (Dump.IR || Dump.PTX)
+    dumpFile(K.Blob.Name, ShortHash, "json",
+             dumpSidecar(K, B, Config, Staged, Key, Times));
   return "";
 }
 
@@ -251,7 +297,8 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
   if (!Cache.Error.empty())
     return fail(kernelPrefix(*K) + ": " + Cache.Error);
 
-  bool Measure = traceEnabled() || TimeLaunches;
+  bool Measure = traceEnabled() || TimeLaunches || dumpSettings().IR ||
+                 dumpSettings().PTX;
   LaunchTimes &Times = LastTimes;
   Times = LaunchTimes();
   auto T0 = Measure ? std::chrono::steady_clock::now()

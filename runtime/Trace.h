@@ -26,9 +26,6 @@ void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &Config,
                  llvm::ArrayRef<llvm::StringRef> StagedValues,
                  const LaunchTimes &Times);
 
-// A staged value as text: an integer, a float, true/false, or hex bytes.
-std::string formatStagedValue(const StageSite &Site, llvm::StringRef Bytes);
-
 } // namespace mstage::rt
 
 #endif

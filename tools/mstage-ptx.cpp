@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "JitCompiler.h"
 #include "KernelBlob.h"
+#include "StageValueText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -98,91 +99,24 @@ readKernels(const object::ObjectFile &Obj) {
   return Kernels;
 }
 
-// "int32", "uint64", "float", "bool", "16-byte value".
-static std::string describeType(const StageSite &S) {
-  switch (S.Kind) {
-  case StageKind::Signed:
-    return "int" + utostr(S.Size * 8);
-  case StageKind::Unsigned:
-    return "uint" + utostr(S.Size * 8);
-  case StageKind::Float:
-    return S.Size == 4 ? "float" : S.Size == 8 ? "double" : "float";
-  case StageKind::Bool:
-    return "bool";
-  case StageKind::Bytes:
-    break;
-  }
-  return utostr(S.Size) + "-byte value (give 0x and " + utostr(S.Size * 2) +
-         " hex digits, in memory order)";
-}
-
 static std::string describeSite(const KernelBlob &K, size_t I) {
   const StageSite &S = K.StageSites[I];
   return "stage site " + utostr(I) + " (line " + utostr(S.Line) + ", " +
-         describeType(S) + ")";
+         stageTypeName(S) + ")";
 }
 
-// The bytes of Text as the value of site S, or an error saying what S takes.
+// The bytes of Text as the value of site I, or an error saying what it takes.
 static Expected<std::string> parseValue(const KernelBlob &K, size_t I,
                                         StringRef Text) {
-  const StageSite &S = K.StageSites[I];
-  auto Bad = [&] {
-    return createStringError(inconvertibleErrorCode(),
-                             "'" + Text + "' is not a value for " +
-                                 describeSite(K, I));
-  };
-  std::string Bytes(S.Size, '\0');
-  switch (S.Kind) {
-  case StageKind::Bool: {
-    bool B;
-    if (Text == "true" || Text == "1")
-      B = true;
-    else if (Text == "false" || Text == "0")
-      B = false;
-    else
-      return Bad();
-    Bytes[0] = B;
-    return Bytes;
-  }
-  case StageKind::Signed: {
-    int64_t V;
-    if (Text.getAsInteger(0, V) || S.Size > 8 ||
-        (S.Size < 8 && (V < -(int64_t(1) << (S.Size * 8 - 1)) ||
-                        V >= (int64_t(1) << (S.Size * 8 - 1)))))
-      return Bad();
-    std::memcpy(Bytes.data(), &V, S.Size); // little-endian
-    return Bytes;
-  }
-  case StageKind::Unsigned: {
-    uint64_t V;
-    if (Text.getAsInteger(0, V) || S.Size > 8 ||
-        (S.Size < 8 && V >> (S.Size * 8)))
-      return Bad();
-    std::memcpy(Bytes.data(), &V, S.Size);
-    return Bytes;
-  }
-  case StageKind::Float: {
-    double D;
-    if (Text.getAsDouble(D))
-      return Bad();
-    if (S.Size == 4) {
-      float F = float(D);
-      std::memcpy(Bytes.data(), &F, 4);
-    } else if (S.Size == 8) {
-      std::memcpy(Bytes.data(), &D, 8);
-    } else {
-      return Bad();
-    }
-    return Bytes;
-  }
-  case StageKind::Bytes:
-    break;
-  }
-  std::string Raw;
-  if (!Text.consume_front("0x") || Text.size() != S.Size * 2 ||
-      !tryGetFromHex(Text, Raw))
-    return Bad();
-  return Raw;
+  if (std::optional<std::string> Bytes = parseStageValue(K.StageSites[I], Text))
+    return *Bytes;
+  std::string Hint;
+  if (StringRef(stageTypeName(K.StageSites[I])).ends_with("-byte value"))
+    Hint = "; give 0x and " + utostr(K.StageSites[I].Size * 2) +
+           " hex digits, the bytes in memory order";
+  return createStringError(inconvertibleErrorCode(),
+                           "'" + Text + "' is not a value for " +
+                               describeSite(K, I) + Hint);
 }
 
 // The site that NAME (an index, or L<line>) names.
@@ -306,8 +240,9 @@ int main(int Argc, char **Argv) {
     return fail(InputFile + ": no such file");
   auto Bin = object::ObjectFile::createObjectFile(InputFile);
   if (!Bin)
-    return fail(InputFile + ": not an mstage binary (an object file or "
-                            "executable built by mstage++): " +
+    return fail(InputFile +
+                ": not an mstage binary (an object file or "
+                "executable built by mstage++): " +
                 toString(Bin.takeError()));
   auto Kernels = readKernels(*Bin->getBinary());
   if (!Kernels)
@@ -320,7 +255,7 @@ int main(int Argc, char **Argv) {
       for (size_t I = 0; I < K.StageSites.size(); ++I)
         outs() << "  stage " << I << ": line " << K.StageSites[I].Line << ":"
                << K.StageSites[I].Column << ", "
-               << describeType(K.StageSites[I]) << "\n";
+               << stageTypeName(K.StageSites[I]) << "\n";
     }
     return 0;
   }

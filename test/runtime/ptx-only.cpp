@@ -1,10 +1,10 @@
-// With MSTAGE_ARCH and no GPU, every launch is compiled and dumped, nothing
-// runs, and stderr says so in one line, once. Bad launch configurations are
-// still rejected, with the kernel's name.
+// With MSTAGE_ARCH and no GPU, launches are compiled and dumped (PTX and JSON,
+// once: the second launch reuses the code), nothing runs, and stderr says so in
+// one line, once. Bad launch configurations are rejected, with the kernel.
 //
 // RUN: rm -rf %t.dump && %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t 2>&1 | FileCheck %s
-// RUN: ls %t.dump | count 1
+// RUN: ls %t.dump | count 2
 // UNSUPPORTED: gpu
 
 #include <cstdio>
