@@ -4,7 +4,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -28,11 +30,13 @@ const DumpSettings &dumpSettings() {
         S.IR = true;
       else if (P == "ptx")
         S.PTX = true;
+      else if (P == "sass")
+        S.SASS = true;
       else if (P == "all")
-        S.IR = S.PTX = true;
+        S.IR = S.PTX = S.SASS = true;
       else
         errs() << "mstage: MSTAGE_DUMP: unknown kind '" << P
-               << "' (known: ir, ptx, all)\n";
+               << "' (known: ir, ptx, sass, all)\n";
     }
     return S;
   }();
@@ -61,6 +65,59 @@ void dumpFile(StringRef KernelName, uint64_t Hash, StringRef Extension,
              << EC.message() << "\n";
     });
   }
+}
+
+namespace {
+
+// A CUDA tool from PATH, else from /usr/local/cuda/bin.
+std::string findCudaTool(StringRef Name) {
+  if (auto P = sys::findProgramByName(Name))
+    return *P;
+  if (auto P = sys::findProgramByName(Name, {"/usr/local/cuda/bin"}))
+    return *P;
+  return "";
+}
+
+} // namespace
+
+void dumpSass(StringRef KernelName, uint64_t Hash, StringRef PTX,
+              StringRef Arch) {
+  static const std::string Ptxas = findCudaTool("ptxas");
+  static const std::string Cuobjdump = findCudaTool("cuobjdump");
+  static std::once_flag Warned;
+  auto Warn = [&](const Twine &Why) {
+    std::call_once(
+        Warned, [&] { errs() << "mstage: MSTAGE_DUMP=sass: " << Why << "\n"; });
+  };
+  if (Ptxas.empty() || Cuobjdump.empty())
+    return Warn("needs ptxas and cuobjdump (on PATH or in "
+                "/usr/local/cuda/bin); no SASS is written");
+  SmallString<128> PtxPath, CubinPath, SassPath;
+  int FD;
+  if (sys::fs::createTemporaryFile("mstage", "ptx", FD, PtxPath))
+    return Warn("cannot create a temporary file");
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << PTX;
+  }
+  sys::fs::createTemporaryFile("mstage", "cubin", CubinPath);
+  sys::fs::createTemporaryFile("mstage", "sass", SassPath);
+  std::string ArchArg = ("-arch=" + Arch).str();
+  StringRef PtxasArgs[] = {Ptxas, ArchArg, PtxPath, "-o", CubinPath};
+  StringRef DumpArgs[] = {Cuobjdump, "-sass", CubinPath};
+  std::optional<StringRef> ToSass[] = {std::nullopt, StringRef(SassPath),
+                                       std::nullopt};
+  std::string Err;
+  if (sys::ExecuteAndWait(Ptxas, PtxasArgs, std::nullopt, {}, 0, 0, &Err) != 0)
+    Warn("ptxas failed" + (Err.empty() ? "" : ": " + Err));
+  else if (sys::ExecuteAndWait(Cuobjdump, DumpArgs, std::nullopt, ToSass, 0, 0,
+                               &Err) != 0)
+    Warn("cuobjdump failed" + (Err.empty() ? "" : ": " + Err));
+  else if (auto Sass = MemoryBuffer::getFile(SassPath))
+    dumpFile(KernelName, Hash, "sass", (*Sass)->getBuffer());
+  for (StringRef P :
+       {StringRef(PtxPath), StringRef(CubinPath), StringRef(SassPath)})
+    sys::fs::remove(P);
 }
 
 } // namespace mstage::rt

@@ -9,11 +9,11 @@
 namespace mstage::rt {
 
 struct DumpSettings {
-  bool IR = false, PTX = false;
+  bool IR = false, PTX = false, SASS = false;
   std::string Dir = "mstage-dump";
 };
 
-// Read once from MSTAGE_DUMP (a comma-separated list of ir, ptx) and
+// Read once from MSTAGE_DUMP (a comma-separated list of ir, ptx, sass) and
 // MSTAGE_DUMP_DIR.
 const DumpSettings &dumpSettings();
 
@@ -21,6 +21,12 @@ const DumpSettings &dumpSettings();
 // reported once on stderr and does not stop the launch.
 void dumpFile(llvm::StringRef KernelName, uint64_t Hash,
               llvm::StringRef Extension, llvm::StringRef Text);
+
+// Writes <dir>/<KernelName>-<hash>.sass: the PTX compiled by ptxas for Arch
+// and disassembled by cuobjdump (both from PATH or /usr/local/cuda/bin).
+// Without them, says so once on stderr.
+void dumpSass(llvm::StringRef KernelName, uint64_t Hash, llvm::StringRef PTX,
+              llvm::StringRef Arch);
 
 } // namespace mstage::rt
 

@@ -216,6 +216,8 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
   }
   if (Dump.PTX)
     dumpFile(K.Blob.Name, ShortHash, "ptx", Code.PTX);
+  if (Dump.SASS)
+    dumpSass(K.Blob.Name, ShortHash, Code.PTX, B.Arch);
 
   Out.PTX = std::move(Code.PTX);
   if (B.Kind == BackendKind::Gpu) {
@@ -227,7 +229,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
       return kernelPrefix(K) + ": " + S.Message;
   }
   Times.Load = msSince(T0);
-  if (Dump.IR || Dump.PTX)
+  if (Dump.IR || Dump.PTX || Dump.SASS)
     dumpFile(K.Blob.Name, ShortHash, "json",
              dumpSidecar(K, B, Config, Staged, Key, Times));
   return "";
@@ -297,8 +299,9 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
   if (!Cache.Error.empty())
     return fail(kernelPrefix(*K) + ": " + Cache.Error);
 
-  bool Measure = traceEnabled() || TimeLaunches || dumpSettings().IR ||
-                 dumpSettings().PTX;
+  const DumpSettings &Dumps = dumpSettings();
+  bool Measure =
+      traceEnabled() || TimeLaunches || Dumps.IR || Dumps.PTX || Dumps.SASS;
   LaunchTimes &Times = LastTimes;
   Times = LaunchTimes();
   auto T0 = Measure ? std::chrono::steady_clock::now()
