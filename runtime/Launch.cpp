@@ -214,11 +214,6 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
     if (cacheSettings().Mode == CacheMode::Disk)
       storeInDiskCache(Key, Code);
   }
-  if (Dump.PTX)
-    dumpFile(K.Blob.Name, ShortHash, "ptx", Code.PTX);
-  if (Dump.SASS)
-    dumpSass(K.Blob.Name, ShortHash, Code.PTX, B.Arch);
-
   Out.PTX = std::move(Code.PTX);
   if (B.Kind == BackendKind::Gpu) {
     // From PTX, not a cuLink cubin: cuLink compiles relocatable code.
@@ -229,6 +224,11 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
       return kernelPrefix(K) + ": " + S.Message;
   }
   Times.Load = msSince(T0);
+  // After the timing, which the dumps would distort.
+  if (Dump.PTX)
+    dumpFile(K.Blob.Name, ShortHash, "ptx", Out.PTX);
+  if (Dump.SASS)
+    dumpSass(K.Blob.Name, ShortHash, Out.PTX, B.Arch);
   if (Dump.IR || Dump.PTX || Dump.SASS)
     dumpFile(K.Blob.Name, ShortHash, "json",
              dumpSidecar(K, B, Config, Staged, Key, Times));
