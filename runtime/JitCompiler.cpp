@@ -115,7 +115,8 @@ Error checkResolved(const KernelBlob &K, Module &M) {
 //  - the leftover iterations of a runtime-unrolled loop run first (prolog),
 //    not at the end of every thread, where they would slow the kernel's
 //    drain.
-// Returns LLVM's complaint about a bad MSTAGE_LLVM_ARGS, or "".
+// Sets the JIT's option defaults and MSTAGE_LLVM_ARGS; returns what is wrong
+// with MSTAGE_LLVM_ARGS, or "".
 std::string parseLlvmOptions() {
   BumpPtrAllocator Alloc;
   StringSaver Saver(Alloc);
@@ -139,23 +140,19 @@ std::string parseLlvmOptions() {
     if (!UserSets && It != Registered.end())
       It->second->addOccurrence(1, Name, Value);
   }
-  if (User.empty())
-    return "";
-  SmallVector<const char *, 8> Args{"mstage"};
-  Args.append(User.begin(), User.end());
-  std::string Complaint;
-  raw_string_ostream OS(Complaint);
-  if (cl::ParseCommandLineOptions(Args.size(), Args.data(), "", &OS))
-    return "";
-  // LLVM's lines read "mstage: Unknown ... '-x'.  Try: 'mstage --help'".
-  SmallVector<StringRef, 4> Lines;
-  StringRef(Complaint).split(Lines, '\n', -1, false);
-  std::string Msg = "MSTAGE_LLVM_ARGS='" + std::string(Env) + "' is not valid:";
-  for (StringRef Line : Lines) {
-    Line.consume_front("mstage: ");
-    Msg += " " + Line.split("  Try:").first.str();
+  // The user's options, the same way: each is -name=value or -name.
+  std::string Bad;
+  for (StringRef Arg : User) {
+    auto [Name, Value] = Arg.ltrim('-').split('=');
+    auto It = Registered.find(Name);
+    if (!Arg.starts_with("-") || It == Registered.end())
+      Bad += " Unknown command line argument '" + Arg.str() + "'.";
+    else if (It->second->addOccurrence(1, Name, Value))
+      Bad += " '" + Arg.str() + "' has a value its option does not take.";
   }
-  return Msg;
+  if (Bad.empty())
+    return "";
+  return "MSTAGE_LLVM_ARGS='" + std::string(Env) + "' is not valid:" + Bad;
 }
 
 std::once_flag InitTargets;
