@@ -4,6 +4,7 @@
 //
 //   mstage_bench reduce [--reps N] [--grid G]
 //   mstage_bench nbody [--reps N] [--n N]
+//   mstage_bench saxpy [--reps N]       y = a*x + y on 2^27 floats
 //
 // Prints CSV: benchmark,variant,n,block,grid,median_ms,min_ms,gbps. Each
 // variant's result is checked against the CPU before its times count.
@@ -107,11 +108,44 @@ template <class Stage> void benchNbody(size_t N, Stage stage) {
               Block, Grid, T.Median, T.Min, double(N) * N / (T.Median * 1e6));
 }
 
+// y = a*x + y over 2^27 floats with a grid-stride loop, against the CPU.
+// gbps counts the bytes moved: x and y read, y written (12 bytes a float).
+void benchSaxpy() {
+  const size_t N = size_t(1) << 27;
+  const unsigned Threads = 256, Blocks = 2112;
+  const float A = 1.5f;
+  std::vector<float> X(N), Y(N);
+  for (size_t I = 0; I < N; ++I) {
+    X[I] = float(I % 1000) * 0.001f;
+    Y[I] = float(I % 777) * 0.002f;
+  }
+  device_vector<float> DX(X), DY(Y);
+  auto K = kernel(
+      [A](const auto &x, auto &y) {
+        size_t n = stage(x.size());
+        for (size_t i = Thread::get().global.x; i < n;
+             i += size_t(Grid::get().range.x) * Block::get().range.x)
+          y[i] = A * x[i] + y[i];
+      },
+      Blocks, Threads);
+  K(DX, DY);
+  std::vector<float> Got = DY.download();
+  for (size_t I = 0; I < N; I += 9973)
+    if (std::fabs(Got[I] - (A * X[I] + Y[I])) > 1e-5f * (1 + std::fabs(Got[I])))
+      failCheck("saxpy at " + std::to_string(I) + ": " +
+                std::to_string(Got[I]) + ", expected " +
+                std::to_string(A * X[I] + Y[I]));
+  // Each launch adds A*x to y again: the work is the same every time.
+  Timing T = timeLaunches([&] { K(DX, DY); });
+  std::printf("saxpy,mstage-staged,%zu,%u,%u,%.5f,%.5f,%.2f\n", N, Threads,
+              Blocks, T.Median, T.Min, 12.0 * N / (T.Median * 1e6));
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
   if (Argc < 2)
-    return std::fprintf(stderr, "usage: mstage_bench reduce|nbody "
+    return std::fprintf(stderr, "usage: mstage_bench reduce|nbody|saxpy "
                                 "[--reps N] [--grid G]\n"),
            2;
   std::string What = Argv[1];
@@ -143,6 +177,8 @@ int main(int Argc, char **Argv) {
       benchNbody(N, Staged{});
       benchNbody(N, Unstaged{});
     }
+  } else if (What == "saxpy") {
+    benchSaxpy();
   } else {
     std::fprintf(stderr, "mstage_bench: unknown benchmark '%s'\n",
                  What.c_str());

@@ -26,6 +26,17 @@ def main(path):
             of_copy = float(r["gbps"]) / copy_gbps if copy_gbps else float("nan")
             print(f"{n:>10} {name:>18} {ms:9.4f} {float(r['gbps']):8.1f} {ratio:7.3f} {of_copy:7.3f}")
 
+    for (bench, n), variants in sorted(by.items()):
+        if bench != "saxpy":
+            continue
+        print()
+        print("saxpy (GB/s moved, against the device-to-device copy of the same run)")
+        for name, r in sorted(variants.items()):
+            gbps = float(r["gbps"])
+            of_copy = gbps / copy_gbps if copy_gbps else float("nan")
+            print(f"{n:>10} {name:>18} {float(r['median_ms']):9.4f} {gbps:8.1f} "
+                  f"x copy {of_copy:6.3f}")
+
     print()
     print("n-body (ms per step; speed relative to nvcc-template; higher is better)")
     print(f"{'n':>10} {'variant':>18} {'ms':>9} {'x nvcc-template':>16}")

@@ -5,14 +5,15 @@
 #
 #   OUT=<folder> bench/run.sh [reps]
 #
-# Writes $OUT/bench.csv, $OUT/jit.csv and $OUT/bench-report.txt.
+# Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/bench-report.txt and, with
+# matplotlib, $OUT/reduce.png, nbody.png and jit.png.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 reps=${1:-100}
 OUT=${OUT:-$root/out}
 mkdir -p "$OUT"
-export LD_LIBRARY_PATH="$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$root/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 csv=$OUT/bench.csv
 status=0
 
@@ -36,6 +37,7 @@ grid=$(awk -F, '$1 == "reduce" && $2 == "nvcc-template" { print $5; exit }' "$cs
 run "mstage reduce" "$here/mstage_bench" reduce --reps "$reps" --grid "${grid:-1056}"
 run "nbody baselines" "$here/nbody_baselines" --reps 50
 run "mstage nbody" "$here/mstage_bench" nbody --reps 50
+run "mstage saxpy" "$here/mstage_bench" saxpy --reps "$reps"
 # JIT latency, cold: no driver cache and an empty mstage cache directory.
 jitdir=$(mktemp -d /tmp/mstage-jit-XXXXXX)
 echo "== jit latency" >&2
@@ -45,7 +47,18 @@ if ! CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$jitdir/cache" \
   echo "FAILED: jit_latency" >&2
 fi
 rm -rf "$jitdir"
+echo "== nvrtc latency" >&2
+if ! CUDA_CACHE_DISABLE=1 "$here/nvrtc_latency" >>"$OUT/jit.csv" \
+  2>>"$OUT/bench-stderr.log"; then
+  status=1
+  echo "FAILED: nvrtc_latency" >&2
+fi
 rm -f "$OUT/bench-stderr.tmp"
 
 python3 "$here/report.py" "$csv" "$OUT/jit.csv" | tee "$OUT/bench-report.txt"
+if python3 -c "import matplotlib" 2>/dev/null; then
+  python3 "$here/plot.py" "$csv" "$OUT/jit.csv" "$OUT" || status=1
+else
+  echo "bench/run.sh: no matplotlib: no plots" >&2
+fi
 exit "$status"

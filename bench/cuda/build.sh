@@ -23,3 +23,7 @@ for prog in reduce_baselines nbody_baselines; do
   echo "$nvcc ${flags[*]} $here/$prog.cu -o $out/$prog"
   "$nvcc" "${flags[@]}" "$here/$prog.cu" -o "$out/$prog"
 done
+# NVRTC and the driver API; libcuda is the toolkit's stub at link time.
+echo "$nvcc ${flags[*]} $here/nvrtc_latency.cpp -o $out/nvrtc_latency -lnvrtc -lcuda"
+"$nvcc" "${flags[@]}" "$here/nvrtc_latency.cpp" -o "$out/nvrtc_latency" \
+  -lnvrtc -lcuda

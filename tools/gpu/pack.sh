@@ -69,7 +69,7 @@ benches=$(copy_programs "$build/bench" "$stage/bench")
   die "no programs in $build/test/gpu; build them first (ninja -C $build)"
 install -m 755 "$repo/tools/gpu/run-suite.sh" "$stage/run-suite.sh"
 install -m 755 "$repo/bench/run.sh" "$repo/bench/profile.sh" "$repo/bench/report.py" \
-  "$stage/bench/"
+  "$repo/bench/plot.py" "$stage/bench/"
 
 {
   echo "made: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Draws the benchmark figures from bench.csv and jit.csv (bench/run.sh):
+reduce.png (throughput against CUB and the copy bandwidth), nbody.png (speed
+against nvcc-template over n) and jit.png (first-launch latency).
+
+    plot.py bench.csv jit.csv OUT_DIR
+"""
+import csv
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def load(path):
+    try:
+        return list(csv.DictReader(open(path)))
+    except OSError:
+        return []
+
+
+def reduce_plot(rows, out):
+    by = defaultdict(dict)
+    for r in rows:
+        if r["benchmark"] == "reduce":
+            by[int(r["n"])][r["variant"]] = float(r["median_ms"])
+    if not by:
+        return
+    variants = ["mstage-staged", "mstage-unstaged", "nvcc-template", "nvcc-runtime", "cub"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    width = 0.8 / len(by)
+    for k, (n, v) in enumerate(sorted(by.items())):
+        ratios = [v["cub"] / v[name] if name in v else 0 for name in variants]
+        ax.bar([i + k * width for i in range(len(variants))], ratios, width,
+               label=f"n = {n}")
+    ax.axhline(1.0, color="gray", lw=0.8)
+    ax.set_xticks([i + width * (len(by) - 1) / 2 for i in range(len(variants))])
+    ax.set_xticklabels(variants, rotation=15)
+    ax.set_ylabel("throughput relative to CUB")
+    ax.set_title("Reduction of ints (paper Listing 4)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "reduce.png"), dpi=120)
+
+
+def nbody_plot(rows, out):
+    by = defaultdict(dict)
+    for r in rows:
+        if r["benchmark"] == "nbody":
+            by[r["variant"]][int(r["n"])] = float(r["median_ms"])
+    base = by.get("nvcc-template")
+    if not base:
+        return
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name, times in sorted(by.items()):
+        ns = sorted(n for n in times if n in base)
+        ax.plot(ns, [base[n] / times[n] for n in ns], marker="o", label=name)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("bodies")
+    ax.set_ylabel("speed relative to nvcc-template")
+    ax.set_title("n-body step (paper Listings 5 and 6)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "nbody.png"), dpi=120)
+
+
+def jit_plot(rows, out):
+    rows = [r for r in rows if r["variant"].startswith("first-launch")]
+    if not rows:
+        return
+    fig, ax = plt.subplots(figsize=(8, 4))
+    labels = [f"{r['variant'][13:]}\n{r['kernel']}" for r in rows]
+    parts = [("optimize_ms", "LLVM optimize"), ("codegen_ms", "LLVM codegen"),
+             ("load_ms", "ptxas + load")]
+    bottom = [0.0] * len(rows)
+    for key, label in parts:
+        vals = [float(r[key]) for r in rows]
+        ax.bar(labels, vals, bottom=bottom, label=label)
+        bottom = [b + v for b, v in zip(bottom, vals)]
+    ax.set_yscale("log")
+    ax.set_ylabel("ms (log)")
+    ax.set_title("First launch of a kernel: cold, disk hit")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "jit.png"), dpi=120)
+
+
+def main(bench_csv, jit_csv, out):
+    os.makedirs(out, exist_ok=True)
+    rows = load(bench_csv)
+    reduce_plot(rows, out)
+    nbody_plot(rows, out)
+    jit_plot(load(jit_csv), out)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])
