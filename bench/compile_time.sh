@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile time of mstage++ -O2 against clang++-22 -O2 on the examples (no GPU
-# needed): the median of 5 compiles of each, to an object file, with the same
+# needed): the median of 11 compiles of each, to an object file, with the same
 # flags. Prints CSV (benchmark,variant,file,median_ms) and the ratios.
 #
 #   bench/compile_time.sh [BUILD_DIR]      (default: build)
@@ -13,24 +13,29 @@ clangxx=${CLANGXX:-clang++-22}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-median_ms() { # command...
-  local times=() i s e
-  for i in 1 2 3 4 5; do
-    s=$(date +%s%N)
-    "$@" >/dev/null
-    e=$(date +%s%N)
-    times+=($(((e - s) / 1000)))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | sed -n 3p | awk '{ printf "%.1f", $1 / 1000 }'
+ms() { # command...: milliseconds one run takes
+  local s e
+  s=$(date +%s%N)
+  "$@" >/dev/null
+  e=$(date +%s%N)
+  echo $(((e - s) / 1000000))
 }
+median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 
 echo "benchmark,variant,file,median_ms"
 for src in "$repo"/examples/*.cpp; do
   name=${src##*/}
   flags=(-O2 -std=c++17 -I"$repo/include" -I"$repo/examples" -c "$src")
-  m=$(median_ms "$mstagexx" "${flags[@]}" -o "$tmp/m.o")
-  c=$(median_ms "$clangxx" "${flags[@]}" -o "$tmp/c.o")
-  echo "compile,mstage++,$name,$m"
-  echo "compile,clang++,$name,$c"
-  echo "# $name: mstage++ $m ms, clang++ $c ms: $(awk -v m="$m" -v c="$c" 'BEGIN { printf "%.3f", m / c }')x" >&2
+  m=() c=()
+  # Alternating, so that a busy machine slows both alike.
+  for i in 1 2 3 4 5 6 7 8 9 10 11; do
+    m+=("$(ms "$mstagexx" "${flags[@]}" -o "$tmp/m.o")")
+    c+=("$(ms "$clangxx" "${flags[@]}" -o "$tmp/c.o")")
+  done
+  mm=$(median "${m[@]}")
+  cm=$(median "${c[@]}")
+  echo "compile,mstage++,$name,$mm"
+  echo "compile,clang++,$name,$cm"
+  echo "# $name: mstage++ $mm ms, clang++ $cm ms:" \
+    "$(awk -v m="$mm" -v c="$cm" 'BEGIN { printf "%.3f", m / c }')x" >&2
 done
