@@ -278,13 +278,21 @@ int main(int argc, char **argv) {
   for (unsigned i = 0; i < maxN; ++i)
     host[i] = static_cast<int>(i % 7) - 3;
 
-  int *dIn = nullptr, *dCopy = nullptr, *dPartial = nullptr, *dSum = nullptr;
-  CUDA_CHECK(cudaMalloc(&dIn, size_t(maxN) * sizeof(int)));
+  // Two copies of the input, used in turn, so that no launch finds the
+  // previous one's data in L2.
+  int *dIns[2] = {nullptr, nullptr};
+  int *dCopy = nullptr, *dPartial = nullptr, *dSum = nullptr;
+  for (int *&d : dIns) {
+    CUDA_CHECK(cudaMalloc(&d, size_t(maxN) * sizeof(int)));
+    CUDA_CHECK(cudaMemcpy(d, host.data(), size_t(maxN) * sizeof(int),
+                          cudaMemcpyHostToDevice));
+  }
+  unsigned turn = 0;
+  auto nextIn = [&] { return dIns[turn++ & 1]; };
+  int *dIn = dIns[0];
   CUDA_CHECK(cudaMalloc(&dCopy, size_t(maxN) * sizeof(int)));
   CUDA_CHECK(cudaMalloc(&dPartial, size_t(grid) * sizeof(int)));
   CUDA_CHECK(cudaMalloc(&dSum, sizeof(int)));
-  CUDA_CHECK(cudaMemcpy(dIn, host.data(), size_t(maxN) * sizeof(int),
-                        cudaMemcpyHostToDevice));
 
   // CUB temporary storage, allocated once (for the largest n) outside timing.
   void *dTemp = nullptr;
@@ -311,7 +319,7 @@ int main(int argc, char **argv) {
     {
       CUDA_CHECK(cudaMemset(dCopy, 0xff, size_t(n) * sizeof(int)));
       auto launch = [&] {
-        CUDA_CHECK(cudaMemcpyAsync(dCopy, dIn, size_t(n) * sizeof(int),
+        CUDA_CHECK(cudaMemcpyAsync(dCopy, nextIn(), size_t(n) * sizeof(int),
                                    cudaMemcpyDeviceToDevice));
       };
       auto check = [&] {
@@ -347,9 +355,10 @@ int main(int argc, char **argv) {
       const bool pow2 = isPow2(n);
       auto launch = [&] {
         if (pow2)
-          reduceTemplate<kBlock, true><<<grid, kBlock>>>(dIn, dPartial, n);
+          reduceTemplate<kBlock, true><<<grid, kBlock>>>(nextIn(), dPartial, n);
         else
-          reduceTemplate<kBlock, false><<<grid, kBlock>>>(dIn, dPartial, n);
+          reduceTemplate<kBlock, false><<<grid, kBlock>>>(nextIn(), dPartial,
+                                                          n);
       };
       CUDA_CHECK(cudaMemset(dPartial, 0x7f, size_t(grid) * sizeof(int)));
       auto check = [&] { checkPartials("nvcc-template"); };
@@ -361,8 +370,8 @@ int main(int argc, char **argv) {
     {
       const bool pow2 = isPow2(n);
       auto launch = [&] {
-        reduceRuntime<<<grid, block, block * sizeof(int)>>>(dIn, dPartial, n,
-                                                            block, pow2);
+        reduceRuntime<<<grid, block, block * sizeof(int)>>>(
+            nextIn(), dPartial, n, block, pow2);
       };
       CUDA_CHECK(cudaMemset(dPartial, 0x7f, size_t(grid) * sizeof(int)));
       auto check = [&] { checkPartials("nvcc-runtime"); };
@@ -374,7 +383,7 @@ int main(int argc, char **argv) {
     {
       auto launch = [&] {
         size_t bytes = tempBytes;
-        CUDA_CHECK(cub::DeviceReduce::Sum(dTemp, bytes, dIn, dSum, n));
+        CUDA_CHECK(cub::DeviceReduce::Sum(dTemp, bytes, nextIn(), dSum, n));
       };
       CUDA_CHECK(cudaMemset(dSum, 0x7f, sizeof(int)));
       auto check = [&] {
@@ -395,6 +404,7 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaFree(dSum));
   CUDA_CHECK(cudaFree(dPartial));
   CUDA_CHECK(cudaFree(dCopy));
-  CUDA_CHECK(cudaFree(dIn));
+  for (int *d : dIns)
+    CUDA_CHECK(cudaFree(d));
   return 0;
 }
