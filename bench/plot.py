@@ -16,6 +16,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def finish(fig, ax, title, ylabel, path):
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
 def load(path):
     try:
         return list(csv.DictReader(open(path)))
@@ -40,11 +48,8 @@ def reduce_plot(rows, out):
     ax.axhline(1.0, color="gray", lw=0.8)
     ax.set_xticks([i + width * (len(by) - 1) / 2 for i in range(len(variants))])
     ax.set_xticklabels(variants, rotation=15)
-    ax.set_ylabel("throughput relative to CUB")
-    ax.set_title("Reduction of ints (paper Listing 4)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "reduce.png"), dpi=120)
+    finish(fig, ax, "Reduction of ints (paper Listing 4)",
+           "throughput relative to CUB", os.path.join(out, "reduce.png"))
 
 
 def nbody_plot(rows, out):
@@ -61,11 +66,8 @@ def nbody_plot(rows, out):
         ax.plot(ns, [base[n] / times[n] for n in ns], marker="o", label=name)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("bodies")
-    ax.set_ylabel("speed relative to nvcc-template")
-    ax.set_title("n-body step (paper Listings 5 and 6)")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "nbody.png"), dpi=120)
+    finish(fig, ax, "n-body step (paper Listings 5 and 6)",
+           "speed relative to nvcc-template", os.path.join(out, "nbody.png"))
 
 
 def jit_plot(rows, out):
@@ -82,11 +84,8 @@ def jit_plot(rows, out):
         ax.bar(labels, vals, bottom=bottom, label=label)
         bottom = [b + v for b, v in zip(bottom, vals)]
     ax.set_yscale("log")
-    ax.set_ylabel("ms (log)")
-    ax.set_title("First launch of a kernel: cold, disk hit")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "jit.png"), dpi=120)
+    finish(fig, ax, "First launch of a kernel: cold, disk hit", "ms (log)",
+           os.path.join(out, "jit.png"))
 
 
 def main(bench_csv, jit_csv, out):
