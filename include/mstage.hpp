@@ -4,6 +4,7 @@
 
 #include "mstage/device_vector.hpp"
 #include "mstage/error.hpp"
+#include "mstage/grid_stride_range.hpp"
 #include "mstage/index.hpp"
 #include "mstage/kernel.hpp"
 #include "mstage/shared_memory.hpp"
