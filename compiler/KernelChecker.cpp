@@ -138,6 +138,7 @@ static bool isDeviceLibraryFunction(StringRef Name) {
 #define MSTAGE_LIBDEVICE_FUNCTION(NAME) #NAME,
 #define MSTAGE_MEMORY_FUNCTION(NAME) #NAME,
 #define MSTAGE_INLINE_FUNCTION(NAME) #NAME,
+#define MSTAGE_RUNTIME_FUNCTION(NAME) #NAME,
 #include "DeviceLibraryFunctions.def"
   };
   return Names.contains(Name);

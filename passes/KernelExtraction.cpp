@@ -1,6 +1,7 @@
 //===- KernelExtraction.cpp - Split kernels out of the host module --------===//
 #include "KernelExtraction.h"
 #include "DeviceBuiltins.h"
+#include "DevicePrintf.h"
 #include "DeviceOptimizer.h"
 #include "DeviceRetarget.h"
 #include "KernelBlob.h"
@@ -194,6 +195,9 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
 
   retargetToNVPTX(*Dev);
   lowerDeviceBuiltins(*Dev);
+  if (Error E = lowerPrintf(*Dev))
+    reportError(M, "mstage: kernel '" + K.Info.PrettyName +
+                       "': " + toString(std::move(E)));
   DevEntry->addFnAttr(Attribute::AlwaysInline);
 
   std::string VerifyMsg;

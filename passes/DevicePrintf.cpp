@@ -1,0 +1,58 @@
+//===- DevicePrintf.cpp - printf in kernels becomes CUDA's vprintf --------===//
+#include "DevicePrintf.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace mstage {
+
+Error lowerPrintf(Module &M) {
+  Function *Printf = M.getFunction("printf");
+  if (!Printf || Printf->use_empty())
+    return Error::success();
+  LLVMContext &Ctx = M.getContext();
+  auto *Ptr = PointerType::getUnqual(Ctx);
+  FunctionCallee Vprintf = M.getOrInsertFunction(
+      "vprintf", FunctionType::get(Type::getInt32Ty(Ctx), {Ptr, Ptr}, false));
+
+  for (User *U : make_early_inc_range(Printf->users())) {
+    auto *Call = dyn_cast<CallInst>(U);
+    if (!Call || Call->getCalledFunction() != Printf || Call->arg_size() == 0)
+      return createStringError(inconvertibleErrorCode(),
+                               "printf is used other than by a direct call");
+    SmallVector<Type *, 8> Fields;
+    for (Value *Arg : drop_begin(Call->args())) {
+      Type *T = Arg->getType();
+      if (!T->isIntegerTy() && !T->isFloatingPointTy() && !T->isPointerTy())
+        return createStringError(
+            inconvertibleErrorCode(),
+            "printf in a kernel takes integers, floating-point values and "
+            "pointers; an argument has another type");
+      Fields.push_back(T);
+    }
+    // The buffer: a struct of the arguments, each at its natural alignment.
+    Function &F = *Call->getFunction();
+    IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+    Value *Buffer = ConstantPointerNull::get(Ptr);
+    IRBuilder<> B(Call);
+    if (!Fields.empty()) {
+      auto *Layout = StructType::get(Ctx, Fields);
+      AllocaInst *A = Entry.CreateAlloca(Layout, nullptr, "printf.args");
+      for (auto [I, Arg] : enumerate(drop_begin(Call->args())))
+        B.CreateStore(Arg, B.CreateStructGEP(Layout, A, unsigned(I)));
+      Buffer = A;
+    }
+    CallInst *New = B.CreateCall(Vprintf, {Call->getArgOperand(0), Buffer});
+    Call->replaceAllUsesWith(New);
+    Call->eraseFromParent();
+  }
+  if (Printf->use_empty())
+    Printf->eraseFromParent();
+  return Error::success();
+}
+
+} // namespace mstage

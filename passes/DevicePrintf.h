@@ -1,0 +1,22 @@
+//===- DevicePrintf.h - printf in kernels becomes CUDA's vprintf ----------===//
+#ifndef MSTAGE_PASSES_DEVICEPRINTF_H
+#define MSTAGE_PASSES_DEVICEPRINTF_H
+
+#include "llvm/Support/Error.h"
+
+namespace llvm {
+class Module;
+}
+
+namespace mstage {
+
+// Rewrites each call printf(format, args...) in the device module M into
+// vprintf(format, buffer), where buffer holds the (already promoted)
+// arguments, each at its natural alignment, as CUDA's device printf expects.
+// The output appears when the launch is synchronized. Fails for an argument
+// that is not an integer, a floating-point value or a pointer.
+llvm::Error lowerPrintf(llvm::Module &M);
+
+} // namespace mstage
+
+#endif
