@@ -84,11 +84,9 @@ int run(int Argc, char **Argv) {
     std::printf("SKIP %s: no GPU\n", Name);
     return 0;
   }
-  char Self[4096];
-  ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  if (Len <= 0)
+  std::string Self = selfPath();
+  if (Self.empty())
     return std::printf("FAIL %s: readlink\n", Name), 1;
-  Self[Len] = 0;
 
   if (!expect("the first launch", launchAndCheck(5, 5), 2) ||
       !expect("the second launch", launchAndCheck(5, 5), 0))
@@ -125,13 +123,8 @@ int run(int Argc, char **Argv) {
   return 0;
 }
 
-int Argc;
-char **Argv;
-
 } // namespace
 
-int main(int C, char **V) {
-  Argc = C;
-  Argv = V;
-  return runSuiteProgram(Name, [] { return run(Argc, Argv); });
+int main(int Argc, char **Argv) {
+  return runSuiteProgram(Name, run, Argc, Argv);
 }

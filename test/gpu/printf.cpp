@@ -47,13 +47,11 @@ int run(int Argc, char **Argv) {
     std::printf("SKIP %s: no GPU\n", Name);
     return 0;
   }
-  char Self[4096];
-  ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  if (Len <= 0)
+  std::string Self = selfPath();
+  if (Self.empty())
     return std::printf("FAIL %s: readlink\n", Name), 1;
-  Self[Len] = 0;
   std::string Out = "/tmp/mstage-printf-" + std::to_string(getpid());
-  if (std::system(("'" + std::string(Self) + "' --child > " + Out).c_str()))
+  if (std::system(("'" + Self + "' --child > " + Out).c_str()))
     return std::printf("FAIL %s: the child failed\n", Name), 1;
   std::vector<std::string> Got, Want = {"no arguments"};
   std::ifstream In(Out);
@@ -82,13 +80,8 @@ int run(int Argc, char **Argv) {
   return 0;
 }
 
-int Argc;
-char **Argv;
-
 } // namespace
 
-int main(int C, char **V) {
-  Argc = C;
-  Argv = V;
-  return runSuiteProgram(Name, [] { return run(Argc, Argv); });
+int main(int Argc, char **Argv) {
+  return runSuiteProgram(Name, run, Argc, Argv);
 }
