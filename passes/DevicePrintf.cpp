@@ -1,8 +1,9 @@
-//===- DevicePrintf.cpp - printf in kernels becomes CUDA's vprintf --------===//
+//===- DevicePrintf.cpp - printf and assert in kernels, through CUDA ------===//
 #include "DevicePrintf.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
@@ -53,6 +54,36 @@ Error lowerPrintf(Module &M) {
   if (Printf->use_empty())
     Printf->eraseFromParent();
   return Error::success();
+}
+
+void lowerAssert(Module &M) {
+  Function *AssertFail = M.getFunction("__assert_fail");
+  if (!AssertFail || AssertFail->use_empty())
+    return;
+  LLVMContext &Ctx = M.getContext();
+  auto *Ptr = PointerType::getUnqual(Ctx);
+  FunctionCallee CudaAssert = M.getOrInsertFunction(
+      "__assertfail",
+      FunctionType::get(Type::getVoidTy(Ctx),
+                        {Ptr, Ptr, Type::getInt32Ty(Ctx), Ptr,
+                         Type::getInt64Ty(Ctx)},
+                        false));
+  for (User *U : make_early_inc_range(AssertFail->users())) {
+    auto *Call = dyn_cast<CallInst>(U);
+    if (!Call || Call->arg_size() != 4)
+      continue;
+    IRBuilder<> B(Call);
+    // The last argument is the size of a character of the strings.
+    B.CreateCall(CudaAssert,
+                 {Call->getArgOperand(0), Call->getArgOperand(1),
+                  Call->getArgOperand(2), Call->getArgOperand(3),
+                  B.getInt64(1)});
+    // __assert_fail does not return; on the device, the trap stops the launch.
+    B.CreateIntrinsic(Intrinsic::trap, {});
+    Call->eraseFromParent();
+  }
+  if (AssertFail->use_empty())
+    AssertFail->eraseFromParent();
 }
 
 } // namespace mstage

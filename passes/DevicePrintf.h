@@ -1,4 +1,4 @@
-//===- DevicePrintf.h - printf in kernels becomes CUDA's vprintf ----------===//
+//===- DevicePrintf.h - printf and assert in kernels, through CUDA's runtime ===//
 #ifndef MSTAGE_PASSES_DEVICEPRINTF_H
 #define MSTAGE_PASSES_DEVICEPRINTF_H
 
@@ -16,6 +16,12 @@ namespace mstage {
 // The output appears when the launch is synchronized. Fails for an argument
 // that is not an integer, a floating-point value or a pointer.
 llvm::Error lowerPrintf(llvm::Module &M);
+
+// Rewrites each call to glibc's __assert_fail(expression, file, line,
+// function), which a failed assert() makes, into CUDA's __assertfail: the
+// device prints the message with the thread's position and stops the
+// launch, which then fails with CUDA_ERROR_ASSERT.
+void lowerAssert(llvm::Module &M);
 
 } // namespace mstage
 

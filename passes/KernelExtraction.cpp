@@ -195,6 +195,7 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
 
   retargetToNVPTX(*Dev);
   lowerDeviceBuiltins(*Dev);
+  lowerAssert(*Dev);
   if (Error E = lowerPrintf(*Dev))
     reportError(M, "mstage: kernel '" + K.Info.PrettyName +
                        "': " + toString(std::move(E)));

@@ -32,7 +32,7 @@ set -uo pipefail
 # The programs that use shared memory, by file name, for racecheck.
 RACECHECK_PROGRAMS=(shared_barrier reduce_listing2 reduce reduce_staged nbody)
 # Programs that fault on purpose (to test error reports): no memcheck run.
-NO_MEMCHECK_PROGRAMS=(launch_error)
+NO_MEMCHECK_PROGRAMS=(launch_error device_assert)
 
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 SUITE_BUDGET=${SUITE_BUDGET:-540}

@@ -1,0 +1,73 @@
+//===- device_assert.cpp - GPU suite: assert() in a kernel -----------------===//
+//
+// A kernel's assert fails for some threads. The program runs itself (--child)
+// with its output in a file and checks that the child failed, that the
+// device printed the expression with its file and line, and that the launch
+// failed with CUDA_ERROR_ASSERT and the kernel's name.
+//
+//===----------------------------------------------------------------------===//
+#include "SuiteMain.h"
+
+#include <mstage.hpp>
+
+#include <cassert>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char *Name = "device_assert";
+constexpr int AssertLine = __LINE__ + 7; // the assert below
+
+int child() {
+  std::vector<int> v(64, 7);
+  mstage::kernel(
+      [](auto &v) {
+        unsigned i = mstage::Thread::get().global.x;
+        assert(v[i] == 7 && i < 40);
+      },
+      1, 64)(v);
+  return 0;
+}
+
+int run(int Argc, char **Argv) {
+  if (Argc == 2 && std::string(Argv[1]) == "--child")
+    return child();
+  if (mstage_rt_executes() != 1) {
+    std::printf("SKIP %s: no GPU\n", Name);
+    return 0;
+  }
+  std::string Out = "/tmp/mstage-assert-" + std::to_string(getpid());
+  int Status =
+      std::system(("'" + selfPath() + "' --child > " + Out + " 2>&1").c_str());
+  std::ifstream In(Out);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  std::remove(Out.c_str());
+  std::string T = Text.str();
+  const std::string Want[] = {
+      "device_assert.cpp:" + std::to_string(AssertLine),
+      "Assertion `v[i] == 7 && i < 40` failed", "CUDA_ERROR_ASSERT",
+      "mstage: kernel 'child()::lambda@"};
+  bool OK = Status != 0;
+  for (const std::string &W : Want)
+    OK = OK && T.find(W) != std::string::npos;
+  if (!OK) {
+    std::printf("FAIL %s: the child exited with %d and printed:\n%s\n", Name,
+                Status, T.c_str());
+    return 1;
+  }
+  std::printf("PASS %s: the failed assert stopped the launch with its "
+              "expression, file and line\n",
+              Name);
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  return runSuiteProgram(Name, run, Argc, Argv);
+}
