@@ -51,7 +51,7 @@ int run(int Argc, char **Argv) {
   const std::string Want[] = {
       "device_assert.cpp:" + std::to_string(AssertLine),
       "Assertion `v[i] == 7 && i < 40` failed", "CUDA_ERROR_ASSERT",
-      "mstage: kernel 'child()::lambda@"};
+      "mstage: kernel '(anonymous namespace)::child::lambda@"};
   bool OK = Status != 0;
   for (const std::string &W : Want)
     OK = OK && T.find(W) != std::string::npos;
