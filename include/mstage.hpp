@@ -10,5 +10,6 @@
 #include "mstage/shared_memory.hpp"
 #include "mstage/stage.hpp"
 #include "mstage/vector_view.hpp"
+#include "mstage/warp.hpp"
 
 #endif

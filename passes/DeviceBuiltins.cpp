@@ -9,7 +9,49 @@ using namespace llvm;
 
 namespace mstage {
 
-static Value *emitBuiltin(IRBuilder<> &B, Module &M, StringRef Name) {
+// The warp primitives of include/mstage/builtins.h; null for other names.
+static Value *emitWarpBuiltin(IRBuilder<> &B, StringRef Name, CallInst &CI) {
+  auto Arg = [&](unsigned I) { return CI.getArgOperand(I); };
+  if (Name == "__mstage_lane_id")
+    return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_laneid, {});
+  if (Name == "__mstage_activemask")
+    return B.CreateIntrinsic(Intrinsic::nvvm_activemask, {});
+  if (Name == "__mstage_syncwarp")
+    return B.CreateIntrinsic(Intrinsic::nvvm_bar_warp_sync, {Arg(0)});
+  auto Pred = [&] { return B.CreateICmpNE(Arg(1), B.getInt32(0)); };
+  if (Name == "__mstage_ballot")
+    return B.CreateIntrinsic(Intrinsic::nvvm_vote_ballot_sync,
+                             {Arg(0), Pred()});
+  if (Name == "__mstage_any")
+    return B.CreateZExt(
+        B.CreateIntrinsic(Intrinsic::nvvm_vote_any_sync, {Arg(0), Pred()}),
+        B.getInt32Ty());
+  if (Name == "__mstage_all")
+    return B.CreateZExt(
+        B.CreateIntrinsic(Intrinsic::nvvm_vote_all_sync, {Arg(0), Pred()}),
+        B.getInt32Ty());
+  // The shuffles' last operand packs the segment mask and the clamp lane:
+  // whole warps, clamped at lane 31 (0 for shfl.up).
+  static const struct {
+    const char *Name;
+    Intrinsic::ID ID;
+    int Clamp;
+  } Shuffles[] = {
+      {"__mstage_shfl_i32", Intrinsic::nvvm_shfl_sync_idx_i32, 0x1f},
+      {"__mstage_shfl_up_i32", Intrinsic::nvvm_shfl_sync_up_i32, 0},
+      {"__mstage_shfl_down_i32", Intrinsic::nvvm_shfl_sync_down_i32, 0x1f},
+      {"__mstage_shfl_xor_i32", Intrinsic::nvvm_shfl_sync_bfly_i32, 0x1f}};
+  for (const auto &S : Shuffles)
+    if (Name == S.Name)
+      return B.CreateIntrinsic(S.ID,
+                               {Arg(0), Arg(1), Arg(2), B.getInt32(S.Clamp)});
+  return nullptr;
+}
+
+static Value *emitBuiltin(IRBuilder<> &B, Module &M, StringRef Name,
+                          CallInst &CI) {
+  if (Value *V = emitWarpBuiltin(B, Name, CI))
+    return V;
   static const std::pair<const char *, Intrinsic::ID> SRegs[] = {
       {"__mstage_tid_x", Intrinsic::nvvm_read_ptx_sreg_tid_x},
       {"__mstage_tid_y", Intrinsic::nvvm_read_ptx_sreg_tid_y},
@@ -58,7 +100,7 @@ void lowerDeviceBuiltins(Module &M) {
       if (!CI || CI->getCalledFunction() != F)
         continue;
       IRBuilder<> B(CI);
-      Value *V = emitBuiltin(B, M, F->getName());
+      Value *V = emitBuiltin(B, M, F->getName(), *CI);
       if (!V)
         continue; // unknown: left for the unresolved-symbol check
       if (!CI->getType()->isVoidTy())

@@ -27,4 +27,23 @@ MSTAGE_EXPORT void *__mstage_shared_base(void) {
   alignas(16) static unsigned char Shared[48 * 1024];
   return Shared;
 }
+// A warp of one lane: the lane's own value, and votes on its predicate.
+MSTAGE_EXPORT unsigned __mstage_lane_id(void) { return 0; }
+MSTAGE_EXPORT unsigned __mstage_activemask(void) { return 1; }
+MSTAGE_EXPORT void __mstage_syncwarp(unsigned) {}
+MSTAGE_EXPORT unsigned __mstage_ballot(unsigned Mask, int Pred) {
+  return (Mask & 1) && Pred ? 1 : 0;
+}
+MSTAGE_EXPORT int __mstage_any(unsigned, int Pred) { return Pred != 0; }
+MSTAGE_EXPORT int __mstage_all(unsigned, int Pred) { return Pred != 0; }
+MSTAGE_EXPORT int __mstage_shfl_i32(unsigned, int Value, int) { return Value; }
+MSTAGE_EXPORT int __mstage_shfl_up_i32(unsigned, int Value, unsigned) {
+  return Value;
+}
+MSTAGE_EXPORT int __mstage_shfl_down_i32(unsigned, int Value, unsigned) {
+  return Value;
+}
+MSTAGE_EXPORT int __mstage_shfl_xor_i32(unsigned, int Value, int) {
+  return Value;
+}
 }

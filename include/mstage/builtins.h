@@ -27,6 +27,19 @@ void __mstage_barrier(void);
 /* Start of the launch's dynamic shared memory (16-byte aligned). */
 void *__mstage_shared_base(void);
 
+/* Warp primitives; mask names the participating lanes, as in CUDA's *_sync
+ * functions, and a predicate is true when non-zero. */
+unsigned __mstage_lane_id(void);
+unsigned __mstage_activemask(void);
+void __mstage_syncwarp(unsigned mask);
+unsigned __mstage_ballot(unsigned mask, int pred);
+int __mstage_any(unsigned mask, int pred);
+int __mstage_all(unsigned mask, int pred);
+int __mstage_shfl_i32(unsigned mask, int value, int src_lane);
+int __mstage_shfl_up_i32(unsigned mask, int value, unsigned delta);
+int __mstage_shfl_down_i32(unsigned mask, int value, unsigned delta);
+int __mstage_shfl_xor_i32(unsigned mask, int value, int lane_mask);
+
 #ifdef __cplusplus
 }
 #endif
