@@ -3,8 +3,13 @@
 #ifndef MSTAGE_TEST_GPU_SUITEMAIN_H
 #define MSTAGE_TEST_GPU_SUITEMAIN_H
 
+#include "mstage/abi.h"
+
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -34,6 +39,29 @@ inline std::string selfPath() {
   char Path[4096];
   ssize_t Len = readlink("/proc/self/exe", Path, sizeof(Path) - 1);
   return Len > 0 ? std::string(Path, size_t(Len)) : std::string();
+}
+
+// Runs this program again with Args; returns what it printed on stdout (and
+// stderr, with WithStderr), and its exit status in Status.
+inline std::string runSelf(const std::string &Args, bool WithStderr,
+                           int &Status) {
+  std::string Out = "/tmp/mstage-suite-" + std::to_string(getpid());
+  Status = std::system(("'" + selfPath() + "' " + Args + " > " + Out +
+                        (WithStderr ? " 2>&1" : ""))
+                           .c_str());
+  std::ifstream In(Out);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  std::remove(Out.c_str());
+  return Text.str();
+}
+
+// Prints the SKIP line and returns true when launches do not run on a GPU.
+inline bool skipWithoutGpu(const char *Name) {
+  if (mstage_rt_executes() == 1)
+    return false;
+  std::printf("SKIP %s: no GPU\n", Name);
+  return true;
 }
 
 #endif

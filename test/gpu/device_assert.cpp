@@ -12,8 +12,6 @@
 
 #include <cassert>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,18 +34,10 @@ int child() {
 int run(int Argc, char **Argv) {
   if (Argc == 2 && std::string(Argv[1]) == "--child")
     return child();
-  if (mstage_rt_executes() != 1) {
-    std::printf("SKIP %s: no GPU\n", Name);
+  if (skipWithoutGpu(Name))
     return 0;
-  }
-  std::string Out = "/tmp/mstage-assert-" + std::to_string(getpid());
-  int Status =
-      std::system(("'" + selfPath() + "' --child > " + Out + " 2>&1").c_str());
-  std::ifstream In(Out);
-  std::stringstream Text;
-  Text << In.rdbuf();
-  std::remove(Out.c_str());
-  std::string T = Text.str();
+  int Status;
+  std::string T = runSelf("--child", /*WithStderr=*/true, Status);
   const std::string Want[] = {
       "device_assert.cpp:" + std::to_string(AssertLine),
       "Assertion `v[i] == 7 && i < 40` failed", "CUDA_ERROR_ASSERT",

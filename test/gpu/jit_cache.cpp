@@ -80,10 +80,8 @@ int run(int Argc, char **Argv) {
     return std::printf("FAIL %s: mkdtemp\n", Name), 1;
   setenv("MSTAGE_CACHE_DIR", Dir, 1);
   unsetenv("MSTAGE_CACHE");
-  if (mstage_rt_executes() != 1) {
-    std::printf("SKIP %s: no GPU\n", Name);
+  if (skipWithoutGpu(Name))
     return 0;
-  }
   std::string Self = selfPath();
   if (Self.empty())
     return std::printf("FAIL %s: readlink\n", Name), 1;

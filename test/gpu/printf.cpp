@@ -14,7 +14,7 @@
 #include <cstring>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -43,21 +43,15 @@ int child() {
 int run(int Argc, char **Argv) {
   if (Argc == 2 && std::string(Argv[1]) == "--child")
     return child();
-  if (mstage_rt_executes() != 1) {
-    std::printf("SKIP %s: no GPU\n", Name);
+  if (skipWithoutGpu(Name))
     return 0;
-  }
-  std::string Self = selfPath();
-  if (Self.empty())
-    return std::printf("FAIL %s: readlink\n", Name), 1;
-  std::string Out = "/tmp/mstage-printf-" + std::to_string(getpid());
-  if (std::system(("'" + Self + "' --child > " + Out).c_str()))
+  int Status;
+  std::istringstream In(runSelf("--child", /*WithStderr=*/false, Status));
+  if (Status != 0)
     return std::printf("FAIL %s: the child failed\n", Name), 1;
   std::vector<std::string> Got, Want = {"no arguments"};
-  std::ifstream In(Out);
   for (std::string Line; std::getline(In, Line);)
     Got.push_back(Line);
-  std::remove(Out.c_str());
   std::vector<int> v = {10, 20, 30, 40};
   for (unsigned i = 0; i < 4; ++i) {
     char Buf[128];
