@@ -1,5 +1,6 @@
 //===- KernelExtraction.cpp - Split kernels out of the host module --------===//
 #include "KernelExtraction.h"
+#include "DeviceAtomics.h"
 #include "DeviceBuiltins.h"
 #include "DevicePrintf.h"
 #include "DeviceOptimizer.h"
@@ -196,6 +197,7 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
   retargetToNVPTX(*Dev);
   lowerDeviceBuiltins(*Dev);
   lowerAssert(*Dev);
+  fenceAtomicReadModifyWrites(*Dev);
   if (Error E = lowerPrintf(*Dev))
     reportError(M, "mstage: kernel '" + K.Info.PrettyName +
                        "': " + toString(std::move(E)));
