@@ -13,6 +13,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -85,9 +86,9 @@ CacheSettings readSettings() {
 }
 
 // One warning per process for a directory that cannot be used; after it,
-// the disk cache is off.
+// the disk cache is off (for launches on every thread, hence atomic).
 std::once_flag Unusable;
-bool DiskOff = false;
+std::atomic<bool> DiskOff{false};
 
 void giveUpOnDir(const Twine &What, std::error_code EC) {
   std::call_once(Unusable, [&] {

@@ -1,5 +1,4 @@
-//===- Launch.cpp - mstage_rt_launch: find or make the code, then launch
-//---===//
+//===- Launch.cpp - mstage_rt_launch: find or make the code, then launch ===//
 #include "Backend.h"
 #include "CacheKey.h"
 #include "CudaDriver.h"
@@ -150,7 +149,7 @@ std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
                                     {"block", Extents(C.block)},
                                     {"shared_bytes", int64_t(C.shared_bytes)}}},
       {"staged", std::move(Sites)},
-      {"cache", Times.Cache},
+      {"cache", codeSourceName(Times.Source)},
       {"times_ms", llvm::json::Object{{"evaluate", Times.Evaluate},
                                       {"optimize", Times.Optimize},
                                       {"codegen", Times.Codegen},
@@ -189,10 +188,10 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
   if (!Dump.IR)
     Hit = loadFromDiskCache(Key);
   if (Hit) {
-    Times.Cache = "disk";
+    Times.Source = CodeSource::Disk;
     Code = std::move(*Hit);
   } else {
-    Times.Cache = "miss";
+    Times.Source = CodeSource::Compiled;
     JitOptions Opts;
     Opts.Arch = B.Arch;
     Opts.FastMath = fastMathFromEnvironment();
@@ -235,6 +234,18 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
   return "";
 }
 
+// The kernel whose host entry is HostEntry, when it can run here; else the
+// failure status, with the reason recorded.
+int findRunnable(const void *HostEntry, const RegisteredKernel *&K) {
+  std::string Why;
+  K = findKernel(HostEntry, Why);
+  if (!K)
+    return fail("mstage: cannot launch a kernel: " + Why);
+  if (backend().Kind == BackendKind::Unavailable)
+    return fail(kernelPrefix(*K) + " cannot run: " + backend().Reason);
+  return 0;
+}
+
 // Per-thread kernel timing for benchmarks (mstage_rt_time_launches).
 thread_local bool TimeLaunches = false;
 thread_local double LastKernelMs = 0;
@@ -261,31 +272,22 @@ mstage_rt_last_launch_source(double *TimesMs) {
     TimesMs[2] = T.Codegen;
     TimesMs[3] = T.Load;
   }
-  llvm::StringRef C = T.Cache;
-  return C == "memory" ? 0 : C == "disk" ? 1 : C == "miss" ? 2 : 3;
+  return int(T.Source);
 }
 
 extern "C" __attribute__((visibility("default"))) int
 mstage_rt_prepare(const void *HostEntry) {
-  std::string Why;
-  const RegisteredKernel *K = findKernel(HostEntry, Why);
-  if (!K)
-    return fail("mstage: cannot launch a kernel: " + Why);
-  if (backend().Kind == BackendKind::Unavailable)
-    return fail(kernelPrefix(*K) + " cannot run: " + backend().Reason);
-  return 0;
+  const RegisteredKernel *K;
+  return findRunnable(HostEntry, K);
 }
 
 extern "C" __attribute__((visibility("default"))) int
 mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
                  const mstage_launch_config *Config) {
-  std::string Why;
-  const RegisteredKernel *K = findKernel(HostEntry, Why);
-  if (!K)
-    return fail("mstage: cannot launch a kernel: " + Why);
+  const RegisteredKernel *K;
+  if (int Err = findRunnable(HostEntry, K))
+    return Err;
   const Backend &B = backend();
-  if (B.Kind == BackendKind::Unavailable)
-    return fail(kernelPrefix(*K) + " cannot run: " + B.Reason);
   if (NumParams != K->Blob.NumParams)
     return fail(kernelPrefix(*K) + " was launched with " +
                 std::to_string(NumParams) + " parameters but compiled for " +
@@ -311,21 +313,21 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
     Times.Evaluate = msSince(T0);
 
   // The hit path: a shared lock, no allocation, no IR.
-  CacheEntry Uncached; // MSTAGE_CACHE=off: this launch's code only
+  std::optional<CacheEntry> Uncached; // MSTAGE_CACHE=off: this launch's only
   CacheEntry *E = Cache.Mode == CacheMode::Off
                       ? nullptr
                       : K->Specializations->findReady(Staged.key());
   if (!E) {
     E = Cache.Mode == CacheMode::Off
-            ? &Uncached
+            ? &Uncached.emplace()
             : &K->Specializations->findOrInsert(Staged.key());
     std::lock_guard<std::mutex> G(E->Compiling);
     if (!E->Ready.load(std::memory_order_acquire)) {
       std::string Err = makeCode(*K, B, *Config, Staged, E->Code, Times);
       if (!Err.empty())
         return fail(Err);
-      if (Cache.Mode == CacheMode::Off)
-        Times.Cache = "off";
+      if (Uncached)
+        Times.Source = CodeSource::Uncached;
       E->Ready.store(true, std::memory_order_release);
     }
   }
@@ -342,8 +344,8 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
   LastKernelMs = Ms;
   if (S)
     S = B.Driver->synchronize();
-  if (Cache.Mode == CacheMode::Off && Uncached.Code.Module)
-    B.Driver->unloadModule(Uncached.Code.Module);
+  if (Uncached && Uncached->Code.Module)
+    B.Driver->unloadModule(Uncached->Code.Module);
   if (!S)
     return fail(kernelPrefix(*K) + ": " + S.Message);
   return 0;

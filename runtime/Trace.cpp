@@ -20,6 +20,20 @@ bool traceEnabled() {
   return On;
 }
 
+const char *codeSourceName(CodeSource Source) {
+  switch (Source) {
+  case CodeSource::Memory:
+    return "memory";
+  case CodeSource::Disk:
+    return "disk";
+  case CodeSource::Compiled:
+    return "miss";
+  case CodeSource::Uncached:
+    return "off";
+  }
+  return "unknown";
+}
+
 void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
                  ArrayRef<StringRef> StagedValues, const LaunchTimes &T) {
   std::string Line;
@@ -33,8 +47,9 @@ void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
     OS << (I ? ", " : "") << "line " << S.Line << ": "
        << formatStageValue(S, StagedValues[I]);
   }
-  OS << "} cache " << T.Cache << format(": evaluate %.3f ms", T.Evaluate);
-  if (StringRef(T.Cache) != "memory")
+  OS << "} cache " << codeSourceName(T.Source)
+     << format(": evaluate %.3f ms", T.Evaluate);
+  if (T.Source != CodeSource::Memory)
     OS << format(", optimize %.3f ms, codegen %.3f ms, load %.3f ms",
                  T.Optimize, T.Codegen, T.Load);
   OS << "\n";

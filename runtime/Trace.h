@@ -10,9 +10,16 @@
 
 namespace mstage::rt {
 
+// Where a launch's code came from; the values are those of
+// mstage_rt_last_launch_source.
+enum class CodeSource { Memory = 0, Disk = 1, Compiled = 2, Uncached = 3 };
+
+// How MSTAGE_TRACE and the dump's JSON name it: memory, disk, miss or off.
+const char *codeSourceName(CodeSource Source);
+
 // Where a launch's code came from, and what making it cost (milliseconds).
 struct LaunchTimes {
-  const char *Cache = "memory"; // memory, disk, miss or off
+  CodeSource Source = CodeSource::Memory;
   double Evaluate = 0, Optimize = 0, Codegen = 0, Load = 0;
 };
 
