@@ -115,39 +115,36 @@ Error checkResolved(const KernelBlob &K, Module &M) {
 //  - the leftover iterations of a runtime-unrolled loop run first (prolog),
 //    not at the end of every thread, where they would slow the kernel's
 //    drain.
-// Sets the JIT's option defaults and MSTAGE_LLVM_ARGS; returns what is wrong
-// with MSTAGE_LLVM_ARGS, or "".
-std::string parseLlvmOptions() {
+// Options are set through the registry, not by parsing a command line: a
+// tool that links the JIT (mstage-ptx) has required options of its own in
+// the same registry. Returns what is wrong with MSTAGE_LLVM_ARGS, or "".
+std::string setLlvmOptions() {
   BumpPtrAllocator Alloc;
   StringSaver Saver(Alloc);
-  SmallVector<const char *, 8> User;
+  SmallVector<const char *, 8> Args;
   const char *Env = std::getenv("MSTAGE_LLVM_ARGS");
   if (Env)
-    cl::TokenizeGNUCommandLine(Env, Saver, User);
-  auto OptionName = [](StringRef Arg) {
-    return Arg.ltrim('-').split('=').first;
-  };
-  // Set through the option registry, not by parsing: a tool that links the
-  // JIT (mstage-ptx) has its own required options in the same registry.
+    cl::TokenizeGNUCommandLine(Env, Saver, Args);
   auto &Registered = cl::getRegisteredOptions();
-  for (StringRef Default :
-       {"scev-cheap-expansion-budget=16", "unroll-partial-threshold=600",
-        "unroll-runtime-epilog=false"}) {
-    auto [Name, Value] = Default.split('=');
-    bool UserSets =
-        any_of(User, [&](const char *A) { return OptionName(A) == Name; });
-    auto It = Registered.find(Name);
-    if (!UserSets && It != Registered.end())
-      It->second->addOccurrence(1, Name, Value);
-  }
-  // The user's options, the same way: each is -name=value or -name.
-  std::string Bad;
-  for (StringRef Arg : User) {
+  // Sets "-name=value" (or "-name"); false when no such option takes it.
+  auto Set = [&](StringRef Arg) {
     auto [Name, Value] = Arg.ltrim('-').split('=');
     auto It = Registered.find(Name);
-    if (!Arg.starts_with("-") || It == Registered.end())
+    return It != Registered.end() && !It->second->addOccurrence(1, Name, Value);
+  };
+  auto NameOf = [](StringRef Arg) { return Arg.ltrim('-').split('=').first; };
+  for (StringRef Default :
+       {"scev-cheap-expansion-budget=16", "unroll-partial-threshold=600",
+        "unroll-runtime-epilog=false"})
+    if (none_of(Args,
+                [&](StringRef A) { return NameOf(A) == NameOf(Default); }))
+      Set(Default);
+  std::string Bad;
+  for (StringRef Arg : Args) {
+    bool Known = Arg.starts_with("-") && Registered.count(NameOf(Arg));
+    if (!Known)
       Bad += " Unknown command line argument '" + Arg.str() + "'.";
-    else if (It->second->addOccurrence(1, Name, Value))
+    else if (!Set(Arg))
       Bad += " '" + Arg.str() + "' has a value its option does not take.";
   }
   if (Bad.empty())
@@ -166,7 +163,7 @@ Expected<TargetMachine *> targetMachineFor(StringRef Arch) {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
-    LlvmOptionsError = parseLlvmOptions();
+    LlvmOptionsError = setLlvmOptions();
   });
   if (!LlvmOptionsError.empty())
     return createStringError(inconvertibleErrorCode(), LlvmOptionsError);
