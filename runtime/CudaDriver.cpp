@@ -46,16 +46,11 @@ constexpr const char *DriverLibrary = "libcuda.so.1";
   X(cuMemFree, "cuMemFree_v2")                                                 \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                           \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                           \
-  X(cuModuleLoadData, "cuModuleLoadData")                                      \
   X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                  \
   X(cuModuleGetFunction, "cuModuleGetFunction")                                \
   X(cuModuleUnload, "cuModuleUnload")                                          \
   X(cuFuncSetAttribute, "cuFuncSetAttribute")                                  \
   X(cuLaunchKernel, "cuLaunchKernel")                                          \
-  X(cuLinkCreate, "cuLinkCreate_v2")                                           \
-  X(cuLinkAddData, "cuLinkAddData_v2")                                         \
-  X(cuLinkComplete, "cuLinkComplete")                                          \
-  X(cuLinkDestroy, "cuLinkDestroy")                                            \
   X(cuEventCreate, "cuEventCreate")                                            \
   X(cuEventDestroy, "cuEventDestroy_v2")                                       \
   X(cuEventRecord, "cuEventRecord")                                            \
@@ -142,29 +137,6 @@ bool requestedDevice(int &Ordinal, std::string &Why) {
   return true;
 }
 
-// Turns "sm_90", "sm_90a" or "sm_100f" into a CUjit_target value; 0 when Arch
-// is not of that form.
-unsigned jitTarget(std::string_view Arch) {
-  if (Arch.substr(0, 3) != "sm_" || Arch.size() < 5)
-    return 0;
-  Arch.remove_prefix(3);
-  unsigned Base = 0;
-  if (Arch.back() == 'a' || Arch.back() == 'f') {
-    Base = Arch.back() == 'a' ? CU_COMPUTE_ACCELERATED_TARGET_BASE
-                              : CU_COMPUTE_FAMILY_TARGET_BASE;
-    Arch.remove_suffix(1);
-  }
-  if (Arch.empty() || Arch.size() > 4)
-    return 0;
-  unsigned Number = 0;
-  for (char C : Arch) {
-    if (C < '0' || C > '9')
-      return 0;
-    Number = Number * 10 + static_cast<unsigned>(C - '0');
-  }
-  return Number ? Base + Number : 0;
-}
-
 // The ".version X.Y" directive of a PTX module, or "" if there is none.
 std::string ptxVersion(const std::string &Ptx) {
   size_t At = Ptx.find(".version");
@@ -181,8 +153,7 @@ std::string ptxVersion(const std::string &Ptx) {
 }
 
 // JIT options that collect the compiler's error and information logs. The
-// option arrays and buffers stay put for the object's lifetime, as
-// cuLinkCreate requires of its options.
+// option arrays and buffers stay put for the object's lifetime.
 class JitOptions {
 public:
   static constexpr unsigned LogBytes = 64 * 1024;
@@ -447,81 +418,6 @@ Status CudaDriver::loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
   if (InfoLog)
     *InfoLog = Options.infoLog();
   return Status::success();
-}
-
-Status CudaDriver::loadModuleFromCubin(std::string_view Image,
-                                       CUmodule *Module) {
-  *Module = nullptr;
-  if (Image.empty())
-    return Status::failure(CUDA_ERROR_INVALID_IMAGE,
-                           "loading a cubin: the image is empty");
-  if (Status S = bindThread(); !S)
-    return S;
-  CUresult R = Fn.cuModuleLoadData(Module, Image.data());
-  if (R != CUDA_SUCCESS) {
-    *Module = nullptr;
-    return check(R, "cuModuleLoadData (a " + std::to_string(Image.size()) +
-                        "-byte cubin on " + arch() + ")");
-  }
-  return Status::success();
-}
-
-Status CudaDriver::linkPtxToCubin(const std::string &Ptx, std::string *Cubin,
-                                  std::string_view Arch, std::string *InfoLog) {
-  Cubin->clear();
-  JitOptions Options;
-  std::string Target = Arch.empty() ? arch() : std::string(Arch);
-  if (!Arch.empty()) {
-    unsigned JitTarget = jitTarget(Arch);
-    if (!JitTarget)
-      return Status::failure(CUDA_ERROR_INVALID_VALUE,
-                             "linking PTX: '" + Target +
-                                 "' is not an architecture such as sm_90");
-    Options.add(CU_JIT_TARGET, JitOptions::sizeValue(JitTarget));
-  }
-  if (Status S = bindThread(); !S)
-    return S;
-
-  CUlinkState State = nullptr;
-  CUresult R = Fn.cuLinkCreate(Options.count(), Options.options(),
-                               Options.values(), &State);
-  if (R != CUDA_SUCCESS)
-    return check(R, "cuLinkCreate (for " + Target + ")");
-
-  // PTX must be NUL-terminated; the size counts the terminator.
-  std::string What;
-  R = Fn.cuLinkAddData(State, CU_JIT_INPUT_PTX, const_cast<char *>(Ptx.c_str()),
-                       Ptx.size() + 1, "mstage.ptx", 0, nullptr, nullptr);
-  if (R != CUDA_SUCCESS) {
-    What = "cuLinkAddData (compiling PTX for " + Target + ")";
-  } else {
-    void *Image = nullptr;
-    size_t Size = 0;
-    R = Fn.cuLinkComplete(State, &Image, &Size);
-    if (R != CUDA_SUCCESS)
-      What = "cuLinkComplete (linking a cubin for " + Target + ")";
-    else
-      Cubin->assign(static_cast<const char *>(Image), Size);
-  }
-
-  Status Result = Status::success();
-  if (R != CUDA_SUCCESS) {
-    std::string Message = errorText(R, What);
-    if (R == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
-      Message += "; the PTX is .version " + ptxVersion(Ptx) + " and driver " +
-                 versionText(DriverVersion) + " is too old for it";
-    Options.appendLog(Message);
-    Cubin->clear();
-    Result = Status::failure(R, std::move(Message));
-  } else if (InfoLog) {
-    *InfoLog = Options.infoLog();
-  }
-  // The logs were read above; the state owns the cubin, copied already.
-  if (CUresult D = Fn.cuLinkDestroy(State); D != CUDA_SUCCESS && Result) {
-    Cubin->clear();
-    Result = check(D, "cuLinkDestroy");
-  }
-  return Result;
 }
 
 Status CudaDriver::getFunction(CUmodule Module, const std::string &Name,

@@ -82,13 +82,6 @@ public:
   // informational log on success.
   Status loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
                            std::string *InfoLog = nullptr);
-  // Image is a cubin (or fatbin) as produced by linkPtxToCubin.
-  Status loadModuleFromCubin(std::string_view Image, CUmodule *Module);
-  // Compiles PTX to a cubin with the driver's linker. Arch is "sm_90",
-  // "sm_90a", "sm_100f", ...; empty means this device.
-  Status linkPtxToCubin(const std::string &Ptx, std::string *Cubin,
-                        std::string_view Arch = {},
-                        std::string *InfoLog = nullptr);
   Status getFunction(CUmodule Module, const std::string &Name,
                      CUfunction *Function);
   Status unloadModule(CUmodule Module);
