@@ -4,17 +4,21 @@
 //
 //   jit_latency [--launches N]
 //
-// Run it with CUDA_CACHE_DISABLE=1 and an empty MSTAGE_CACHE_DIR: the first
+// Run it with CUDA_CACHE_DISABLE=1 and an empty MSTAGE_CACHE_DIR. The first
 // process measures the cold JIT of the paper's Listing-4 reduction and of a
-// small kernel, then runs itself again (--disk) for the disk hits: once with
-// the driver's compute cache off (the PTX from mstage's cache goes through
-// ptxas), and twice with it on (the second run finds the SASS there too).
+// small kernel (LLVM, then the toolkit's ptxas to a cubin), then runs itself
+// again (--first VARIANT SOURCE) for:
+//   disk-hit                 the cubin from mstage's disk cache;
+//   cold-driver-jit          MSTAGE_PTXAS=off: the driver JIT-compiles the PTX;
+//   disk-hit-ptx             that PTX from the disk cache, driver JIT again;
+//   disk-hit-ptx-driver-cache  the same with the driver's compute cache on,
+//                            in the run after the one that filled it.
 //
 // Prints CSV: benchmark,variant,kernel,ms,evaluate_ms,optimize_ms,codegen_ms,
-// load_ms. "first-launch" rows are the wall time of a process's first launch
-// of the kernel (the kernel itself runs for microseconds); "launch" rows are
-// the mean wall time of one launch and its synchronization, the median of 5
-// batches of N.
+// load_ms,code. "first-launch" rows are the wall time of a process's first
+// launch of the kernel (the kernel itself runs for microseconds), code is
+// cubin or ptx; "launch" rows are the mean wall time of one launch and its
+// synchronization, the median of 5 batches of N.
 #include "Listing4.h"
 
 #include <cuda.h>
@@ -48,9 +52,9 @@ double msSince(Clock::time_point T0) {
 }
 
 void row(const char *Variant, const char *Kernel, double Ms,
-         const double *Split) {
-  std::printf("jit,%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f\n", Variant, Kernel, Ms,
-              Split[0], Split[1], Split[2], Split[3]);
+         const double *Split, const char *Code) {
+  std::printf("jit,%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n", Variant, Kernel, Ms,
+              Split[0], Split[1], Split[2], Split[3], Code);
 }
 
 // Times Launch, the process's first launch of Kernel, and checks that its
@@ -66,7 +70,8 @@ void timeFirstLaunch(const char *Variant, const char *Kernel, int WantSource,
   if (Source != WantSource)
     die(std::string(Variant) + ": the code of " + Kernel +
         " came from source " + std::to_string(Source));
-  row(Variant, Kernel, Ms, Split);
+  row(Variant, Kernel, Ms, Split,
+      mstage_rt_last_launch_from_cubin() ? "cubin" : "ptx");
 }
 
 // The first launch of the Listing-4 kernel on 2^20 ints in this process.
@@ -193,8 +198,8 @@ void memoryHits(int Launches, const std::string &DumpDir) {
     check(Drv.CtxSynchronize(), "cuCtxSynchronize");
   });
   const double None[4] = {0, 0, 0, 0};
-  row("launch-raw", "tiny", Raw / 1000, None);
-  row("launch-memory-hit", "tiny", Mstage / 1000, None);
+  row("launch-raw", "tiny", Raw / 1000, None, "");
+  row("launch-memory-hit", "tiny", Mstage / 1000, None, "");
   std::fprintf(stderr,
                "# memory hit: %.2f us per launch, raw %.2f us: %.2f us "
                "over raw\n",
@@ -204,34 +209,35 @@ void memoryHits(int Launches, const std::string &DumpDir) {
 } // namespace
 
 int main(int Argc, char **Argv) {
-  bool Disk = false;
-  const char *DiskVariant = "";
+  const char *Variant = nullptr;
+  int WantSource = 0;
   int Launches = 20000;
   for (int I = 1; I < Argc; ++I) {
-    if (!std::strcmp(Argv[I], "--disk") && I + 1 < Argc) {
-      Disk = true;
-      DiskVariant = Argv[++I];
+    if (!std::strcmp(Argv[I], "--first") && I + 2 < Argc) {
+      Variant = Argv[++I];
+      WantSource = std::atoi(Argv[++I]);
     } else if (!std::strcmp(Argv[I], "--launches") && I + 1 < Argc)
       Launches = std::atoi(Argv[++I]);
     else
       die(std::string("unknown argument ") + Argv[I]);
   }
-  if (!std::getenv("MSTAGE_CACHE_DIR"))
+  const char *CacheDir = std::getenv("MSTAGE_CACHE_DIR");
+  if (!CacheDir)
     die("set MSTAGE_CACHE_DIR to an empty directory");
-  std::string DumpDir = std::string(std::getenv("MSTAGE_CACHE_DIR")) + "-ptx";
+  std::string DumpDir = std::string(CacheDir) + "-ptx";
   setenv("MSTAGE_DUMP", "ptx", 1);
   setenv("MSTAGE_DUMP_DIR", DumpDir.c_str(), 1);
   mstage_rt_time_launches(0);
   if (mstage_rt_executes() != 1)
     die(std::string("needs a GPU: ") + mstage_rt_last_error());
 
-  if (Disk) {
-    firstReduce(DiskVariant, 1);
-    firstTiny(DiskVariant, 1);
+  if (Variant) {
+    firstReduce(Variant, WantSource);
+    firstTiny(Variant, WantSource);
     return 0;
   }
   std::printf("benchmark,variant,kernel,ms,evaluate_ms,optimize_ms,codegen_ms,"
-              "load_ms\n");
+              "load_ms,code\n");
   firstReduce("first-launch-cold", 2);
   firstTiny("first-launch-cold", 2);
   std::fflush(stdout);
@@ -240,21 +246,21 @@ int main(int Argc, char **Argv) {
   if (Len <= 0)
     die("readlink /proc/self/exe");
   Self[Len] = 0;
-  // A second run: mstage's disk cache hits. With the driver's compute cache
-  // off, loading the PTX runs ptxas; with it on (the default), the run after
-  // the one that filled it skips ptxas too.
-  std::string Exe = std::string("'") + Self + "' --disk ";
-  std::string DriverCache =
-      std::string("CUDA_CACHE_DISABLE=0 CUDA_CACHE_PATH='") +
-      std::getenv("MSTAGE_CACHE_DIR") + "-nv' ";
-  if (std::system(
-          ("CUDA_CACHE_DISABLE=1 " + Exe + "first-launch-disk-hit-ptxas")
-              .c_str()) != 0 ||
-      std::system(
-          (DriverCache + Exe + "first-launch-fills-driver-cache").c_str()) !=
-          0 ||
-      std::system((DriverCache + Exe + "first-launch-disk-hit").c_str()) != 0)
-    die("a disk-hit run failed");
+  std::string Exe = std::string("'") + Self + "' --first ";
+  std::string Off = "CUDA_CACHE_DISABLE=1 ";
+  std::string PtxOnly =
+      "MSTAGE_PTXAS=off MSTAGE_CACHE_DIR='" + std::string(CacheDir) + "/ptx' ";
+  std::string DriverCache = "CUDA_CACHE_DISABLE=0 CUDA_CACHE_PATH='" +
+                            std::string(CacheDir) + "-nv' ";
+  for (const std::string &Run :
+       {Off + Exe + "first-launch-disk-hit 1",
+        Off + PtxOnly + Exe + "first-launch-cold-driver-jit 2",
+        Off + PtxOnly + Exe + "first-launch-disk-hit-ptx 1",
+        DriverCache + PtxOnly + Exe + "first-launch-fills-driver-cache 1",
+        DriverCache + PtxOnly + Exe +
+            "first-launch-disk-hit-ptx-driver-cache 1"})
+    if (std::system(Run.c_str()) != 0)
+      die("a run failed: " + Run);
   memoryHits(Launches, DumpDir);
   return 0;
 }

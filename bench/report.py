@@ -59,14 +59,15 @@ def jit_report(path):
         return
     print()
     print("JIT latency (ms; a first launch's wall time and what making its code cost)")
-    print(f"{'variant':>22} {'kernel':>9} {'ms':>9} {'evaluate':>9} {'optimize':>9} "
-          f"{'codegen':>9} {'load':>9}")
+    print(f"{'variant':>38} {'kernel':>9} {'ms':>9} {'evaluate':>9} {'optimize':>9} "
+          f"{'codegen':>9} {'load':>9} {'code':>5}")
     by = {}
     for r in rows:
         by[(r["variant"], r["kernel"])] = float(r["ms"])
-        print(f"{r['variant']:>22} {r['kernel']:>9} {float(r['ms']):9.4f} "
+        print(f"{r['variant']:>38} {r['kernel']:>9} {float(r['ms']):9.4f} "
               f"{float(r['evaluate_ms']):9.4f} {float(r['optimize_ms']):9.4f} "
-              f"{float(r['codegen_ms']):9.4f} {float(r['load_ms']):9.4f}")
+              f"{float(r['codegen_ms']):9.4f} {float(r['load_ms']):9.4f} "
+              f"{r.get('code') or '':>5}")
     raw = by.get(("launch-raw", "tiny"))
     hit = by.get(("launch-memory-hit", "tiny"))
     if raw and hit:

@@ -420,6 +420,23 @@ Status CudaDriver::loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
   return Status::success();
 }
 
+Status CudaDriver::loadModuleFromCubin(const std::string &Cubin,
+                                       CUmodule *Module) {
+  *Module = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  JitOptions Options;
+  CUresult R = Fn.cuModuleLoadDataEx(Module, Cubin.data(), Options.count(),
+                                     Options.options(), Options.values());
+  if (R == CUDA_SUCCESS)
+    return Status::success();
+  std::string Message =
+      errorText(R, "cuModuleLoadDataEx (loading a cubin for " + arch() + ")");
+  Options.appendLog(Message);
+  *Module = nullptr;
+  return Status::failure(R, std::move(Message));
+}
+
 Status CudaDriver::getFunction(CUmodule Module, const std::string &Name,
                                CUfunction *Function) {
   *Function = nullptr;

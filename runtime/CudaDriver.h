@@ -82,6 +82,8 @@ public:
   // informational log on success.
   Status loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
                            std::string *InfoLog = nullptr);
+  // A cubin for this device (from ptxas) loads without the JIT.
+  Status loadModuleFromCubin(const std::string &Cubin, CUmodule *Module);
   Status getFunction(CUmodule Module, const std::string &Name,
                      CUfunction *Function);
   Status unloadModule(CUmodule Module);

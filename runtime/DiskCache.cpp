@@ -26,7 +26,7 @@ namespace mstage::rt {
 namespace {
 
 constexpr char EntryMagic[8] = {'M', 'S', 'T', 'G', 'C', 'A', 'C', 'H'};
-constexpr uint32_t EntryVersion = 1;
+constexpr uint32_t EntryVersion = 2;
 constexpr StringLiteral EntrySuffix = ".mstage";
 
 // The entry's header; all fields little-endian (the cache is per machine,
@@ -37,7 +37,9 @@ struct EntryHeader {
   uint32_t HeaderSize;
   uint8_t Key[16];
   uint64_t PtxSize;
-  uint64_t Checksum; // xxh3 of the PTX
+  uint64_t CubinSize; // 0: no cubin
+  uint64_t PtxChecksum;
+  uint64_t CubinChecksum;
 };
 
 std::string resolveDir() {
@@ -105,8 +107,8 @@ std::string entryPath(const CacheKey &Key) {
   return std::string(P);
 }
 
-uint64_t checksum(StringRef Ptx) {
-  return xxh3_64bits(arrayRefFromStringRef(Ptx));
+uint64_t checksum(StringRef Bytes) {
+  return xxh3_64bits(arrayRefFromStringRef(Bytes));
 }
 
 // Why the bytes of an entry cannot be used, or "".
@@ -122,18 +124,23 @@ std::string validate(StringRef Data, const CacheKey &Key, CachedCode &Out) {
   H.Version = byte_swap(H.Version, endianness::little);
   H.HeaderSize = byte_swap(H.HeaderSize, endianness::little);
   H.PtxSize = byte_swap(H.PtxSize, endianness::little);
-  H.Checksum = byte_swap(H.Checksum, endianness::little);
+  H.CubinSize = byte_swap(H.CubinSize, endianness::little);
+  H.PtxChecksum = byte_swap(H.PtxChecksum, endianness::little);
+  H.CubinChecksum = byte_swap(H.CubinChecksum, endianness::little);
   if (H.Version != EntryVersion || H.HeaderSize != sizeof(EntryHeader))
     return "written by another version of mstage";
   if (std::memcmp(H.Key, Key.Bytes.data(), sizeof(H.Key)))
     return "holds another key";
-  if (H.PtxSize != Data.size() - sizeof(H))
+  uint64_t Body = Data.size() - sizeof(H);
+  if (H.PtxSize > Body || H.CubinSize != Body - H.PtxSize)
     return "truncated (" + utostr(Data.size()) + " bytes, header says " +
-           utostr(sizeof(H) + H.PtxSize) + ")";
-  StringRef Ptx = Data.substr(sizeof(H));
-  if (checksum(Ptx) != H.Checksum)
+           utostr(sizeof(H) + H.PtxSize + H.CubinSize) + ")";
+  StringRef Ptx = Data.substr(sizeof(H), H.PtxSize);
+  StringRef Cubin = Data.substr(sizeof(H) + H.PtxSize);
+  if (checksum(Ptx) != H.PtxChecksum || checksum(Cubin) != H.CubinChecksum)
     return "checksum mismatch";
   Out.PTX = Ptx.str();
+  Out.Cubin = Cubin.str();
   return "";
 }
 
@@ -226,7 +233,9 @@ void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
   H.HeaderSize = byte_swap(uint32_t(sizeof(EntryHeader)), endianness::little);
   std::memcpy(H.Key, Key.Bytes.data(), sizeof(H.Key));
   H.PtxSize = byte_swap(uint64_t(Code.PTX.size()), endianness::little);
-  H.Checksum = byte_swap(checksum(Code.PTX), endianness::little);
+  H.CubinSize = byte_swap(uint64_t(Code.Cubin.size()), endianness::little);
+  H.PtxChecksum = byte_swap(checksum(Code.PTX), endianness::little);
+  H.CubinChecksum = byte_swap(checksum(Code.Cubin), endianness::little);
 
   std::string Path = entryPath(Key);
   SmallString<256> Tmp;
@@ -238,7 +247,7 @@ void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS.write(reinterpret_cast<const char *>(&H), sizeof(H));
-    OS << Code.PTX;
+    OS << Code.PTX << Code.Cubin;
     OS.close();
     EC = OS.error();
     OS.clear_error();

@@ -1,14 +1,13 @@
 //===- DiskCache.h - Compiled kernels kept on disk across runs ------------===//
 //
 // One file per specialization, named by its key, holding a header (magic,
-// version, key, size, checksum) and the PTX. (Not a cubin: the driver's
-// linker, cuLink*, compiles PTX as relocatable code, which measured 3%
-// slower; see docs/design-notes.md. Loading the PTX reuses the SASS in the
-// driver's own compute cache.) Files
-// are written to a temporary name and renamed, so readers in other processes
-// see whole entries or none. A damaged entry is reported once, removed and
-// compiled again. The directory is kept under a size cap by removing the
-// entries least recently used (their modification time is their last use).
+// version, key, sizes, checksums), the PTX and, when the toolkit's ptxas
+// made one, the cubin (CudaTools.h). The PTX stays beside the cubin for a
+// driver that cannot load the cubin. Files are written to a temporary name
+// and renamed, so readers in other processes see whole entries or none. A
+// damaged entry is reported once, removed and compiled again. The directory is
+// kept under a size cap by removing the entries least recently used (their
+// modification time is their last use).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_DISKCACHE_H
@@ -38,6 +37,7 @@ const CacheSettings &cacheSettings();
 
 struct CachedCode {
   std::string PTX;
+  std::string Cubin; // empty when there is none
 };
 
 // Returns the entry for Key, or nothing when there is none or it is damaged

@@ -1,5 +1,6 @@
 //===- Dump.cpp - MSTAGE_DUMP: write what each launch compiled ------------===//
 #include "Dump.h"
+#include "CudaTools.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -67,56 +68,44 @@ void dumpFile(StringRef KernelName, uint64_t Hash, StringRef Extension,
   }
 }
 
-namespace {
-
-// A CUDA tool from PATH, else from /usr/local/cuda/bin.
-std::string findCudaTool(StringRef Name) {
-  if (auto P = sys::findProgramByName(Name))
-    return *P;
-  if (auto P = sys::findProgramByName(Name, {"/usr/local/cuda/bin"}))
-    return *P;
-  return "";
-}
-
-} // namespace
-
 void dumpSass(StringRef KernelName, uint64_t Hash, StringRef PTX,
-              StringRef Arch) {
-  static const std::string Ptxas = findCudaTool("ptxas");
+              StringRef Cubin, StringRef Arch) {
   static const std::string Cuobjdump = findCudaTool("cuobjdump");
   static std::once_flag Warned;
   auto Warn = [&](const Twine &Why) {
     std::call_once(
         Warned, [&] { errs() << "mstage: MSTAGE_DUMP=sass: " << Why << "\n"; });
   };
-  if (Ptxas.empty() || Cuobjdump.empty())
-    return Warn("needs ptxas and cuobjdump (on PATH or in "
-                "/usr/local/cuda/bin); no SASS is written");
-  SmallString<128> PtxPath, CubinPath, SassPath;
+  if (Cuobjdump.empty())
+    return Warn("needs cuobjdump (on PATH or in the CUDA toolkit's bin); no "
+                "SASS is written");
+  std::string Assembled;
+  if (Cubin.empty()) {
+    auto C = assembleCubin(PTX, Arch);
+    if (!C)
+      return Warn(toString(C.takeError()) + "; no SASS is written");
+    Assembled = std::move(*C);
+    Cubin = Assembled;
+  }
+  SmallString<128> CubinPath, SassPath;
   int FD;
-  if (sys::fs::createTemporaryFile("mstage", "ptx", FD, PtxPath))
+  if (sys::fs::createTemporaryFile("mstage", "cubin", FD, CubinPath))
     return Warn("cannot create a temporary file");
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << PTX;
+    OS << Cubin;
   }
-  sys::fs::createTemporaryFile("mstage", "cubin", CubinPath);
   sys::fs::createTemporaryFile("mstage", "sass", SassPath);
-  std::string ArchArg = ("-arch=" + Arch).str();
-  StringRef PtxasArgs[] = {Ptxas, ArchArg, PtxPath, "-o", CubinPath};
   StringRef DumpArgs[] = {Cuobjdump, "-sass", CubinPath};
   std::optional<StringRef> ToSass[] = {std::nullopt, StringRef(SassPath),
                                        std::nullopt};
   std::string Err;
-  if (sys::ExecuteAndWait(Ptxas, PtxasArgs, std::nullopt, {}, 0, 0, &Err) != 0)
-    Warn("ptxas failed" + (Err.empty() ? "" : ": " + Err));
-  else if (sys::ExecuteAndWait(Cuobjdump, DumpArgs, std::nullopt, ToSass, 0, 0,
-                               &Err) != 0)
+  if (sys::ExecuteAndWait(Cuobjdump, DumpArgs, std::nullopt, ToSass, 0, 0,
+                          &Err) != 0)
     Warn("cuobjdump failed" + (Err.empty() ? "" : ": " + Err));
   else if (auto Sass = MemoryBuffer::getFile(SassPath))
     dumpFile(KernelName, Hash, "sass", (*Sass)->getBuffer());
-  for (StringRef P :
-       {StringRef(PtxPath), StringRef(CubinPath), StringRef(SassPath)})
+  for (StringRef P : {StringRef(CubinPath), StringRef(SassPath)})
     sys::fs::remove(P);
 }
 

@@ -22,11 +22,11 @@ const DumpSettings &dumpSettings();
 void dumpFile(llvm::StringRef KernelName, uint64_t Hash,
               llvm::StringRef Extension, llvm::StringRef Text);
 
-// Writes <dir>/<KernelName>-<hash>.sass: the PTX compiled by ptxas for Arch
-// and disassembled by cuobjdump (both from PATH or /usr/local/cuda/bin).
-// Without them, says so once on stderr.
+// Writes <dir>/<KernelName>-<hash>.sass: Cubin (or, when it is empty, the
+// PTX assembled by ptxas for Arch) disassembled by cuobjdump. Without the
+// tools (CudaTools.h), says so once on stderr.
 void dumpSass(llvm::StringRef KernelName, uint64_t Hash, llvm::StringRef PTX,
-              llvm::StringRef Arch);
+              llvm::StringRef Cubin, llvm::StringRef Arch);
 
 } // namespace mstage::rt
 

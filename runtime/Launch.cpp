@@ -2,6 +2,7 @@
 #include "Backend.h"
 #include "CacheKey.h"
 #include "CudaDriver.h"
+#include "CudaTools.h"
 #include "DiskCache.h"
 #include "Dump.h"
 #include "JitCompiler.h"
@@ -18,6 +19,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -150,6 +152,7 @@ std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
                                     {"shared_bytes", int64_t(C.shared_bytes)}}},
       {"staged", std::move(Sites)},
       {"cache", codeSourceName(Times.Source)},
+      {"code", Times.FromCubin ? "cubin" : "ptx"},
       {"times_ms", llvm::json::Object{{"evaluate", Times.Evaluate},
                                       {"optimize", Times.Optimize},
                                       {"codegen", Times.Codegen},
@@ -158,6 +161,56 @@ std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
   llvm::raw_string_ostream OS(Text);
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Doc))) << "\n";
   return Text;
+}
+
+// ptxas's cubin of PTX, or "" when there is no ptxas or it failed. After a
+// failure (reported once) ptxas is not used again: the driver loads the PTX.
+std::string assembleWithPtxas(const RegisteredKernel &K, llvm::StringRef PTX,
+                              llvm::StringRef Arch) {
+  static std::atomic<bool> Failed{false};
+  if (ptxasPath().empty() || Failed.load(std::memory_order_relaxed))
+    return "";
+  auto Cubin = assembleCubin(PTX, Arch);
+  if (Cubin)
+    return std::move(*Cubin);
+  std::string Why = llvm::toString(Cubin.takeError());
+  static std::once_flag Warned;
+  std::call_once(Warned, [&] {
+    llvm::errs() << kernelPrefix(K) << ": " << Why
+                 << "\nmstage: kernels are loaded as PTX from now on (set "
+                    "MSTAGE_PTXAS to another ptxas, or to off)\n";
+  });
+  Failed = true;
+  return "";
+}
+
+// Loads Code into Out: the cubin when there is one and this driver takes
+// it, else the PTX. A cubin the driver refuses (from a toolkit newer than
+// the driver) is reported once; cubins are not tried again.
+std::string loadModule(const RegisteredKernel &K, const Backend &B,
+                       const CachedCode &Code, CompiledKernel &Out) {
+  static std::atomic<bool> CubinsRefused{false};
+  if (!Code.Cubin.empty() && !CubinsRefused.load(std::memory_order_relaxed)) {
+    Status S = B.Driver->loadModuleFromCubin(Code.Cubin, &Out.Module);
+    if (S) {
+      Out.FromCubin = true;
+    } else {
+      static std::once_flag Warned;
+      std::call_once(Warned, [&] {
+        llvm::errs() << kernelPrefix(K) << ": the cubin from ptxas does not "
+                     << "load: " << S.Message
+                     << "\nmstage: kernels are loaded as PTX from now on\n";
+      });
+      CubinsRefused = true;
+    }
+  }
+  Status S = Out.Module ? Status::success()
+                        : B.Driver->loadModuleFromPtx(Code.PTX, &Out.Module);
+  if (S)
+    S = B.Driver->getFunction(Out.Module, K.Blob.Name, &Out.Function);
+  if (!S)
+    return kernelPrefix(K) + ": " + S.Message;
+  return "";
 }
 
 // Makes the code of one specialization: from the disk cache when it has
@@ -175,7 +228,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
   In.BitcodeHashHi = BitcodeHash[1];
   In.Config = Config;
   In.StagedBytes = Staged.stagedBytes();
-  In.Target = B.Arch; // the disk cache keeps PTX, for GPU and PTX-only runs
+  In.Target = B.Arch; // the same entry serves GPU and PTX-only runs
   In.JitOptions = jitOptionsText();
   CacheKey Key = makeCacheKey(In);
   uint64_t ShortHash;
@@ -210,24 +263,23 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
       dumpFile(K.Blob.Name, ShortHash, "ll", Result->OptimizedIR);
     Code.PTX = std::move(Result->PTX);
     T0 = std::chrono::steady_clock::now();
+    Code.Cubin = assembleWithPtxas(K, Code.PTX, B.Arch);
     if (cacheSettings().Mode == CacheMode::Disk)
       storeInDiskCache(Key, Code);
   }
-  Out.PTX = std::move(Code.PTX);
   if (B.Kind == BackendKind::Gpu) {
-    // From PTX, not a cuLink cubin: cuLink compiles relocatable code.
-    Status S = B.Driver->loadModuleFromPtx(Out.PTX, &Out.Module);
-    if (S)
-      S = B.Driver->getFunction(Out.Module, K.Blob.Name, &Out.Function);
-    if (!S)
-      return kernelPrefix(K) + ": " + S.Message;
+    if (std::string Err = loadModule(K, B, Code, Out); !Err.empty())
+      return Err;
+  } else {
+    Out.FromCubin = !Code.Cubin.empty();
   }
   Times.Load = msSince(T0);
+  Times.FromCubin = Out.FromCubin;
   // After the timing, which the dumps would distort.
   if (Dump.PTX)
-    dumpFile(K.Blob.Name, ShortHash, "ptx", Out.PTX);
+    dumpFile(K.Blob.Name, ShortHash, "ptx", Code.PTX);
   if (Dump.SASS)
-    dumpSass(K.Blob.Name, ShortHash, Out.PTX, B.Arch);
+    dumpSass(K.Blob.Name, ShortHash, Code.PTX, Code.Cubin, B.Arch);
   if (Dump.IR || Dump.PTX || Dump.SASS)
     dumpFile(K.Blob.Name, ShortHash, "json",
              dumpSidecar(K, B, Config, Staged, Key, Times));
@@ -273,6 +325,11 @@ mstage_rt_last_launch_source(double *TimesMs) {
     TimesMs[3] = T.Load;
   }
   return int(T.Source);
+}
+
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_last_launch_from_cubin(void) {
+  return LastTimes.FromCubin ? 1 : 0;
 }
 
 extern "C" __attribute__((visibility("default"))) int
@@ -332,6 +389,7 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
     }
   }
   const CompiledKernel *C = &E->Code;
+  Times.FromCubin = C->FromCubin;
   if (traceEnabled())
     traceLaunch(K->Blob, *Config, Staged.Values, Times);
   if (B.Kind == BackendKind::PtxOnly)

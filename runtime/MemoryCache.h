@@ -25,7 +25,7 @@
 namespace mstage::rt {
 
 struct CompiledKernel {
-  std::string PTX;
+  bool FromCubin = false; // else from PTX
   CUmodule Module = nullptr;
   CUfunction Function = nullptr;
 };

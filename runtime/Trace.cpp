@@ -50,8 +50,8 @@ void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
   OS << "} cache " << codeSourceName(T.Source)
      << format(": evaluate %.3f ms", T.Evaluate);
   if (T.Source != CodeSource::Memory)
-    OS << format(", optimize %.3f ms, codegen %.3f ms, load %.3f ms",
-                 T.Optimize, T.Codegen, T.Load);
+    OS << format(", optimize %.3f ms, codegen %.3f ms, load %.3f ms (%s)",
+                 T.Optimize, T.Codegen, T.Load, T.FromCubin ? "cubin" : "ptx");
   OS << "\n";
   errs() << Line;
 }

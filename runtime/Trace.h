@@ -20,7 +20,9 @@ const char *codeSourceName(CodeSource Source);
 // Where a launch's code came from, and what making it cost (milliseconds).
 struct LaunchTimes {
   CodeSource Source = CodeSource::Memory;
+  // Load: from the PTX to a loaded module, through ptxas when it is used.
   double Evaluate = 0, Optimize = 0, Codegen = 0, Load = 0;
+  bool FromCubin = false; // the module is ptxas's cubin, not the driver's
 };
 
 // MSTAGE_TRACE=1, read once.

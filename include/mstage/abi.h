@@ -76,8 +76,13 @@ double mstage_rt_last_kernel_ms(void);
  * 3 when caching is off. times_ms (4 doubles, may be null) receives what
  * making the code cost: evaluating the staged values (measured only while
  * launches are timed or MSTAGE_TRACE is set), optimizing, code generation,
- * and loading (reading the disk cache or linking, then loading the module). */
+ * and loading (reading the disk cache or assembling with ptxas, then loading
+ * the module). */
 int mstage_rt_last_launch_source(double *times_ms);
+
+/* 1 when the code of the calling thread's last launch is a cubin from
+ * ptxas, 0 when it is PTX (JIT-compiled by the driver on a GPU). */
+int mstage_rt_last_launch_from_cubin(void);
 
 #ifdef __cplusplus
 }

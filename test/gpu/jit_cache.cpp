@@ -5,8 +5,11 @@
 //     second is a memory hit; both compute out[i] = i * k + staged;
 //  2. 8 threads launch a new specialization at once: it is compiled once and
 //     every thread's result is right;
-//  3. a second process finds the entries on disk (no compile) and is right;
-//  4. after the entry is truncated, a third process recompiles and is right.
+//  3. a second process finds the entries on disk (no compile), loads the
+//     cubin when the toolkit's ptxas is installed, and is right;
+//  4. after the entry is truncated, a third process recompiles and is right;
+//  5. with MSTAGE_PTXAS=off, in a new directory, the driver JIT-compiles the
+//     PTX, and a later process loads that PTX from disk; both are right.
 // The child processes are this program with --child.
 //
 //===----------------------------------------------------------------------===//
@@ -61,20 +64,30 @@ bool expect(const char *What, int Got, int Want) {
 }
 
 // A child process: launches specialization 5 once; exits 0 when its code
-// came from Want (see mstage_rt_last_launch_source) and the result is right.
-int child(int Want) {
+// came from Want (see mstage_rt_last_launch_source), is a cubin when
+// WantCubin says so, and the result is right.
+int child(int Want, bool WantCubin) {
   int Got = launchAndCheck(5, 5);
-  return expect("the child's launch", Got, Want) ? 0 : 1;
+  if (!expect("the child's launch", Got, Want))
+    return 1;
+  if (mstage_rt_last_launch_from_cubin() != WantCubin) {
+    std::printf("FAIL %s: the child's code is %s, expected %s\n", Name,
+                WantCubin ? "PTX" : "a cubin", WantCubin ? "a cubin" : "PTX");
+    return 1;
+  }
+  return 0;
 }
 
-int runChild(const std::string &Self, int Want) {
-  std::string Cmd = "'" + Self + "' --child " + std::to_string(Want);
+int runChild(const std::string &Self, int Want, bool WantCubin,
+             const std::string &Env = "") {
+  std::string Cmd = Env + " '" + Self + "' --child " + std::to_string(Want) +
+                    " " + std::to_string(WantCubin);
   return std::system(Cmd.c_str());
 }
 
 int run(int Argc, char **Argv) {
-  if (Argc == 3 && std::string(Argv[1]) == "--child")
-    return child(std::atoi(Argv[2]));
+  if (Argc == 4 && std::string(Argv[1]) == "--child")
+    return child(std::atoi(Argv[2]), std::atoi(Argv[3]) != 0);
   char Dir[] = "/tmp/mstage-cache-test-XXXXXX";
   if (!mkdtemp(Dir))
     return std::printf("FAIL %s: mkdtemp\n", Name), 1;
@@ -107,17 +120,27 @@ int run(int Argc, char **Argv) {
                        Compiled),
            1;
 
-  if (runChild(Self, 1) != 0)
+  // The runtime finds ptxas as this shell does (PATH, then the toolkit).
+  bool HavePtxas = std::system("command -v ptxas >/dev/null || test -x "
+                               "\"${CUDA_HOME:-/usr/local/cuda}/bin/ptxas\"") ==
+                   0;
+  if (runChild(Self, 1, HavePtxas) != 0)
     return 1;
   std::string Truncate = std::string("for f in ") + Dir +
                          "/*.mstage; do truncate -s 100 \"$f\"; done";
-  if (std::system(Truncate.c_str()) != 0 || runChild(Self, 2) != 0 ||
-      runChild(Self, 1) != 0)
+  if (std::system(Truncate.c_str()) != 0 || runChild(Self, 2, HavePtxas) != 0 ||
+      runChild(Self, 1, HavePtxas) != 0)
+    return 1;
+  std::string PtxDir = std::string(Dir) + "/ptx-only";
+  std::string PtxEnv = "MSTAGE_CACHE_DIR='" + PtxDir + "'";
+  if (runChild(Self, 2, false, PtxEnv + " MSTAGE_PTXAS=off") != 0 ||
+      runChild(Self, 1, false, PtxEnv + " MSTAGE_PTXAS=off") != 0)
     return 1;
   std::system((std::string("rm -rf ") + Dir).c_str());
   std::printf("PASS %s: compiled once, memory hit, 8 threads compiled once, "
-              "disk hit in a new process, damaged entry recompiled\n",
-              Name);
+              "disk hit in a new process (%s), damaged entry recompiled, "
+              "PTX without ptxas\n",
+              Name, HavePtxas ? "cubin" : "PTX: no ptxas here");
   return 0;
 }
 

@@ -1,0 +1,38 @@
+//===- CudaTools.h - The CUDA toolkit's ptxas and cuobjdump ---------------===//
+//
+// The runtime needs only the driver. When the toolkit is installed, its
+// ptxas assembles the JIT's PTX into a whole-program cubin: the same SASS
+// as the driver's own PTX JIT (824 instructions for the n-body kernel both
+// ways), but a cubin loads in well under a millisecond, so the disk cache
+// keeps it. The driver's cuLink* would give relocatable code, which measured
+// 3% slower (docs/design-notes.md, 'The kernel cache').
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_CUDATOOLS_H
+#define MSTAGE_RUNTIME_CUDATOOLS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mstage::rt {
+
+// A tool of the CUDA toolkit: from PATH, else $CUDA_HOME/bin, $CUDA_PATH/bin
+// or /usr/local/cuda/bin; "" when there is none.
+std::string findCudaTool(llvm::StringRef Name);
+
+// The ptxas that kernels are assembled with, read once: MSTAGE_PTXAS (a
+// path, or "off" to load PTX through the driver instead), else
+// findCudaTool("ptxas"); "" when there is none or it is off. A path given
+// in MSTAGE_PTXAS that cannot be run is reported once on stderr.
+const std::string &ptxasPath();
+
+// Assembles PTX into a cubin for Arch (sm_XY) with ptxasPath(). An error
+// carries ptxas's own message.
+llvm::Expected<std::string> assembleCubin(llvm::StringRef PTX,
+                                          llvm::StringRef Arch);
+
+} // namespace mstage::rt
+
+#endif
