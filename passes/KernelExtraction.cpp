@@ -9,6 +9,7 @@
 #include "KernelTags.h"
 #include "PluginOptions.h"
 #include "StageSlicing.h"
+#include "mstage/abi.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -263,7 +264,7 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
                                    "__mstage_kernel_table");
   auto *ModuleTy = StructType::get(Ctx, {I32, I32, Ptr});
   auto *ModInit = ConstantStruct::get(
-      ModuleTy, {ConstantInt::get(I32, 1 /*MSTAGE_ABI_VERSION*/),
+      ModuleTy, {ConstantInt::get(I32, MSTAGE_ABI_VERSION),
                  ConstantInt::get(I32, Records.size()), Table});
   auto *Mod = new GlobalVariable(M, ModuleTy, true, GlobalValue::PrivateLinkage,
                                  ModInit, "__mstage_module");

@@ -2,6 +2,7 @@
 #include "JitCompiler.h"
 #include "DeviceOptimizer.h"
 #include "DeviceRetarget.h"
+#include "FastMath.h"
 #include "LibDevice.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -40,13 +41,18 @@ Error jitError(const KernelBlob &K, const Twine &Msg) {
 }
 
 // Host math calls (sqrtf, expf, ...) become their libdevice versions
-// (__nv_sqrtf, ...) when libdevice has one.
-void mapMathToLibdevice(Module &M, Module &LibDevice) {
+// (__nv_sqrtf, ...) when libdevice has one; with fast math, its fast
+// versions where it has them (__nv_fast_expf, ...), as CUDA's headers do
+// under --use_fast_math.
+void mapMathToLibdevice(Module &M, Module &LibDevice, bool FastMath) {
   for (Function &F : make_early_inc_range(M)) {
     if (!F.isDeclaration() || F.isIntrinsic())
       continue;
     std::string NvName = ("__nv_" + F.getName()).str();
-    if (!LibDevice.getFunction(NvName))
+    std::string FastName = ("__nv_fast_" + F.getName()).str();
+    if (FastMath && LibDevice.getFunction(FastName))
+      NvName = FastName;
+    else if (!LibDevice.getFunction(NvName))
       continue;
     if (Function *Existing = M.getFunction(NvName)) {
       F.replaceAllUsesWith(Existing);
@@ -211,6 +217,10 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
     foldLaunchExtents(*M, K.Name, Spec.Extents);
   }
 
+  // The kernel's own code only: libdevice picks its own precision.
+  if (Opts.FastMath)
+    markFastMath(*M);
+
   // Reading libdevice's symbol table costs 1-2 ms: only a kernel that calls
   // a function it does not define can need it.
   bool CallsOut = any_of(*M, [](const Function &F) {
@@ -225,7 +235,7 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
     std::unique_ptr<Module> LibDevice = std::move(*LibOrErr);
     LibDevice->setTargetTriple(M->getTargetTriple());
     LibDevice->setDataLayout(M->getDataLayout());
-    mapMathToLibdevice(*M, *LibDevice);
+    mapMathToLibdevice(*M, *LibDevice, Opts.FastMath);
     if (Linker::linkModules(*M, std::move(LibDevice),
                             Linker::Flags::LinkOnlyNeeded))
       return jitError(K, "linking libdevice failed");

@@ -13,7 +13,7 @@ namespace mstage::rt {
 
 struct JitOptions {
   std::string Arch = "sm_90"; // the device's sm_XY
-  bool FastMath = false;      // flush denormals, approximate sqrt and division
+  bool FastMath = false;      // as nvcc --use_fast_math (FastMath.h)
 };
 
 // What one launch fixes: the staged values (one per stage site, in order)

@@ -40,18 +40,25 @@ bool fastMathFromEnvironment() {
   return V && *V && std::string(V) != "0";
 }
 
-// What the JIT's output depends on besides the kernel and the launch.
+// What the JIT's output depends on besides the kernel and the launch (whose
+// flags carry fast math).
 const std::string &jitOptionsText() {
   static const std::string S = [] {
     const char *Args = std::getenv("MSTAGE_LLVM_ARGS");
-    return std::string(fastMathFromEnvironment() ? "fast-math" : "ieee") +
-           " llvm-args=" + (Args ? Args : "");
+    return std::string("llvm-args=") + (Args ? Args : "");
   }();
   return S;
 }
 
+bool fastMath(const mstage_launch_config &C) {
+  return C.flags & MSTAGE_LAUNCH_FAST_MATH;
+}
+
 // Launch extents the hardware cannot take are rejected before compiling.
 std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
+  if (C.flags & ~MSTAGE_LAUNCH_FAST_MATH)
+    return "has unknown launch flags " + std::to_string(C.flags) +
+           "; rebuild the program with one mstage version";
   for (int I = 0; I < 3; ++I)
     if (C.grid[I] == 0 || C.block[I] == 0)
       return "has an empty launch configuration (grid " +
@@ -145,7 +152,7 @@ std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
       {"name", K.Blob.PrettyName},
       {"location", K.Blob.Location},
       {"arch", B.Arch},
-      {"fast_math", fastMathFromEnvironment()},
+      {"fast_math", fastMath(C)},
       {"cache_key", Key.hex()},
       {"launch", llvm::json::Object{{"grid", Extents(C.grid)},
                                     {"block", Extents(C.block)},
@@ -247,7 +254,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
     Times.Source = CodeSource::Compiled;
     JitOptions Opts;
     Opts.Arch = B.Arch;
-    Opts.FastMath = fastMathFromEnvironment();
+    Opts.FastMath = fastMath(Config);
     Specialization Spec;
     Spec.StagedValues = Staged.Values;
     for (int I = 0; I < 3; ++I) {
@@ -353,6 +360,13 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
   std::string Bad = checkConfig(*Config, B);
   if (!Bad.empty())
     return fail(kernelPrefix(*K) + " " + Bad);
+  // MSTAGE_FAST_MATH=1 is fast math for every launch; it then takes part in
+  // the cache key as the kernel's own switch does.
+  mstage_launch_config Effective = *Config;
+  static const bool FastMathEverywhere = fastMathFromEnvironment();
+  if (FastMathEverywhere)
+    Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
+  Config = &Effective;
 
   const CacheSettings &Cache = cacheSettings();
   if (!Cache.Error.empty())

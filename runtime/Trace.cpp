@@ -41,7 +41,7 @@ void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
   OS << "mstage: trace: kernel '" << Kernel.PrettyName << "' grid " << C.grid[0]
      << "x" << C.grid[1] << "x" << C.grid[2] << " block " << C.block[0] << "x"
      << C.block[1] << "x" << C.block[2] << " shared " << C.shared_bytes
-     << " staged {";
+     << (C.flags & MSTAGE_LAUNCH_FAST_MATH ? " fast-math" : "") << " staged {";
   for (size_t I = 0; I < StagedValues.size(); ++I) {
     const StageSite &S = Kernel.StageSites[I];
     OS << (I ? ", " : "") << "line " << S.Line << ": "

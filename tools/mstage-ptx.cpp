@@ -35,28 +35,44 @@
 using namespace llvm;
 using namespace mstage;
 
+static cl::OptionCategory Category("mstage-ptx options");
 static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
-                                      cl::desc("<object or executable>"));
+                                      cl::desc("<object or executable>"),
+                                      cl::cat(Category));
 static cl::opt<std::string> KernelName("kernel",
                                        cl::desc("kernel to print (device "
-                                                "name or readable name)"));
+                                                "name or readable name)"),
+                                       cl::cat(Category));
 static cl::opt<bool> PrintIR("ir",
                              cl::desc("print IR: the embedded device IR, or "
                                       "with --stage/--grid/--block the "
-                                      "specialized and optimized IR"));
-static cl::opt<bool> PrintPTX("ptx", cl::desc("print PTX (the default)"));
+                                      "specialized and optimized IR"),
+                             cl::cat(Category));
+static cl::opt<bool> PrintPTX("ptx", cl::desc("print PTX (the default)"),
+                              cl::cat(Category));
 static cl::opt<std::string> Arch("arch", cl::init("sm_90"),
-                                 cl::desc("architecture for --ptx"));
+                                 cl::desc("architecture for --ptx"),
+                                 cl::cat(Category));
 static cl::list<std::string>
-    Stages("stage", cl::desc("SITE=VALUE: the value of a stage site, by "
-                             "index (0) or source line (L23)"));
+    Stages("stage",
+           cl::desc("SITE=VALUE: the value of a stage site, by "
+                    "index (0) or source line (L23)"),
+           cl::cat(Category));
 static cl::opt<std::string> Grid("grid", cl::init("1"),
-                                 cl::desc("X[,Y,Z]: blocks in the grid"));
+                                 cl::desc("X[,Y,Z]: blocks in the grid"),
+                                 cl::cat(Category));
 static cl::opt<std::string> Block("block", cl::init("1"),
-                                  cl::desc("X[,Y,Z]: threads in a block"));
+                                  cl::desc("X[,Y,Z]: threads in a block"),
+                                  cl::cat(Category));
+static cl::opt<bool> FastMath("fast-math",
+                              cl::desc("compile with fast math, as "
+                                       "Kernel::fast_math() or "
+                                       "MSTAGE_FAST_MATH=1 do"),
+                              cl::cat(Category));
 static cl::opt<bool> Diff("diff",
                           cl::desc("unified diff of the PTX without and with "
-                                   "folding (needs diff on PATH)"));
+                                   "folding (needs diff on PATH)"),
+                          cl::cat(Category));
 
 static int fail(const Twine &Msg) {
   WithColor::error(errs(), "mstage-ptx") << Msg << "\n";
@@ -234,6 +250,7 @@ static Expected<std::string> unifiedDiff(StringRef A, StringRef LabelA,
 
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
+  cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(Argc, Argv,
                               "mstage-ptx: inspect mstage kernels\n");
   if (!sys::fs::exists(InputFile))
@@ -294,6 +311,7 @@ int main(int Argc, char **Argv) {
     return fail(toString(std::move(E)));
   rt::JitOptions Opts;
   Opts.Arch = Arch;
+  Opts.FastMath = FastMath;
   auto Out = rt::compileKernel(*K, Spec, Opts, PrintIR);
   if (!Out)
     return fail(toString(Out.takeError()));

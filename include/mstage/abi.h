@@ -14,12 +14,16 @@
 extern "C" {
 #endif
 
-#define MSTAGE_ABI_VERSION 1u
+#define MSTAGE_ABI_VERSION 2u
+
+/* mstage_launch_config::flags */
+#define MSTAGE_LAUNCH_FAST_MATH 1u /* compile this kernel with fast math */
 
 typedef struct mstage_launch_config {
   uint32_t grid[3];
   uint32_t block[3];
   uint32_t shared_bytes;
+  uint32_t flags; /* MSTAGE_LAUNCH_* */
 } mstage_launch_config;
 
 /* Evaluates one stage() site on the host. args has one pointer per kernel

@@ -189,6 +189,16 @@ public:
   dim3 block() const { return block_; }
   std::size_t shared_bytes() const { return shared_bytes_; }
 
+  // This kernel with fast math, as nvcc's --use_fast_math: single-precision
+  // denormals flushed to zero, approximate division, sqrt and sin, cos, exp,
+  // log, pow. MSTAGE_FAST_MATH=1 turns it on for every kernel.
+  Kernel fast_math(bool on = true) const {
+    Kernel k = *this;
+    k.fast_math_ = on;
+    return k;
+  }
+  bool is_fast_math() const { return fast_math_; }
+
 private:
   // The host address of the kernel entry identifies the kernel.
   template <class... D> static const void *entry() {
@@ -202,7 +212,8 @@ private:
         const_cast<void *>(static_cast<const void *>(&args.device()))...};
     mstage_launch_config config = {{grid_.x, grid_.y, grid_.z},
                                    {block_.x, block_.y, block_.z},
-                                   static_cast<uint32_t>(shared_bytes_)};
+                                   static_cast<uint32_t>(shared_bytes_),
+                                   fast_math_ ? MSTAGE_LAUNCH_FAST_MATH : 0u};
     detail::check(mstage_rt_launch(entry<typename A::device_type...>(), params,
                                    1 + sizeof...(A), &config));
     (args.finish(), ...);
@@ -211,6 +222,7 @@ private:
   F f_;
   dim3 grid_, block_;
   std::size_t shared_bytes_;
+  bool fast_math_ = false;
 };
 
 // kernel(lambda, grid, block[, shared_bytes]): grid counts blocks and block
