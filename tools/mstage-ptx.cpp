@@ -54,6 +54,10 @@ static cl::opt<std::string> Grid("grid", cl::init("1"),
                                  cl::desc("X[,Y,Z]: blocks in the grid"));
 static cl::opt<std::string> Block("block", cl::init("1"),
                                   cl::desc("X[,Y,Z]: threads in a block"));
+static cl::opt<unsigned>
+    SharedBytes("shared", cl::desc("N: bytes of dynamic shared memory (folded "
+                                   "into the kernel; left out, it reads "
+                                   "%dynamic_smem_size)"));
 static cl::opt<bool> Diff("diff",
                           cl::desc("unified diff of the PTX without and with "
                                    "folding (needs diff on PATH)"));
@@ -272,7 +276,8 @@ int main(int Argc, char **Argv) {
   }
 
   bool Specialize = !Stages.empty() || Grid.getNumOccurrences() ||
-                    Block.getNumOccurrences() || Diff;
+                    Block.getNumOccurrences() ||
+                    SharedBytes.getNumOccurrences() || Diff;
   if (PrintIR && !Specialize) {
     LLVMContext Ctx;
     auto M = parseBitcodeFile(MemoryBufferRef(K->Bitcode, K->Name), Ctx);
@@ -292,6 +297,8 @@ int main(int Argc, char **Argv) {
     return fail(toString(std::move(E)));
   if (Error E = parseExtents("block", Block, Spec.Extents.Block))
     return fail(toString(std::move(E)));
+  if (SharedBytes.getNumOccurrences())
+    Spec.Extents.SharedBytes = SharedBytes;
   rt::JitOptions Opts;
   Opts.Arch = Arch;
   auto Out = rt::compileKernel(*K, Spec, Opts, PrintIR);
