@@ -160,7 +160,8 @@ template <class... T, class... N> constexpr std::size_t shared_bytes_for(N... n)
                           : align - (rest ? rest : shared_alignment);
     used += pad + bytes;
   };
-  (add(alignof(T), std::size_t(n) * sizeof(T)), ...);
+  if constexpr (sizeof...(T) == sizeof...(N))
+    (add(alignof(T), std::size_t(n) * sizeof(T)), ...);
   return used;
 }
 
