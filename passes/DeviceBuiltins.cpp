@@ -65,8 +65,8 @@ public:
   Value *branch(CallInst &CI, Value *Fails, const char *Format,
                 StringRef Expression, ArrayRef<Value *> Message) {
     BasicBlock *Head = CI.getParent();
-    BasicBlock *Fail = failureBlock(*Head->getParent(), Format, Expression,
-                                    Message);
+    BasicBlock *Fail =
+        failureBlock(*Head->getParent(), Format, Expression, Message);
     BasicBlock *Rest = SplitBlock(Head, &CI);
     Head->getTerminator()->eraseFromParent();
     auto *Br = BranchInst::Create(Fail, Rest, Fails, Head);

@@ -67,9 +67,7 @@ inline std::size_t checked(std::size_t i, std::size_t, const char *) {
   return i;
 }
 
-inline std::size_t make_index(std::size_t value, source_place) {
-  return value;
-}
+inline std::size_t make_index(std::size_t value, source_place) { return value; }
 #endif
 
 } // namespace mstage::detail

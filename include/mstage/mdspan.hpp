@@ -91,7 +91,7 @@ public:
     return data_[offset];
   }
 
-#if defined(__cpp_multidimensional_subscript) &&                              \
+#if defined(__cpp_multidimensional_subscript) &&                               \
     __cpp_multidimensional_subscript >= 202110L
   template <class... I>
   T &operator[](detail::index_arg first, I... rest) const {
@@ -106,19 +106,17 @@ public:
 
 private:
 #if MSTAGE_BOUNDS_CHECK
-  static std::size_t index_value(const detail::index_arg &i) {
-    return i.value;
-  }
+  static std::size_t index_value(const detail::index_arg &i) { return i.value; }
 #else
   static std::size_t index_value(std::size_t i) { return i; }
 #endif
 
   // Names the dimension in a bounds-check message.
   static constexpr const char *extent_name(std::size_t r) {
-    constexpr const char *names[] = {
-        "mdspan extent 0", "mdspan extent 1", "mdspan extent 2",
-        "mdspan extent 3", "mdspan extent 4", "mdspan extent 5",
-        "mdspan extent 6", "mdspan extent 7"};
+    constexpr const char *names[] = {"mdspan extent 0", "mdspan extent 1",
+                                     "mdspan extent 2", "mdspan extent 3",
+                                     "mdspan extent 4", "mdspan extent 5",
+                                     "mdspan extent 6", "mdspan extent 7"};
     return names[r];
   }
 
@@ -126,8 +124,7 @@ private:
   extents_type extents_{};
 };
 
-template <class T, class... E>
-mdspan(T *, E...) -> mdspan<T, sizeof...(E)>;
+template <class T, class... E> mdspan(T *, E...) -> mdspan<T, sizeof...(E)>;
 
 } // namespace mstage
 

@@ -125,8 +125,7 @@ public:
     }
     used_ = offset + n * sizeof(T);
 #if MSTAGE_BOUNDS_CHECK
-    __mstage_check_shared(used_, size_, place.file, place.line,
-                          place.function);
+    __mstage_check_shared(used_, size_, place.file, place.line, place.function);
 #else
     (void)place;
 #endif
@@ -148,7 +147,8 @@ private:
 // out as shared_arena lays them out from a 16-byte aligned start, to size the
 // launch: shared_bytes_for<float, double>(n, m). Over-aligned types count
 // their worst-case padding.
-template <class... T, class... N> constexpr std::size_t shared_bytes_for(N... n) {
+template <class... T, class... N>
+constexpr std::size_t shared_bytes_for(N... n) {
   static_assert(sizeof...(T) == sizeof...(N),
                 "mstage::shared_bytes_for<T...>(n...): one count per type");
   std::size_t used = 0;
