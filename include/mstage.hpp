@@ -2,11 +2,13 @@
 #ifndef MSTAGE_HPP
 #define MSTAGE_HPP
 
+#include "mstage/bounds_check.hpp"
 #include "mstage/device_vector.hpp"
 #include "mstage/error.hpp"
 #include "mstage/grid_stride_range.hpp"
 #include "mstage/index.hpp"
 #include "mstage/kernel.hpp"
+#include "mstage/mdspan.hpp"
 #include "mstage/shared_memory.hpp"
 #include "mstage/stage.hpp"
 #include "mstage/vector_view.hpp"

@@ -3,7 +3,9 @@
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -48,9 +50,92 @@ static Value *emitWarpBuiltin(IRBuilder<> &B, StringRef Name, CallInst &CI) {
   return nullptr;
 }
 
-static Value *emitBuiltin(IRBuilder<> &B, Module &M, StringRef Name,
-                          CallInst &CI) {
+namespace {
+// The failure blocks of the checks, one per function and message: every
+// check of a kernel with the same message branches to one block, whose PHIs
+// carry the values to print, so that a kernel with many accesses has one
+// printf and one assert, and one printf buffer in local memory.
+class CheckFailures {
+public:
+  explicit CheckFailures(Module &M) : M(M) {}
+
+  // Makes CI's block branch to the failure of (Format, Expression) when
+  // Fails is true, printing Message (file, line, function, then the
+  // Format's other values). Returns the branch.
+  Value *branch(CallInst &CI, Value *Fails, const char *Format,
+                StringRef Expression, ArrayRef<Value *> Message) {
+    BasicBlock *Head = CI.getParent();
+    BasicBlock *Fail =
+        failureBlock(*Head->getParent(), Format, Expression, Message);
+    BasicBlock *Rest = SplitBlock(Head, &CI);
+    Head->getTerminator()->eraseFromParent();
+    auto *Br = BranchInst::Create(Fail, Rest, Fails, Head);
+    Br->setMetadata(LLVMContext::MD_prof,
+                    MDBuilder(M.getContext()).createUnlikelyBranchWeights());
+    auto Phi = Fail->phis().begin();
+    for (Value *V : Message)
+      (Phi++)->addIncoming(V, Head);
+    return Br;
+  }
+
+private:
+  BasicBlock *failureBlock(Function &F, const char *Format,
+                           StringRef Expression, ArrayRef<Value *> Message) {
+    BasicBlock *&BB = Blocks[{&F, Format}];
+    if (BB)
+      return BB;
+    LLVMContext &Ctx = M.getContext();
+    auto *Ptr = PointerType::getUnqual(Ctx);
+    auto *I32 = Type::getInt32Ty(Ctx);
+    BB = BasicBlock::Create(Ctx, "mstage.check.fail", &F);
+    IRBuilder<> B(BB);
+    SmallVector<Value *, 8> Args = {
+        B.CreateGlobalString(Format, "mstage.check.format")};
+    for (Value *V : Message)
+      Args.push_back(B.CreatePHI(V->getType(), 4));
+    FunctionCallee Printf =
+        M.getOrInsertFunction("printf", FunctionType::get(I32, {Ptr}, true));
+    B.CreateCall(Printf, Args);
+    // lowerAssert makes this CUDA's __assertfail and a trap: the launch
+    // stops with CUDA_ERROR_ASSERT, and the driver adds block and thread.
+    FunctionCallee AssertFail = M.getOrInsertFunction(
+        "__assert_fail",
+        FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I32, Ptr}, false));
+    B.CreateCall(AssertFail,
+                 {B.CreateGlobalString(Expression, "mstage.check.expression"),
+                  Args[1], Args[2], Args[3]});
+    B.CreateUnreachable();
+    return BB;
+  }
+
+  Module &M;
+  DenseMap<std::pair<Function *, const char *>, BasicBlock *> Blocks;
+};
+} // namespace
+
+// The checks of include/mstage/bounds_check.hpp; null for other names.
+static Value *emitCheckBuiltin(IRBuilder<> &B, CheckFailures &Failures,
+                               StringRef Name, CallInst &CI) {
+  auto Arg = [&](unsigned I) { return CI.getArgOperand(I); };
+  // (index, size, what, file, line, function): the index is compared
+  // unsigned, so a negative one fails too.
+  if (Name == "__mstage_check_bounds")
+    return Failures.branch(CI, B.CreateICmpUGE(Arg(0), Arg(1)),
+                           BoundsCheckFormat, "index < size",
+                           {Arg(3), Arg(4), Arg(5), Arg(0), Arg(2), Arg(1)});
+  // (needed, available, file, line, function)
+  if (Name == "__mstage_check_shared")
+    return Failures.branch(CI, B.CreateICmpUGT(Arg(0), Arg(1)),
+                           SharedCheckFormat, "needed <= shared_bytes",
+                           {Arg(2), Arg(3), Arg(4), Arg(0), Arg(1)});
+  return nullptr;
+}
+
+static Value *emitBuiltin(IRBuilder<> &B, Module &M, CheckFailures &Failures,
+                          StringRef Name, CallInst &CI) {
   if (Value *V = emitWarpBuiltin(B, Name, CI))
+    return V;
+  if (Value *V = emitCheckBuiltin(B, Failures, Name, CI))
     return V;
   static const std::pair<const char *, Intrinsic::ID> SRegs[] = {
       {"__mstage_tid_x", Intrinsic::nvvm_read_ptx_sreg_tid_x},
@@ -65,6 +150,9 @@ static Value *emitBuiltin(IRBuilder<> &B, Module &M, StringRef Name,
       {"__mstage_nctaid_x", Intrinsic::nvvm_read_ptx_sreg_nctaid_x},
       {"__mstage_nctaid_y", Intrinsic::nvvm_read_ptx_sreg_nctaid_y},
       {"__mstage_nctaid_z", Intrinsic::nvvm_read_ptx_sreg_nctaid_z},
+      // The launch's shared_bytes; the JIT folds it when it knows the launch.
+      {"__mstage_dynamic_shared_size",
+       Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size},
   };
   for (auto &[SRegName, ID] : SRegs)
     if (Name == SRegName)
@@ -94,13 +182,14 @@ void lowerDeviceBuiltins(Module &M) {
     if (F.isDeclaration() && F.getName().starts_with("__mstage_"))
       Builtins.push_back(&F);
 
+  CheckFailures Failures(M);
   for (Function *F : Builtins) {
     for (User *U : make_early_inc_range(F->users())) {
       auto *CI = dyn_cast<CallInst>(U);
       if (!CI || CI->getCalledFunction() != F)
         continue;
       IRBuilder<> B(CI);
-      Value *V = emitBuiltin(B, M, F->getName(), *CI);
+      Value *V = emitBuiltin(B, M, Failures, F->getName(), *CI);
       if (!V)
         continue; // unknown: left for the unresolved-symbol check
       if (!CI->getType()->isVoidTy())

@@ -11,9 +11,19 @@ namespace mstage {
 // The symbol of the launch's dynamic shared memory in device modules.
 inline constexpr const char *DynamicSharedName = "__mstage_dynamic_shared";
 
+// The messages of the failed checks __mstage_check_bounds (file, line,
+// function, index, what, size) and __mstage_check_shared (file, line,
+// function, needed, available); the host builtins print the same.
+inline constexpr const char *BoundsCheckFormat =
+    "%s:%u: %s: mstage: index %lld is out of bounds for %s of size %llu\n";
+inline constexpr const char *SharedCheckFormat =
+    "%s:%u: %s: mstage: the kernel needs %llu bytes of dynamic shared memory, "
+    "the launch gave %llu (kernel(f, grid, block, shared_bytes))\n";
+
 // Replaces calls to the __mstage_* builtins of include/mstage/builtins.h with
 // NVVM special-register reads, barriers and the dynamic shared memory symbol
-// (address space 3).
+// (address space 3). A check becomes a branch to printf and __assert_fail, so
+// it must run before lowerAssert and lowerPrintf.
 void lowerDeviceBuiltins(llvm::Module &M);
 
 } // namespace mstage

@@ -41,6 +41,15 @@ void foldLaunchExtents(Module &M, StringRef KernelName,
   for (Function &F : M) {
     if (!F.isIntrinsic())
       continue;
+    if (F.getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size) {
+      if (E.SharedBytes)
+        for (User *U : make_early_inc_range(F.users()))
+          if (auto *CI = dyn_cast<CallInst>(U)) {
+            CI->replaceAllUsesWith(ConstantInt::get(I32, *E.SharedBytes));
+            CI->eraseFromParent();
+          }
+      continue;
+    }
     int Axis = -1;
     enum { Size, GridSize, Index, BlockIndex } What;
     switch (F.getIntrinsicID()) {

@@ -2,8 +2,9 @@
 //
 // Used by the JIT on a copy of a kernel's device module: each stage()
 // placeholder becomes a constant holding the value the host computed, and the
-// launch configuration becomes constants (block and grid sizes), ranges
-// (thread and block indices) and .reqntid.
+// launch configuration becomes constants (block and grid sizes, and the
+// dynamic shared memory size when given), ranges (thread and block indices)
+// and .reqntid.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_PASSES_KERNELSPECIALIZATION_H
@@ -14,6 +15,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace llvm {
 class Module;
@@ -24,6 +26,9 @@ namespace mstage {
 struct LaunchExtents {
   uint32_t Grid[3] = {1, 1, 1};
   uint32_t Block[3] = {1, 1, 1};
+  // The launch's dynamic shared memory in bytes; unknown, the kernel reads
+  // %dynamic_smem_size.
+  std::optional<uint32_t> SharedBytes;
 };
 
 // Gives placeholder I the bytes StagedValues[I].

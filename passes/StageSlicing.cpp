@@ -383,14 +383,15 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
     StringRef N = Callee->getName();
     unsigned Offset;
     if (N.consume_front("__mstage_nctaid_"))
-      Offset = 0; // mstage_launch_config::grid
+      Offset = 0 + 4 * (N[0] - 'x'); // mstage_launch_config::grid
     else if (N.consume_front("__mstage_ntid_"))
-      Offset = 12; // mstage_launch_config::block
+      Offset = 12 + 4 * (N[0] - 'x'); // mstage_launch_config::block
+    else if (N == "__mstage_dynamic_shared_size")
+      Offset = 24; // mstage_launch_config::shared_bytes
     else
       continue;
     IRBuilder<> LB(CI);
-    Value *Addr = LB.CreateConstGEP1_32(LB.getInt8Ty(), Config,
-                                        Offset + 4 * (N[0] - 'x'));
+    Value *Addr = LB.CreateConstGEP1_32(LB.getInt8Ty(), Config, Offset);
     CI->replaceAllUsesWith(LB.CreateLoad(LB.getInt32Ty(), Addr));
     CI->eraseFromParent();
   }

@@ -261,6 +261,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
       Spec.Extents.Grid[I] = Config.grid[I];
       Spec.Extents.Block[I] = Config.block[I];
     }
+    Spec.Extents.SharedBytes = Config.shared_bytes;
     auto Result = compileKernel(K.Blob, Spec, Opts, Dump.IR);
     if (!Result)
       return llvm::toString(Result.takeError());

@@ -64,6 +64,11 @@ static cl::opt<std::string> Grid("grid", cl::init("1"),
 static cl::opt<std::string> Block("block", cl::init("1"),
                                   cl::desc("X[,Y,Z]: threads in a block"),
                                   cl::cat(Category));
+static cl::opt<unsigned>
+    SharedBytes("shared",
+                cl::desc("N: bytes of dynamic shared memory (folded into the "
+                         "kernel; left out, it reads %dynamic_smem_size)"),
+                cl::cat(Category));
 static cl::opt<bool> FastMath("fast-math",
                               cl::desc("compile with fast math, as "
                                        "Kernel::fast_math() or "
@@ -289,7 +294,8 @@ int main(int Argc, char **Argv) {
   }
 
   bool Specialize = !Stages.empty() || Grid.getNumOccurrences() ||
-                    Block.getNumOccurrences() || Diff;
+                    Block.getNumOccurrences() ||
+                    SharedBytes.getNumOccurrences() || Diff;
   if (PrintIR && !Specialize) {
     LLVMContext Ctx;
     auto M = parseBitcodeFile(MemoryBufferRef(K->Bitcode, K->Name), Ctx);
@@ -309,6 +315,8 @@ int main(int Argc, char **Argv) {
     return fail(toString(std::move(E)));
   if (Error E = parseExtents("block", Block, Spec.Extents.Block))
     return fail(toString(std::move(E)));
+  if (SharedBytes.getNumOccurrences())
+    Spec.Extents.SharedBytes = SharedBytes;
   rt::JitOptions Opts;
   Opts.Arch = Arch;
   Opts.FastMath = FastMath;

@@ -26,6 +26,20 @@ unsigned __mstage_nctaid_z(void);
 void __mstage_barrier(void);
 /* Start of the launch's dynamic shared memory (16-byte aligned). */
 void *__mstage_shared_base(void);
+/* Size in bytes of the launch's dynamic shared memory (its shared_bytes). */
+unsigned __mstage_dynamic_shared_size(void);
+
+/* Checks, from mstage/bounds_check.hpp, that report with the place of the
+ * access and stop: on the device through CUDA's assert (the launch fails with
+ * CUDA_ERROR_ASSERT), on the host with abort(). They are calls, not branches,
+ * until the device module is lowered, so that stage() slicing never sees a
+ * check as control flow. */
+void __mstage_check_bounds(long long index, unsigned long long size,
+                           const char *what, const char *file, unsigned line,
+                           const char *function);
+void __mstage_check_shared(unsigned long long needed,
+                           unsigned long long available, const char *file,
+                           unsigned line, const char *function);
 
 /* Warp primitives; mask names the participating lanes, as in CUDA's *_sync
  * functions, and a predicate is true when non-zero. */

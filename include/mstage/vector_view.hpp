@@ -2,6 +2,8 @@
 #ifndef MSTAGE_VECTOR_VIEW_HPP
 #define MSTAGE_VECTOR_VIEW_HPP
 
+#include "mstage/bounds_check.hpp"
+
 #include <cstddef>
 #include <type_traits>
 #if __cplusplus >= 202002L
@@ -12,7 +14,8 @@ namespace mstage {
 
 // A pointer and a length into device memory, with the read-only parts of the
 // std::vector interface. Element access does not change the view, so the
-// accessors are const, as for std::span.
+// accessors are const, as for std::span. operator[], front() and back() are
+// bounds-checked when MSTAGE_BOUNDS_CHECK is on (see bounds_check.hpp).
 template <class T> class vector_view {
 public:
   using value_type = std::remove_cv_t<T>;
@@ -28,11 +31,17 @@ public:
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   T *data() const { return data_; }
-  T &operator[](std::size_t i) const { return data_[i]; }
+  T &operator[](detail::index_arg i) const {
+    return data_[detail::checked(i, size_, "vector_view")];
+  }
   T *begin() const { return data_; }
   T *end() const { return data_ + size_; }
-  T &front() const { return data_[0]; }
-  T &back() const { return data_[size_ - 1]; }
+  T &front(detail::source_place p = detail::source_place()) const {
+    return (*this)[detail::make_index(0, p)];
+  }
+  T &back(detail::source_place p = detail::source_place()) const {
+    return (*this)[detail::make_index(size_ - 1, p)];
+  }
 
 #if __cplusplus >= 202002L
   operator std::span<T>() const { return {data_, size_}; }

@@ -4,7 +4,8 @@
 // seq_cst is fence.sc before and fence.acq_rel after, acquire a fence after,
 // release a fence before, and relaxed no fence.
 //
-// RUN: rm -rf %t.dump && %mstagexx -O2 -std=c++20 %s -o %t
+// A release build (NDEBUG): no bounds checks between the atomics.
+// RUN: rm -rf %t.dump && %mstagexx -O2 -DNDEBUG -std=c++20 %s -o %t
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t
 // RUN: cat %t.dump/*.ptx | FileCheck %s
 // RUN: %ptxas -arch=sm_90 %t.dump/*.ptx -o /dev/null

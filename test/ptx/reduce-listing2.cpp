@@ -4,7 +4,8 @@
 // unrolled into its 8 levels (9 barriers, no back edge), and ptxas accepts
 // the result.
 //
-// RUN: rm -rf %t.dump && %mstagexx -O2 %src_root/examples/reduce.cpp -o %t
+// A release build (NDEBUG), so no bounds checks.
+// RUN: rm -rf %t.dump && %mstagexx -O2 -DNDEBUG %src_root/examples/reduce.cpp -o %t
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t 2>&1 | FileCheck %s --check-prefix=OUT
 // RUN: cat %t.dump/*.ptx | FileCheck %s
 // RUN: %ptxas -arch=sm_90 %t.dump/*.ptx -o /dev/null

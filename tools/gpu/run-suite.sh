@@ -30,9 +30,9 @@
 set -uo pipefail
 
 # The programs that use shared memory, by file name, for racecheck.
-RACECHECK_PROGRAMS=(shared_barrier reduce_listing2 reduce reduce_staged nbody)
+RACECHECK_PROGRAMS=(shared_barrier shared_views reduce_listing2 reduce reduce_staged nbody)
 # Programs that fault on purpose (to test error reports): no memcheck run.
-NO_MEMCHECK_PROGRAMS=(launch_error device_assert)
+NO_MEMCHECK_PROGRAMS=(launch_error device_assert bounds_check)
 
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 SUITE_BUDGET=${SUITE_BUDGET:-540}
