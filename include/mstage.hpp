@@ -2,6 +2,7 @@
 #ifndef MSTAGE_HPP
 #define MSTAGE_HPP
 
+#include "mstage/atomic.hpp"
 #include "mstage/device_vector.hpp"
 #include "mstage/error.hpp"
 #include "mstage/grid_stride_range.hpp"
