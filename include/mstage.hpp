@@ -3,6 +3,7 @@
 #define MSTAGE_HPP
 
 #include "mstage/atomic.hpp"
+#include "mstage/cooperative_groups.hpp"
 #include "mstage/device_vector.hpp"
 #include "mstage/error.hpp"
 #include "mstage/grid_stride_range.hpp"
