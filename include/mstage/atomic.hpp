@@ -76,20 +76,22 @@ inline constexpr bool isAtomicFloat =
 } // namespace detail
 
 template <class T, scope S = scope::device> class atomic_ref {
-  static_assert(!std::is_const_v<T> && !std::is_volatile_v<T>,
-                "mstage::atomic_ref<T>: T must not be const or volatile");
-  static_assert(detail::isAtomicInteger<T> || detail::isAtomicFloat<T>,
-                "mstage::atomic_ref<T>: T must be a 4- or 8-byte integer "
-                "(int, unsigned, long long, ...), float or double; the GPU "
-                "has no atomics for other types");
-
 public:
   using value_type = T;
   static constexpr scope scope_value = S;
   static constexpr std::size_t required_alignment = sizeof(T);
   static constexpr bool is_always_lock_free = true;
 
-  explicit atomic_ref(T &Obj) : ptr_(&Obj) {}
+  // The checks are here, not in the class, so that a bad T gives one error
+  // rather than one for every use of the class.
+  explicit atomic_ref(T &Obj) : ptr_(&Obj) {
+    static_assert(!std::is_const_v<T> && !std::is_volatile_v<T>,
+                  "mstage::atomic_ref<T>: T must not be const or volatile");
+    static_assert(detail::isAtomicInteger<T> || detail::isAtomicFloat<T>,
+                  "mstage::atomic_ref<T>: T must be a 4- or 8-byte integer "
+                  "(int, unsigned, long long, ...), float or double; the GPU "
+                  "has no atomics for other types");
+  }
   atomic_ref(const atomic_ref &) = default;
   atomic_ref &operator=(const atomic_ref &) = delete;
 
