@@ -103,8 +103,11 @@ public:
   // Votes of the tile; bit i of ballot is thread rank i's predicate.
   bool any(bool pred) const { return warp::any(pred, mask()); }
   bool all(bool pred) const { return warp::all(pred, mask()); }
+  // The ballot keeps only the tile's bits: other tiles of the warp may run
+  // the same vote.sync with their own masks.
   unsigned ballot(bool pred) const {
-    return warp::ballot(pred, mask()) >> (warp::lane_id() & ~(N - 1));
+    return (warp::ballot(pred, mask()) & mask()) >>
+           (warp::lane_id() & ~(N - 1));
   }
 
 private:

@@ -3,8 +3,8 @@
 // its first lane (laneid & ~(N - 1)), and its shuffles carry CUDA's width
 // encoding, ((32 - N) << 8) | clamp, with clamp 31 for down, idx and bfly
 // and 0 for up: 6175 for 8 threads, 7168 and 7199 for 4, 4127 for 16, 31 for
-// 32 (whose mask is the whole warp). The ballot is shifted down to the
-// tile's first lane. thread_rank() of a one-dimensional block is tid.x, and
+// 32 (whose mask is the whole warp). The ballot keeps the tile's bits and
+// shifts them down to its first lane. thread_rank() of a one-dimensional block is tid.x, and
 // block.sync() is the block barrier.
 //
 // RUN: rm -rf %t.dump && %mstagexx -O2 %s -o %t
@@ -61,7 +61,8 @@ int main() {
 // CHECK:      shfl.sync.idx.b32 {{%r[0-9]+}}, [[TID]], 3, 6175, [[MASK8]];
 // CHECK:      shfl.sync.bfly.b32 {{%r[0-9]+}}, [[TID]], 1, 7199, [[MASK4]];
 // CHECK:      vote.sync.ballot.b32 [[BALLOT:%r[0-9]+]], {{%p[0-9]+}}, [[MASK8]];
-// CHECK-NEXT: shr.u32 {{%r[0-9]+}}, [[BALLOT]], [[FIRST8]];
+// CHECK-NEXT: shr.u32 [[SHIFTED:%r[0-9]+]], [[BALLOT]], [[FIRST8]];
+// CHECK-NEXT: and.b32 {{%r[0-9]+}}, [[SHIFTED]], 255;
 // CHECK:      vote.sync.any.pred {{.*}}, [[MASK8]];
 // CHECK:      vote.sync.all.pred {{.*}}, [[MASK8]];
 // CHECK:      bar.warp.sync [[MASK8]];
