@@ -31,8 +31,9 @@ static Value *emitWarpBuiltin(IRBuilder<> &B, StringRef Name, CallInst &CI) {
         B.CreateIntrinsic(Intrinsic::nvvm_vote_all_sync, {Arg(0), Pred()}),
         B.getInt32Ty());
   // The shuffles' last operand packs the segment mask, 32 - width, in bits
-  // 8-12 and the clamp lane in bits 0-4: the segment's last lane (31 within
-  // it), or its first (0) for shfl.up; this is how CUDA encodes width.
+  // 8-12 and the clamp lane in bits 0-4: 31, which the segment mask narrows
+  // to the segment's last lane, or 0 (its first) for shfl.up. This is how
+  // CUDA encodes width.
   static const struct {
     const char *Name;
     Intrinsic::ID ID;
