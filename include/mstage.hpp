@@ -2,7 +2,9 @@
 #ifndef MSTAGE_HPP
 #define MSTAGE_HPP
 
+#include "mstage/atomic.hpp"
 #include "mstage/bounds_check.hpp"
+#include "mstage/cooperative_groups.hpp"
 #include "mstage/device_vector.hpp"
 #include "mstage/error.hpp"
 #include "mstage/grid_stride_range.hpp"

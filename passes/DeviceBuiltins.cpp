@@ -32,8 +32,10 @@ static Value *emitWarpBuiltin(IRBuilder<> &B, StringRef Name, CallInst &CI) {
     return B.CreateZExt(
         B.CreateIntrinsic(Intrinsic::nvvm_vote_all_sync, {Arg(0), Pred()}),
         B.getInt32Ty());
-  // The shuffles' last operand packs the segment mask and the clamp lane:
-  // whole warps, clamped at lane 31 (0 for shfl.up).
+  // The shuffles' last operand packs the segment mask, 32 - width, in bits
+  // 8-12 and the clamp lane in bits 0-4: 31, which the segment mask narrows
+  // to the segment's last lane, or 0 (its first) for shfl.up. This is how
+  // CUDA encodes width.
   static const struct {
     const char *Name;
     Intrinsic::ID ID;
@@ -44,9 +46,12 @@ static Value *emitWarpBuiltin(IRBuilder<> &B, StringRef Name, CallInst &CI) {
       {"__mstage_shfl_down_i32", Intrinsic::nvvm_shfl_sync_down_i32, 0x1f},
       {"__mstage_shfl_xor_i32", Intrinsic::nvvm_shfl_sync_bfly_i32, 0x1f}};
   for (const auto &S : Shuffles)
-    if (Name == S.Name)
-      return B.CreateIntrinsic(S.ID,
-                               {Arg(0), Arg(1), Arg(2), B.getInt32(S.Clamp)});
+    if (Name == S.Name) {
+      Value *SegMask = B.CreateShl(B.CreateSub(B.getInt32(32), Arg(3)), 8);
+      return B.CreateIntrinsic(
+          S.ID,
+          {Arg(0), Arg(1), Arg(2), B.CreateOr(SegMask, B.getInt32(S.Clamp))});
+    }
   return nullptr;
 }
 

@@ -198,6 +198,7 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
   retargetToNVPTX(*Dev);
   lowerDeviceBuiltins(*Dev);
   lowerAssert(*Dev);
+  scopeDeviceAtomics(*Dev);
   fenceAtomicReadModifyWrites(*Dev);
   if (Error E = lowerPrintf(*Dev))
     reportError(M, "mstage: kernel '" + K.Info.PrettyName +

@@ -63,14 +63,16 @@ MSTAGE_EXPORT unsigned __mstage_ballot(unsigned Mask, int Pred) {
 }
 MSTAGE_EXPORT int __mstage_any(unsigned, int Pred) { return Pred != 0; }
 MSTAGE_EXPORT int __mstage_all(unsigned, int Pred) { return Pred != 0; }
-MSTAGE_EXPORT int __mstage_shfl_i32(unsigned, int Value, int) { return Value; }
-MSTAGE_EXPORT int __mstage_shfl_up_i32(unsigned, int Value, unsigned) {
+MSTAGE_EXPORT int __mstage_shfl_i32(unsigned, int Value, int, int) {
   return Value;
 }
-MSTAGE_EXPORT int __mstage_shfl_down_i32(unsigned, int Value, unsigned) {
+MSTAGE_EXPORT int __mstage_shfl_up_i32(unsigned, int Value, unsigned, int) {
   return Value;
 }
-MSTAGE_EXPORT int __mstage_shfl_xor_i32(unsigned, int Value, int) {
+MSTAGE_EXPORT int __mstage_shfl_down_i32(unsigned, int Value, unsigned, int) {
+  return Value;
+}
+MSTAGE_EXPORT int __mstage_shfl_xor_i32(unsigned, int Value, int, int) {
   return Value;
 }
 }

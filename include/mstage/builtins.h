@@ -42,17 +42,20 @@ void __mstage_check_shared(unsigned long long needed,
                            unsigned line, const char *function);
 
 /* Warp primitives; mask names the participating lanes, as in CUDA's *_sync
- * functions, and a predicate is true when non-zero. */
+ * functions, and a predicate is true when non-zero. A shuffle works within
+ * segments of width lanes (a power of 2 up to 32), as CUDA's width argument:
+ * a source lane outside the caller's segment gives the caller's own value
+ * (except that shfl_xor may read from a lower segment, as in CUDA). */
 unsigned __mstage_lane_id(void);
 unsigned __mstage_activemask(void);
 void __mstage_syncwarp(unsigned mask);
 unsigned __mstage_ballot(unsigned mask, int pred);
 int __mstage_any(unsigned mask, int pred);
 int __mstage_all(unsigned mask, int pred);
-int __mstage_shfl_i32(unsigned mask, int value, int src_lane);
-int __mstage_shfl_up_i32(unsigned mask, int value, unsigned delta);
-int __mstage_shfl_down_i32(unsigned mask, int value, unsigned delta);
-int __mstage_shfl_xor_i32(unsigned mask, int value, int lane_mask);
+int __mstage_shfl_i32(unsigned mask, int value, int src_lane, int width);
+int __mstage_shfl_up_i32(unsigned mask, int value, unsigned delta, int width);
+int __mstage_shfl_down_i32(unsigned mask, int value, unsigned delta, int width);
+int __mstage_shfl_xor_i32(unsigned mask, int value, int lane_mask, int width);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 // Warp primitives, as in CUDA's *_sync functions: every function takes the
-// mask of participating lanes last, defaulting to the whole warp. Shuffles
-// move any trivially copyable value of 4 or 8 bytes.
+// mask of participating lanes (defaulting to the whole warp) after its
+// operands, and the shuffles then take CUDA's width. Shuffles move any
+// trivially copyable value of 4 or 8 bytes.
 //
 //   auto sum = x;
 //   for (unsigned d = 16; d > 0; d /= 2)
@@ -46,25 +47,38 @@ template <class T, class Op> T shuffleWords(T V, Op Shuffle) {
 }
 } // namespace detail
 
-// The value of lane src_lane.
-template <class T> T shfl(T v, int src_lane, unsigned mask = full_mask) {
+// A shuffle's width (a power of 2 up to 32) splits the warp into segments
+// that shuffle separately, as CUDA's width argument does: lanes are then
+// counted from the start of the caller's segment.
+
+// The value of lane src_lane (modulo width).
+template <class T>
+T shfl(T v, int src_lane, unsigned mask = full_mask, int width = int(size)) {
   return detail::shuffleWords(
-      v, [&](int W) { return __mstage_shfl_i32(mask, W, src_lane); });
+      v, [&](int W) { return __mstage_shfl_i32(mask, W, src_lane, width); });
 }
 // The value of lane lane_id() - delta (a lane below delta keeps its own).
-template <class T> T shfl_up(T v, unsigned delta, unsigned mask = full_mask) {
+template <class T>
+T shfl_up(T v, unsigned delta, unsigned mask = full_mask,
+          int width = int(size)) {
   return detail::shuffleWords(
-      v, [&](int W) { return __mstage_shfl_up_i32(mask, W, delta); });
+      v, [&](int W) { return __mstage_shfl_up_i32(mask, W, delta, width); });
 }
-// The value of lane lane_id() + delta (a lane past 31 - delta keeps its own).
-template <class T> T shfl_down(T v, unsigned delta, unsigned mask = full_mask) {
+// The value of lane lane_id() + delta (a lane past width - 1 - delta keeps
+// its own).
+template <class T>
+T shfl_down(T v, unsigned delta, unsigned mask = full_mask,
+            int width = int(size)) {
   return detail::shuffleWords(
-      v, [&](int W) { return __mstage_shfl_down_i32(mask, W, delta); });
+      v, [&](int W) { return __mstage_shfl_down_i32(mask, W, delta, width); });
 }
 // The value of lane lane_id() ^ lane_mask.
-template <class T> T shfl_xor(T v, int lane_mask, unsigned mask = full_mask) {
-  return detail::shuffleWords(
-      v, [&](int W) { return __mstage_shfl_xor_i32(mask, W, lane_mask); });
+template <class T>
+T shfl_xor(T v, int lane_mask, unsigned mask = full_mask,
+           int width = int(size)) {
+  return detail::shuffleWords(v, [&](int W) {
+    return __mstage_shfl_xor_i32(mask, W, lane_mask, width);
+  });
 }
 
 } // namespace mstage::warp

@@ -1,6 +1,7 @@
 // std::atomic_ref read-modify-writes keep their memory order on the GPU.
 // LLVM 22's NVPTX back end emits every atomicrmw as a relaxed atom, so mstage
-// puts the ordering into fences of the same scope (the default, system):
+// puts the ordering into fences of the same scope (device, .gpu, which is what
+// std::atomic_ref gets in a kernel; see atomic-scope.cpp for block scope):
 // seq_cst is fence.sc before and fence.acq_rel after, acquire a fence after,
 // release a fence before, and relaxed no fence.
 //
@@ -28,11 +29,11 @@ int main() {
       1, 32)(c);
 }
 
-// CHECK: fence.sc.sys;
+// CHECK: fence.sc.gpu;
 // CHECK-NEXT: atom.global.add.u32 {{.*}}, 1;
-// CHECK-NEXT: fence.acq_rel.sys;
+// CHECK-NEXT: fence.acq_rel.gpu;
 // CHECK-NEXT: atom.global.add.u32 {{.*}}, 2;
 // CHECK-NEXT: atom.global.add.u32 {{.*}}, 3;
-// CHECK-NEXT: fence.acq_rel.sys;
-// CHECK-NEXT: fence.acq_rel.sys;
+// CHECK-NEXT: fence.acq_rel.gpu;
+// CHECK-NEXT: fence.acq_rel.gpu;
 // CHECK-NEXT: atom.global.add.u32 {{.*}}, 4;
