@@ -30,7 +30,7 @@
 set -uo pipefail
 
 # The programs that use shared memory, by file name, for racecheck.
-RACECHECK_PROGRAMS=(shared_barrier shared_views reduce_listing2 reduce reduce_staged nbody)
+RACECHECK_PROGRAMS=(shared_barrier shared_views reduce_listing2 reduce reduce_staged nbody atomics cooperative_groups)
 # Programs that fault on purpose (to test error reports): no memcheck run.
 NO_MEMCHECK_PROGRAMS=(launch_error device_assert bounds_check)
 
