@@ -29,8 +29,12 @@
 #                    with which large programs use smaller sizes; 0 (default): full sizes
 set -uo pipefail
 
-# The programs that use shared memory, by file name, for racecheck.
-RACECHECK_PROGRAMS=(shared_barrier shared_views reduce_listing2 reduce reduce_staged nbody atomics cooperative_groups)
+# The programs that use shared memory, by file name, for racecheck. Not
+# atomics: its release/acquire handoff through shared memory (st.release and
+# ld.acquire, ordered by the memory model, not by a barrier) is reported as a
+# hazard, since racecheck orders shared accesses by barriers and atom.* only
+# (measured: 1 hazard, the flag store against its spinning loads).
+RACECHECK_PROGRAMS=(shared_barrier shared_views reduce_listing2 reduce reduce_staged nbody cooperative_groups)
 # Programs that fault on purpose (to test error reports): no memcheck run.
 NO_MEMCHECK_PROGRAMS=(launch_error device_assert bounds_check)
 
