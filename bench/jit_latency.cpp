@@ -6,10 +6,11 @@
 //
 // Run it with CUDA_CACHE_DISABLE=1 and an empty MSTAGE_CACHE_DIR. The first
 // process measures the cold JIT of the paper's Listing-4 reduction and of a
-// small kernel (LLVM, then the toolkit's ptxas to a cubin), then runs itself
-// again (--first VARIANT SOURCE) for:
+// small kernel (LLVM, then the driver's JIT of the PTX, while ptxas makes
+// the cubin for the disk cache in the background), then runs itself again
+// (--first VARIANT SOURCE) for:
 //   disk-hit                 the cubin from mstage's disk cache;
-//   cold-driver-jit          MSTAGE_PTXAS=off: the driver JIT-compiles the PTX;
+//   cold-no-ptxas            MSTAGE_PTXAS=off: no cubin is made;
 //   disk-hit-ptx             that PTX from the disk cache, driver JIT again;
 //   disk-hit-ptx-driver-cache  the same with the driver's compute cache on,
 //                            in the run after the one that filled it.
@@ -240,6 +241,7 @@ int main(int Argc, char **Argv) {
               "load_ms,code\n");
   firstReduce("first-launch-cold", 2);
   firstTiny("first-launch-cold", 2);
+  mstage_rt_flush_cache();
   std::fflush(stdout);
   char Self[4096];
   ssize_t Len = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
@@ -254,7 +256,7 @@ int main(int Argc, char **Argv) {
                             std::string(CacheDir) + "-nv' ";
   for (const std::string &Run :
        {Off + Exe + "first-launch-disk-hit 1",
-        Off + PtxOnly + Exe + "first-launch-cold-driver-jit 2",
+        Off + PtxOnly + Exe + "first-launch-cold-no-ptxas 2",
         Off + PtxOnly + Exe + "first-launch-disk-hit-ptx 1",
         DriverCache + PtxOnly + Exe + "first-launch-fills-driver-cache 1",
         DriverCache + PtxOnly + Exe +

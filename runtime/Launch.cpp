@@ -1,8 +1,8 @@
 //===- Launch.cpp - mstage_rt_launch: find or make the code, then launch ===//
 #include "Backend.h"
 #include "CacheKey.h"
+#include "CubinWriter.h"
 #include "CudaDriver.h"
-#include "CudaTools.h"
 #include "DiskCache.h"
 #include "Dump.h"
 #include "JitCompiler.h"
@@ -170,27 +170,6 @@ std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
   return Text;
 }
 
-// ptxas's cubin of PTX, or "" when there is no ptxas or it failed. After a
-// failure (reported once) ptxas is not used again: the driver loads the PTX.
-std::string assembleWithPtxas(const RegisteredKernel &K, llvm::StringRef PTX,
-                              llvm::StringRef Arch) {
-  static std::atomic<bool> Failed{false};
-  if (ptxasPath().empty() || Failed.load(std::memory_order_relaxed))
-    return "";
-  auto Cubin = assembleCubin(PTX, Arch);
-  if (Cubin)
-    return std::move(*Cubin);
-  std::string Why = llvm::toString(Cubin.takeError());
-  static std::once_flag Warned;
-  std::call_once(Warned, [&] {
-    llvm::errs() << kernelPrefix(K) << ": " << Why
-                 << "\nmstage: kernels are loaded as PTX from now on (set "
-                    "MSTAGE_PTXAS to another ptxas, or to off)\n";
-  });
-  Failed = true;
-  return "";
-}
-
 // Loads Code into Out: the cubin when there is one and this driver takes
 // it, else the PTX. A cubin the driver refuses (from a toolkit newer than
 // the driver) is reported once; cubins are not tried again.
@@ -271,9 +250,18 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
       dumpFile(K.Blob.Name, ShortHash, "ll", Result->OptimizedIR);
     Code.PTX = std::move(Result->PTX);
     T0 = std::chrono::steady_clock::now();
-    Code.Cubin = assembleWithPtxas(K, Code.PTX, B.Arch);
-    if (cacheSettings().Mode == CacheMode::Disk)
-      storeInDiskCache(Key, Code);
+    bool ToDisk = cacheSettings().Mode == CacheMode::Disk;
+    if (B.Kind == BackendKind::Gpu) {
+      // The driver JIT-compiles the PTX for this launch; the cubin for the
+      // disk cache is made meanwhile (CubinWriter.h).
+      if (ToDisk)
+        storeWithCubinLater(Key, K.Blob.PrettyName, Code.PTX, B.Arch);
+    } else {
+      // Nothing to load: ptxas checks the PTX and makes the entry whole.
+      Code.Cubin = assembleWithPtxas(K.Blob.PrettyName, Code.PTX, B.Arch);
+      if (ToDisk)
+        storeInDiskCache(Key, Code);
+    }
   }
   if (B.Kind == BackendKind::Gpu) {
     if (std::string Err = loadModule(K, B, Code, Out); !Err.empty())
@@ -338,6 +326,11 @@ mstage_rt_last_launch_source(double *TimesMs) {
 extern "C" __attribute__((visibility("default"))) int
 mstage_rt_last_launch_from_cubin(void) {
   return LastTimes.FromCubin ? 1 : 0;
+}
+
+extern "C" __attribute__((visibility("default"))) void
+mstage_rt_flush_cache(void) {
+  waitForCubinWriters();
 }
 
 extern "C" __attribute__((visibility("default"))) int

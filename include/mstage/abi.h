@@ -80,13 +80,19 @@ double mstage_rt_last_kernel_ms(void);
  * 3 when caching is off. times_ms (4 doubles, may be null) receives what
  * making the code cost: evaluating the staged values (measured only while
  * launches are timed or MSTAGE_TRACE is set), optimizing, code generation,
- * and loading (reading the disk cache or assembling with ptxas, then loading
- * the module). */
+ * and loading (from the PTX or the disk cache to a loaded module: on a GPU
+ * the driver's JIT on a miss; in PTX-only mode, ptxas). */
 int mstage_rt_last_launch_source(double *times_ms);
 
 /* 1 when the code of the calling thread's last launch is a cubin from
  * ptxas, 0 when it is PTX (JIT-compiled by the driver on a GPU). */
 int mstage_rt_last_launch_from_cubin(void);
+
+/* Waits until the disk cache holds every kernel this process compiled: on a
+ * GPU, entries (with ptxas's cubin) are written in the background, and at
+ * the latest when the process exits. For a program that starts another
+ * which should find them. */
+void mstage_rt_flush_cache(void);
 
 #ifdef __cplusplus
 }

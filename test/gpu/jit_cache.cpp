@@ -124,6 +124,7 @@ int run(int Argc, char **Argv) {
   bool HavePtxas = std::system("command -v ptxas >/dev/null || test -x "
                                "\"${CUDA_HOME:-/usr/local/cuda}/bin/ptxas\"") ==
                    0;
+  mstage_rt_flush_cache(); // the entries are written in the background
   if (runChild(Self, 1, HavePtxas) != 0)
     return 1;
   std::string Truncate = std::string("for f in ") + Dir +
