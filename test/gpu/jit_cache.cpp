@@ -7,7 +7,8 @@
 //     every thread's result is right;
 //  3. a second process finds the entries on disk (no compile), loads the
 //     cubin when the toolkit's ptxas is installed, and is right;
-//  4. after the entry is truncated, a third process recompiles and is right;
+//  4. after the entry is truncated, a third process recompiles (loading the
+//     PTX) and is right, and the entry it leaves at exit has the cubin again;
 //  5. with MSTAGE_PTXAS=off, in a new directory, the driver JIT-compiles the
 //     PTX, and a later process loads that PTX from disk; both are right.
 // The child processes are this program with --child.
@@ -129,7 +130,9 @@ int run(int Argc, char **Argv) {
     return 1;
   std::string Truncate = std::string("for f in ") + Dir +
                          "/*.mstage; do truncate -s 100 \"$f\"; done";
-  if (std::system(Truncate.c_str()) != 0 || runChild(Self, 2, HavePtxas) != 0 ||
+  // A launch that compiles runs the driver's JIT of the PTX; the cubin is for
+  // the next process.
+  if (std::system(Truncate.c_str()) != 0 || runChild(Self, 2, false) != 0 ||
       runChild(Self, 1, HavePtxas) != 0)
     return 1;
   std::string PtxDir = std::string(Dir) + "/ptx-only";
