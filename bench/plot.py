@@ -71,20 +71,29 @@ def nbody_plot(rows, out):
 
 
 def jit_plot(rows, out):
-    rows = [r for r in rows if r["variant"].startswith("first-launch")]
+    # The run that only fills the driver's cache is a step, not a result.
+    rows = [r for r in rows if r["variant"].startswith("first-launch")
+            and "fills" not in r["variant"]]
     if not rows:
         return
-    fig, ax = plt.subplots(figsize=(8, 4))
-    labels = [f"{r['variant'][13:]}\n{r['kernel']}" for r in rows]
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(rows) + 1.2))
+    labels = [f"{r['variant'][13:]} ({r.get('code') or '?'}), {r['kernel']}"
+              for r in rows]
     parts = [("optimize_ms", "LLVM optimize"), ("codegen_ms", "LLVM codegen"),
-             ("load_ms", "ptxas + load")]
-    bottom = [0.0] * len(rows)
+             ("load_ms", "load: driver JIT of the PTX, or the cubin")]
+    left = [0.0] * len(rows)
     for key, label in parts:
         vals = [float(r[key]) for r in rows]
-        ax.bar(labels, vals, bottom=bottom, label=label)
-        bottom = [b + v for b, v in zip(bottom, vals)]
-    ax.set_yscale("log")
-    finish(fig, ax, "First launch of a kernel: cold, disk hit", "ms (log)",
+        ax.barh(labels, vals, left=left, label=label)
+        left = [a + v for a, v in zip(left, vals)]
+    for i, r in enumerate(rows):  # the launch's wall time, at the bar's end
+        ax.text(left[i] * 1.08, i, f"{float(r['ms']):.2f} ms", va="center",
+                fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlim(right=max(left) * 4)
+    ax.set_xlabel("ms (log)")
+    finish(fig, ax, "First launch of a kernel: cold, disk hit", "",
            os.path.join(out, "jit.png"))
 
 
