@@ -133,6 +133,21 @@ static Value *emitCheckBuiltin(IRBuilder<> &B, CheckFailures &Failures,
     return Failures.branch(CI, B.CreateICmpUGT(Arg(0), Arg(1)),
                            SharedCheckFormat, "needed <= shared_bytes",
                            {Arg(2), Arg(3), Arg(4), Arg(0), Arg(1)});
+  // (file, line, function): the barrier counts the threads that arrive.
+  if (Name == "__mstage_check_barrier") {
+    Value *Arrived =
+        B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_red_popc_aligned_all, {},
+                          {B.getInt32(0), B.getTrue()});
+    Value *Threads = B.CreateMul(
+        B.CreateMul(
+            B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}),
+            B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_y, {})),
+        B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_z, {}));
+    return Failures.branch(CI, B.CreateICmpNE(Arrived, Threads),
+                           BarrierCheckFormat,
+                           "every thread reaches the barrier",
+                           {Arg(0), Arg(1), Arg(2), Arrived, Threads});
+  }
   return nullptr;
 }
 

@@ -19,6 +19,11 @@ inline constexpr const char *BoundsCheckFormat =
 inline constexpr const char *SharedCheckFormat =
     "%s:%u: %s: mstage: the kernel needs %llu bytes of dynamic shared memory, "
     "the launch gave %llu (kernel(f, grid, block, shared_bytes))\n";
+// __mstage_check_barrier (file, line, function, arrived, threads); the host
+// cannot tell and never prints it.
+inline constexpr const char *BarrierCheckFormat =
+    "%s:%u: %s: mstage: divergent barrier: %u of the block's %u threads "
+    "reached it (the others returned or skipped it)\n";
 
 // Replaces calls to the __mstage_* builtins of include/mstage/builtins.h with
 // NVVM special-register reads, barriers and the dynamic shared memory symbol

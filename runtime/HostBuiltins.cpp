@@ -54,6 +54,10 @@ MSTAGE_EXPORT void __mstage_check_shared(unsigned long long Needed,
                Available);
   std::abort();
 }
+MSTAGE_EXPORT void __mstage_check_barrier(const char *, unsigned,
+                                          const char *) {
+  __mstage_barrier();
+}
 // A warp of one lane: the lane's own value, and votes on its predicate.
 MSTAGE_EXPORT unsigned __mstage_lane_id(void) { return 0; }
 MSTAGE_EXPORT unsigned __mstage_activemask(void) { return 1; }

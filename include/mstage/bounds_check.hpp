@@ -70,6 +70,16 @@ inline std::size_t checked(std::size_t i, std::size_t, const char *) {
 inline std::size_t make_index(std::size_t value, source_place) { return value; }
 #endif
 
+// The block barrier; with checks on, one that reports a barrier that not
+// every thread of the block reaches, with the caller's place.
+inline void block_barrier([[maybe_unused]] source_place place) {
+#if MSTAGE_BOUNDS_CHECK
+  __mstage_check_barrier(place.file, place.line, place.function);
+#else
+  __mstage_barrier();
+#endif
+}
+
 } // namespace mstage::detail
 
 #endif

@@ -40,6 +40,11 @@ void __mstage_check_bounds(long long index, unsigned long long size,
 void __mstage_check_shared(unsigned long long needed,
                            unsigned long long available, const char *file,
                            unsigned line, const char *function);
+/* The block barrier, reporting when fewer threads than the block has reach
+ * it: some returned early or skipped it, which CUDA does not allow (the
+ * barrier's condition must be the same for the whole block). */
+void __mstage_check_barrier(const char *file, unsigned line,
+                            const char *function);
 
 /* Warp primitives; mask names the participating lanes, as in CUDA's *_sync
  * functions, and a predicate is true when non-zero. A shuffle works within

@@ -15,6 +15,7 @@
 #ifndef MSTAGE_COOPERATIVE_GROUPS_HPP
 #define MSTAGE_COOPERATIVE_GROUPS_HPP
 
+#include "mstage/bounds_check.hpp"
 #include "mstage/builtins.h"
 #include "mstage/index.hpp"
 #include "mstage/warp.hpp"
@@ -35,7 +36,9 @@ public:
   }
   unsigned num_threads() const { return size(); }
   // The block barrier (CUDA's __syncthreads).
-  void sync() const { __mstage_barrier(); }
+  void sync(detail::source_place place = detail::source_place()) const {
+    detail::block_barrier(place);
+  }
   index3 group_index() const {
     return {__mstage_ctaid_x(), __mstage_ctaid_y(), __mstage_ctaid_z()};
   }

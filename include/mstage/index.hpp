@@ -2,6 +2,7 @@
 #ifndef MSTAGE_INDEX_HPP
 #define MSTAGE_INDEX_HPP
 
+#include "mstage/bounds_check.hpp"
 #include "mstage/builtins.h"
 
 namespace mstage {
@@ -35,8 +36,11 @@ struct Block {
     return Block{idx, rng, rng};
   }
 
-  // Barrier for all threads of the block (CUDA __syncthreads).
-  void synchronize() const { __mstage_barrier(); }
+  // Barrier for all threads of the block (CUDA __syncthreads); checked in
+  // debug builds (mstage/bounds_check.hpp).
+  void synchronize(detail::source_place place = detail::source_place()) const {
+    detail::block_barrier(place);
+  }
 };
 
 struct Grid {

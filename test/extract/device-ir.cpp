@@ -2,10 +2,10 @@
 // nvptx64, with the host-only attributes gone and the builtins mapped to
 // NVVM. The same holds at -O0 and with -g.
 //
-// RUN: %mstagexx -O2 -c %s -o %t.o
+// RUN: %mstagexx -O2 -DNDEBUG -c %s -o %t.o
 // RUN: %mstage_ptx %t.o | FileCheck %s --check-prefix=LIST
 // RUN: %mstage_ptx %t.o --kernel mstage_main_L29 --ir | FileCheck %s
-// RUN: %mstagexx -O0 -g -c %s -o %t0.o
+// RUN: %mstagexx -O0 -g -DNDEBUG -c %s -o %t0.o
 // RUN: %mstage_ptx %t0.o --kernel mstage_main_L29 --ir | FileCheck %s
 
 #include <mstage.hpp>

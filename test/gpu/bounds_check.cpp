@@ -9,6 +9,8 @@
 //   vector  thread 40 reads in[70] of 64 elements;
 //   mdspan  thread 5 reads m(5, 9) of an 8 x 8 mdspan;
 //   shared  the arena takes 200 floats of a 512-byte launch;
+//   barrier the threads of warps 2 and 3 return before a block barrier: it
+//           reports that 64 of the block's 128 threads reached it;
 //   host    the host reads a vector_view out of bounds (runs without a GPU).
 //
 //===----------------------------------------------------------------------===//
@@ -68,6 +70,24 @@ int childShared() {
         Out[T] = S[T];
       },
       1, 32, 512)(Out);
+  return 0;
+}
+
+int childBarrier() {
+  std::vector<int> Out(128);
+  constexpr int Line = __LINE__ + 9; // the barrier below
+  std::printf("line %d\n", Line);
+  std::fflush(stdout);
+  mstage::kernel(
+      [](auto &Out) {
+        unsigned T = mstage::Thread::get().index.x;
+        if (T >= 64)
+          return;
+        Out[T] = int(T);
+        mstage::Block::get().synchronize();
+        Out[T] += Out[63 - T];
+      },
+      1, 128)(Out);
   return 0;
 }
 
@@ -143,6 +163,8 @@ int run(int Argc, char **Argv) {
       return childMdspan();
     if (Mode == "shared")
       return childShared();
+    if (Mode == "barrier")
+      return childBarrier();
     return childHost();
   }
   // The host's check needs no GPU.
@@ -168,12 +190,17 @@ int run(int Argc, char **Argv) {
                     {"bounds_check.cpp:@LINE: ",
                      "the kernel needs 800 bytes of dynamic shared memory, "
                      "the launch gave 512",
-                     "CUDA_ERROR_ASSERT", Kernel + "childShared::lambda@"});
+                     "CUDA_ERROR_ASSERT", Kernel + "childShared::lambda@"}) &&
+      expectFailure("barrier",
+                    {"bounds_check.cpp:@LINE: ",
+                     "divergent barrier: 64 of the block's 128 threads "
+                     "reached it",
+                     "CUDA_ERROR_ASSERT", Kernel + "childBarrier::lambda@"});
   if (!OK)
     return 1;
   std::printf("PASS %s: in-bounds results match the CPU; out-of-bounds "
               "accesses report file:line, index and size on the device and "
-              "the host\n",
+              "the host; a divergent barrier reports its thread count\n",
               Name);
   return 0;
 }

@@ -68,7 +68,7 @@ int main() {
 // FOLDED: and.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, -32;
 // FOLDED: st.shared.b8
 // FOLDED: st.shared.b64 [{{%rd[0-9]+}}+8]
-// FOLDED: bar.sync 0;
+// FOLDED: bar.red.popc.u32 {{%r[0-9]+}}, 0, {{%p[0-9]+}};
 // FOLDED: 1184
 // FOLDED-NOT: %dynamic_smem_size
 
