@@ -16,12 +16,10 @@
 
 #include "mstage/bounds_check.hpp"
 #include "mstage/builtins.h"
+#include "mstage/checked_span.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#if __cplusplus >= 202002L
-#include <span>
-#endif
 
 namespace mstage {
 
@@ -35,33 +33,10 @@ inline std::size_t dynamic_shared_size() {
 }
 
 // size() elements of T in shared memory; a view, copied freely.
-template <class T> class shared_span {
+template <class T>
+class shared_span : public detail::checked_span<T, detail::shared_span_name> {
 public:
-  using element_type = T;
-  using value_type = T;
-  using size_type = std::size_t;
-  using iterator = T *;
-
-  shared_span() = default;
-  shared_span(T *data, std::size_t size) : data_(data), size_(size) {}
-
-  std::size_t size() const { return size_; }
-  std::size_t size_bytes() const { return size_ * sizeof(T); }
-  bool empty() const { return size_ == 0; }
-  T *data() const { return data_; }
-  T &operator[](detail::index_arg i) const {
-    return data_[detail::checked(i, size_, "shared_span")];
-  }
-  T *begin() const { return data_; }
-  T *end() const { return data_ + size_; }
-
-#if __cplusplus >= 202002L
-  operator std::span<T>() const { return {data_, size_}; }
-#endif
-
-private:
-  T *data_ = nullptr;
-  std::size_t size_ = 0;
+  using detail::checked_span<T, detail::shared_span_name>::checked_span;
 };
 
 // All of the launch's dynamic shared memory as T: shared_bytes / sizeof(T)
