@@ -59,6 +59,18 @@ kernel_entry(const F &f, const A &...args) {
   body(args...);
 }
 
+// Calls kernel_entry<F, D...> from a launch's parameter array: what the CPU
+// back end runs for each thread. Not a kernel itself (no annotation), so the
+// extraction pass leaves it in the host object.
+template <class F, class... D, std::size_t... I>
+void kernel_invoke_at(void *const *params, std::index_sequence<I...>) {
+  kernel_entry<F, D...>(*static_cast<const F *>(params[0]),
+                        *static_cast<const D *>(params[I + 1])...);
+}
+template <class F, class... D> void kernel_invoke(void *const *params) {
+  kernel_invoke_at<F, D...>(params, std::index_sequence_for<D...>());
+}
+
 template <class T> struct is_std_vector : std::false_type {};
 template <class T, class A>
 struct is_std_vector<std::vector<T, A>> : std::true_type {};
@@ -214,8 +226,10 @@ private:
                                    {block_.x, block_.y, block_.z},
                                    static_cast<uint32_t>(shared_bytes_),
                                    fast_math_ ? MSTAGE_LAUNCH_FAST_MATH : 0u};
-    detail::check(mstage_rt_launch(entry<typename A::device_type...>(), params,
-                                   1 + sizeof...(A), &config));
+    detail::check(
+        mstage_rt_launch(entry<typename A::device_type...>(),
+                         &detail::kernel_invoke<F, typename A::device_type...>,
+                         params, 1 + sizeof...(A), &config));
     (args.finish(), ...);
   }
 
