@@ -72,7 +72,7 @@ std::string FiberBlock::run(mstage_invoke_fn Invoke, void *const *Params,
     Queue.assign(N, 0);
   }
   Head = Count = 0;
-  Arrived = Exited = 0;
+  Arrived = Exited = AtActiveMask = 0;
   PooledStack Alloc{&Stacks->Free, &Stacks->Alloc};
   unsigned NX = Proto.Ntid[0], NY = Proto.Ntid[1];
   for (unsigned I = 0; I < N; ++I) {
@@ -142,16 +142,46 @@ void FiberBlock::barrier(CpuThread &T) {
     return;
   }
   S.St = State::AtBarrier;
+  if (AtActiveMask)
+    tryCompleteActiveMask(T.Linear, /*Runner=*/false);
   yield(S);
 }
 
-unsigned FiberBlock::liveLanes(const CpuThread &T) const {
-  unsigned Base = T.Linear & ~31u;
-  unsigned Live = 0;
-  for (unsigned L = 0; L < 32 && Base + L < Slots.size(); ++L)
-    if (Slots[Base + L].St != State::Done)
-      Live |= 1u << L;
-  return Live;
+void FiberBlock::tryCompleteActiveMask(unsigned I, bool Runner) {
+  unsigned Base = I & ~31u;
+  unsigned Here = 0;
+  for (unsigned L = 0; L < 32 && Base + L < Slots.size(); ++L) {
+    State St = Slots[Base + L].St;
+    if (St == State::Ready || (St == State::Running && Base + L != I))
+      return; // a lane that may still arrive
+    if (St == State::AtActiveMask || (St == State::Running && Runner))
+      Here |= 1u << L;
+  }
+  if (!Here)
+    return;
+  for (unsigned L = 0; L < 32; ++L)
+    if (Here >> L & 1) {
+      Slot &S = Slots[Base + L];
+      S.ActiveMask = Here;
+      if (S.St == State::AtActiveMask) {
+        --AtActiveMask;
+        S.St = State::Ready;
+        push(Base + L);
+      }
+    }
+}
+
+unsigned FiberBlock::activeMask(CpuThread &T) {
+  Slot &S = Slots[T.Linear];
+  // Running: if every other lane has stopped, this completes at once.
+  S.ActiveMask = 0;
+  tryCompleteActiveMask(T.Linear, /*Runner=*/true);
+  if (S.ActiveMask)
+    return S.ActiveMask;
+  S.St = State::AtActiveMask;
+  ++AtActiveMask;
+  yield(S);
+  return S.ActiveMask;
 }
 
 bool FiberBlock::tryCompleteWarp(unsigned I, bool Runner) {
@@ -189,8 +219,11 @@ int FiberBlock::warp(CpuThread &T, WarpCall &C) {
   Slot &S = Slots[T.Linear];
   S.Call = &C;
   S.St = State::AtWarp;
-  if (!tryCompleteWarp(T.Linear, /*Runner=*/true))
+  if (!tryCompleteWarp(T.Linear, /*Runner=*/true)) {
+    if (AtActiveMask)
+      tryCompleteActiveMask(T.Linear, /*Runner=*/false);
     yield(S);
+  }
   return C.Result;
 }
 
@@ -200,6 +233,8 @@ void FiberBlock::threadExited(unsigned I) {
     releaseBarrier();
   // Lanes of its warp may have waited for it.
   unsigned Base = I & ~31u;
+  if (AtActiveMask)
+    tryCompleteActiveMask(I, /*Runner=*/false);
   for (unsigned L = 0; L < 32 && Base + L < Slots.size(); ++L)
     if (Slots[Base + L].St == State::AtWarp)
       tryCompleteWarp(Base + L, /*Runner=*/false);
@@ -211,7 +246,9 @@ std::string FiberBlock::deadlock(const CpuThread &Proto) {
   for (unsigned I = 0; I < Slots.size(); ++I) {
     if (Slots[I].St == State::AtBarrier)
       ++AtBarrier;
-    if (Slots[I].St == State::AtWarp) {
+    if (Slots[I].St == State::AtActiveMask)
+      ++AtWarp;
+    if (Slots[I].St == State::AtWarp && Slots[I].Call) {
       if (++AtWarp <= 4) {
         char Mask[16];
         std::snprintf(Mask, sizeof(Mask), "0x%08x", Slots[I].Call->Mask);

@@ -45,17 +45,28 @@ public:
   // Called by the builtins from inside a thread of this block.
   void barrier(CpuThread &T);
   int warp(CpuThread &T, WarpCall &C);
-  // The lanes of T's warp that have not exited.
-  unsigned liveLanes(const CpuThread &T) const;
+  // CUDA's activemask: the lanes of T's warp that are here together. T waits
+  // until every other lane of its warp has exited or stopped (here, or at
+  // another barrier or warp operation: diverged); the result is the lanes
+  // that stopped here.
+  unsigned activeMask(CpuThread &T);
 
 private:
-  enum class State : uint8_t { Ready, Running, AtBarrier, AtWarp, Done };
+  enum class State : uint8_t {
+    Ready,
+    Running,
+    AtBarrier,
+    AtWarp,
+    AtActiveMask,
+    Done
+  };
   struct Slot {
     CpuThread Ctx;
     boost::context::fiber Self;  // resumes this thread
     boost::context::fiber Sched; // while it runs: resumes the scheduler
     State St = State::Ready;
     WarpCall *Call = nullptr; // while AtWarp
+    unsigned ActiveMask = 0;  // activemask's result
   };
   struct StackPool;
 
@@ -67,6 +78,9 @@ private:
   // goes on); else I is woken with the others.
   bool tryCompleteWarp(unsigned I, bool Runner);
   void threadExited(unsigned I);
+  // Completes the activemask that lanes of thread I's warp wait at, once no
+  // lane of the warp can still arrive. Runner as for tryCompleteWarp.
+  void tryCompleteActiveMask(unsigned I, bool Runner);
   std::string deadlock(const CpuThread &Proto);
 
   std::unique_ptr<StackPool> Stacks;
@@ -74,6 +88,7 @@ private:
   std::vector<unsigned> Queue; // ready threads, a ring of Slots.size()
   std::size_t Head = 0, Count = 0;
   unsigned Arrived = 0, Exited = 0;
+  unsigned AtActiveMask = 0; // threads waiting in activeMask()
 };
 
 // MSTAGE_CPU_STACK_KB (default 256): each fiber's stack.

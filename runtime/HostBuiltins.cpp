@@ -130,7 +130,7 @@ MSTAGE_EXPORT unsigned __mstage_lane_id(void) { return current().Linear & 31; }
 MSTAGE_EXPORT unsigned __mstage_activemask(void) {
   CpuThread *T = CurrentCpuThread;
   if (T && T->Fibers)
-    return T->Fibers->liveLanes(*T);
+    return T->Fibers->activeMask(*T);
   if (T && T->BlockThreads > 1)
     noFibers(*T, "activemask");
   return 1u << (T ? T->Linear & 31 : 0);
