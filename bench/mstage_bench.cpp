@@ -170,9 +170,10 @@ int main(int Argc, char **Argv) {
     else if (!std::strcmp(Argv[I], "--n"))
       OnlyN = std::strtoull(Argv[I + 1], nullptr, 0);
   }
-  if (mstage_rt_executes() != 1) {
+  if (std::strcmp(mstage_rt_backend(), "cuda") != 0) {
     std::fprintf(stderr, "mstage_bench: needs a GPU (%s)\n",
-                 mstage_rt_last_error());
+                 mstage_rt_executes() < 0 ? mstage_rt_last_error()
+                                          : "launches would run on the CPU");
     return 1;
   }
   mstage_rt_time_launches(1);

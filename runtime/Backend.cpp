@@ -1,5 +1,6 @@
-//===- Backend.cpp - Where launches go: a GPU, PTX only, or nowhere -------===//
+//===- Backend.cpp - Where launches go: a GPU, the CPU, PTX only, nowhere -===//
 #include "Backend.h"
+#include "CpuThreadPool.h"
 #include "CudaDriver.h"
 
 #include <cstdio>
@@ -7,34 +8,67 @@
 
 namespace mstage::rt {
 
-static Backend chooseBackend() {
+static Backend ptxOnly(const std::string &Arch, const std::string &Why) {
   Backend B;
-  const char *ArchEnv = std::getenv("MSTAGE_ARCH");
-  std::string Arch = ArchEnv ? ArchEnv : "";
-  if (CudaDriver *D = CudaDriver::get()) {
-    B.Kind = BackendKind::Gpu;
-    B.Driver = D;
-    B.Arch = Arch.empty() ? D->arch() : Arch;
-    return B;
-  }
-  B.Reason = CudaDriver::whyUnavailable();
-  if (Arch.empty()) {
-    B.Reason = "no usable GPU (" + B.Reason +
-               "); set MSTAGE_ARCH=sm_90 (or another sm_XY) to compile "
-               "kernels to PTX without running them";
-    return B;
-  }
   if (Arch.rfind("sm_", 0) != 0) {
     B.Reason = "MSTAGE_ARCH='" + Arch + "' is not an sm_XY architecture";
     return B;
   }
   B.Kind = BackendKind::PtxOnly;
   B.Arch = Arch;
+  B.Reason = Why;
   std::fprintf(stderr,
-               "mstage: no GPU (%s); compiling kernels for %s to PTX only, "
-               "nothing is executed\n",
-               B.Reason.c_str(), Arch.c_str());
+               "mstage: %s; compiling kernels for %s to PTX only, nothing is "
+               "executed\n",
+               Why.c_str(), Arch.c_str());
   return B;
+}
+
+static Backend cpu(const std::string &Why) {
+  Backend B;
+  B.Kind = BackendKind::Cpu;
+  B.Reason = Why;
+  if (!Why.empty())
+    std::fprintf(stderr,
+                 "mstage: no GPU (%s); running kernels on the CPU (%u "
+                 "threads); MSTAGE_BACKEND=cpu chooses it silently\n",
+                 Why.c_str(), cpuThreadCount());
+  return B;
+}
+
+static Backend chooseBackend() {
+  const char *WantEnv = std::getenv("MSTAGE_BACKEND");
+  std::string Want = WantEnv && *WantEnv ? WantEnv : "auto";
+  const char *ArchEnv = std::getenv("MSTAGE_ARCH");
+  std::string Arch = ArchEnv ? ArchEnv : "";
+  Backend B;
+  if (Want != "auto" && Want != "cuda" && Want != "cpu" && Want != "ptx") {
+    B.Reason =
+        "MSTAGE_BACKEND='" + Want + "' is not one of auto, cuda, cpu and ptx";
+    return B;
+  }
+  // The CPU and PTX-only back ends do not look for a driver at all.
+  if (Want == "cpu")
+    return cpu("");
+  if (Want == "ptx")
+    return ptxOnly(Arch.empty() ? "sm_90" : Arch, "MSTAGE_BACKEND=ptx");
+
+  if (CudaDriver *D = CudaDriver::get()) {
+    B.Kind = BackendKind::Gpu;
+    B.Driver = D;
+    B.Arch = Arch.empty() ? D->arch() : Arch;
+    return B;
+  }
+  std::string Why = CudaDriver::whyUnavailable();
+  if (Want == "cuda") {
+    B.Reason = "MSTAGE_BACKEND=cuda, but there is no usable GPU (" + Why +
+               "); MSTAGE_BACKEND=cpu runs kernels on the CPU";
+    return B;
+  }
+  // auto: MSTAGE_ARCH without a GPU keeps meaning PTX-only.
+  if (!Arch.empty())
+    return ptxOnly(Arch, "no GPU (" + Why + ")");
+  return cpu(Why);
 }
 
 const Backend &backend() {
@@ -42,4 +76,23 @@ const Backend &backend() {
   return B;
 }
 
+const char *backendName(BackendKind Kind) {
+  switch (Kind) {
+  case BackendKind::Gpu:
+    return "cuda";
+  case BackendKind::Cpu:
+    return "cpu";
+  case BackendKind::PtxOnly:
+    return "ptx";
+  case BackendKind::Unavailable:
+    return "none";
+  }
+  return "none";
+}
+
 } // namespace mstage::rt
+
+extern "C" __attribute__((visibility("default"))) const char *
+mstage_rt_backend(void) {
+  return mstage::rt::backendName(mstage::rt::backend().Kind);
+}

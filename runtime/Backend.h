@@ -1,4 +1,4 @@
-//===- Backend.h - Where launches go: a GPU, PTX only, or nowhere ---------===//
+//===- Backend.h - Where launches go: a GPU, the CPU, PTX only, nowhere ---===//
 #ifndef MSTAGE_RUNTIME_BACKEND_H
 #define MSTAGE_RUNTIME_BACKEND_H
 
@@ -10,19 +10,27 @@ class CudaDriver;
 
 enum class BackendKind {
   Gpu,        // a CUDA driver and device: compile, load and run
-  PtxOnly,    // no GPU but MSTAGE_ARCH: compile and dump, run nothing
-  Unavailable // neither: every launch fails with Reason
+  Cpu,        // run each kernel's host-compiled body on the host's cores
+  PtxOnly,    // compile and dump, run nothing
+  Unavailable // none of them: every launch fails with Reason
 };
 
 struct Backend {
   BackendKind Kind = BackendKind::Unavailable;
   CudaDriver *Driver = nullptr; // set for Gpu
-  std::string Arch;             // what kernels are compiled for
-  std::string Reason;           // why there is no GPU (PtxOnly, Unavailable)
+  std::string Arch;             // what kernels are compiled for (Gpu, PtxOnly)
+  std::string Reason; // why there is no GPU (PtxOnly, Cpu by auto), or why
+                      // nothing can run (Unavailable)
 };
 
-// Chosen once per process. PTX-only mode is announced on stderr once.
+// Chosen once per process from MSTAGE_BACKEND (auto, cuda, cpu or ptx) and
+// MSTAGE_ARCH. auto is the GPU when there is one; else PTX-only when
+// MSTAGE_ARCH is set (as before the CPU back end existed), else the CPU. A
+// fallback (PTX-only or the CPU) is announced on stderr once.
 const Backend &backend();
+
+// The name of a backend kind as mstage_rt_backend() gives it.
+const char *backendName(BackendKind Kind);
 
 } // namespace mstage::rt
 

@@ -1,6 +1,7 @@
 //===- Launch.cpp - mstage_rt_launch: find or make the code, then launch ===//
 #include "Backend.h"
 #include "CacheKey.h"
+#include "CpuBackend.h"
 #include "CubinWriter.h"
 #include "CudaDriver.h"
 #include "DiskCache.h"
@@ -340,7 +341,8 @@ mstage_rt_prepare(const void *HostEntry) {
 }
 
 extern "C" __attribute__((visibility("default"))) int
-mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
+mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
+                 void *const *Params, uint32_t NumParams,
                  const mstage_launch_config *Config) {
   const RegisteredKernel *K;
   if (int Err = findRunnable(HostEntry, K))
@@ -361,6 +363,11 @@ mstage_rt_launch(const void *HostEntry, void *const *Params, uint32_t NumParams,
   if (FastMathEverywhere)
     Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
   Config = &Effective;
+  if (B.Kind == BackendKind::Cpu) {
+    LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
+    return launchOnCpu(*K, Invoke, Params, *Config,
+                       TimeLaunches ? &LastKernelMs : nullptr);
+  }
 
   const CacheSettings &Cache = cacheSettings();
   if (!Cache.Error.empty())

@@ -1,7 +1,8 @@
 //===- Memory.cpp - The C API's device memory functions -------------------===//
 //
-// On a GPU these are driver allocations and copies. In PTX-only mode device
-// memory is host memory, so that programs run through unchanged.
+// On a GPU these are driver allocations and copies. On the CPU back end and
+// in PTX-only mode device memory is host memory, so that programs run
+// through unchanged.
 //
 //===----------------------------------------------------------------------===//
 #include "Backend.h"
@@ -28,6 +29,7 @@ extern "C" {
 MSTAGE_EXPORT int mstage_rt_executes(void) {
   switch (backend().Kind) {
   case BackendKind::Gpu:
+  case BackendKind::Cpu:
     return 1;
   case BackendKind::PtxOnly:
     return 0;
@@ -48,7 +50,9 @@ MSTAGE_EXPORT int mstage_rt_alloc(void **Ptr, size_t Bytes) {
   }
   if (B.Kind == BackendKind::Unavailable)
     return unavailable();
-  *Ptr = std::malloc(Bytes ? Bytes : 1);
+  // Aligned as cudaMalloc's memory is (256 bytes), so that code that
+  // relies on it behaves the same on the CPU.
+  *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
   return *Ptr ? 0 : fail("mstage: out of host memory");
 }
 

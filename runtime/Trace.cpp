@@ -34,14 +34,31 @@ const char *codeSourceName(CodeSource Source) {
   return "unknown";
 }
 
+// "mstage: trace: kernel 'K' grid AxBxC block AxBxC shared N[ fast-math]"
+static void traceHead(raw_ostream &OS, const KernelBlob &Kernel,
+                      const mstage_launch_config &C) {
+  OS << "mstage: trace: kernel '" << Kernel.PrettyName << "' grid " << C.grid[0]
+     << "x" << C.grid[1] << "x" << C.grid[2] << " block " << C.block[0] << "x"
+     << C.block[1] << "x" << C.block[2] << " shared " << C.shared_bytes
+     << (C.flags & MSTAGE_LAUNCH_FAST_MATH ? " fast-math" : "");
+}
+
+void traceCpuLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
+                    bool Fibers, unsigned OsThreads, double RunMs) {
+  std::string Line;
+  raw_string_ostream OS(Line);
+  traceHead(OS, Kernel, C);
+  OS << " backend cpu (" << (Fibers ? "fibers" : "loop") << ", " << OsThreads
+     << " threads)" << format(": run %.3f ms", RunMs) << "\n";
+  errs() << Line;
+}
+
 void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
                  ArrayRef<StringRef> StagedValues, const LaunchTimes &T) {
   std::string Line;
   raw_string_ostream OS(Line);
-  OS << "mstage: trace: kernel '" << Kernel.PrettyName << "' grid " << C.grid[0]
-     << "x" << C.grid[1] << "x" << C.grid[2] << " block " << C.block[0] << "x"
-     << C.block[1] << "x" << C.block[2] << " shared " << C.shared_bytes
-     << (C.flags & MSTAGE_LAUNCH_FAST_MATH ? " fast-math" : "") << " staged {";
+  traceHead(OS, Kernel, C);
+  OS << " staged {";
   for (size_t I = 0; I < StagedValues.size(); ++I) {
     const StageSite &S = Kernel.StageSites[I];
     OS << (I ? ", " : "") << "line " << S.Line << ": "

@@ -35,6 +35,13 @@ void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &Config,
                  llvm::ArrayRef<llvm::StringRef> StagedValues,
                  const LaunchTimes &Times);
 
+// The same line for a launch on the CPU back end: nothing is compiled, so
+// it gives how the threads of a block ran (fibers, or a plain loop), the OS
+// threads, and the launch's wall time.
+void traceCpuLaunch(const KernelBlob &Kernel,
+                    const mstage_launch_config &Config, bool Fibers,
+                    unsigned OsThreads, double RunMs);
+
 } // namespace mstage::rt
 
 #endif

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define MSTAGE_ABI_VERSION 2u
+#define MSTAGE_ABI_VERSION 3u
 
 /* mstage_launch_config::flags */
 #define MSTAGE_LAUNCH_FAST_MATH 1u /* compile this kernel with fast math */
@@ -51,27 +51,43 @@ typedef struct mstage_module_record {
 /* Called by the static constructor that the extraction pass emits. */
 void __mstage_register_module(const mstage_module_record *module);
 
+/* Runs a kernel's host-compiled body for one thread: params is the launch's
+ * parameter array (see mstage_rt_launch). The CPU back end calls it once per
+ * thread, with the thread's indices set for the builtins of builtins.h. It is
+ * &mstage::detail::kernel_invoke<F, Args...>, the typed call that the runtime
+ * cannot make itself. */
+typedef void (*mstage_invoke_fn)(void *const *params);
+
 /* All functions below return 0 on success. On failure they return non-zero and
  * mstage_rt_last_error() describes the failure for the calling thread. */
 /* Checks, before any argument is copied, that the kernel has device code and
  * that launches can go somewhere; the error names the kernel. */
 int mstage_rt_prepare(const void *host_entry);
-int mstage_rt_launch(const void *host_entry, void *const *params,
-                     uint32_t num_params, const mstage_launch_config *config);
+/* params has one pointer per kernel parameter: the lambda object, then the
+ * device form of each argument. invoke runs the kernel's host body (used by
+ * the CPU back end). */
+int mstage_rt_launch(const void *host_entry, mstage_invoke_fn invoke,
+                     void *const *params, uint32_t num_params,
+                     const mstage_launch_config *config);
 int mstage_rt_alloc(void **device_ptr, size_t bytes);
 int mstage_rt_free(void *device_ptr);
 int mstage_rt_copy_to_device(void *device_dst, const void *host_src,
                              size_t bytes);
 int mstage_rt_copy_to_host(void *host_dst, const void *device_src,
                            size_t bytes);
-/* 1 when launches execute on a GPU, 0 in PTX-only mode (MSTAGE_ARCH set and
- * no GPU), -1 when neither is possible (see mstage_rt_last_error). */
+/* 1 when launches execute (on a GPU or on the CPU), 0 in PTX-only mode
+ * (compiled, not run), -1 when launches cannot go anywhere (see
+ * mstage_rt_last_error). */
 int mstage_rt_executes(void);
+/* Where launches go, as MSTAGE_BACKEND names it: "cuda", "cpu" or "ptx";
+ * "none" when launches cannot go anywhere (see mstage_rt_executes). */
+const char *mstage_rt_backend(void);
 const char *mstage_rt_last_error(void);
 
 /* Benchmarking: when enabled for the calling thread, each launch is timed
- * with CUDA events, and mstage_rt_last_kernel_ms() gives the GPU time of the
- * thread's last launch (0 in PTX-only mode). */
+ * (with CUDA events on a GPU, by the wall clock on the CPU), and
+ * mstage_rt_last_kernel_ms() gives the time of the thread's last launch (0 in
+ * PTX-only mode). */
 void mstage_rt_time_launches(int enable);
 double mstage_rt_last_kernel_ms(void);
 

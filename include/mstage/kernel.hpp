@@ -59,6 +59,25 @@ kernel_entry(const F &f, const A &...args) {
   body(args...);
 }
 
+// Calls kernel_entry<F, D...> from a launch's parameter array: what the CPU
+// back end runs for each thread (mstage_invoke_fn). Not a kernel (no
+// annotation): the extraction pass leaves it in the host object.
+template <class F, class Seq, class... D> struct kernel_invoker;
+template <class F, std::size_t... I, class... D>
+struct kernel_invoker<F, std::index_sequence<I...>, D...> {
+  // The one place that names kernel_entry<F, D...>: a body that does not
+  // compile makes that specialization invalid, and each further mention
+  // would add an error of its own.
+  static constexpr void (*entry)(const F &,
+                                 const D &...) = &kernel_entry<F, D...>;
+  static void invoke(void *const *params) {
+    entry(*static_cast<const F *>(params[0]),
+          *static_cast<const D *>(params[I + 1])...);
+  }
+};
+template <class F, class... D>
+using kernel_invoke = kernel_invoker<F, std::index_sequence_for<D...>, D...>;
+
 template <class T> struct is_std_vector : std::false_type {};
 template <class T, class A>
 struct is_std_vector<std::vector<T, A>> : std::true_type {};
@@ -179,9 +198,11 @@ public:
   }
 
   template <class... Args> void operator()(Args &&...args) const {
+    mstage_invoke_fn invoke = &detail::kernel_invoke<
+        F, typename detail::argument<Args &&>::device_type...>::invoke;
     detail::check(mstage_rt_prepare(
         entry<typename detail::argument<Args &&>::device_type...>()));
-    launch_with(detail::argument<Args &&>(args)...);
+    launch_with(invoke, detail::argument<Args &&>(args)...);
   }
 
   const F &body() const { return f_; }
@@ -202,11 +223,12 @@ public:
 private:
   // The host address of the kernel entry identifies the kernel.
   template <class... D> static const void *entry() {
-    void (*fn)(const F &, const D &...) = &detail::kernel_entry<F, D...>;
-    return reinterpret_cast<const void *>(fn);
+    return reinterpret_cast<const void *>(
+        detail::kernel_invoke<F, D...>::entry);
   }
 
-  template <class... A> void launch_with(const A &...args) const {
+  template <class... A>
+  void launch_with(mstage_invoke_fn invoke, const A &...args) const {
     void *params[] = {
         const_cast<F *>(&f_),
         const_cast<void *>(static_cast<const void *>(&args.device()))...};
@@ -214,8 +236,8 @@ private:
                                    {block_.x, block_.y, block_.z},
                                    static_cast<uint32_t>(shared_bytes_),
                                    fast_math_ ? MSTAGE_LAUNCH_FAST_MATH : 0u};
-    detail::check(mstage_rt_launch(entry<typename A::device_type...>(), params,
-                                   1 + sizeof...(A), &config));
+    detail::check(mstage_rt_launch(entry<typename A::device_type...>(), invoke,
+                                   params, 1 + sizeof...(A), &config));
     (args.finish(), ...);
   }
 

@@ -56,7 +56,12 @@ inline std::string runSelf(const std::string &Args, bool WithStderr,
   return Text.str();
 }
 
-// Prints the SKIP line and returns true when launches do not run on a GPU.
+// True when launches run on the CPU back end (MSTAGE_BACKEND=cpu, or auto
+// without a GPU): programs then check what is meaningful there.
+inline bool onCpu() { return std::string(mstage_rt_backend()) == "cpu"; }
+
+// Prints the SKIP line and returns true when launches do not execute (PTX-only
+// mode, or no back end at all).
 inline bool skipWithoutGpu(const char *Name) {
   if (mstage_rt_executes() == 1)
     return false;

@@ -12,6 +12,9 @@
 //  5. with MSTAGE_PTXAS=off, in a new directory, the driver JIT-compiles the
 //     PTX, and a later process loads that PTX from disk; both are right.
 // The child processes are this program with --child.
+// On the CPU back end nothing is compiled or cached: it checks that launches
+// are right and report the memory source, that 8 threads launching at once
+// are right, and that the cache directory stays empty.
 //
 //===----------------------------------------------------------------------===//
 #include "SuiteMain.h"
@@ -86,6 +89,30 @@ int runChild(const std::string &Self, int Want, bool WantCubin,
   return std::system(Cmd.c_str());
 }
 
+int runOnCpu(const char *Dir) {
+  if (!expect("the first launch", launchAndCheck(5, 5), 0) ||
+      !expect("the second launch", launchAndCheck(5, 5), 0))
+    return 1;
+  std::vector<int> Sources(8);
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < 8; ++T)
+    Threads.emplace_back([&, T] { Sources[T] = launchAndCheck(7 + T, 7 + T); });
+  for (std::thread &T : Threads)
+    T.join();
+  for (int S : Sources)
+    if (!expect("a concurrent launch", S, 0))
+      return 1;
+  std::string Empty = std::string("test -z \"$(ls -A '") + Dir + "')\"";
+  if (std::system(Empty.c_str()) != 0)
+    return std::printf("FAIL %s: the CPU back end wrote to the cache\n", Name),
+           1;
+  std::system((std::string("rm -rf ") + Dir).c_str());
+  std::printf("PASS %s: CPU back end: nothing compiled or cached, 8 threads "
+              "launching 8 kernels at once are right\n",
+              Name);
+  return 0;
+}
+
 int run(int Argc, char **Argv) {
   if (Argc == 4 && std::string(Argv[1]) == "--child")
     return child(std::atoi(Argv[2]), std::atoi(Argv[3]) != 0);
@@ -96,6 +123,8 @@ int run(int Argc, char **Argv) {
   unsetenv("MSTAGE_CACHE");
   if (skipWithoutGpu(Name))
     return 0;
+  if (onCpu())
+    return runOnCpu(Dir);
   std::string Self = selfPath();
   if (Self.empty())
     return std::printf("FAIL %s: readlink\n", Name), 1;

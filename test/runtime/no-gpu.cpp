@@ -1,8 +1,9 @@
-// Without a GPU and without MSTAGE_ARCH, the first launch fails with a clear
+// With MSTAGE_BACKEND=cuda and no GPU, the first launch fails with a clear
 // message that names the kernel and says what to do; nothing is copied first.
+// (Without MSTAGE_BACKEND the program would run on the CPU: test/cpu.)
 //
 // RUN: %mstagexx -O2 %s -o %t
-// RUN: not --crash %t 2>&1 | FileCheck %s
+// RUN: env MSTAGE_BACKEND=cuda not --crash %t 2>&1 | FileCheck %s
 // UNSUPPORTED: gpu
 
 #include <mstage.hpp>
@@ -14,4 +15,4 @@ int main() {
   k(v);
 }
 
-// CHECK: what(): mstage: kernel 'main::lambda@{{.*}}no-gpu.cpp:13:27' cannot run: no usable GPU (cannot load the CUDA driver ({{.*}})); set MSTAGE_ARCH=sm_90 (or another sm_XY) to compile kernels to PTX without running them
+// CHECK: what(): mstage: kernel 'main::lambda@{{.*}}no-gpu.cpp:14:27' cannot run: MSTAGE_BACKEND=cuda, but there is no usable GPU (cannot load the CUDA driver ({{.*}})); MSTAGE_BACKEND=cpu runs kernels on the CPU

@@ -1,0 +1,101 @@
+//===- CpuFibers.h - The threads of one block as fibers -------------------===//
+//
+// A block whose kernel synchronizes (a barrier or a warp operation) runs each
+// of its threads as a fiber (Boost.Context) on the calling OS thread. A
+// thread runs until it reaches a barrier or a warp operation; the last thread
+// to arrive completes it and goes on, the others are resumed by the
+// scheduler. Threads that have exited count as arrived, as on the GPU.
+// Nothing is preempted: a thread that spins on a value that another thread
+// of its block writes never lets that thread run.
+//
+// One FiberBlock per OS thread, reused for every block it runs: the fiber
+// stacks (MSTAGE_CPU_STACK_KB each, with a guard page below) stay allocated.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_CPUFIBERS_H
+#define MSTAGE_RUNTIME_CPUFIBERS_H
+
+#include "CpuThread.h"
+#include "CpuWarp.h"
+
+#include "mstage/abi.h"
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/stack_context.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mstage::rt {
+
+class FiberBlock {
+public:
+  explicit FiberBlock(std::size_t StackBytes);
+  ~FiberBlock();
+  FiberBlock(const FiberBlock &) = delete;
+  FiberBlock &operator=(const FiberBlock &) = delete;
+
+  // Runs every thread of the block that Proto describes (its Tid and Linear
+  // are set per thread). Returns "" or why the block could not finish.
+  std::string run(mstage_invoke_fn Invoke, void *const *Params,
+                  const CpuThread &Proto);
+
+  // Called by the builtins from inside a thread of this block. A barrier
+  // returns how many threads arrived (the others exited), as bar.red.popc.
+  unsigned barrier(CpuThread &T);
+  int warp(CpuThread &T, WarpCall &C);
+  // CUDA's activemask: the lanes of T's warp that are here together. T waits
+  // until every other lane of its warp has exited or stopped (here, or at
+  // another barrier or warp operation: diverged); the result is the lanes
+  // that stopped here.
+  unsigned activeMask(CpuThread &T);
+
+private:
+  enum class State : uint8_t {
+    Ready,
+    Running,
+    AtBarrier,
+    AtWarp,
+    AtActiveMask,
+    Done
+  };
+  struct Slot {
+    CpuThread Ctx;
+    boost::context::fiber Self;  // resumes this thread
+    boost::context::fiber Sched; // while it runs: resumes the scheduler
+    State St = State::Ready;
+    WarpCall *Call = nullptr; // while AtWarp
+    unsigned ActiveMask = 0;  // activemask's result
+  };
+  struct StackPool;
+
+  void yield(Slot &S);
+  void push(unsigned I);
+  void releaseBarrier();
+  // Completes the warp operation that thread I waits at when every lane it
+  // names has arrived or exited. Runner: I is the running thread (which then
+  // goes on); else I is woken with the others.
+  bool tryCompleteWarp(unsigned I, bool Runner);
+  void threadExited(unsigned I);
+  // Completes the activemask that lanes of thread I's warp wait at, once no
+  // lane of the warp can still arrive. Runner as for tryCompleteWarp.
+  void tryCompleteActiveMask(unsigned I, bool Runner);
+  std::string deadlock(const CpuThread &Proto);
+
+  std::unique_ptr<StackPool> Stacks;
+  std::vector<Slot> Slots;
+  std::vector<unsigned> Queue; // ready threads, a ring of Slots.size()
+  std::size_t Head = 0, Count = 0;
+  unsigned Arrived = 0, Exited = 0;
+  unsigned LastArrived = 0;  // at the barrier released last
+  unsigned AtActiveMask = 0; // threads waiting in activeMask()
+};
+
+// MSTAGE_CPU_STACK_KB (default 256): each fiber's stack.
+std::size_t fiberStackBytes();
+
+} // namespace mstage::rt
+
+#endif
