@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One command from a fresh machine to a running example: installs the
 # dependencies, builds the toolchain, compiles examples/reduce.cpp with
-# mstage++ and runs it, on the GPU when there is one, otherwise in PTX-only
-# mode, showing the PTX the runtime generated.
+# mstage++ and runs it: on the GPU when there is one; otherwise on the CPU
+# back end, and then in PTX-only mode to show the PTX a GPU would get.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
@@ -13,8 +13,11 @@ echo "setup: built build/reduce with build/bin/mstage++"
 if nvidia-smi -L >/dev/null 2>&1; then
   build/reduce
 else
+  echo "setup: no GPU here; running the example on the CPU back end"
+  MSTAGE_BACKEND=cpu build/reduce
   rm -rf build/reduce-dump
-  MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=build/reduce-dump build/reduce
-  echo "setup: no GPU here; the PTX of the reduction kernel is in build/reduce-dump:"
+  MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx \
+    MSTAGE_DUMP_DIR=build/reduce-dump build/reduce
+  echo "setup: the PTX a GPU would get is in build/reduce-dump:"
   head -n 30 build/reduce-dump/*.ptx
 fi
