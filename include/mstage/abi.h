@@ -110,6 +110,23 @@ int mstage_rt_last_launch_from_cubin(void);
  * which should find them. */
 void mstage_rt_flush_cache(void);
 
+/* MSTAGE_CHECK=cpu: 1 when a launch of the kernel host_entry on the GPU is
+ * also run on the CPU back end and compared, 0 when not, -1 for a bad
+ * setting (see mstage_rt_last_error). checkable is 0 when the launch cannot
+ * be checked (an argument is a raw device pointer): it is then not, and
+ * that is said once per kernel on stderr. */
+int mstage_rt_check_mode(const void *host_entry, int checkable);
+/* Runs the launch on the CPU back end, whatever the back end is, leaving the
+ * calling thread's last-launch information as it was. */
+int mstage_rt_launch_on_cpu(const void *host_entry, mstage_invoke_fn invoke,
+                            void *const *params, uint32_t num_params,
+                            const mstage_launch_config *config);
+/* The readable name of the kernel host_entry ("?" if unknown). */
+const char *mstage_rt_kernel_name(const void *host_entry);
+/* MSTAGE_CHECK_RTOL: the relative tolerance of floating-point comparisons
+ * (default 1e-5). */
+double mstage_rt_check_tolerance(void);
+
 #ifdef __cplusplus
 }
 #endif

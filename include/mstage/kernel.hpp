@@ -3,6 +3,7 @@
 #define MSTAGE_KERNEL_HPP
 
 #include "mstage/abi.h"
+#include "mstage/cpu_check.hpp"
 #include "mstage/device_vector.hpp"
 #include "mstage/error.hpp"
 #include "mstage/vector_view.hpp"
@@ -114,6 +115,9 @@ private:
 //  - std::vector<T>&:        copied in and back out, seen as vector_view<T>
 //  - const std::vector<T>&:  copied in, seen as vector_view<const T>
 //  - trivially copyable T:   passed by value
+// For MSTAGE_CHECK=cpu (cpu_check.hpp) each also keeps a host copy of what
+// the kernel gets (snapshot, cpu_device) and compares the GPU's output with
+// the CPU's (divergence).
 template <class Arg, class = void> struct argument {
   using value_type = std::remove_cv_t<std::remove_reference_t<Arg>>;
   static_assert(std::is_trivially_copyable_v<value_type>,
@@ -125,6 +129,13 @@ template <class Arg, class = void> struct argument {
   explicit argument(const value_type &v) : value(v) {}
   const device_type &device() const { return value; }
   void finish() const {}
+
+  // A raw pointer is device memory, which the CPU cannot read.
+  static constexpr bool checkable =
+      !std::is_pointer_v<value_type> && !std::is_member_pointer_v<value_type>;
+  void snapshot() {}
+  const device_type &cpu_device() const { return value; }
+  std::string divergence() const { return ""; }
 
   device_type value;
 };
@@ -152,9 +163,23 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
       transfer.copy_back(host.data());
   }
 
+  static constexpr bool checkable = true;
+  void snapshot() {
+    cpu_copy.assign(host.begin(), host.end());
+    cpu_view = device_type(cpu_copy.data(), cpu_copy.size());
+  }
+  const device_type &cpu_device() const { return cpu_view; }
+  std::string divergence() const {
+    if constexpr (copy_out)
+      return first_divergence(host.data(), cpu_copy.data(), host.size());
+    return "";
+  }
+
   vector_type &host;
   vector_transfer<element> transfer;
   device_type view;
+  std::vector<element> cpu_copy;
+  device_type cpu_view;
 };
 
 template <class T> struct is_device_vector : std::false_type {};
@@ -170,11 +195,27 @@ struct argument<Arg, std::enable_if_t<is_device_vector<std::remove_cv_t<
   using device_type = vector_view<std::conditional_t<
       std::is_const_v<std::remove_reference_t<Arg>>, const element, element>>;
 
-  explicit argument(Arg &v) : view(v.data(), v.size()) {}
+  explicit argument(Arg &v) : vector(v), view(v.data(), v.size()) {}
   const device_type &device() const { return view; }
   void finish() const {}
 
+  static constexpr bool checkable = true;
+  void snapshot() {
+    vector.download(cpu_copy);
+    cpu_view = device_type(cpu_copy.data(), cpu_copy.size());
+  }
+  const device_type &cpu_device() const { return cpu_view; }
+  std::string divergence() const {
+    if constexpr (std::is_const_v<std::remove_reference_t<Arg>>)
+      return "";
+    std::vector<element> gpu = vector.download();
+    return first_divergence(gpu.data(), cpu_copy.data(), gpu.size());
+  }
+
+  const vector_type &vector;
   device_type view;
+  std::vector<element> cpu_copy;
+  device_type cpu_view;
 };
 
 } // namespace detail
@@ -220,6 +261,15 @@ public:
   }
   bool is_fast_math() const { return fast_math_; }
 
+  // With MSTAGE_CHECK=cpu, whether this kernel's launches are checked
+  // against the CPU back end (default: yes). Turn it off for a kernel whose
+  // output depends on the order its atomics happen in.
+  Kernel check_on_cpu(bool on) const {
+    Kernel k = *this;
+    k.check_on_cpu_ = on;
+    return k;
+  }
+
 private:
   // The host address of the kernel entry identifies the kernel.
   template <class... D> static const void *entry() {
@@ -228,7 +278,8 @@ private:
   }
 
   template <class... A>
-  void launch_with(mstage_invoke_fn invoke, const A &...args) const {
+  void launch_with(mstage_invoke_fn invoke, A &&...args) const {
+    const void *key = entry<typename A::device_type...>();
     void *params[] = {
         const_cast<F *>(&f_),
         const_cast<void *>(static_cast<const void *>(&args.device()))...};
@@ -236,15 +287,44 @@ private:
                                    {block_.x, block_.y, block_.z},
                                    static_cast<uint32_t>(shared_bytes_),
                                    fast_math_ ? MSTAGE_LAUNCH_FAST_MATH : 0u};
-    detail::check(mstage_rt_launch(entry<typename A::device_type...>(), invoke,
-                                   params, 1 + sizeof...(A), &config));
+    bool compare = check_on_cpu_ && check_mode(key, (A::checkable && ...));
+    if (compare)
+      (args.snapshot(), ...);
+    detail::check(
+        mstage_rt_launch(key, invoke, params, 1 + sizeof...(A), &config));
     (args.finish(), ...);
+    if (!compare)
+      return;
+    void *cpu_params[] = {
+        const_cast<F *>(&f_),
+        const_cast<void *>(static_cast<const void *>(&args.cpu_device()))...};
+    detail::check(mstage_rt_launch_on_cpu(key, invoke, cpu_params,
+                                          1 + sizeof...(A), &config));
+    std::string diff;
+    std::size_t arg = 0;
+    ((diff.empty() ? (++arg, diff = args.divergence(), 0) : 0), ...);
+    if (!diff.empty())
+      throw error("mstage: MSTAGE_CHECK=cpu: kernel '" +
+                  std::string(mstage_rt_kernel_name(key)) + "': " +
+                  (std::string(mstage_rt_backend()) == "cpu"
+                       ? "two runs on the CPU back end differ"
+                       : "the GPU and the CPU back end differ") +
+                  " in argument " + std::to_string(arg) + ", " + diff);
+  }
+
+  // Whether this launch is compared with the CPU back end (MSTAGE_CHECK).
+  static bool check_mode(const void *key, bool checkable) {
+    int mode = mstage_rt_check_mode(key, checkable ? 1 : 0);
+    if (mode < 0)
+      throw error(mstage_rt_last_error());
+    return mode == 1;
   }
 
   F f_;
   dim3 grid_, block_;
   std::size_t shared_bytes_;
   bool fast_math_ = false;
+  bool check_on_cpu_ = true;
 };
 
 // kernel(lambda, grid, block[, shared_bytes]): grid counts blocks and block

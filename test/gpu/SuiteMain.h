@@ -41,12 +41,13 @@ inline std::string selfPath() {
   return Len > 0 ? std::string(Path, size_t(Len)) : std::string();
 }
 
-// Runs this program again with Args; returns what it printed on stdout (and
-// stderr, with WithStderr), and its exit status in Status.
+// Runs this program again with Args (and the environment settings Env, as
+// "NAME=value ..."); returns what it printed on stdout (and stderr, with
+// WithStderr), and its exit status in Status.
 inline std::string runSelf(const std::string &Args, bool WithStderr,
-                           int &Status) {
+                           int &Status, const std::string &Env = "") {
   std::string Out = "/tmp/mstage-suite-" + std::to_string(getpid());
-  Status = std::system(("'" + selfPath() + "' " + Args + " > " + Out +
+  Status = std::system((Env + " '" + selfPath() + "' " + Args + " > " + Out +
                         (WithStderr ? " 2>&1" : ""))
                            .c_str());
   std::ifstream In(Out);

@@ -103,7 +103,8 @@ int run() {
     return 0;
   Inputs In = makeInputs();
   Outputs Ieee = launch(makeKernel(), In);
-  Outputs Fast = launch(makeKernel().fast_math(), In);
+  // Approximate by design: not for MSTAGE_CHECK=cpu's comparison.
+  Outputs Fast = launch(makeKernel().fast_math().check_on_cpu(false), In);
   bool Cpu = onCpu();
   for (unsigned I = 0; I < N; ++I) {
     float Div = In.X[I] / In.Y[I], Sqrt = std::sqrt(In.X[I]);

@@ -35,7 +35,8 @@ int child() {
         if (i == 0)
           std::printf("no arguments\n");
       },
-      1, 32)(v);
+      1, 32)
+      .check_on_cpu(false)(v); // MSTAGE_CHECK=cpu would print twice
   std::fflush(stdout);
   return 0;
 }

@@ -9,6 +9,8 @@
 #   memcheck    under compute-sanitizer --tool memcheck
 #   racecheck   under compute-sanitizer --tool racecheck, for the programs
 #               of RACECHECK_PROGRAMS below
+#   cpucheck    with MSTAGE_CHECK=cpu (each launch also runs on the CPU back
+#               end and the outputs are compared), for the test/gpu programs
 # all with CUDA_CACHE_DISABLE=1. A run passes when the program exits 0 and
 # says PASS: a test program prints a line "PASS <name>..."; an example prints
 # the word PASS and not the word FAIL. A sanitizer run must also end with a
@@ -217,7 +219,9 @@ run_one() { # program mode
 
   local cmd=("$work/$program")
   local envs=()
-  if [[ $mode != plain ]]; then
+  if [[ $mode == cpucheck ]]; then
+    envs=(MSTAGE_CHECK=cpu)
+  elif [[ $mode != plain ]]; then
     if [[ -z $sanitizer ]]; then
       say "-- $program $mode: compute-sanitizer not found"
       record "$program" "$mode" "FAIL(no sanitizer)" 0
@@ -262,6 +266,9 @@ for program in "${programs[@]}"; do
   if listed "${program##*/}" "${RACECHECK_PROGRAMS[@]}"; then
     run_one "$program" racecheck
   fi
+done
+for program in "${programs[@]}"; do
+  [[ $program == test/gpu/* ]] && run_one "$program" cpucheck
 done
 
 finish

@@ -1,0 +1,107 @@
+//===- CpuCheck.cpp - MSTAGE_CHECK=cpu: the runtime's side ----------------===//
+//
+// The header (mstage/cpu_check.hpp, kernel.hpp) copies a launch's inputs,
+// runs it on the back end, then through mstage_rt_launch_on_cpu on the
+// copies, and compares. On the CPU back end the second run is on the CPU
+// too: a check that the kernel gives the same output twice.
+//
+//===----------------------------------------------------------------------===//
+#include "Backend.h"
+#include "CpuBackend.h"
+#include "KernelRegistry.h"
+#include "RuntimeError.h"
+
+#include "mstage/abi.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+#include <string>
+
+using namespace mstage::rt;
+
+#define MSTAGE_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+struct CheckSettings {
+  bool On = false;
+  double Rtol = 1e-5;
+  std::string Error; // a bad setting: every launch fails
+};
+
+CheckSettings readCheckSettings() {
+  CheckSettings S;
+  llvm::StringRef Mode =
+      std::getenv("MSTAGE_CHECK") ? std::getenv("MSTAGE_CHECK") : "";
+  Mode = Mode.trim();
+  if (Mode == "cpu")
+    S.On = true;
+  else if (!Mode.empty() && Mode != "off" && Mode != "0")
+    S.Error = "MSTAGE_CHECK='" + Mode.str() + "' is not cpu or off";
+  if (const char *R = std::getenv("MSTAGE_CHECK_RTOL"); R && *R) {
+    if (llvm::StringRef(R).trim().getAsDouble(S.Rtol) || !(S.Rtol >= 0))
+      S.Error = "MSTAGE_CHECK_RTOL='" + std::string(R) +
+                "' is not a relative tolerance such as 1e-5";
+  }
+  if (S.On && S.Error.empty())
+    std::fprintf(stderr, "mstage: MSTAGE_CHECK=cpu: each launch also runs on "
+                         "the CPU back end, and the outputs are compared\n");
+  return S;
+}
+
+const CheckSettings &checkSettings() {
+  static const CheckSettings S = readCheckSettings();
+  return S;
+}
+
+} // namespace
+
+MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry, int Checkable) {
+  const CheckSettings &S = checkSettings();
+  if (!S.Error.empty())
+    return fail("mstage: " + S.Error), -1;
+  BackendKind Kind = backend().Kind;
+  if (!S.On || (Kind != BackendKind::Gpu && Kind != BackendKind::Cpu))
+    return 0;
+  if (Checkable)
+    return 1;
+  static std::mutex Lock;
+  static std::set<const void *> Warned;
+  std::lock_guard<std::mutex> G(Lock);
+  if (Warned.insert(HostEntry).second)
+    std::fprintf(stderr,
+                 "mstage: MSTAGE_CHECK=cpu: kernel '%s' takes a raw pointer, "
+                 "which the CPU cannot follow into device memory; its "
+                 "launches are not checked (pass a device_vector instead)\n",
+                 mstage_rt_kernel_name(HostEntry));
+  return 0;
+}
+
+MSTAGE_EXPORT int mstage_rt_launch_on_cpu(const void *HostEntry,
+                                          mstage_invoke_fn Invoke,
+                                          void *const *Params,
+                                          uint32_t NumParams,
+                                          const mstage_launch_config *Config) {
+  std::string Why;
+  const RegisteredKernel *K = findKernel(HostEntry, Why);
+  if (!K)
+    return fail("mstage: cannot check a kernel on the CPU: " + Why);
+  if (NumParams != K->Blob.NumParams)
+    return fail("mstage: kernel '" + K->Blob.PrettyName +
+                "': parameter count mismatch; rebuild the program");
+  return launchOnCpu(*K, Invoke, Params, *Config, nullptr);
+}
+
+MSTAGE_EXPORT const char *mstage_rt_kernel_name(const void *HostEntry) {
+  std::string Why;
+  const RegisteredKernel *K = findKernel(HostEntry, Why);
+  return K ? K->Blob.PrettyName.c_str() : "?";
+}
+
+MSTAGE_EXPORT double mstage_rt_check_tolerance(void) {
+  return checkSettings().Rtol;
+}
