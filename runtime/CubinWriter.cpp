@@ -5,123 +5,119 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
 #include <atomic>
-#include <condition_variable>
-#include <deque>
+#include <memory>
 #include <mutex>
-#include <thread>
 #include <unistd.h>
 #include <vector>
 
 using namespace llvm;
 
 namespace mstage::rt {
+namespace {
 
-std::string assembleWithPtxas(StringRef Kernel, StringRef PTX, StringRef Arch) {
-  static std::atomic<bool> Failed{false};
-  if (ptxasPath().empty() || Failed.load(std::memory_order_relaxed))
-    return "";
-  auto Cubin = assembleCubin(PTX, Arch);
-  if (Cubin)
-    return std::move(*Cubin);
-  std::string Why = toString(Cubin.takeError());
+std::atomic<bool> PtxasFailed{false};
+
+// Reports a ptxas failure once; ptxas is not used again.
+void givingUpOnPtxas(StringRef Kernel, Error E) {
+  std::string Why = toString(std::move(E));
   static std::once_flag Warned;
   std::call_once(Warned, [&] {
     errs() << "mstage: kernel '" << Kernel << "': " << Why
            << "\nmstage: kernels are loaded as PTX from now on (set "
               "MSTAGE_PTXAS to another ptxas, or to off)\n";
   });
-  Failed = true;
-  return "";
+  PtxasFailed = true;
 }
 
-namespace {
+bool ptxasUsable() {
+  return !ptxasPath().empty() && !PtxasFailed.load(std::memory_order_relaxed);
+}
 
-struct Job {
+struct PendingCubin {
   CacheKey Key;
-  std::string Kernel, PTX, Arch;
+  std::string Kernel, PTX;
+  std::unique_ptr<PtxasRun> Run;
 };
 
-// A few threads that run ptxas and write entries. Made on first use, after
-// the settings they read, so that it is destroyed (and waits) before them.
-class Writers {
+// The ptxas processes started by this process. Made on first use, after
+// the settings it reads, so that it is destroyed (and waits) before them.
+class Pending {
 public:
-  Writers() : Owner(getpid()) {
+  Pending() : Owner(getpid()) {
     (void)ptxasPath();
     (void)cacheSettings();
   }
-  ~Writers() {
-    if (getpid() != Owner)
-      return; // a forked child: the workers are the parent's
-    {
-      std::unique_lock<std::mutex> L(Lock);
-      Stopping = true;
-    }
-    Wake.notify_all();
-    for (std::thread &T : Threads)
-      T.join();
+  ~Pending() {
+    if (getpid() == Owner)
+      collect(/*Block=*/true);
   }
 
-  void add(Job J) {
-    {
-      std::lock_guard<std::mutex> L(Lock);
-      Queue.push_back(std::move(J));
-      ++Pending;
-      unsigned Max =
-          std::clamp(std::thread::hardware_concurrency() / 2, 1u, 4u);
-      if (Threads.size() < std::min<size_t>(Max, Pending))
-        Threads.emplace_back([this] { work(); });
-    }
-    Wake.notify_one();
+  void add(PendingCubin P) {
+    std::lock_guard<std::mutex> L(Lock);
+    Runs.push_back(std::move(P));
   }
 
-  void waitIdle() {
-    std::unique_lock<std::mutex> L(Lock);
-    Idle.wait(L, [&] { return Pending == 0; });
+  // Writes the entries whose ptxas has finished (with Block, all of them).
+  void collect(bool Block) {
+    std::lock_guard<std::mutex> L(Lock);
+    std::vector<PendingCubin> Left;
+    for (PendingCubin &P : Runs) {
+      auto Done = finishPtxas(*P.Run, Block);
+      if (!Done) {
+        Left.push_back(std::move(P));
+        continue;
+      }
+      if (!*Done) {
+        givingUpOnPtxas(P.Kernel, Done->takeError());
+        continue; // the entry with the PTX stays
+      }
+      CachedCode Code;
+      Code.PTX = std::move(P.PTX);
+      Code.Cubin = std::move(**Done);
+      storeInDiskCache(P.Key, Code);
+    }
+    Runs = std::move(Left);
   }
 
 private:
-  void work() {
-    std::unique_lock<std::mutex> L(Lock);
-    for (;;) {
-      Wake.wait(L, [&] { return Stopping || !Queue.empty(); });
-      if (Queue.empty())
-        return; // stopping, and nothing is left
-      Job J = std::move(Queue.front());
-      Queue.pop_front();
-      L.unlock();
-      CachedCode Code;
-      Code.Cubin = assembleWithPtxas(J.Kernel, J.PTX, J.Arch);
-      Code.PTX = std::move(J.PTX);
-      storeInDiskCache(J.Key, Code);
-      L.lock();
-      if (--Pending == 0)
-        Idle.notify_all();
-    }
-  }
-
   const pid_t Owner;
   std::mutex Lock;
-  std::condition_variable Wake, Idle;
-  std::deque<Job> Queue;
-  size_t Pending = 0; // queued or running
-  bool Stopping = false;
-  std::vector<std::thread> Threads;
+  std::vector<PendingCubin> Runs;
 };
 
-Writers &writers() {
-  static Writers W;
-  return W;
+Pending &pending() {
+  static Pending P;
+  return P;
 }
 
 } // namespace
 
-void storeWithCubinLater(const CacheKey &Key, std::string Kernel,
-                         std::string PTX, std::string Arch) {
-  writers().add({Key, std::move(Kernel), std::move(PTX), std::move(Arch)});
+std::string assembleWithPtxas(StringRef Kernel, StringRef PTX, StringRef Arch) {
+  if (!ptxasUsable())
+    return "";
+  auto Cubin = assembleCubin(PTX, Arch);
+  if (Cubin)
+    return std::move(*Cubin);
+  givingUpOnPtxas(Kernel, Cubin.takeError());
+  return "";
 }
 
-void waitForCubinWriters() { writers().waitIdle(); }
+void storeWithCubinLater(const CacheKey &Key, std::string Kernel,
+                         std::string PTX, std::string Arch) {
+  CachedCode Code;
+  Code.PTX = PTX;
+  storeInDiskCache(Key, Code);
+  Pending &P = pending();
+  P.collect(/*Block=*/false);
+  if (!ptxasUsable())
+    return;
+  auto Run = startPtxas(PTX, Arch);
+  if (!Run)
+    return givingUpOnPtxas(Kernel, Run.takeError());
+  P.add({Key, std::move(Kernel), std::move(PTX), std::move(*Run)});
+}
+
+void waitForCubinWriters() { pending().collect(/*Block=*/true); }
 
 } // namespace mstage::rt

@@ -3,8 +3,10 @@
 // On a GPU, the launch that compiles a kernel loads its PTX through the
 // driver's JIT, which is faster than running ptxas first (H200, Listing 4:
 // 23.6 against 25.7 ms to a loaded module; a small kernel: 8.4 against
-// 14.3 ms). The cubin that later runs load without any JIT is made on
-// worker threads meanwhile, and written to the disk cache with the PTX.
+// 14.3 ms). The launch starts ptxas as a process and goes on; the entry is
+// written with the PTX at once, and again with the cubin once ptxas is done:
+// at a later launch that compiles, at mstage_rt_flush_cache(), or at exit.
+// The runtime's own threads never start processes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CUBINWRITER_H
@@ -23,12 +25,14 @@ namespace mstage::rt {
 std::string assembleWithPtxas(llvm::StringRef Kernel, llvm::StringRef PTX,
                               llvm::StringRef Arch);
 
-// Writes Key's disk-cache entry, the PTX and its cubin, on a worker thread.
+// Writes Key's disk-cache entry with the PTX now, and starts ptxas for the
+// entry with the cubin; entries whose ptxas has finished are written.
 void storeWithCubinLater(const CacheKey &Key, std::string Kernel,
                          std::string PTX, std::string Arch);
 
-// Waits until every entry handed to storeWithCubinLater is written. The
-// process also waits at exit (a forked child does not: it has no workers).
+// Waits for every ptxas started by storeWithCubinLater and writes its entry.
+// The process also does at exit (a forked child does not: the processes
+// are its parent's).
 void waitForCubinWriters();
 
 } // namespace mstage::rt

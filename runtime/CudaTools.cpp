@@ -1,7 +1,6 @@
 //===- CudaTools.cpp - The CUDA toolkit's ptxas and cuobjdump -------------===//
 #include "CudaTools.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -47,24 +46,29 @@ const std::string &ptxasPath() {
   return Path;
 }
 
-Expected<std::string> assembleCubin(StringRef PTX, StringRef Arch) {
+namespace {
+Error fail(const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(), Why);
+}
+} // namespace
+
+PtxasRun::~PtxasRun() {
+  for (const std::string &P : {PtxPath, CubinPath, LogPath})
+    if (!P.empty())
+      sys::fs::remove(P);
+}
+
+Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch) {
   const std::string &Ptxas = ptxasPath();
-  auto Fail = [](const Twine &Why) {
-    return createStringError(inconvertibleErrorCode(), Why);
-  };
   if (Ptxas.empty())
-    return Fail("no ptxas");
-  SmallString<128> PtxPath, CubinPath, LogPath;
+    return fail("no ptxas");
+  auto Run = std::make_unique<PtxasRun>();
+  SmallString<128> Path;
   int FD;
   if (std::error_code EC =
-          sys::fs::createTemporaryFile("mstage", "ptx", FD, PtxPath))
-    return Fail("cannot create a temporary file: " + EC.message());
-  scope_exit RemoveFiles([&] {
-    for (StringRef P :
-         {StringRef(PtxPath), StringRef(CubinPath), StringRef(LogPath)})
-      if (!P.empty())
-        sys::fs::remove(P);
-  });
+          sys::fs::createTemporaryFile("mstage", "ptx", FD, Path))
+    return fail("cannot create a temporary file: " + EC.message());
+  Run->PtxPath = std::string(Path);
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << PTX;
@@ -72,40 +76,61 @@ Expected<std::string> assembleCubin(StringRef PTX, StringRef Arch) {
     if (OS.has_error()) {
       std::error_code EC = OS.error();
       OS.clear_error();
-      return Fail("cannot write " + PtxPath + ": " + EC.message());
+      return fail("cannot write " + Run->PtxPath + ": " + EC.message());
     }
   }
-  if (std::error_code EC =
-          sys::fs::createTemporaryFile("mstage", "cubin", CubinPath))
-    return Fail("cannot create a temporary file: " + EC.message());
-  if (std::error_code EC =
-          sys::fs::createTemporaryFile("mstage", "log", LogPath))
-    return Fail("cannot create a temporary file: " + EC.message());
-
+  for (auto [Suffix, Out] :
+       {std::pair{"cubin", &Run->CubinPath}, std::pair{"log", &Run->LogPath}}) {
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("mstage", Suffix, Path))
+      return fail("cannot create a temporary file: " + EC.message());
+    *Out = std::string(Path);
+  }
+  Run->Command = Ptxas + " -arch=" + Arch.str();
   std::string ArchArg = ("-arch=" + Arch).str();
-  StringRef Args[] = {Ptxas, ArchArg, PtxPath, "-o", CubinPath};
-  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(LogPath),
-                                          StringRef(LogPath)};
+  StringRef Args[] = {Ptxas, ArchArg, Run->PtxPath, "-o", Run->CubinPath};
+  std::optional<StringRef> Redirects[] = {
+      StringRef(""), StringRef(Run->LogPath), StringRef(Run->LogPath)};
   std::string ExecError;
-  int Rc =
-      sys::ExecuteAndWait(Ptxas, Args, std::nullopt, Redirects,
-                          /*SecondsToWait=*/600, /*MemoryLimit=*/0, &ExecError);
-  if (Rc != 0) {
+  bool Failed = false;
+  Run->Process = sys::ExecuteNoWait(Ptxas, Args, std::nullopt, Redirects,
+                                    /*MemoryLimit=*/0, &ExecError, &Failed);
+  if (Failed || Run->Process.Pid == sys::ProcessInfo::InvalidPid)
+    return fail("cannot run " + Run->Command + ": " + ExecError);
+  return std::move(Run);
+}
+
+std::optional<Expected<std::string>> finishPtxas(PtxasRun &Run, bool Block) {
+  std::string WaitError;
+  sys::ProcessInfo Done =
+      sys::Wait(Run.Process, Block ? std::nullopt : std::optional<unsigned>(0),
+                &WaitError);
+  if (Done.Pid == 0)
+    return std::nullopt; // still running
+  if (Done.ReturnCode != 0) {
     std::string Log;
-    if (auto Buf = MemoryBuffer::getFile(LogPath))
+    if (auto Buf = MemoryBuffer::getFile(Run.LogPath))
       Log = (*Buf)->getBuffer().trim().str();
     if (Log.empty())
-      Log = ExecError.empty() ? "exit status " + std::to_string(Rc) : ExecError;
-    return Fail(Ptxas + " " + ArchArg + " failed: " + Log);
+      Log = WaitError.empty() ? "exit status " + std::to_string(Done.ReturnCode)
+                              : WaitError;
+    return Expected<std::string>(fail(Run.Command + " failed: " + Log));
   }
-  auto Cubin = MemoryBuffer::getFile(CubinPath, /*IsText=*/false,
+  auto Cubin = MemoryBuffer::getFile(Run.CubinPath, /*IsText=*/false,
                                      /*RequiresNullTerminator=*/false);
   if (!Cubin)
-    return Fail("cannot read what " + Ptxas +
-                " wrote: " + Cubin.getError().message());
+    return Expected<std::string>(fail("cannot read what " + Run.Command +
+                                      " wrote: " + Cubin.getError().message()));
   if ((*Cubin)->getBufferSize() == 0)
-    return Fail(Ptxas + " wrote an empty cubin");
-  return (*Cubin)->getBuffer().str();
+    return Expected<std::string>(fail(Run.Command + " wrote an empty cubin"));
+  return Expected<std::string>((*Cubin)->getBuffer().str());
+}
+
+Expected<std::string> assembleCubin(StringRef PTX, StringRef Arch) {
+  auto Run = startPtxas(PTX, Arch);
+  if (!Run)
+    return Run.takeError();
+  return std::move(*finishPtxas(**Run, /*Block=*/true));
 }
 
 } // namespace mstage::rt

@@ -13,6 +13,10 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Program.h"
+
+#include <memory>
+#include <optional>
 
 #include <string>
 
@@ -32,6 +36,20 @@ const std::string &ptxasPath();
 // carries ptxas's own message.
 llvm::Expected<std::string> assembleCubin(llvm::StringRef PTX,
                                           llvm::StringRef Arch);
+
+// The same in two steps, so that ptxas runs while the caller goes on: a
+// started ptxas process and its files (removed with it).
+struct PtxasRun {
+  llvm::sys::ProcessInfo Process;
+  std::string Command, PtxPath, CubinPath, LogPath;
+  ~PtxasRun();
+};
+llvm::Expected<std::unique_ptr<PtxasRun>> startPtxas(llvm::StringRef PTX,
+                                                     llvm::StringRef Arch);
+// The cubin or ptxas's error once it has finished; nothing while it still
+// runs, unless Block waits for it.
+std::optional<llvm::Expected<std::string>> finishPtxas(PtxasRun &Run,
+                                                       bool Block);
 
 } // namespace mstage::rt
 
