@@ -59,6 +59,9 @@ int main() {
     Pair P1[] = {{1, 1.0f}}, P2[] = {{1, 1.0000001f}};
     std::printf("floats: %s\n", first_divergence(F1, F2, 3).c_str());
     std::printf("nan: '%s'\n", first_divergence(D1, D2, 2).c_str());
+    // 1e-3 against 1.001e-3 is far apart for itself, close for the array.
+    float C1[] = {100.0f, 1e-3f}, C2[] = {100.0f, 1.001e-3f};
+    std::printf("cancellation: '%s'\n", first_divergence(C1, C2, 2).c_str());
     std::printf("ints: %s\n", first_divergence(I1, I2, 2).c_str());
     std::printf("structs: %s\n", first_divergence(P1, P2, 1).c_str());
   } catch (const mstage::error &E) {
@@ -74,6 +77,7 @@ int main() {
 // CHECK-NOT: takes a raw pointer
 // CHECK: floats: element 2 of 3: first run 3, second run 3.0999999
 // CHECK: nan: ''
+// CHECK: cancellation: ''
 // CHECK: ints: element 1 of 2: first run 2, second run 3
 // CHECK: structs: element 0 of 1 differs (compared byte for byte)
 
