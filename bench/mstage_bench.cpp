@@ -5,6 +5,11 @@
 //   mstage_bench reduce [--reps N] [--grid G]
 //   mstage_bench nbody [--reps N] [--n N]
 //   mstage_bench saxpy [--reps N]       y = a*x + y on 2^27 floats
+//   mstage_bench nbody --cpu 1 [--reps N] [--warmup W] [--n N]
+//
+// --cpu 1 runs on the CPU back end (MSTAGE_BACKEND=cpu) instead of asking
+// for a GPU: the n-body at 2^12 to 2^14 unless --n says, benchmark
+// "nbody-cpu", each time the wall time of one launch (bench/cpu_nbody.sh).
 //
 // Prints CSV: benchmark,variant,n,block,grid,median_ms,min_ms,gbps. Each
 // variant's result is checked against the CPU before its times count.
@@ -28,14 +33,17 @@ namespace {
 int Reps = 100;
 unsigned ReduceGrid = 1056;
 size_t OnlyN = 0; // --n: one size only (for profiling)
+int Warmups = 5;
+bool OnCpu = false; // --cpu 1: the CPU back end
 
 struct Timing {
   double Median, Min;
 };
 
-// Launches Launch() Reps times after 5 warm-ups (the first compiles).
+// Launches Launch() Reps times after the warm-ups (the first compiles, or on
+// the CPU reads the kernel's bitcode once).
 template <class F> Timing timeLaunches(F Launch) {
-  for (int I = 0; I < 5; ++I)
+  for (int I = 0; I < Warmups; ++I)
     Launch();
   std::vector<double> Ms;
   for (int I = 0; I < Reps; ++I) {
@@ -108,8 +116,9 @@ template <class Stage> void benchNbody(size_t N, Stage stage) {
     }
   }
   Timing T = timeLaunches([&] { K(DPos, DNPos, DVel); });
-  std::printf("nbody,mstage-%s,%zu,%u,%u,%.5f,%.5f,%.2f\n", Stage::name, N,
-              Block, Grid, T.Median, T.Min, double(N) * N / (T.Median * 1e6));
+  std::printf("%s,mstage-%s,%zu,%u,%u,%.5f,%.5f,%.2f\n",
+              OnCpu ? "nbody-cpu" : "nbody", Stage::name, N, Block, Grid,
+              T.Median, T.Min, double(N) * N / (T.Median * 1e6));
 }
 
 // y = a*x + y over 2^27 floats with a grid-stride loop, against the CPU.
@@ -169,8 +178,16 @@ int main(int Argc, char **Argv) {
       ReduceGrid = unsigned(std::atoi(Argv[I + 1]));
     else if (!std::strcmp(Argv[I], "--n"))
       OnlyN = std::strtoull(Argv[I + 1], nullptr, 0);
+    else if (!std::strcmp(Argv[I], "--warmup"))
+      Warmups = std::atoi(Argv[I + 1]);
+    else if (!std::strcmp(Argv[I], "--cpu"))
+      OnCpu = std::atoi(Argv[I + 1]) != 0;
   }
-  if (std::strcmp(mstage_rt_backend(), "cuda") != 0) {
+  if (OnCpu && std::strcmp(mstage_rt_backend(), "cpu") != 0) {
+    std::fprintf(stderr, "mstage_bench: --cpu needs MSTAGE_BACKEND=cpu\n");
+    return 1;
+  }
+  if (!OnCpu && std::strcmp(mstage_rt_backend(), "cuda") != 0) {
     std::fprintf(stderr, "mstage_bench: needs a GPU (%s)\n",
                  mstage_rt_executes() < 0 ? mstage_rt_last_error()
                                           : "launches would run on the CPU");
@@ -184,10 +201,13 @@ int main(int Argc, char **Argv) {
       benchReduce(N, Unstaged{});
     }
   } else if (What == "nbody") {
-    for (int Log = 10; Log <= 19; ++Log) {
-      size_t N = size_t(1) << Log;
-      if (OnlyN && N != OnlyN)
-        continue;
+    std::vector<size_t> Sizes;
+    // On the CPU a step at 2^14 takes a second or more: fewer sizes.
+    for (int Log = OnCpu ? 12 : 10; Log <= (OnCpu ? 14 : 19); ++Log)
+      Sizes.push_back(size_t(1) << Log);
+    if (OnlyN)
+      Sizes = {OnlyN};
+    for (size_t N : Sizes) {
       benchNbody(N, Staged{});
       benchNbody(N, Unstaged{});
     }

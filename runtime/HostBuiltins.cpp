@@ -12,6 +12,9 @@
 // assert in host code does.
 //
 //===----------------------------------------------------------------------===//
+// The definitions read the current launch's thread, which the runtime changes
+// between launches: declared const here, calls could be merged across that.
+#define MSTAGE_LAUNCH_CONST
 #include "mstage/builtins.h"
 
 #include "CpuFibers.h"

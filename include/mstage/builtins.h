@@ -7,6 +7,19 @@
 #ifndef MSTAGE_BUILTINS_H
 #define MSTAGE_BUILTINS_H
 
+/* The launch's extents and shared-memory size are the same wherever a kernel
+ * reads them. On the device they become special-register reads (or
+ * constants); on the host (the CPU back end) they are calls into the runtime,
+ * and without `const` the optimizer must keep every one, even in an inner
+ * loop that never uses the result: a shared_memory access with bounds checks
+ * off still asks for the size (measured in docs/performance.md, "CPU back
+ * end"). The thread and block indices and the shared base stay plain calls:
+ * stage()'s slicer reports where each of those is read, and merging the reads
+ * would report the first one instead (test/stage/misuse.cpp). */
+#ifndef MSTAGE_LAUNCH_CONST
+#define MSTAGE_LAUNCH_CONST __attribute__((const, nothrow))
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -14,20 +27,20 @@ extern "C" {
 unsigned __mstage_tid_x(void);
 unsigned __mstage_tid_y(void);
 unsigned __mstage_tid_z(void);
-unsigned __mstage_ntid_x(void);
-unsigned __mstage_ntid_y(void);
-unsigned __mstage_ntid_z(void);
+unsigned __mstage_ntid_x(void) MSTAGE_LAUNCH_CONST;
+unsigned __mstage_ntid_y(void) MSTAGE_LAUNCH_CONST;
+unsigned __mstage_ntid_z(void) MSTAGE_LAUNCH_CONST;
 unsigned __mstage_ctaid_x(void);
 unsigned __mstage_ctaid_y(void);
 unsigned __mstage_ctaid_z(void);
-unsigned __mstage_nctaid_x(void);
-unsigned __mstage_nctaid_y(void);
-unsigned __mstage_nctaid_z(void);
+unsigned __mstage_nctaid_x(void) MSTAGE_LAUNCH_CONST;
+unsigned __mstage_nctaid_y(void) MSTAGE_LAUNCH_CONST;
+unsigned __mstage_nctaid_z(void) MSTAGE_LAUNCH_CONST;
 void __mstage_barrier(void);
 /* Start of the launch's dynamic shared memory (16-byte aligned). */
 void *__mstage_shared_base(void);
 /* Size in bytes of the launch's dynamic shared memory (its shared_bytes). */
-unsigned __mstage_dynamic_shared_size(void);
+unsigned __mstage_dynamic_shared_size(void) MSTAGE_LAUNCH_CONST;
 
 /* Checks, from mstage/bounds_check.hpp, that report with the place of the
  * access and stop: on the device through CUDA's assert (the launch fails with
