@@ -87,34 +87,20 @@ template <class Stage> void benchReduce(size_t N, Stage stage) {
 
 template <class Stage> void benchNbody(size_t N, Stage stage) {
   const unsigned Block = 256;
-  std::mt19937 Gen(42);
-  std::uniform_real_distribution<float> Coord(-1, 1), Mass(0.5f, 1.5f);
-  std::vector<data_t> Pos(N), Vel(N);
-  for (size_t I = 0; I < N; ++I) {
-    Pos[I] = {Coord(Gen), Coord(Gen), Coord(Gen), Mass(Gen)};
-    Vel[I] = {Coord(Gen) * 0.1f, Coord(Gen) * 0.1f, Coord(Gen) * 0.1f, 0};
-  }
+  std::vector<data_t> Pos, Vel;
+  randomBodies(N, Pos, Vel);
   device_vector<data_t> DPos(Pos), DNPos(N), DVel(Vel);
   unsigned Grid = unsigned((N + Block - 1) / Block);
   auto K = kernel(nbodyKernel(stage), Grid, Block, Block * sizeof(data_t));
   K(DPos, DNPos, DVel);
   std::vector<data_t> NPos = DNPos.download(), NVel = DVel.download();
-  size_t Step = std::max<size_t>(1, N / 1000);
-  for (size_t I = 0; I < N; I += Step) {
-    data_t V;
-    data_t P = referenceBody(Pos, Vel, I, V);
-    const float Got[] = {NPos[I].x, NPos[I].y, NPos[I].z,
-                         NVel[I].x, NVel[I].y, NVel[I].z};
-    const float Want[] = {P.x, P.y, P.z, V.x, V.y, V.z};
-    for (int C = 0; C < 6; ++C) {
-      double Err = std::fabs(double(Got[C]) - Want[C]) /
-                   std::max(1e-3, std::fabs(double(Want[C])));
-      if (!(Err < 1e-3))
-        failCheck(std::string("nbody ") + Stage::name +
-                  " n=" + std::to_string(N) + " body " + std::to_string(I) +
-                  ": relative error " + std::to_string(Err));
-    }
-  }
+  size_t WorstAt;
+  double Err = worstNbodyError(Pos, Vel, NPos, NVel,
+                               std::max<size_t>(1, N / 1000), WorstAt);
+  if (!(Err < 1e-3))
+    failCheck(std::string("nbody ") + Stage::name + " n=" + std::to_string(N) +
+              " body " + std::to_string(WorstAt) + ": relative error " +
+              std::to_string(Err));
   Timing T = timeLaunches([&] { K(DPos, DNPos, DVel); });
   std::printf("%s,mstage-%s,%zu,%u,%u,%.5f,%.5f,%.2f\n",
               OnCpu ? "nbody-cpu" : "nbody", Stage::name, N, Block, Grid,

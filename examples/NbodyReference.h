@@ -5,8 +5,24 @@
 
 #include "Listing5.h"
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
+
+// N bodies at random in [-1, 1)^3, with masses in [0.5, 1.5) and small
+// velocities: the same bodies (seed 42) in every program that uses them.
+inline void randomBodies(size_t N, std::vector<data_t> &Pos,
+                         std::vector<data_t> &Vel) {
+  std::mt19937 Gen(42);
+  std::uniform_real_distribution<float> Coord(-1.0f, 1.0f), Mass(0.5f, 1.5f);
+  Pos.resize(N);
+  Vel.resize(N);
+  for (size_t I = 0; I < N; ++I) {
+    Pos[I] = {Coord(Gen), Coord(Gen), Coord(Gen), Mass(Gen)};
+    Vel[I] = {Coord(Gen) * 0.1f, Coord(Gen) * 0.1f, Coord(Gen) * 0.1f, 0};
+  }
+}
 
 // One body against all, in double precision, for the check.
 inline data_t referenceBody(const std::vector<data_t> &Pos,
@@ -29,6 +45,32 @@ inline data_t referenceBody(const std::vector<data_t> &Pos,
   V.x = float(V.x + Ax * dt), V.y = float(V.y + Ay * dt),
   V.z = float(V.z + Az * dt);
   return P;
+}
+
+// The worst error of one step's NPos and NVel, from Pos and Vel, against
+// referenceBody, over every Stride-th body: relative, with magnitudes below
+// 1e-3 counted as 1e-3. NaN counts as the worst. WorstAt receives its body.
+inline double worstNbodyError(const std::vector<data_t> &Pos,
+                              const std::vector<data_t> &Vel,
+                              const std::vector<data_t> &NPos,
+                              const std::vector<data_t> &NVel, size_t Stride,
+                              size_t &WorstAt) {
+  double Worst = 0;
+  WorstAt = 0;
+  for (size_t I = 0; I < Pos.size(); I += Stride) {
+    data_t V;
+    data_t P = referenceBody(Pos, Vel, I, V);
+    const float Got[] = {NPos[I].x, NPos[I].y, NPos[I].z,
+                         NVel[I].x, NVel[I].y, NVel[I].z};
+    const float Want[] = {P.x, P.y, P.z, V.x, V.y, V.z};
+    for (int C = 0; C < 6; ++C) {
+      double Err = std::fabs(double(Got[C]) - Want[C]) /
+                   std::max(1e-3, std::fabs(double(Want[C])));
+      if (!(Err <= Worst))
+        Worst = std::isnan(Err) ? INFINITY : Err, WorstAt = I;
+    }
+  }
+  return Worst;
 }
 
 #endif

@@ -5,28 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <vector>
 
-// One step on the CPU, in double precision, for the check.
-void nbodyReference(const std::vector<data_t> &pos, std::vector<data_t> &npos,
-                    std::vector<data_t> &vel) {
+template <typename Stage> bool run(size_t n, unsigned blockSize, Stage stage) {
+  std::vector<data_t> pos, vel, npos(n, data_t{-7, -7, -7, -7});
+  randomBodies(n, pos, vel);
   std::vector<data_t> vel0 = vel;
-  for (size_t i = 0; i < pos.size(); ++i)
-    npos[i] = referenceBody(pos, vel0, i, vel[i]);
-}
-
-template <typename Stage>
-bool run(size_t n, unsigned blockSize, Stage stage) {
-  std::mt19937 gen(42);
-  std::uniform_real_distribution<float> coord(-1.0f, 1.0f), mass(0.5f, 1.5f);
-  std::vector<data_t> pos(n), vel(n), npos(n, data_t{-7, -7, -7, -7});
-  for (size_t i = 0; i < n; ++i) {
-    pos[i] = {coord(gen), coord(gen), coord(gen), mass(gen)};
-    vel[i] = {coord(gen) * 0.1f, coord(gen) * 0.1f, coord(gen) * 0.1f, 0};
-  }
-  std::vector<data_t> refPos(n), refVel = vel;
-  nbodyReference(pos, refPos, refVel);
 
   auto k = kernel(nbodyKernel(stage), (n + blockSize - 1) / blockSize,
                   blockSize, blockSize * sizeof(data_t));
@@ -34,20 +18,8 @@ bool run(size_t n, unsigned blockSize, Stage stage) {
   if (mstage_rt_executes() != 1)
     return true;
 
-  double worst = 0;
-  size_t worstAt = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const float got[] = {npos[i].x, npos[i].y, npos[i].z, vel[i].x, vel[i].y,
-                         vel[i].z};
-    const float want[] = {refPos[i].x, refPos[i].y, refPos[i].z,
-                          refVel[i].x, refVel[i].y, refVel[i].z};
-    for (int c = 0; c < 6; ++c) {
-      double err = std::fabs(double(got[c]) - want[c]) /
-                   std::max(1e-3, std::fabs(double(want[c])));
-      if (!(err <= worst)) // NaN counts as the worst
-        worst = std::isnan(err) ? INFINITY : err, worstAt = i;
-    }
-  }
+  size_t worstAt;
+  double worst = worstNbodyError(pos, vel0, npos, vel, 1, worstAt);
   bool ok = worst < 1e-3;
   std::printf("nbody %s: n=%zu block %u, worst relative error %.3g at %zu\n",
               Stage::name, n, blockSize, worst, worstAt);
