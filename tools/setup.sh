@@ -18,6 +18,6 @@ else
   rm -rf build/reduce-dump
   MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx \
     MSTAGE_DUMP_DIR=build/reduce-dump build/reduce
-  echo "setup: the PTX a GPU would get is in build/reduce-dump:"
-  head -n 30 build/reduce-dump/*.ptx
+  echo "setup: the PTX a GPU would get is in build/reduce-dump; its kernel:"
+  sed -n '/\.entry/,$p' build/reduce-dump/*.ptx | head -n 40
 fi
