@@ -3,7 +3,8 @@
 // agree, and the program's results are those of one run. A kernel that
 // takes a raw pointer cannot be checked, which is said once. The comparison
 // itself (mstage::detail::first_divergence): floats within the relative
-// tolerance, NaN against NaN, integers exactly, other types byte for byte.
+// tolerance, NaN against NaN, integers exactly, other types byte for byte,
+// or as the values check_as names.
 // Bad settings are errors.
 //
 // RUN: %mstagexx -O2 %s -o %t
@@ -23,6 +24,12 @@
 struct Pair {
   int A;
   float B;
+};
+struct Vec4 {
+  float X, Y, Z, W;
+};
+template <> struct mstage::check_as<Vec4> {
+  using type = float;
 };
 
 int main() {
@@ -64,22 +71,26 @@ int main() {
     std::printf("cancellation: '%s'\n", first_divergence(C1, C2, 2).c_str());
     std::printf("ints: %s\n", first_divergence(I1, I2, 2).c_str());
     std::printf("structs: %s\n", first_divergence(P1, P2, 1).c_str());
+    Vec4 V1[] = {{1, 2, 3, 4}, {5, 6, 7, 8}},
+         V2[] = {{1, 2, 3.0000001f, 4}, {5, 6, 7.5f, 8}};
+    std::printf("check_as: %s\n", first_divergence(V1, V2, 2).c_str());
   } catch (const mstage::error &E) {
     std::printf("error: %s\n", E.what());
   }
 }
 
 // CHECK: mstage: MSTAGE_CHECK=cpu: each launch also runs on the CPU back end, and the outputs are compared
-// CHECK: trace: kernel 'main::lambda@{{.*}}check.cpp:35:9' {{.*}} backend cpu
-// CHECK-NEXT: trace: kernel 'main::lambda@{{.*}}check.cpp:35:9' {{.*}} backend cpu
+// CHECK: trace: kernel 'main::lambda@{{.*}}check.cpp:42:9' {{.*}} backend cpu
+// CHECK-NEXT: trace: kernel 'main::lambda@{{.*}}check.cpp:42:9' {{.*}} backend cpu
 // CHECK: y[999] = 1999
-// CHECK: mstage: MSTAGE_CHECK=cpu: kernel 'main::lambda@{{.*}}check.cpp:46:9' takes a raw pointer, which the CPU cannot follow into device memory; its launches are not checked (pass a device_vector instead)
+// CHECK: mstage: MSTAGE_CHECK=cpu: kernel 'main::lambda@{{.*}}check.cpp:53:9' takes a raw pointer, which the CPU cannot follow into device memory; its launches are not checked (pass a device_vector instead)
 // CHECK-NOT: takes a raw pointer
 // CHECK: floats: element 2 of 3: first run 3, second run 3.0999999
 // CHECK: nan: ''
 // CHECK: cancellation: ''
 // CHECK: ints: element 1 of 2: first run 2, second run 3
 // CHECK: structs: element 0 of 1 differs (compared byte for byte)
+// CHECK: check_as: element 1 of 2, value 2 of its 4: first run 7, second run 7.5
 
 // LOOSE: floats: element 2 of 3: first run 3, second run 3.0999999
 // LOOSE-NOT: error

@@ -10,7 +10,7 @@
 #   racecheck   under compute-sanitizer --tool racecheck, for the programs
 #               of RACECHECK_PROGRAMS below
 #   cpucheck    with MSTAGE_CHECK=cpu (each launch also runs on the CPU back
-#               end and the outputs are compared), for the test/gpu programs
+#               end and the outputs are compared)
 # all with CUDA_CACHE_DISABLE=1. A run passes when the program exits 0 and
 # says PASS: a test program prints a line "PASS <name>..."; an example prints
 # the word PASS and not the word FAIL. A sanitizer run must also end with a
@@ -268,7 +268,7 @@ for program in "${programs[@]}"; do
   fi
 done
 for program in "${programs[@]}"; do
-  [[ $program == test/gpu/* ]] && run_one "$program" cpucheck
+  run_one "$program" cpucheck
 done
 
 finish
