@@ -9,6 +9,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -52,7 +53,11 @@ Error fail(const Twine &Why) {
 }
 } // namespace
 
+PtxasRun::PtxasRun() : Creator(getpid()) {}
+
 PtxasRun::~PtxasRun() {
+  if (getpid() != Creator)
+    return;
   for (const std::string &P : {PtxPath, CubinPath, LogPath})
     if (!P.empty())
       sys::fs::remove(P);

@@ -42,6 +42,9 @@ llvm::Expected<std::string> assembleCubin(llvm::StringRef PTX,
 struct PtxasRun {
   llvm::sys::ProcessInfo Process;
   std::string Command, PtxPath, CubinPath, LogPath;
+  // A forked child that inherits the run leaves the files to its parent.
+  const int Creator;
+  PtxasRun();
   ~PtxasRun();
 };
 llvm::Expected<std::unique_ptr<PtxasRun>> startPtxas(llvm::StringRef PTX,
