@@ -397,19 +397,22 @@ Status CudaDriver::copyToHost(void *Dst, CUdeviceptr Src, size_t Bytes) {
                "cuMemcpyDtoH(" + std::to_string(Bytes) + " bytes)");
 }
 
-Status CudaDriver::loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
-                                     std::string *InfoLog) {
+// cuModuleLoadDataEx of a PTX text (JIT-compiled) or a cubin image; What
+// names it in the error, which carries the JIT's log.
+Status CudaDriver::loadImage(const void *Image, const std::string &What,
+                             const std::string *Ptx, CUmodule *Module,
+                             std::string *InfoLog) {
   *Module = nullptr;
   if (Status S = bindThread(); !S)
     return S;
   JitOptions Options;
-  CUresult R = Fn.cuModuleLoadDataEx(Module, Ptx.c_str(), Options.count(),
+  CUresult R = Fn.cuModuleLoadDataEx(Module, Image, Options.count(),
                                      Options.options(), Options.values());
   if (R != CUDA_SUCCESS) {
-    std::string Message = errorText(
-        R, "cuModuleLoadDataEx (JIT-compiling PTX for " + arch() + ")");
-    if (R == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
-      Message += "; the PTX is .version " + ptxVersion(Ptx) + " and driver " +
+    std::string Message =
+        errorText(R, "cuModuleLoadDataEx (" + What + " for " + arch() + ")");
+    if (Ptx && R == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+      Message += "; the PTX is .version " + ptxVersion(*Ptx) + " and driver " +
                  versionText(DriverVersion) + " is too old for it";
     Options.appendLog(Message);
     *Module = nullptr;
@@ -420,21 +423,14 @@ Status CudaDriver::loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
   return Status::success();
 }
 
+Status CudaDriver::loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
+                                     std::string *InfoLog) {
+  return loadImage(Ptx.c_str(), "JIT-compiling PTX", &Ptx, Module, InfoLog);
+}
+
 Status CudaDriver::loadModuleFromCubin(const std::string &Cubin,
                                        CUmodule *Module) {
-  *Module = nullptr;
-  if (Status S = bindThread(); !S)
-    return S;
-  JitOptions Options;
-  CUresult R = Fn.cuModuleLoadDataEx(Module, Cubin.data(), Options.count(),
-                                     Options.options(), Options.values());
-  if (R == CUDA_SUCCESS)
-    return Status::success();
-  std::string Message =
-      errorText(R, "cuModuleLoadDataEx (loading a cubin for " + arch() + ")");
-  Options.appendLog(Message);
-  *Module = nullptr;
-  return Status::failure(R, std::move(Message));
+  return loadImage(Cubin.data(), "loading a cubin", nullptr, Module, nullptr);
 }
 
 Status CudaDriver::getFunction(CUmodule Module, const std::string &Name,

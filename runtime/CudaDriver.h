@@ -113,6 +113,9 @@ private:
   explicit CudaDriver(const Entries &Fn) : Fn(Fn) {}
   static CudaDriver *create(std::string &Why);
   Status check(CUresult Code, std::string_view What) const;
+  Status loadImage(const void *Image, const std::string &What,
+                   const std::string *Ptx, CUmodule *Module,
+                   std::string *InfoLog);
 
   const Entries &Fn;
   int Ordinal = 0;
