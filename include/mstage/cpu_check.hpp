@@ -31,6 +31,11 @@ template <class T>
 struct has_check_as<T, std::void_t<typename check_as<T>::type>>
     : std::true_type {};
 
+// On the CPU back end the launch itself ran on the CPU: two runs compared.
+inline bool two_cpu_runs() {
+  return std::strcmp(mstage_rt_backend(), "cpu") == 0;
+}
+
 // The values an element is compared as: itself, or check_as's.
 template <class T, class = void> struct compared_as { using type = T; };
 template <class T>
@@ -57,8 +62,7 @@ std::string first_divergence(const T *Gpu, const T *Cpu, std::size_t N) {
   auto ValuesOf = [&](const T *A, std::size_t I, E(&Out)[K]) {
     std::memcpy(Out, &A[I], sizeof(Out));
   };
-  // On the CPU back end the launch itself ran on the CPU: two runs compared.
-  const bool TwoCpuRuns = std::strcmp(mstage_rt_backend(), "cpu") == 0;
+  const bool TwoCpuRuns = two_cpu_runs();
   const double Rtol = mstage_rt_check_tolerance();
   double Scale = 0;
   if constexpr (std::is_floating_point_v<E>)

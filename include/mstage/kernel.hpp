@@ -306,7 +306,7 @@ private:
     if (!diff.empty())
       throw error("mstage: MSTAGE_CHECK=cpu: kernel '" +
                   std::string(mstage_rt_kernel_name(key)) + "': " +
-                  (std::string(mstage_rt_backend()) == "cpu"
+                  (detail::two_cpu_runs()
                        ? "two runs on the CPU back end differ"
                        : "the GPU and the CPU back end differ") +
                   " in argument " + std::to_string(arg) + ", " + diff);
