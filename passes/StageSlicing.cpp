@@ -5,6 +5,7 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -150,11 +151,22 @@ public:
     for (Value *Op : Site->args())
       add(Op);
     while (!Work.empty() && !DeviceOnly) {
-      Instruction *I = Work.front();
+      Current = Work.front();
       Work.pop_front();
-      visit(I);
+      visit(Current);
     }
     return !DeviceOnly;
+  }
+
+  // The branch nearest the site on the way from it to DeviceOnly, if the
+  // dependence passes through one (stage() under a thread-dependent
+  // branch), else null.
+  const Instruction *branchToDeviceOnly() const {
+    const Instruction *Branch = nullptr;
+    for (const Instruction *I = DeviceOnly; I && I != Site; I = Via.lookup(I))
+      if (I->isTerminator())
+        Branch = I;
+    return Branch;
   }
 
   SmallPtrSet<Instruction *, 32> Slice;
@@ -164,8 +176,10 @@ public:
 private:
   void add(Value *V) {
     if (auto *I = dyn_cast<Instruction>(V))
-      if (Slice.insert(I).second)
+      if (Slice.insert(I).second) {
         Work.push_back(I);
+        Via[I] = Current;
+      }
   }
 
   void deviceOnly(const Instruction *I, StringRef What) {
@@ -187,6 +201,30 @@ private:
       for (BasicBlock *S : successors(&A))
         Decides |= PDT.dominates(BB, S);
       if (Decides && !PDT.properlyDominates(BB, &A))
+        add(T);
+    }
+  }
+
+  // The branches that choose the edge by which PB is entered: those after
+  // PB's immediate dominator D (every path to PB passes D, so only a branch
+  // taken after the last visit of D can choose). A loop before D, even a
+  // thread-dependent one, does not decide a PHI after it.
+  void addChoosingBranches(BasicBlock *PB) {
+    DomTreeNode *Node = DT.getNode(PB);
+    if (!Node || !Node->getIDom())
+      return;
+    BasicBlock *D = Node->getIDom()->getBlock();
+    SmallPtrSet<BasicBlock *, 1> NotThroughD{D};
+    auto Reaches = [&](BasicBlock *S) {
+      return S == PB ||
+             (S != D && isPotentiallyReachable(S, PB, &NotThroughD, &DT));
+    };
+    for (BasicBlock &X : F) {
+      Instruction *T = X.getTerminator();
+      if (T->getNumSuccessors() < 2 || !DT.dominates(D, &X))
+        continue;
+      unsigned Leading = count_if(successors(&X), Reaches);
+      if (Leading >= (&X == D ? 2u : 1u))
         add(T);
     }
   }
@@ -264,13 +302,9 @@ private:
     }
     if (auto *Phi = dyn_cast<PHINode>(I)) {
       addControlDependences(Phi->getParent());
-      for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
-        add(Phi->getIncomingValue(K));
-        BasicBlock *In = Phi->getIncomingBlock(K);
-        addControlDependences(In);
-        if (In->getTerminator()->getNumSuccessors() > 1)
-          add(In->getTerminator());
-      }
+      for (Value *V : Phi->incoming_values())
+        add(V);
+      addChoosingBranches(Phi->getParent());
       return;
     }
     for (Value *Op : I->operands())
@@ -284,8 +318,178 @@ private:
   DominatorTree DT;
   PostDominatorTree PDT;
   std::deque<Instruction *> Work;
+  Instruction *Current = nullptr;                         // being visited
+  DenseMap<const Instruction *, const Instruction *> Via; // added for whom
   SmallPtrSet<BasicBlock *, 16> ControlDone;
 };
+
+// Whether a stage() site in a loop can see a different value in another
+// iteration. A site is evaluated once per launch, so such a site would be
+// folded with one iteration's value. Works on the slice of the site, inside
+// the outermost loop around it: values from before that loop are the same
+// in every iteration; inside it, a value varies when it depends on a loop
+// header's PHI (the loop's variables), on memory that an iteration may
+// change before the read or a previous iteration changed after it, or on a
+// branch that does.
+class LoopVariance {
+public:
+  LoopVariance(CallInst *Site, const SmallPtrSet<Instruction *, 32> &Slice,
+               const StageFunctions &StageFns, DominatorTree &DT, LoopInfo &LI)
+      : Site(Site), Slice(Slice), StageFns(StageFns), DT(DT), LI(LI) {}
+
+  // The loop in which Site varies, or null.
+  const Loop *run() {
+    const Loop *L = LI.getLoopFor(Site->getParent());
+    if (!L)
+      return nullptr;
+    while (L->getParentLoop())
+      L = L->getParentLoop();
+    Outer = L;
+    for (Instruction *I : Slice)
+      if (Outer->contains(I))
+        InLoop.push_back(I);
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (Instruction *I : InLoop)
+        if (!Varies.count(I) && varies(I)) {
+          Varies.insert(I);
+          if (!Reason)
+            Reason = I;
+          Changed = true;
+        }
+    }
+    if (!Varies.count(Site))
+      return nullptr;
+    return LI.getLoopFor(Site->getParent());
+  }
+
+  // The first value found to vary (a loop variable, usually).
+  const Instruction *Reason = nullptr;
+
+private:
+  bool variesValue(const Value *V) const {
+    auto *I = dyn_cast<Instruction>(V);
+    return I && Varies.count(I);
+  }
+
+  // A read of the memory under Ptr at At varies when a write to it inside
+  // the loop is not sure to come before At in the same iteration, or
+  // writes a varying value. Memory whose address is stored in it (a
+  // lambda's by-reference captures) is read too.
+  bool variesMemory(const Value *Ptr, const Instruction *At) const {
+    SmallPtrSet<const Value *, 4> Objects;
+    return variesMemory(getUnderlyingObject(Ptr), At, Objects);
+  }
+
+  bool variesMemory(const Value *Base, const Instruction *At,
+                    SmallPtrSetImpl<const Value *> &Objects) const {
+    if (!isa<AllocaInst, Argument>(Base) || !Objects.insert(Base).second)
+      return false; // device memory and globals: errors or constants
+    SmallVector<const Value *, 16> Derived{Base};
+    SmallPtrSet<const Value *, 16> Seen{Base};
+    while (!Derived.empty()) {
+      const Value *P = Derived.pop_back_val();
+      for (const User *U : P->users()) {
+        auto *UI = dyn_cast<Instruction>(U);
+        if (!UI)
+          continue;
+        if (isa<GetElementPtrInst, CastInst, SelectInst, PHINode>(UI)) {
+          if (Seen.insert(UI).second)
+            Derived.push_back(UI);
+          continue;
+        }
+        auto *SI = dyn_cast<StoreInst>(UI);
+        if (SI && SI->getPointerOperand() == P &&
+            SI->getValueOperand()->getType()->isPointerTy() &&
+            variesMemory(getUnderlyingObject(SI->getValueOperand()), At,
+                         Objects))
+          return true;
+        if (!Outer->contains(UI) || UI == At || isa<LoadInst>(UI) ||
+            !UI->mayWriteToMemory())
+          continue;
+        if (auto *II = dyn_cast<IntrinsicInst>(UI))
+          if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
+            continue;
+        if (auto *CB = dyn_cast<CallBase>(UI))
+          if (Function *Callee = CB->getCalledFunction();
+              Callee && StageFns.count(Callee) && CB->getArgOperand(0) != P)
+            continue; // a stage() call writes only its result
+        if (SI && SI->getValueOperand() == P &&
+            !Objects.count(getUnderlyingObject(SI->getPointerOperand())))
+          return true; // the address escapes
+        if (auto *MT = dyn_cast<MemTransferInst>(UI);
+            MT && MT->getRawDest() == P &&
+            variesMemory(getUnderlyingObject(MT->getRawSource()), MT, Objects))
+          return true; // a copy of memory that varies
+        if (!DT.dominates(UI, At) || Varies.count(UI))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  // The branches inside the loop that choose which way reaches PHI P.
+  bool variesChoice(const PHINode *P) const {
+    const BasicBlock *PB = P->getParent();
+    auto *Node = DT.getNode(PB);
+    const BasicBlock *IDom =
+        Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
+    if (!IDom)
+      return false;
+    SmallPtrSet<BasicBlock *, 1> Stop{const_cast<BasicBlock *>(IDom)};
+    for (Instruction *I : InLoop) {
+      if (!I->isTerminator() || !Varies.count(I) ||
+          !DT.dominates(IDom, I->getParent()))
+        continue;
+      if (I->getParent() == IDom ||
+          isPotentiallyReachable(I->getParent(), PB, &Stop, &DT))
+        return true;
+    }
+    return false;
+  }
+
+  bool varies(Instruction *I) const {
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      const Loop *L = LI.getLoopFor(P->getParent());
+      if (L && L->getHeader() == P->getParent() && !P->hasConstantValue())
+        return true; // a loop variable
+      return any_of(P->incoming_values(),
+                    [&](const Value *V) { return variesValue(V); }) ||
+             variesChoice(P);
+    }
+    if (auto *LD = dyn_cast<LoadInst>(I))
+      return variesValue(LD->getPointerOperand()) ||
+             variesMemory(LD->getPointerOperand(), LD);
+    if (auto *CB = dyn_cast<CallBase>(I)) {
+      for (const Value *Op : CB->args())
+        if (variesValue(Op) ||
+            (Op->getType()->isPointerTy() && variesMemory(Op, CB)))
+          return true;
+      return false;
+    }
+    return any_of(I->operands(),
+                  [&](const Value *V) { return variesValue(V); });
+  }
+
+  CallInst *Site;
+  const SmallPtrSet<Instruction *, 32> &Slice;
+  const StageFunctions &StageFns;
+  DominatorTree &DT;
+  LoopInfo &LI;
+  const Loop *Outer = nullptr;
+  SmallVector<Instruction *, 32> InLoop;
+  SmallPtrSet<const Instruction *, 32> Varies;
+};
+
+// Where a loop starts, as file:line, for errors.
+std::string describeLoop(const Loop *L) {
+  for (const Instruction &I : *L->getHeader())
+    if (const DILocation *Loc = userLocation(&I); Loc && Loc->getLine())
+      return (sys::path::filename(Loc->getFilename()) + ":" +
+              Twine(Loc->getLine()))
+          .str();
+  return "unknown location";
+}
 
 // Number of edges from each block to Target (absent: cannot reach it).
 DenseMap<BasicBlock *, unsigned> distancesTo(BasicBlock *Target) {
@@ -483,6 +687,8 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
           if (StageFns.count(Callee))
             Calls.push_back(CI);
 
+  DominatorTree DT(*Body);
+  LoopInfo LI(DT);
   bool OK = true;
   for (CallInst *Call : Calls) {
     StageSiteIR Site;
@@ -500,13 +706,28 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
     }
     Slicer S(*Body, Call, StageFns);
     if (!S.run()) {
-      reportAt(Call, "mstage: the value passed to stage() depends on " +
-                         S.DeviceWhat + ", read at " +
-                         describeLocation(S.DeviceOnly) +
+      std::string Dependence = "depends on " + S.DeviceWhat + ", read at " +
+                               describeLocation(S.DeviceOnly);
+      if (const Instruction *Branch = S.branchToDeviceOnly())
+        Dependence = "is chosen by the branch at " + describeLocation(Branch) +
+                     ", which " + Dependence;
+      reportAt(Call, "mstage: the value passed to stage() " + Dependence +
                          "; staged values are computed on the host before "
                          "the launch, from kernel arguments, captures, "
                          "constants, the launch configuration and other "
                          "staged values");
+      OK = false;
+      continue;
+    }
+    if (const Loop *L = LoopVariance(Call, S.Slice, StageFns, DT, LI).run()) {
+      reportAt(Call, "mstage: this stage() call is in the loop at " +
+                         describeLoop(L) +
+                         " and its value can change from one iteration to "
+                         "the next; a stage() site is evaluated once per "
+                         "launch, so it cannot take a value per iteration: "
+                         "stage the value before the loop, or stage what "
+                         "the iterations need at once (for example a "
+                         "std::array of the values)");
       OK = false;
       continue;
     }
