@@ -8,8 +8,11 @@
 // Nothing is preempted: a thread that spins on a value that another thread
 // of its block writes never lets that thread run.
 //
-// One FiberBlock per OS thread, reused for every block it runs: the fiber
-// stacks (MSTAGE_CPU_STACK_KB each, with a guard page below) stay allocated.
+// One FiberBlock per OS thread, reused for every block it runs. The fiber
+// stacks (MSTAGE_CPU_STACK_KB each, with a guard page below) belong to the
+// process: a block takes as many as it has threads and gives them back when
+// it ends, so the stacks mapped follow the blocks that run at once, not the
+// OS threads that ever ran one (CpuFibers.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CPUFIBERS_H
@@ -32,7 +35,7 @@ namespace mstage::rt {
 
 class FiberBlock {
 public:
-  explicit FiberBlock(std::size_t StackBytes);
+  FiberBlock();
   ~FiberBlock();
   FiberBlock(const FiberBlock &) = delete;
   FiberBlock &operator=(const FiberBlock &) = delete;
@@ -69,7 +72,6 @@ private:
     WarpCall *Call = nullptr; // while AtWarp
     unsigned ActiveMask = 0;  // activemask's result
   };
-  struct StackPool;
 
   void yield(Slot &S);
   void push(unsigned I);
@@ -84,7 +86,7 @@ private:
   void tryCompleteActiveMask(unsigned I, bool Runner);
   std::string deadlock(const CpuThread &Proto);
 
-  std::unique_ptr<StackPool> Stacks;
+  std::vector<boost::context::stack_context> Lease; // the block's stacks
   std::vector<Slot> Slots;
   std::vector<unsigned> Queue; // ready threads, a ring of Slots.size()
   std::size_t Head = 0, Count = 0;
