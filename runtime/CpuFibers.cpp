@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <sys/mman.h>
 #include <system_error>
@@ -185,6 +186,12 @@ struct LeasedStack {
 
 } // namespace
 
+// "(x, y, z)" of a thread or block index.
+static std::string indexText(const unsigned *I) {
+  return "(" + std::to_string(I[0]) + ", " + std::to_string(I[1]) + ", " +
+         std::to_string(I[2]) + ")";
+}
+
 FiberBlock::FiberBlock() = default;
 
 FiberBlock::~FiberBlock() = default; // between blocks no fiber is alive
@@ -205,6 +212,8 @@ std::string FiberBlock::run(mstage_invoke_fn Invoke, void *const *Params,
   }
   Head = Count = 0;
   Arrived = Exited = AtActiveMask = 0;
+  WaitFile = nullptr;
+  Diverged.clear();
   if (std::string Why = stackPool().take(N, Lease); !Why.empty())
     return Why;
   LeasedStack Alloc{&Lease};
@@ -244,8 +253,14 @@ std::string FiberBlock::run(mstage_invoke_fn Invoke, void *const *Params,
     }
   }
   std::string Why;
+  if (!Diverged.empty())
+    Why = "in block " + indexText(Proto.Ctaid) + ", " + Diverged +
+          "; every thread of a block that has not exited must reach the same "
+          "barrier (on a GPU, as on the CPU without bounds checks, barriers "
+          "in different places pair up silently)";
   if (Exited != N) {
-    Why = deadlock(Proto);
+    if (Why.empty())
+      Why = deadlock(Proto);
     // Destroying a suspended fiber unwinds its stack (boost's forced_unwind),
     // so that the stacks can be used again.
     for (Slot &S : Slots)
@@ -260,6 +275,7 @@ void FiberBlock::releaseBarrier() {
   // cannot complete before they all arrive there.
   LastArrived = Arrived;
   Arrived = 0;
+  WaitFile = nullptr;
   for (unsigned I = 0; I < Slots.size(); ++I)
     if (Slots[I].St == State::AtBarrier) {
       Slots[I].St = State::Ready;
@@ -267,8 +283,19 @@ void FiberBlock::releaseBarrier() {
     }
 }
 
-unsigned FiberBlock::barrier(CpuThread &T) {
+unsigned FiberBlock::barrier(CpuThread &T, const char *File, unsigned Line) {
   Slot &S = Slots[T.Linear];
+  if (File && !WaitFile) {
+    WaitFile = File;
+    WaitLine = Line;
+    WaitThread = T.Linear;
+  } else if (File && Diverged.empty() &&
+             (Line != WaitLine || std::strcmp(File, WaitFile) != 0)) {
+    Diverged = "thread " + indexText(Slots[WaitThread].Ctx.Tid) +
+               " waits at the barrier at " + WaitFile + ":" +
+               std::to_string(WaitLine) + " and thread " + indexText(T.Tid) +
+               " at the one at " + File + ":" + std::to_string(Line);
+  }
   if (++Arrived + Exited == Slots.size()) {
     releaseBarrier(); // the last to arrive goes on
     return LastArrived;

@@ -47,7 +47,11 @@ public:
 
   // Called by the builtins from inside a thread of this block. A barrier
   // returns how many threads arrived (the others exited), as bar.red.popc.
-  unsigned barrier(CpuThread &T);
+  // Barriers in different places pair up, as bar.sync 0 does on the GPU;
+  // a checked barrier (bounds checks on) gives its place, File and Line,
+  // and threads that meet at checked barriers of different places make the
+  // block fail once it has run.
+  unsigned barrier(CpuThread &T, const char *File = nullptr, unsigned Line = 0);
   int warp(CpuThread &T, WarpCall &C);
   // CUDA's activemask: the lanes of T's warp that are here together. T waits
   // until every other lane of its warp has exited or stopped (here, or at
@@ -91,7 +95,12 @@ private:
   std::vector<unsigned> Queue; // ready threads, a ring of Slots.size()
   std::size_t Head = 0, Count = 0;
   unsigned Arrived = 0, Exited = 0;
-  unsigned LastArrived = 0;  // at the barrier released last
+  unsigned LastArrived = 0; // at the barrier released last
+  // The place of the first checked barrier that a thread waits at since the
+  // last release, and that thread.
+  const char *WaitFile = nullptr;
+  unsigned WaitLine = 0, WaitThread = 0;
+  std::string Diverged;      // the first two places that differed, for run()
   unsigned AtActiveMask = 0; // threads waiting in activeMask()
 };
 

@@ -42,6 +42,20 @@ bool fastMathFromEnvironment() {
   return V && *V && std::string(V) != "0";
 }
 
+// MSTAGE_BOUNDS_CHECK is a macro (mstage/bounds_check.hpp), which reads
+// like one of the MSTAGE_* variables: set in the environment, it is said once
+// that it does nothing there.
+void warnAboutBoundsCheckVariable() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    if (std::getenv("MSTAGE_BOUNDS_CHECK"))
+      llvm::errs() << "mstage: MSTAGE_BOUNDS_CHECK is set in the environment, "
+                      "where it changes nothing: bounds checks are chosen "
+                      "when the program is compiled (mstage++ "
+                      "-DMSTAGE_BOUNDS_CHECK=1, or 0)\n";
+  });
+}
+
 // What the JIT's output depends on besides the kernel and the launch (whose
 // flags carry fast math).
 const std::string &jitOptionsText() {
@@ -343,6 +357,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                 std::to_string(NumParams) + " parameters but compiled for " +
                 std::to_string(K->Blob.NumParams) +
                 "; rebuild the program with one mstage version");
+  warnAboutBoundsCheckVariable();
   std::string Bad = checkConfig(*Config, B);
   if (!Bad.empty())
     return fail(kernelPrefix(*K) + " " + Bad);
