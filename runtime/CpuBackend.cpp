@@ -158,7 +158,7 @@ public:
 private:
   void runFibers(CpuThread &T) {
     if (!ThisWorker.Fibers)
-      ThisWorker.Fibers = std::make_unique<FiberBlock>(fiberStackBytes());
+      ThisWorker.Fibers = std::make_unique<FiberBlock>();
     std::string Why = ThisWorker.Fibers->run(Invoke, Params, T);
     if (!Why.empty())
       setError(Why);

@@ -1,11 +1,21 @@
 //===- CpuFibers.cpp - The threads of one block as fibers -----------------===//
 #include "CpuFibers.h"
 
-#include <boost/context/protected_fixedsize_stack.hpp>
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
+#include <boost/context/stack_traits.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <new>
+#include <cstring>
+#include <mutex>
+#include <sys/mman.h>
+#include <system_error>
 
 namespace ctx = boost::context;
 
@@ -20,42 +30,171 @@ std::size_t fiberStackBytes() {
   return Bytes;
 }
 
-// Stacks outlive the fibers that use them: a finished fiber gives its stack
-// back, and the next block's fiber takes it. protected_fixedsize_stack puts
-// a guard page below each stack, so an overflow faults (SIGSEGV) instead of
-// overwriting another thread's stack.
-struct FiberBlock::StackPool {
-  explicit StackPool(std::size_t Bytes) : Alloc(Bytes) {}
-  ~StackPool() {
-    for (ctx::stack_context &S : Free)
-      Alloc.deallocate(S);
+namespace {
+
+// The fiber stacks of the whole process. Each is its own mapping with a
+// guard page below (an overflow faults instead of overwriting another
+// thread's stack), so a stack costs two of the process's vm.max_map_count
+// memory mappings (65530 by default): 1024-thread blocks on 32 OS threads
+// would take them all. Stacks are therefore shared by the OS threads, not
+// kept by each, and at most a quarter of the mapping limit's worth is
+// mapped: a block that would pass that cap waits until others give theirs
+// back. A block waits only while others hold stacks, so it always runs.
+class StackPool {
+public:
+  explicit StackPool(std::size_t Bytes)
+      : Bytes(Bytes), Cap(std::max<std::size_t>(mapLimit() / 4, 1024)) {}
+
+  // Fills Out with N stacks, mapping those the pool lacks. "" or why not.
+  std::string take(unsigned N, std::vector<ctx::stack_context> &Out) {
+    std::unique_lock<std::mutex> G(Lock);
+    Returned.wait(G, [&] {
+      return InUse == 0 || Free.size() + (Cap - std::min(Cap, Mapped)) >= N;
+    });
+    while (Out.size() < N && !Free.empty()) {
+      Out.push_back(Free.back());
+      Free.pop_back();
+    }
+    while (Out.size() < N) {
+      ctx::stack_context S;
+      if (std::string Why = map(S); !Why.empty()) {
+        Why = "cannot map the stack of fiber " + std::to_string(Out.size()) +
+              " of a block of " + std::to_string(N) + ": " + Why;
+        Free.insert(Free.end(), Out.begin(), Out.end());
+        Out.clear();
+        return Why;
+      }
+      ++Mapped;
+      Out.push_back(S);
+    }
+    InUse += N;
+    return "";
   }
-  ctx::protected_fixedsize_stack Alloc;
+
+  void give(std::vector<ctx::stack_context> &Stacks) {
+    {
+      std::lock_guard<std::mutex> G(Lock);
+      InUse -= Stacks.size();
+      Free.insert(Free.end(), Stacks.begin(), Stacks.end());
+    }
+    Stacks.clear();
+    Returned.notify_all();
+  }
+
+private:
+  // One stack and its guard page, as boost's protected_fixedsize_stack maps
+  // them, but with the reason when the mapping or the guard fails.
+  std::string map(ctx::stack_context &S) {
+    std::size_t Page = ctx::stack_traits::page_size();
+    std::size_t Size = (Bytes + Page - 1) / Page * Page + Page;
+    void *P = ::mmap(nullptr, Size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (P == MAP_FAILED)
+      return whyNoMapping(errno);
+    // The guard splits the mapping in two; this is where the mapping limit
+    // is met first, as new stacks merge with the mapping beside them.
+    if (::mprotect(P, Page, PROT_NONE) != 0) {
+      int Errno = errno;
+      ::munmap(P, Size);
+      return whyNoMapping(Errno);
+    }
+    S.size = Size;
+    S.sp = static_cast<char *>(P) + Size;
+    return "";
+  }
+
+  // The limit that was met: the number of mappings or memory.
+  std::string whyNoMapping(int Errno) {
+    std::size_t Maps = mappingCount(), Limit = mapLimit();
+    std::string Why =
+        llvm::StringRef(
+            std::error_code(Errno, std::generic_category()).message())
+            .lower() +
+        ": the process has " + std::to_string(Maps) +
+        " memory mappings and vm.max_map_count allows " + std::to_string(Limit);
+    if (Maps + 16 >= Limit)
+      return Why + ", and a fiber stack takes 2 (the stack and its guard "
+                   "page); raise vm.max_map_count (sysctl)";
+    return Why + ", so memory ran out: each fiber stack is " +
+           std::to_string(Bytes / 1024) +
+           " KiB (MSTAGE_CPU_STACK_KB); lower it, or raise the memory limit "
+           "(ulimit -v)";
+  }
+
+  // vm.max_map_count; Linux's default where it cannot be read.
+  static std::size_t mapLimit() {
+    auto Text =
+        llvm::MemoryBuffer::getFileAsStream("/proc/sys/vm/max_map_count");
+    unsigned long long N = 0;
+    if (!Text ||
+        llvm::StringRef((*Text)->getBuffer()).trim().getAsInteger(10, N))
+      return 65530;
+    return std::size_t(N);
+  }
+
+  // The lines of /proc/self/maps, read without allocating: no memory may
+  // be left.
+  static std::size_t mappingCount() {
+    llvm::Expected<llvm::sys::fs::file_t> F =
+        llvm::sys::fs::openNativeFileForRead("/proc/self/maps");
+    if (!F) {
+      llvm::consumeError(F.takeError());
+      return 0;
+    }
+    std::size_t Lines = 0;
+    char Buffer[4096];
+    for (;;) {
+      llvm::Expected<std::size_t> Read =
+          llvm::sys::fs::readNativeFile(*F, Buffer);
+      if (!Read) {
+        llvm::consumeError(Read.takeError());
+        break;
+      }
+      if (*Read == 0)
+        break;
+      Lines += std::count(Buffer, Buffer + *Read, '\n');
+    }
+    llvm::sys::fs::closeFile(*F);
+    return Lines;
+  }
+
+  const std::size_t Bytes, Cap;
+  std::mutex Lock;
+  std::condition_variable Returned;
   std::vector<ctx::stack_context> Free;
+  std::size_t Mapped = 0, InUse = 0;
 };
 
-namespace {
-// The stack allocator that a fiber keeps: takes from and returns to a pool.
-struct PooledStack {
-  std::vector<ctx::stack_context> *Free;
-  ctx::protected_fixedsize_stack *Alloc;
+StackPool &stackPool() {
+  // Never destroyed: a worker may still run a block at exit().
+  static StackPool *P = new StackPool(fiberStackBytes());
+  return *P;
+}
+
+// The stack allocator of a block's fibers: takes from and returns to the
+// stacks the block holds, which outlive the fibers (a finished fiber gives
+// its stack back, and the next block's fiber takes it).
+struct LeasedStack {
+  std::vector<ctx::stack_context> *Lease;
   ctx::stack_context allocate() {
-    if (Free->empty())
-      return Alloc->allocate();
-    ctx::stack_context S = Free->back();
-    Free->pop_back();
+    ctx::stack_context S = Lease->back();
+    Lease->pop_back();
     return S;
   }
-  void deallocate(ctx::stack_context &S) noexcept { Free->push_back(S); }
+  void deallocate(ctx::stack_context &S) noexcept { Lease->push_back(S); }
 };
+
 } // namespace
 
-FiberBlock::FiberBlock(std::size_t StackBytes)
-    : Stacks(std::make_unique<StackPool>(StackBytes)) {}
-
-FiberBlock::~FiberBlock() {
-  Slots.clear(); // every fiber has finished; their stacks are in the pool
+// "(x, y, z)" of a thread or block index.
+static std::string indexText(const unsigned *I) {
+  return "(" + std::to_string(I[0]) + ", " + std::to_string(I[1]) + ", " +
+         std::to_string(I[2]) + ")";
 }
+
+FiberBlock::FiberBlock() = default;
+
+FiberBlock::~FiberBlock() = default; // between blocks no fiber is alive
 
 void FiberBlock::push(unsigned I) {
   Queue[(Head + Count++) % Queue.size()] = I;
@@ -73,7 +212,11 @@ std::string FiberBlock::run(mstage_invoke_fn Invoke, void *const *Params,
   }
   Head = Count = 0;
   Arrived = Exited = AtActiveMask = 0;
-  PooledStack Alloc{&Stacks->Free, &Stacks->Alloc};
+  WaitFile = nullptr;
+  Diverged.clear();
+  if (std::string Why = stackPool().take(N, Lease); !Why.empty())
+    return Why;
+  LeasedStack Alloc{&Lease};
   unsigned NX = Proto.Ntid[0], NY = Proto.Ntid[1];
   for (unsigned I = 0; I < N; ++I) {
     Slot &S = Slots[I];
@@ -85,20 +228,13 @@ std::string FiberBlock::run(mstage_invoke_fn Invoke, void *const *Params,
     S.Ctx.Fibers = this;
     S.St = State::Ready;
     S.Call = nullptr;
-    try {
-      S.Self = ctx::fiber(std::allocator_arg, Alloc,
-                          [this, I, Invoke, Params](ctx::fiber &&Sched) {
-                            Slots[I].Sched = std::move(Sched);
-                            Invoke(Params);
-                            return std::move(Slots[I].Sched);
-                          });
-    } catch (const std::bad_alloc &) {
-      for (unsigned J = 0; J < I; ++J)
-        Slots[J].Self = ctx::fiber(); // not started: nothing to unwind
-      return "cannot allocate the stacks of " + std::to_string(N) +
-             " fibers of " + std::to_string(fiberStackBytes() / 1024) +
-             " KiB (MSTAGE_CPU_STACK_KB)";
-    }
+    // Nothing here allocates: the stack is the lease's.
+    S.Self = ctx::fiber(std::allocator_arg, Alloc,
+                        [this, I, Invoke, Params](ctx::fiber &&Sched) {
+                          Slots[I].Sched = std::move(Sched);
+                          Invoke(Params);
+                          return std::move(Slots[I].Sched);
+                        });
     push(I);
   }
   CpuThread *Outer = CurrentCpuThread;
@@ -116,13 +252,21 @@ std::string FiberBlock::run(mstage_invoke_fn Invoke, void *const *Params,
       threadExited(I);
     }
   }
-  if (Exited == N)
-    return "";
-  std::string Why = deadlock(Proto);
-  // Destroying a suspended fiber unwinds its stack (boost's forced_unwind),
-  // so that the stacks can be used again.
-  for (Slot &S : Slots)
-    S.Self = ctx::fiber();
+  std::string Why;
+  if (!Diverged.empty())
+    Why = "in block " + indexText(Proto.Ctaid) + ", " + Diverged +
+          "; every thread of a block that has not exited must reach the same "
+          "barrier (on a GPU, as on the CPU without bounds checks, barriers "
+          "in different places pair up silently)";
+  if (Exited != N) {
+    if (Why.empty())
+      Why = deadlock(Proto);
+    // Destroying a suspended fiber unwinds its stack (boost's forced_unwind),
+    // so that the stacks can be used again.
+    for (Slot &S : Slots)
+      S.Self = ctx::fiber();
+  }
+  stackPool().give(Lease); // every fiber has ended and given its stack back
   return Why;
 }
 
@@ -131,6 +275,7 @@ void FiberBlock::releaseBarrier() {
   // cannot complete before they all arrive there.
   LastArrived = Arrived;
   Arrived = 0;
+  WaitFile = nullptr;
   for (unsigned I = 0; I < Slots.size(); ++I)
     if (Slots[I].St == State::AtBarrier) {
       Slots[I].St = State::Ready;
@@ -138,8 +283,19 @@ void FiberBlock::releaseBarrier() {
     }
 }
 
-unsigned FiberBlock::barrier(CpuThread &T) {
+unsigned FiberBlock::barrier(CpuThread &T, const char *File, unsigned Line) {
   Slot &S = Slots[T.Linear];
+  if (File && !WaitFile) {
+    WaitFile = File;
+    WaitLine = Line;
+    WaitThread = T.Linear;
+  } else if (File && Diverged.empty() &&
+             (Line != WaitLine || std::strcmp(File, WaitFile) != 0)) {
+    Diverged = "thread " + indexText(Slots[WaitThread].Ctx.Tid) +
+               " waits at the barrier at " + WaitFile + ":" +
+               std::to_string(WaitLine) + " and thread " + indexText(T.Tid) +
+               " at the one at " + File + ":" + std::to_string(Line);
+  }
   if (++Arrived + Exited == Slots.size()) {
     releaseBarrier(); // the last to arrive goes on
     return LastArrived;

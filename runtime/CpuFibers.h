@@ -8,8 +8,11 @@
 // Nothing is preempted: a thread that spins on a value that another thread
 // of its block writes never lets that thread run.
 //
-// One FiberBlock per OS thread, reused for every block it runs: the fiber
-// stacks (MSTAGE_CPU_STACK_KB each, with a guard page below) stay allocated.
+// One FiberBlock per OS thread, reused for every block it runs. The fiber
+// stacks (MSTAGE_CPU_STACK_KB each, with a guard page below) belong to the
+// process: a block takes as many as it has threads and gives them back when
+// it ends, so the stacks mapped follow the blocks that run at once, not the
+// OS threads that ever ran one (CpuFibers.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CPUFIBERS_H
@@ -32,7 +35,7 @@ namespace mstage::rt {
 
 class FiberBlock {
 public:
-  explicit FiberBlock(std::size_t StackBytes);
+  FiberBlock();
   ~FiberBlock();
   FiberBlock(const FiberBlock &) = delete;
   FiberBlock &operator=(const FiberBlock &) = delete;
@@ -44,7 +47,11 @@ public:
 
   // Called by the builtins from inside a thread of this block. A barrier
   // returns how many threads arrived (the others exited), as bar.red.popc.
-  unsigned barrier(CpuThread &T);
+  // Barriers in different places pair up, as bar.sync 0 does on the GPU;
+  // a checked barrier (bounds checks on) gives its place, File and Line,
+  // and threads that meet at checked barriers of different places make the
+  // block fail once it has run.
+  unsigned barrier(CpuThread &T, const char *File = nullptr, unsigned Line = 0);
   int warp(CpuThread &T, WarpCall &C);
   // CUDA's activemask: the lanes of T's warp that are here together. T waits
   // until every other lane of its warp has exited or stopped (here, or at
@@ -69,7 +76,6 @@ private:
     WarpCall *Call = nullptr; // while AtWarp
     unsigned ActiveMask = 0;  // activemask's result
   };
-  struct StackPool;
 
   void yield(Slot &S);
   void push(unsigned I);
@@ -84,12 +90,17 @@ private:
   void tryCompleteActiveMask(unsigned I, bool Runner);
   std::string deadlock(const CpuThread &Proto);
 
-  std::unique_ptr<StackPool> Stacks;
+  std::vector<boost::context::stack_context> Lease; // the block's stacks
   std::vector<Slot> Slots;
   std::vector<unsigned> Queue; // ready threads, a ring of Slots.size()
   std::size_t Head = 0, Count = 0;
   unsigned Arrived = 0, Exited = 0;
-  unsigned LastArrived = 0;  // at the barrier released last
+  unsigned LastArrived = 0; // at the barrier released last
+  // The place of the first checked barrier that a thread waits at since the
+  // last release, and that thread.
+  const char *WaitFile = nullptr;
+  unsigned WaitLine = 0, WaitThread = 0;
+  std::string Diverged;      // the first two places that differed, for run()
   unsigned AtActiveMask = 0; // threads waiting in activeMask()
 };
 

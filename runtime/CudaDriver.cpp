@@ -315,6 +315,18 @@ CudaDriver *CudaDriver::create(std::string &Why) {
        &D->MaxSharedPerBlockOptin},
       {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
        "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)", &D->MultiprocessorCount},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+       "cuDeviceGetAttribute(MAX_BLOCK_DIM_X)", &D->MaxBlockDim[0]},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+       "cuDeviceGetAttribute(MAX_BLOCK_DIM_Y)", &D->MaxBlockDim[1]},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
+       "cuDeviceGetAttribute(MAX_BLOCK_DIM_Z)", &D->MaxBlockDim[2]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+       "cuDeviceGetAttribute(MAX_GRID_DIM_X)", &D->MaxGridDim[0]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+       "cuDeviceGetAttribute(MAX_GRID_DIM_Y)", &D->MaxGridDim[1]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
+       "cuDeviceGetAttribute(MAX_GRID_DIM_Z)", &D->MaxGridDim[2]},
   };
   for (const auto &A : Attributes)
     if (CUresult R = Fn.cuDeviceGetAttribute(A.Value, A.Attribute, D->Device);

@@ -63,6 +63,9 @@ public:
   // The most a kernel can get by raising its dynamic shared memory limit.
   int maxSharedBytesPerBlockOptin() const { return MaxSharedPerBlockOptin; }
   int multiprocessorCount() const { return MultiprocessorCount; }
+  // The largest block and grid extent along axis 0 (x), 1 (y) or 2 (z).
+  int maxBlockDim(int Axis) const { return MaxBlockDim[Axis]; }
+  int maxGridDim(int Axis) const { return MaxGridDim[Axis]; }
   // "NVIDIA H200 (sm_90), device 0, driver 13.0"
   std::string description() const;
 
@@ -128,6 +131,8 @@ private:
   int MaxSharedPerBlock = 0;
   int MaxSharedPerBlockOptin = 0;
   int MultiprocessorCount = 0;
+  int MaxBlockDim[3] = {0, 0, 0};
+  int MaxGridDim[3] = {0, 0, 0};
 };
 
 } // namespace rt

@@ -128,7 +128,8 @@ MSTAGE_EXPORT void __mstage_check_shared(unsigned long long Needed,
   printWhere(current());
   std::abort();
 }
-// Counts the threads that arrive, as bar.red.popc does on the device.
+// Counts the threads that arrive, as bar.red.popc does on the device; the
+// place lets the CPU also tell threads at different barriers.
 MSTAGE_EXPORT void __mstage_check_barrier(const char *File, unsigned Line,
                                           const char *Function) {
   CpuThread *T = CurrentCpuThread;
@@ -136,7 +137,7 @@ MSTAGE_EXPORT void __mstage_check_barrier(const char *File, unsigned Line,
     __mstage_barrier();
     return;
   }
-  unsigned Arrived = T->Fibers->barrier(*T);
+  unsigned Arrived = T->Fibers->barrier(*T, File, Line);
   if (Arrived == T->BlockThreads)
     return;
   std::fprintf(stderr, mstage::BarrierCheckFormat, File, Line, Function,

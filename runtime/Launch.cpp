@@ -8,6 +8,7 @@
 #include "Dump.h"
 #include "JitCompiler.h"
 #include "KernelRegistry.h"
+#include "LaunchLimits.h"
 #include "MemoryCache.h"
 #include "RuntimeError.h"
 #include "StageValueText.h"
@@ -41,6 +42,20 @@ bool fastMathFromEnvironment() {
   return V && *V && std::string(V) != "0";
 }
 
+// MSTAGE_BOUNDS_CHECK is a macro (mstage/bounds_check.hpp), which reads
+// like one of the MSTAGE_* variables: set in the environment, it is said once
+// that it does nothing there.
+void warnAboutBoundsCheckVariable() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    if (std::getenv("MSTAGE_BOUNDS_CHECK"))
+      llvm::errs() << "mstage: MSTAGE_BOUNDS_CHECK is set in the environment, "
+                      "where it changes nothing: bounds checks are chosen "
+                      "when the program is compiled (mstage++ "
+                      "-DMSTAGE_BOUNDS_CHECK=1, or 0)\n";
+  });
+}
+
 // What the JIT's output depends on besides the kernel and the launch (whose
 // flags carry fast math).
 const std::string &jitOptionsText() {
@@ -55,7 +70,8 @@ bool fastMath(const mstage_launch_config &C) {
   return C.flags & MSTAGE_LAUNCH_FAST_MATH;
 }
 
-// Launch extents the hardware cannot take are rejected before compiling.
+// Launch extents a GPU cannot take are rejected before compiling, on every
+// back end (LaunchLimits.h).
 std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
   if (C.flags & ~MSTAGE_LAUNCH_FAST_MATH)
     return "has unknown launch flags " + std::to_string(C.flags) +
@@ -67,19 +83,7 @@ std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
              std::to_string(C.grid[2]) + ", block " +
              std::to_string(C.block[0]) + "x" + std::to_string(C.block[1]) +
              "x" + std::to_string(C.block[2]) + ")";
-  uint64_t Threads = uint64_t(C.block[0]) * C.block[1] * C.block[2];
-  uint64_t MaxThreads =
-      B.Driver ? uint64_t(B.Driver->maxThreadsPerBlock()) : 1024;
-  if (Threads > MaxThreads)
-    return "asks for " + std::to_string(Threads) +
-           " threads per block; the device allows at most " +
-           std::to_string(MaxThreads);
-  if (B.Driver &&
-      C.shared_bytes > uint64_t(B.Driver->maxSharedBytesPerBlockOptin()))
-    return "asks for " + std::to_string(C.shared_bytes) +
-           " bytes of shared memory; the device allows at most " +
-           std::to_string(B.Driver->maxSharedBytesPerBlockOptin());
-  return "";
+  return checkLaunchShape(C, launchLimits(B));
 }
 
 // One launch's specialization: the launch configuration, then each staged
@@ -353,6 +357,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                 std::to_string(NumParams) + " parameters but compiled for " +
                 std::to_string(K->Blob.NumParams) +
                 "; rebuild the program with one mstage version");
+  warnAboutBoundsCheckVariable();
   std::string Bad = checkConfig(*Config, B);
   if (!Bad.empty())
     return fail(kernelPrefix(*K) + " " + Bad);

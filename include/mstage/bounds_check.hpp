@@ -1,7 +1,9 @@
 // Bounds checks for the element accesses of mstage's views.
 //
-// MSTAGE_BOUNDS_CHECK=1 turns them on, MSTAGE_BOUNDS_CHECK=0 off; left
-// undefined, they follow assert(): on unless NDEBUG is defined. A failed
+// The macro MSTAGE_BOUNDS_CHECK, given when compiling, turns them on
+// (-DMSTAGE_BOUNDS_CHECK=1) or off (=0); left undefined, they follow
+// assert(): on unless NDEBUG is defined. It is not an environment variable:
+// the runtime only says that one of that name changes nothing. A failed
 // check reports the file and line of the access, the index and the size, and
 // stops: on the device the launch fails with CUDA_ERROR_ASSERT, on the host
 // the program aborts. Turned off, a check compiles to nothing.
@@ -71,7 +73,8 @@ inline std::size_t make_index(std::size_t value, source_place) { return value; }
 #endif
 
 // The block barrier; with checks on, one that reports a barrier that not
-// every thread of the block reaches, with the caller's place.
+// every thread of the block reaches, with the caller's place (on the CPU
+// back end, also threads that wait at barriers of different places).
 inline void block_barrier([[maybe_unused]] source_place place) {
 #if MSTAGE_BOUNDS_CHECK
   __mstage_check_barrier(place.file, place.line, place.function);
