@@ -60,6 +60,8 @@ protected:
     for (const std::string &Arg : Args) {
       if (Arg == "strip-debug-info") {
         mstage::setStripHostDebugInfo(true);
+      } else if (Arg == "no-stage-loop-check") {
+        mstage::setCheckStageLoops(false);
       } else {
         DiagnosticsEngine &D = CI.getDiagnostics();
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,

@@ -228,6 +228,7 @@ struct EmbeddedKernel {
   Function *Entry;
   std::string Blob;
   SmallVector<Function *, 4> Evaluators;
+  Function *StageChecker = nullptr; // MSTAGE_CHECK=stage, with sites only
 };
 
 // Emits the blobs, the kernel table and the constructor that registers them.
@@ -235,7 +236,7 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
   Type *I32 = Type::getInt32Ty(Ctx);
-  auto *RecordTy = StructType::get(Ctx, {Ptr, Ptr, Ptr, I32, I32});
+  auto *RecordTy = StructType::get(Ctx, {Ptr, Ptr, Ptr, I32, I32, Ptr});
   SmallVector<Constant *, 4> Records;
   for (const EmbeddedKernel &K : Kernels) {
     auto *Init =
@@ -256,7 +257,9 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
     Records.push_back(ConstantStruct::get(
         RecordTy,
         {K.Entry, GV, Evals, ConstantInt::get(I32, K.Evaluators.size()),
-         ConstantInt::get(I32, 0)}));
+         ConstantInt::get(I32, 0),
+         K.StageChecker ? static_cast<Constant *>(K.StageChecker)
+                        : ConstantPointerNull::get(cast<PointerType>(Ptr))}));
   }
   auto *TableInit =
       ConstantArray::get(ArrayType::get(RecordTy, Records.size()), Records);
@@ -314,11 +317,15 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     if (StagesOK)
       Bitcode =
           buildDeviceBitcode(M, K, Staged, StageFns, TM.get(), Blob.NumParams);
+    Function *Checker = nullptr;
+    if (Bitcode && !Staged.Sites.empty())
+      Checker =
+          buildStageChecker(M, Staged, "__mstage_stage_checker." + K.Info.Name);
     if (Staged.OwnsBody)
       Staged.Body->eraseFromParent();
     if (!Bitcode)
       continue;
-    EmbeddedKernel E{K.F, {}, {}};
+    EmbeddedKernel E{K.F, {}, {}, Checker};
     for (const StageSiteIR &Site : Staged.Sites) {
       Blob.StageSites.push_back(Site.Info);
       E.Evaluators.push_back(Site.Evaluator);

@@ -8,4 +8,9 @@ static bool StripDebug = false;
 bool stripHostDebugInfo() { return StripDebug; }
 void setStripHostDebugInfo(bool Strip) { StripDebug = Strip; }
 
+static bool CheckLoops = true;
+
+bool checkStageLoops() { return CheckLoops; }
+void setCheckStageLoops(bool Check) { CheckLoops = Check; }
+
 } // namespace mstage

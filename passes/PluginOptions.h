@@ -13,6 +13,12 @@ namespace mstage {
 bool stripHostDebugInfo();
 void setStripHostDebugInfo(bool Strip);
 
+// False with -plugin-arg-mstage no-stage-loop-check: a stage() site whose
+// value varies in a loop is folded with one iteration's value instead of
+// being an error. Only for testing MSTAGE_CHECK=stage, which catches it.
+bool checkStageLoops();
+void setCheckStageLoops(bool Check);
+
 } // namespace mstage
 
 #endif

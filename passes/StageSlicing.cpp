@@ -1,6 +1,7 @@
 //===- StageSlicing.cpp - Split stage() sites into host evaluators --------===//
 #include "StageSlicing.h"
 #include "KernelTags.h"
+#include "PluginOptions.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -719,7 +720,10 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
       OK = false;
       continue;
     }
-    if (const Loop *L = LoopVariance(Call, S.Slice, StageFns, DT, LI).run()) {
+    if (const Loop *L =
+            checkStageLoops()
+                ? LoopVariance(Call, S.Slice, StageFns, DT, LI).run()
+                : nullptr) {
       reportAt(Call, "mstage: this stage() call is in the loop at " +
                          describeLoop(L) +
                          " and its value can change from one iteration to "
@@ -738,6 +742,52 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
     Out.Sites.push_back(Site);
   }
   return OK;
+}
+
+Function *buildStageChecker(Module &M, const StagedBody &Staged,
+                            const Twine &Name) {
+  LLVMContext &Ctx = M.getContext();
+  Function &Body = *Staged.Body;
+  Type *Ptr = PointerType::get(Ctx, 0);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  SmallVector<Type *, 8> Params(Body.arg_size(), Ptr);
+  Params.push_back(Ptr); // the runtime's check context
+  Function *Impl =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+                       GlobalValue::InternalLinkage, Name + ".impl", M);
+  ValueToValueMapTy VMap;
+  for (unsigned K = 0; K < Body.arg_size(); ++K)
+    VMap[Body.getArg(K)] = Impl->getArg(K);
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(Impl, &Body, VMap,
+                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  Impl->removeFnAttr(Attribute::OptimizeNone);
+  Impl->removeFnAttr(Attribute::NoInline);
+
+  // void __mstage_stage_check(void *context, uint32_t site, const void *v)
+  FunctionCallee Check = M.getOrInsertFunction(
+      "__mstage_stage_check", Type::getVoidTy(Ctx), Ptr, I32, Ptr);
+  Argument *Context = Impl->getArg(Body.arg_size());
+  for (size_t I = 0; I < Staged.Sites.size(); ++I) {
+    auto *S = cast<CallInst>(VMap[Staged.Sites[I].Call]);
+    IRBuilder<> B(S->getNextNode());
+    B.SetCurrentDebugLocation(S->getDebugLoc());
+    B.CreateCall(Check, {Context, B.getInt32(I), S->getArgOperand(0)});
+  }
+
+  // void checker(void *const *params): params as the launch's, then the
+  // context.
+  Function *Invoke =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
+                       GlobalValue::InternalLinkage, Name, M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Invoke));
+  SmallVector<Value *, 8> Args;
+  for (unsigned K = 0; K <= Body.arg_size(); ++K)
+    Args.push_back(
+        B.CreateLoad(Ptr, B.CreateConstGEP1_32(Ptr, Invoke->getArg(0), K)));
+  B.CreateCall(Impl, Args);
+  B.CreateRetVoid();
+  return Invoke;
 }
 
 void replaceStageSites(Module &Dev, ArrayRef<CallInst *> Calls,

@@ -58,6 +58,14 @@ bool prepareStagedBody(llvm::Module &M, llvm::Function &Entry,
                        llvm::StringRef KernelName, llvm::StringRef KernelFile,
                        const StageFunctions &StageFns, StagedBody &Out);
 
+// MSTAGE_CHECK=stage: a host function void(void *const *params) that runs
+// the kernel's body as the CPU back end does, but calls
+// __mstage_stage_check(context, site, value) after each stage() site with the
+// value it computed there, for the runtime to compare with the value that
+// was folded. params are the launch's parameters followed by the context.
+llvm::Function *buildStageChecker(llvm::Module &M, const StagedBody &Staged,
+                                  const llvm::Twine &Name);
+
 // In a device module: replaces each stage site call (in order) with a copy
 // from its placeholder global.
 void replaceStageSites(llvm::Module &Dev,

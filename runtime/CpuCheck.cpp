@@ -7,9 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Backend.h"
-#include "CpuBackend.h"
+#include "CheckSettings.h"
 #include "KernelRegistry.h"
 #include "RuntimeError.h"
+#include "StageCheck.h"
 
 #include "mstage/abi.h"
 
@@ -27,45 +28,50 @@ using namespace mstage::rt;
 
 namespace {
 
-struct CheckSettings {
-  bool On = false;
-  double Rtol = 1e-5;
-  std::string Error; // a bad setting: every launch fails
-};
-
 CheckSettings readCheckSettings() {
   CheckSettings S;
   llvm::StringRef Mode =
       std::getenv("MSTAGE_CHECK") ? std::getenv("MSTAGE_CHECK") : "";
-  Mode = Mode.trim();
-  if (Mode == "cpu")
-    S.On = true;
-  else if (!Mode.empty() && Mode != "off" && Mode != "0")
-    S.Error = "MSTAGE_CHECK='" + Mode.str() + "' is not cpu or off";
+  llvm::SmallVector<llvm::StringRef, 2> Parts;
+  Mode.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Part : Parts) {
+    Part = Part.trim();
+    if (Part == "cpu")
+      S.Cpu = true;
+    else if (Part == "stage")
+      S.Stage = true;
+    else if (Part != "off" && Part != "0" && !Part.empty())
+      S.Error = "MSTAGE_CHECK='" + Mode.str() +
+                "' is not a list of cpu and stage, or off";
+  }
   if (const char *R = std::getenv("MSTAGE_CHECK_RTOL"); R && *R) {
     if (llvm::StringRef(R).trim().getAsDouble(S.Rtol) || !(S.Rtol >= 0))
       S.Error = "MSTAGE_CHECK_RTOL='" + std::string(R) +
                 "' is not a relative tolerance such as 1e-5";
   }
-  if (S.On && S.Error.empty())
+  if (S.Cpu && S.Error.empty())
     std::fprintf(stderr, "mstage: MSTAGE_CHECK=cpu: each launch also runs on "
                          "the CPU back end, and the outputs are compared\n");
-  return S;
-}
-
-const CheckSettings &checkSettings() {
-  static const CheckSettings S = readCheckSettings();
+  if (S.Stage && S.Error.empty())
+    std::fprintf(stderr, "mstage: MSTAGE_CHECK=stage: on the CPU back end, "
+                         "every stage() is compared with the value folded for "
+                         "its launch\n");
   return S;
 }
 
 } // namespace
+
+const CheckSettings &mstage::rt::checkSettings() {
+  static const CheckSettings S = readCheckSettings();
+  return S;
+}
 
 MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry, int Checkable) {
   const CheckSettings &S = checkSettings();
   if (!S.Error.empty())
     return fail("mstage: " + S.Error), -1;
   BackendKind Kind = backend().Kind;
-  if (!S.On || (Kind != BackendKind::Gpu && Kind != BackendKind::Cpu))
+  if (!S.Cpu || (Kind != BackendKind::Gpu && Kind != BackendKind::Cpu))
     return 0;
   if (Checkable)
     return 1;
@@ -93,7 +99,7 @@ MSTAGE_EXPORT int mstage_rt_launch_on_cpu(const void *HostEntry,
   if (NumParams != K->Blob.NumParams)
     return fail("mstage: kernel '" + K->Blob.PrettyName +
                 "': parameter count mismatch; rebuild the program");
-  return launchOnCpu(*K, Invoke, Params, *Config, nullptr);
+  return launchOnCpuStageChecked(*K, Invoke, Params, *Config, nullptr);
 }
 
 MSTAGE_EXPORT const char *mstage_rt_kernel_name(const void *HostEntry) {

@@ -11,6 +11,7 @@
 #include "LaunchLimits.h"
 #include "MemoryCache.h"
 #include "RuntimeError.h"
+#include "StageCheck.h"
 #include "StageValueText.h"
 #include "Trace.h"
 
@@ -370,7 +371,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   Config = &Effective;
   if (B.Kind == BackendKind::Cpu) {
     LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
-    return launchOnCpu(*K, Invoke, Params, *Config,
+    return launchOnCpuStageChecked(*K, Invoke, Params, *Config,
                        TimeLaunches ? &LastKernelMs : nullptr);
   }
 

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define MSTAGE_ABI_VERSION 3u
+#define MSTAGE_ABI_VERSION 4u
 
 /* mstage_launch_config::flags */
 #define MSTAGE_LAUNCH_FAST_MATH 1u /* compile this kernel with fast math */
@@ -40,6 +40,10 @@ typedef struct mstage_kernel_record {
   const mstage_evaluator_fn *evaluators; /* one per stage site */
   uint32_t num_evaluators;
   uint32_t reserved;
+  /* MSTAGE_CHECK=stage: the kernel's body for the CPU back end, with each
+   * stage() site's value passed to __mstage_stage_check; its params are the
+   * launch's followed by the check's context. Null without stage sites. */
+  void (*stage_checker)(void *const *params);
 } mstage_kernel_record;
 
 typedef struct mstage_module_record {
@@ -50,6 +54,9 @@ typedef struct mstage_module_record {
 
 /* Called by the static constructor that the extraction pass emits. */
 void __mstage_register_module(const mstage_module_record *module);
+/* Called by a kernel's stage_checker after each stage() site, with the value
+ * the host body computed there. */
+void __mstage_stage_check(void *context, uint32_t site, const void *value);
 
 /* Runs a kernel's host-compiled body for one thread: params is the launch's
  * parameter array (see mstage_rt_launch). The CPU back end calls it once per

@@ -1,0 +1,112 @@
+//===- StageCheck.cpp - MSTAGE_CHECK=stage: each stage() against its fold ===//
+#include "StageCheck.h"
+#include "CheckSettings.h"
+#include "CpuBackend.h"
+#include "CpuThread.h"
+#include "RuntimeError.h"
+#include "StageValueText.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+using namespace mstage::rt;
+
+namespace {
+
+// What the checker's calls of __mstage_stage_check compare against: the
+// value each site's evaluator gives for the launch.
+struct StageCheckContext {
+  const RegisteredKernel *K = nullptr;
+  llvm::SmallVector<std::string, 4> Folded; // one per site
+  std::atomic<bool> Failed{false};
+  std::atomic<uint64_t> Mismatches{0};
+  std::mutex Lock;
+  std::string Message; // the first mismatch
+};
+
+std::string where(const CpuThread *T) {
+  if (!T)
+    return "";
+  auto Triple = [](const unsigned *V) {
+    return "(" + std::to_string(V[0]) + "," + std::to_string(V[1]) + "," +
+           std::to_string(V[2]) + ")";
+  };
+  return " in thread " + Triple(T->Tid) + " of block " + Triple(T->Ctaid);
+}
+
+// "file.cpp:12:5" for site I: the line and column are in the kernel's file.
+std::string siteLocation(const mstage::KernelBlob &Blob, uint32_t I) {
+  const mstage::StageSite &S = Blob.StageSites[I];
+  llvm::StringRef File =
+      llvm::StringRef(Blob.Location).rsplit(':').first.rsplit(':').first;
+  return File.str() + ":" + std::to_string(S.Line) + ":" +
+         std::to_string(S.Column);
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) void
+__mstage_stage_check(void *Context, uint32_t Site, const void *Value) {
+  auto &C = *static_cast<StageCheckContext *>(Context);
+  const auto &Sites = C.K->Blob.StageSites;
+  if (Site >= Sites.size())
+    return; // the checker and the blob come from one object
+  const std::string &Folded = C.Folded[Site];
+  if (std::memcmp(Folded.data(), Value, Folded.size()) == 0)
+    return;
+  C.Mismatches.fetch_add(1, std::memory_order_relaxed);
+  if (C.Failed.exchange(true))
+    return;
+  llvm::StringRef Got(static_cast<const char *>(Value), Folded.size());
+  std::lock_guard<std::mutex> G(C.Lock);
+  C.Message = "mstage: kernel '" + C.K->Blob.PrettyName +
+              "': MSTAGE_CHECK=stage: the stage() at " +
+              siteLocation(C.K->Blob, Site) + " gave " +
+              mstage::formatStageValue(Sites[Site], Got) +
+              where(CurrentCpuThread) + ", but " +
+              mstage::formatStageValue(Sites[Site], Folded) +
+              " was folded into the kernel for this launch; a staged value "
+              "must be the same in every execution of its stage() call";
+}
+
+int mstage::rt::launchOnCpuStageChecked(const RegisteredKernel &K,
+                                        mstage_invoke_fn Invoke,
+                                        void *const *Params,
+                                        const mstage_launch_config &Config,
+                                        double *KernelMs) {
+  const CheckSettings &S = checkSettings();
+  if (!S.Error.empty())
+    return fail("mstage: kernel '" + K.Blob.PrettyName + "': " + S.Error);
+  uint32_t NumSites = K.Blob.StageSites.size();
+  if (!S.Stage || NumSites == 0 || !K.Record->stage_checker)
+    return launchOnCpu(K, Invoke, Params, Config, KernelMs);
+
+  StageCheckContext C;
+  C.K = &K;
+  for (uint32_t I = 0; I < NumSites; ++I) {
+    std::string &V = C.Folded.emplace_back();
+    // The evaluator writes the value's bytes; the buffer is aligned as the
+    // launch's own (16 bytes, StagedLaunch in Launch.cpp).
+    llvm::SmallVector<uint64_t, 8> Buffer(
+        llvm::divideCeil(K.Blob.StageSites[I].Size, 8) + 1, 0);
+    K.Record->evaluators[I](Params, &Config, Buffer.data());
+    V.assign(reinterpret_cast<const char *>(Buffer.data()),
+             K.Blob.StageSites[I].Size);
+  }
+  llvm::SmallVector<void *, 8> Checked(Params, Params + K.Blob.NumParams);
+  Checked.push_back(&C);
+  if (int Err = launchOnCpu(K, K.Record->stage_checker, Checked.data(), Config,
+                            KernelMs))
+    return Err;
+  if (C.Failed.load())
+    return fail(C.Message + " (" + std::to_string(C.Mismatches.load()) +
+                " execution" + (C.Mismatches.load() == 1 ? "" : "s") +
+                " differed)");
+  return 0;
+}
