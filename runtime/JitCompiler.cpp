@@ -114,6 +114,14 @@ Error checkResolved(const KernelBlob &K, Module &M) {
                          "the kernel (inline or in a header)");
 }
 
+// LLVM's options for its tools, which print something instead of setting it
+// (-version exits the program; -help crashes it, as the JIT has no command
+// line for it to describe).
+bool printsAndExits(StringRef Name) {
+  return Name.starts_with("help") || Name == "version" ||
+         Name == "print-options" || Name == "print-all-options";
+}
+
 // The JIT's defaults for LLVM's loop unroller, then MSTAGE_LLVM_ARGS (an
 // expert knob, e.g. "-unroll-partial-threshold=300"), which overrides them.
 // Staged values and the folded launch configuration give loops known trip
@@ -156,6 +164,9 @@ std::string setLlvmOptions() {
     bool Known = Arg.starts_with("-") && Registered.count(NameOf(Arg));
     if (!Known)
       Bad += " Unknown command line argument '" + Arg.str() + "'.";
+    else if (printsAndExits(NameOf(Arg)))
+      Bad += " '" + Arg.str() +
+             "' is for LLVM's tools: it prints, and may end the program.";
     else if (!Set(Arg))
       Bad += " '" + Arg.str() + "' has a value its option does not take.";
   }
