@@ -352,6 +352,11 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
 
 } // namespace
 
+Error checkArch(StringRef Arch) {
+  initTargets();
+  return checkNVPTXArch(Arch);
+}
+
 Expected<JitOutput> compileKernel(const KernelBlob &K,
                                   const Specialization &Spec,
                                   const JitOptions &Opts, bool WantIR) {
