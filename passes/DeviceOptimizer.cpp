@@ -2,11 +2,14 @@
 #include "DeviceOptimizer.h"
 #include "DeviceRetarget.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -17,18 +20,60 @@ using namespace llvm;
 
 namespace mstage {
 
-Expected<std::unique_ptr<TargetMachine>>
-createNVPTXTargetMachine(StringRef Arch) {
-  Triple TT(NVPTXTriple);
+static Expected<const Target *> nvptxTarget() {
   std::string Err;
-  const Target *T = TargetRegistry::lookupTarget(TT, Err);
+  const Target *T = TargetRegistry::lookupTarget(Triple(NVPTXTriple), Err);
   if (!T)
     return createStringError(inconvertibleErrorCode(),
                              "NVPTX target unavailable: " + Err);
+  return T;
+}
+
+// Asks NVPTX's own processor table, so that the list follows LLVM: given an
+// unknown CPU, LLVM would only warn and compile for no architecture.
+Error checkNVPTXArch(StringRef Arch) {
+  Expected<const Target *> T = nvptxTarget();
+  if (!T)
+    return T.takeError();
+  std::unique_ptr<MCSubtargetInfo> STI(
+      (*T)->createMCSubtargetInfo(Triple(NVPTXTriple), "", ""));
+  if (!STI)
+    return createStringError(inconvertibleErrorCode(),
+                             "NVPTX has no subtarget information");
+  if (STI->isCPUStringValid(Arch))
+    return Error::success();
+  // In numeric order (the table's is by name: sm_100 before sm_20).
+  auto Number = [](StringRef Name) {
+    unsigned N = 0;
+    Name.drop_front(Name.find_first_of("0123456789")).consumeInteger(10, N);
+    return N;
+  };
+  SmallVector<StringRef, 64> Names;
+  for (const SubtargetSubTypeKV &CPU : STI->getAllProcessorDescriptions())
+    Names.push_back(CPU.Key);
+  llvm::sort(Names, [&](StringRef A, StringRef B) {
+    return std::make_pair(Number(A), A) < std::make_pair(Number(B), B);
+  });
+  std::string Known = join(Names, ", ");
+  return createStringError(inconvertibleErrorCode(),
+                           "'" + Arch +
+                               "' is not an architecture the NVPTX back end "
+                               "knows (known: " +
+                               Known + ")");
+}
+
+Expected<std::unique_ptr<TargetMachine>>
+createNVPTXTargetMachine(StringRef Arch) {
+  if (Error E = checkNVPTXArch(Arch))
+    return std::move(E);
+  Triple TT(NVPTXTriple);
+  Expected<const Target *> T = nvptxTarget();
+  if (!T)
+    return T.takeError();
   TargetOptions Opts;
   std::unique_ptr<TargetMachine> TM(
-      T->createTargetMachine(TT, Arch, "", Opts, std::nullopt, std::nullopt,
-                             CodeGenOptLevel::Aggressive));
+      (*T)->createTargetMachine(TT, Arch, "", Opts, std::nullopt, std::nullopt,
+                                CodeGenOptLevel::Aggressive));
   if (!TM)
     return createStringError(inconvertibleErrorCode(),
                              "cannot create an NVPTX target machine for " +

@@ -21,8 +21,13 @@ class TargetMachine;
 
 namespace mstage {
 
-// An NVPTX target machine for Arch ("sm_90"). The NVPTX target must be
-// registered (clang does this; the runtime calls LLVMInitializeNVPTX*).
+// An error, listing the architectures the NVPTX back end knows, unless Arch
+// ("sm_90") is one of them. The NVPTX target must be registered.
+llvm::Error checkNVPTXArch(llvm::StringRef Arch);
+
+// An NVPTX target machine for Arch ("sm_90"), which checkNVPTXArch accepts.
+// The NVPTX target must be registered (clang does this; the runtime calls
+// LLVMInitializeNVPTX*).
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createNVPTXTargetMachine(llvm::StringRef Arch);
 

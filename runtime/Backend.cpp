@@ -2,16 +2,24 @@
 #include "Backend.h"
 #include "CpuThreadPool.h"
 #include "CudaDriver.h"
+#include "JitCompiler.h"
 
 #include <cstdio>
 #include <cstdlib>
 
 namespace mstage::rt {
 
+// What is wrong with MSTAGE_ARCH=Arch, or "".
+static std::string checkArchSetting(const std::string &Arch) {
+  if (llvm::Error E = checkArch(Arch))
+    return "MSTAGE_ARCH=" + llvm::toString(std::move(E));
+  return "";
+}
+
 static Backend ptxOnly(const std::string &Arch, const std::string &Why) {
   Backend B;
-  if (Arch.rfind("sm_", 0) != 0) {
-    B.Reason = "MSTAGE_ARCH='" + Arch + "' is not an sm_XY architecture";
+  if (std::string Bad = checkArchSetting(Arch); !Bad.empty()) {
+    B.Reason = Bad;
     return B;
   }
   B.Kind = BackendKind::PtxOnly;
@@ -54,6 +62,11 @@ static Backend chooseBackend() {
     return ptxOnly(Arch.empty() ? "sm_90" : Arch, "MSTAGE_BACKEND=ptx");
 
   if (CudaDriver *D = CudaDriver::get()) {
+    if (!Arch.empty())
+      if (std::string Bad = checkArchSetting(Arch); !Bad.empty()) {
+        B.Reason = Bad;
+        return B;
+      }
     B.Kind = BackendKind::Gpu;
     B.Driver = D;
     B.Arch = Arch.empty() ? D->arch() : Arch;

@@ -8,12 +8,16 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/TargetSelect.h"
@@ -22,8 +26,10 @@
 #include "llvm/Transforms/IPO/Internalize.h"
 
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 
 using namespace llvm;
 
@@ -108,6 +114,14 @@ Error checkResolved(const KernelBlob &K, Module &M) {
                          "the kernel (inline or in a header)");
 }
 
+// LLVM's options for its tools, which print something instead of setting it
+// (-version exits the program; -help crashes it, as the JIT has no command
+// line for it to describe).
+bool printsAndExits(StringRef Name) {
+  return Name.starts_with("help") || Name == "version" ||
+         Name == "print-options" || Name == "print-all-options";
+}
+
 // The JIT's defaults for LLVM's loop unroller, then MSTAGE_LLVM_ARGS (an
 // expert knob, e.g. "-unroll-partial-threshold=300"), which overrides them.
 // Staged values and the folded launch configuration give loops known trip
@@ -150,6 +164,9 @@ std::string setLlvmOptions() {
     bool Known = Arg.starts_with("-") && Registered.count(NameOf(Arg));
     if (!Known)
       Bad += " Unknown command line argument '" + Arg.str() + "'.";
+    else if (printsAndExits(NameOf(Arg)))
+      Bad += " '" + Arg.str() +
+             "' is for LLVM's tools: it prints, and may end the program.";
     else if (!Set(Arg))
       Bad += " '" + Arg.str() + "' has a value its option does not take.";
   }
@@ -158,19 +175,77 @@ std::string setLlvmOptions() {
   return "MSTAGE_LLVM_ARGS='" + std::string(Env) + "' is not valid:" + Bad;
 }
 
+// LLVM ends the process on a fatal error (report_fatal_error: NVPTX meeting
+// an operation it cannot select, say) once this handler returns. In a
+// compile, the handler jumps back to the compile's CrashRecoveryContext
+// instead, so that the launch fails with the message. The handler is
+// process-wide, but only for the LLVM linked into mstage (its symbols are
+// hidden): a program's own LLVM keeps its own.
+thread_local std::string FatalError;
+
+void onFatalError(void *, const char *Reason, bool) {
+  if (CrashRecoveryContext *CRC = CrashRecoveryContext::GetCurrent()) {
+    FatalError = Reason;
+    CRC->HandleExit(1);
+  }
+  errs() << "mstage: LLVM error outside a kernel compile: " << Reason << "\n";
+}
+
+// Errors that passes report through the context (NVPTX on a dynamic alloca
+// before sm_52, an inline asm constraint it lacks, ...): LLVM's default
+// handler prints them and exits the process.
+struct CollectErrors : DiagnosticHandler {
+  std::string &Errors;
+  explicit CollectErrors(std::string &Errors) : Errors(Errors) {}
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() != DS_Error)
+      return false; // printed as before
+    raw_string_ostream OS(Errors);
+    DiagnosticPrinterRawOStream DP(OS);
+    OS << (Errors.empty() ? "" : "; ");
+    DI.print(DP);
+    return true;
+  }
+};
+
 std::once_flag InitTargets;
 std::string LlvmOptionsError;
 std::mutex TMLock;
 std::map<std::string, std::unique_ptr<TargetMachine>> TargetMachines;
 
-Expected<TargetMachine *> targetMachineFor(StringRef Arch) {
+void initTargets() {
   std::call_once(InitTargets, [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    install_fatal_error_handler(onFatalError);
     LlvmOptionsError = setLlvmOptions();
   });
+}
+
+// Runs Compile so that a fatal error or a crash in LLVM ends the compile,
+// not the process; returns what happened, or "". The crash handlers
+// (SIGSEGV, SIGABRT, ...) are LLVM's only while a compile runs, so that the
+// program's own are left alone otherwise. What an interrupted compile built
+// (its context and module) is leaked: LLVM's state in it is not to be
+// trusted.
+std::string runContained(function_ref<void()> Compile) {
+  CrashRecoveryContext::Enable();
+  CrashRecoveryContext CRC;
+  FatalError.clear();
+  bool Finished = CRC.RunSafely(Compile);
+  CrashRecoveryContext::Disable();
+  if (Finished)
+    return "";
+  if (CRC.RetCode > 128) // a signal
+    return std::string("LLVM crashed (") + strsignal(CRC.RetCode - 128) + ")";
+  // The first line: "Cannot select" goes on with the DAG, node by node.
+  return StringRef(FatalError).split('\n').first.str();
+}
+
+Expected<TargetMachine *> targetMachineFor(StringRef Arch) {
+  initTargets();
   if (!LlvmOptionsError.empty())
     return createStringError(inconvertibleErrorCode(), LlvmOptionsError);
   std::unique_ptr<TargetMachine> &TM = TargetMachines[Arch.str()];
@@ -189,19 +264,22 @@ double msSince(std::chrono::steady_clock::time_point T0) {
       .count();
 }
 
-} // namespace
-
-Expected<JitOutput> compileKernel(const KernelBlob &K,
-                                  const Specialization &Spec,
-                                  const JitOptions &Opts, bool WantIR) {
-  // One compile at a time: target machines are shared per architecture.
-  std::lock_guard<std::mutex> G(TMLock);
+// compileKernel, in a CrashRecoveryContext.
+Expected<JitOutput> compileContained(const KernelBlob &K,
+                                     const Specialization &Spec,
+                                     const JitOptions &Opts, bool WantIR) {
   Expected<TargetMachine *> TM = targetMachineFor(Opts.Arch);
   if (!TM)
     return jitError(K, toString(TM.takeError()));
 
   auto T0 = std::chrono::steady_clock::now();
   LLVMContext Ctx;
+  std::string LlvmErrors;
+  Ctx.setDiagnosticHandler(std::make_unique<CollectErrors>(LlvmErrors));
+  auto CompileError = [&] {
+    return jitError(K, "LLVM cannot compile it for " + Opts.Arch + ": " +
+                           StringRef(LlvmErrors).rtrim());
+  };
   auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
   if (!ModOrErr)
     return jitError(K, "embedded bitcode is unreadable: " +
@@ -238,7 +316,8 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
     mapMathToLibdevice(*M, *LibDevice, Opts.FastMath);
     if (Linker::linkModules(*M, std::move(LibDevice),
                             Linker::Flags::LinkOnlyNeeded))
-      return jitError(K, "linking libdevice failed");
+      return jitError(K, "linking libdevice failed: " +
+                             StringRef(LlvmErrors).rtrim());
   }
   // IEEE-exact sqrt and division unless fast math was asked for.
   M->addModuleFlag(Module::Override, "nvvm-reflect-ftz", Opts.FastMath ? 1 : 0);
@@ -252,6 +331,8 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
 
   optimizeDeviceModule(*M, **TM, OptimizationLevel::O3,
                        /*LoopTransforms=*/true);
+  if (!LlvmErrors.empty())
+    return CompileError();
   JitOutput Out;
   Out.OptimizeMs = msSince(T0);
   if (WantIR) {
@@ -262,9 +343,34 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
   Expected<std::string> PTX = emitPTX(*M, **TM);
   if (!PTX)
     return jitError(K, toString(PTX.takeError()));
+  if (!LlvmErrors.empty())
+    return CompileError();
   Out.PTX = std::move(*PTX);
   Out.CodegenMs = msSince(T1);
   return std::move(Out);
+}
+
+} // namespace
+
+Error checkArch(StringRef Arch) {
+  initTargets();
+  return checkNVPTXArch(Arch);
+}
+
+Expected<JitOutput> compileKernel(const KernelBlob &K,
+                                  const Specialization &Spec,
+                                  const JitOptions &Opts, bool WantIR) {
+  // One compile at a time: target machines are shared per architecture.
+  std::lock_guard<std::mutex> G(TMLock);
+  std::optional<Expected<JitOutput>> Out;
+  std::string Failed = runContained(
+      [&] { Out.emplace(compileContained(K, Spec, Opts, WantIR)); });
+  if (Failed.empty())
+    return std::move(*Out);
+  // The interrupted compile may have left the target machine half-way:
+  // the next compile makes a new one (this one is leaked, not destroyed).
+  (void)TargetMachines[Opts.Arch].release();
+  return jitError(K, "LLVM cannot compile it for " + Opts.Arch + ": " + Failed);
 }
 
 } // namespace mstage::rt

@@ -32,8 +32,14 @@ struct JitOutput {
   double OptimizeMs = 0, CodegenMs = 0;
 };
 
+// An error, listing the architectures NVPTX knows, unless it compiles for
+// Arch ("sm_90").
+llvm::Error checkArch(llvm::StringRef Arch);
+
 // Parses the kernel's bitcode, folds in the specialization, links the
-// libdevice functions it uses, runs O3 and emits PTX. Thread-safe.
+// libdevice functions it uses, runs O3 and emits PTX. Thread-safe. A fatal
+// error or a crash inside LLVM is an error naming the kernel, not the end of
+// the process.
 llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,
                                         const Specialization &Spec,
                                         const JitOptions &Options, bool WantIR);

@@ -11,6 +11,7 @@
 #include "LaunchLimits.h"
 #include "MemoryCache.h"
 #include "RuntimeError.h"
+#include "Settings.h"
 #include "StageCheck.h"
 #include "StageValueText.h"
 #include "Trace.h"
@@ -36,11 +37,6 @@ namespace {
 
 std::string kernelPrefix(const RegisteredKernel &K) {
   return "mstage: kernel '" + K.Blob.PrettyName + "'";
-}
-
-bool fastMathFromEnvironment() {
-  const char *V = std::getenv("MSTAGE_FAST_MATH");
-  return V && *V && std::string(V) != "0";
 }
 
 // MSTAGE_BOUNDS_CHECK is a macro (mstage/bounds_check.hpp), which reads
@@ -364,9 +360,14 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     return fail(kernelPrefix(*K) + " " + Bad);
   // MSTAGE_FAST_MATH=1 is fast math for every launch; it then takes part in
   // the cache key as the kernel's own switch does.
+  static const BoolSetting FastMathEverywhere =
+      readBoolSetting("MSTAGE_FAST_MATH");
+  for (const std::string *Err :
+       {&FastMathEverywhere.Error, &traceSetting().Error})
+    if (!Err->empty())
+      return fail(kernelPrefix(*K) + ": " + *Err);
   mstage_launch_config Effective = *Config;
-  static const bool FastMathEverywhere = fastMathFromEnvironment();
-  if (FastMathEverywhere)
+  if (FastMathEverywhere.Value)
     Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
   Config = &Effective;
   if (B.Kind == BackendKind::Cpu) {

@@ -6,19 +6,16 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
-
 using namespace llvm;
 
 namespace mstage::rt {
 
-bool traceEnabled() {
-  static const bool On = [] {
-    const char *V = std::getenv("MSTAGE_TRACE");
-    return V && *V && StringRef(V) != "0";
-  }();
-  return On;
+const BoolSetting &traceSetting() {
+  static const BoolSetting S = readBoolSetting("MSTAGE_TRACE");
+  return S;
 }
+
+bool traceEnabled() { return traceSetting().Value; }
 
 const char *codeSourceName(CodeSource Source) {
   switch (Source) {

@@ -3,6 +3,7 @@
 #define MSTAGE_RUNTIME_TRACE_H
 
 #include "KernelBlob.h"
+#include "Settings.h"
 #include "mstage/abi.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -25,7 +26,10 @@ struct LaunchTimes {
   bool FromCubin = false; // the module is ptxas's cubin, not the driver's
 };
 
-// MSTAGE_TRACE=1, read once.
+// MSTAGE_TRACE, read once; a value that is not a boolean fails launches.
+const BoolSetting &traceSetting();
+
+// MSTAGE_TRACE=1.
 bool traceEnabled();
 
 // Prints the launch of Kernel to stderr on one line: the kernel, its launch

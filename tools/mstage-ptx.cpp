@@ -258,6 +258,8 @@ int main(int Argc, char **Argv) {
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(Argc, Argv,
                               "mstage-ptx: inspect mstage kernels\n");
+  if (Error E = rt::checkArch(Arch))
+    return fail("--arch " + toString(std::move(E)));
   if (!sys::fs::exists(InputFile))
     return fail(InputFile + ": no such file");
   auto Bin = object::ObjectFile::createObjectFile(InputFile);
