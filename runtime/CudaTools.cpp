@@ -72,16 +72,25 @@ std::error_code createTemporary(StringRef TempDir, StringRef Suffix, int *FD,
             : sys::fs::createUniqueFile(Model, Path, 0600);
 }
 
-// Whether ptxas's output holds a diagnostic of its own ("ptxas x.ptx, line
-// 3; error   : ...", "ptxas fatal   : ..."), rather than a shell's or a
-// loader's message.
-bool isPtxasDiagnostic(StringRef Log) {
+// Whether ptxas's output finds fault with the PTX ("ptxas x.ptx, line 3;
+// error   : ...", "ptxas fatal   : Unresolved extern function ..."), not a
+// shell's or a loader's message, nor a ptxas too old for the PTX or the
+// architecture, which the driver may still take.
+bool faultsThePtx(StringRef Log) {
   SmallVector<StringRef, 8> Lines;
   Log.split(Lines, '\n');
-  for (StringRef L : Lines)
-    if (L.starts_with("ptxas") && (L.contains("error") || L.contains("fatal")))
-      return true;
-  return false;
+  bool Found = false;
+  for (StringRef L : Lines) {
+    if (!L.starts_with("ptxas") ||
+        !(L.contains("error") || L.contains("fatal")))
+      continue;
+    if (L.contains("Unsupported .version") ||
+        L.contains("Unsupported .target") ||
+        L.contains("is not defined for option"))
+      return false;
+    Found |= !L.contains("aborted due to errors"); // only a summary
+  }
+  return Found;
 }
 } // namespace
 
@@ -148,7 +157,7 @@ std::optional<Expected<std::string>> finishPtxas(PtxasRun &Run, bool Block) {
     if (auto Buf = MemoryBuffer::getFile(Run.LogPath))
       Log = (*Buf)->getBuffer().trim().str();
     // It ran to its end and found fault with the PTX.
-    if (Done.ReturnCode > 0 && isPtxasDiagnostic(Log))
+    if (Done.ReturnCode > 0 && faultsThePtx(Log))
       return Expected<std::string>(
           make_error<PtxRejected>(Run.Command, std::move(Log)));
     if (Log.empty())

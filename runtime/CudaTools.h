@@ -32,9 +32,10 @@ std::string findCudaTool(llvm::StringRef Name);
 // in MSTAGE_PTXAS that cannot be run is reported once on stderr.
 const std::string &ptxasPath();
 
-// ptxas ran and printed diagnostics about the PTX: the kernel's error, not
-// the tool's. Any other failure (no ptxas, it cannot be started, it dies of
-// a signal, or exits without a ptxas diagnostic) is a plain StringError.
+// ptxas ran and found fault with the PTX: the kernel's error, not the
+// tool's. Any other failure (no ptxas, it cannot be started, it dies of a
+// signal, it exits without a ptxas diagnostic, or it is too old for the
+// PTX's .version or .target or the -arch) is a plain StringError.
 class PtxRejected : public llvm::ErrorInfo<PtxRejected> {
 public:
   static char ID;
