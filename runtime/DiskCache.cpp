@@ -128,22 +128,23 @@ std::string octal(mode_t M) {
   return S;
 }
 
-// Why a file (or the directory) that another user could have written is
-// not trusted, or "" (as ssh and ccache do; MSTAGE_CACHE_SHARED=1 trusts).
-std::string distrust(const struct stat &St) {
+// Why the directory or an entry, which another user could have written,
+// is not trusted, with what to do; "" when it is trusted (as ssh and ccache
+// do; MSTAGE_CACHE_SHARED=1 trusts).
+std::string distrust(const struct stat &St, bool IsDir) {
+  constexpr StringLiteral Shared =
+      "MSTAGE_CACHE_SHARED=1 if the cache is shared on purpose";
   if (cacheSettings().Shared)
     return "";
   if (St.st_uid != geteuid())
-    return "is owned by another user (uid " + utostr(St.st_uid) + ")";
+    return "is owned by another user (uid " + utostr(St.st_uid) + ") (" +
+           (IsDir ? "set MSTAGE_CACHE_DIR to a directory of your own, or "
+                  : "remove it, or set ") +
+           Shared.str() + ")";
   if (St.st_mode & (S_IWGRP | S_IWOTH))
-    return "is writable by other users (mode " + octal(St.st_mode) + ")";
+    return "is writable by other users (mode " + octal(St.st_mode) +
+           ") (make it private with chmod go-w, or set " + Shared.str() + ")";
   return "";
-}
-
-void refuse(StringRef What, StringRef Path, StringRef Why) {
-  giveUp(What + " " + Path + " " + Why +
-         " (make it private, e.g. chmod go-w, or set MSTAGE_CACHE_SHARED=1 "
-         "if the cache is shared on purpose)");
 }
 
 // Set when this process made the cache directory: its index starts at 0
@@ -168,8 +169,8 @@ bool dirUsable() {
                   std::error_code(errno, std::generic_category()));
       return false;
     }
-    if (std::string Why = distrust(St); !Why.empty()) {
-      refuse("the kernel cache directory", S.Dir, Why);
+    if (std::string Why = distrust(St, /*IsDir=*/true); !Why.empty()) {
+      giveUp("the kernel cache directory " + S.Dir + " " + Why);
       return false;
     }
     return true;
@@ -374,8 +375,8 @@ std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key) {
     reportDamaged(Path, "not a regular file");
     return std::nullopt;
   }
-  if (std::string Why = distrust(St); !Why.empty()) {
-    refuse("kernel cache entry", Path, Why);
+  if (std::string Why = distrust(St, /*IsDir=*/false); !Why.empty()) {
+    giveUp("kernel cache entry " + Path + " " + Why);
     return std::nullopt;
   }
   // No more than the header says is read.
