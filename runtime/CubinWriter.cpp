@@ -69,8 +69,17 @@ public:
         continue;
       }
       if (!*Done) {
-        givingUpOnPtxas(P.Kernel, Done->takeError());
-        continue; // the entry with the PTX stays
+        Error E = handleErrors(Done->takeError(), [&](const PtxRejected &R) {
+          // The driver took PTX that ptxas refuses: no entry may serve it.
+          errs() << "mstage: kernel '" << P.Kernel << "': " << R.Command
+                 << " rejects the PTX that the driver loaded (its cache entry "
+                    "is removed): "
+                 << R.Log << "\n";
+          removeFromDiskCache(P.Key);
+        });
+        if (E)
+          givingUpOnPtxas(P.Kernel, std::move(E)); // the PTX entry stays
+        continue;
       }
       CachedCode Code;
       Code.PTX = std::move(P.PTX);
@@ -93,13 +102,17 @@ Pending &pending() {
 
 } // namespace
 
-std::string assembleWithPtxas(StringRef Kernel, StringRef PTX, StringRef Arch) {
+Expected<std::string> assembleWithPtxas(StringRef Kernel, StringRef PTX,
+                                        StringRef Arch) {
   if (!ptxasUsable())
     return "";
-  auto Cubin = assembleCubin(PTX, Arch);
+  auto Cubin = assembleCubin(PTX, Arch, cacheTemporaryDir());
   if (Cubin)
     return std::move(*Cubin);
-  givingUpOnPtxas(Kernel, Cubin.takeError());
+  Error E = Cubin.takeError();
+  if (E.isA<PtxRejected>())
+    return std::move(E);
+  givingUpOnPtxas(Kernel, std::move(E));
   return "";
 }
 
@@ -112,7 +125,7 @@ void storeWithCubinLater(const CacheKey &Key, std::string Kernel,
   P.collect(/*Block=*/false);
   if (!ptxasUsable())
     return;
-  auto Run = startPtxas(PTX, Arch);
+  auto Run = startPtxas(PTX, Arch, cacheTemporaryDir());
   if (!Run)
     return givingUpOnPtxas(Kernel, Run.takeError());
   P.add({Key, std::move(Kernel), std::move(PTX), std::move(*Run)});

@@ -15,18 +15,24 @@
 #include "CacheKey.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
 namespace mstage::rt {
 
-// ptxas's cubin of PTX for Arch, or "" when there is no ptxas or it failed.
-// After a failure (reported once, naming Kernel) ptxas is not used again.
-std::string assembleWithPtxas(llvm::StringRef Kernel, llvm::StringRef PTX,
-                              llvm::StringRef Arch);
+// ptxas's cubin of PTX for Arch, or "" when there is no ptxas or it failed
+// as a tool (it cannot be run, or it crashed): after such a failure
+// (reported once, naming Kernel) ptxas is not used again. ptxas rejecting
+// the PTX is the kernel's error, returned as PtxRejected (CudaTools.h).
+llvm::Expected<std::string> assembleWithPtxas(llvm::StringRef Kernel,
+                                              llvm::StringRef PTX,
+                                              llvm::StringRef Arch);
 
 // Writes Key's disk-cache entry with the PTX now, and starts ptxas for the
-// entry with the cubin; entries whose ptxas has finished are written.
+// entry with the cubin; entries whose ptxas has finished are written. When
+// ptxas rejects PTX that the driver accepted, that is reported naming
+// Kernel, and the entry is removed.
 void storeWithCubinLater(const CacheKey &Key, std::string Kernel,
                          std::string PTX, std::string Arch);
 

@@ -47,9 +47,50 @@ const std::string &ptxasPath() {
   return Path;
 }
 
+char PtxRejected::ID = 0;
+
+void PtxRejected::log(raw_ostream &OS) const {
+  OS << Command << " rejects the PTX: " << Log;
+}
+
 namespace {
 Error fail(const Twine &Why) {
   return createStringError(inconvertibleErrorCode(), Why);
+}
+
+// A temporary file for ptxas, named *.tmp in TempDir so that the cache's
+// scan counts it and removes it when a killed process left it.
+std::error_code createTemporary(StringRef TempDir, StringRef Suffix, int *FD,
+                                SmallVectorImpl<char> &Path) {
+  if (TempDir.empty())
+    return FD ? sys::fs::createTemporaryFile("mstage", Suffix, *FD, Path)
+              : sys::fs::createTemporaryFile("mstage", Suffix, Path);
+  SmallString<256> Model(TempDir);
+  sys::path::append(Model, "ptxas-%%%%%%%%." + Suffix + ".tmp");
+  return FD ? sys::fs::createUniqueFile(Model, *FD, Path, sys::fs::OF_None,
+                                        0600)
+            : sys::fs::createUniqueFile(Model, Path, 0600);
+}
+
+// Whether ptxas's output finds fault with the PTX ("ptxas x.ptx, line 3;
+// error   : ...", "ptxas fatal   : Unresolved extern function ..."), not a
+// shell's or a loader's message, nor a ptxas too old for the PTX or the
+// architecture, which the driver may still take.
+bool faultsThePtx(StringRef Log) {
+  SmallVector<StringRef, 8> Lines;
+  Log.split(Lines, '\n');
+  bool Found = false;
+  for (StringRef L : Lines) {
+    if (!L.starts_with("ptxas") ||
+        !(L.contains("error") || L.contains("fatal")))
+      continue;
+    if (L.contains("Unsupported .version") ||
+        L.contains("Unsupported .target") ||
+        L.contains("is not defined for option"))
+      return false;
+    Found |= !L.contains("aborted due to errors"); // only a summary
+  }
+  return Found;
 }
 } // namespace
 
@@ -63,15 +104,15 @@ PtxasRun::~PtxasRun() {
       sys::fs::remove(P);
 }
 
-Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch) {
+Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
+                                               StringRef TempDir) {
   const std::string &Ptxas = ptxasPath();
   if (Ptxas.empty())
     return fail("no ptxas");
   auto Run = std::make_unique<PtxasRun>();
   SmallString<128> Path;
   int FD;
-  if (std::error_code EC =
-          sys::fs::createTemporaryFile("mstage", "ptx", FD, Path))
+  if (std::error_code EC = createTemporary(TempDir, "ptx", &FD, Path))
     return fail("cannot create a temporary file: " + EC.message());
   Run->PtxPath = std::string(Path);
   {
@@ -86,8 +127,7 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch) {
   }
   for (auto [Suffix, Out] :
        {std::pair{"cubin", &Run->CubinPath}, std::pair{"log", &Run->LogPath}}) {
-    if (std::error_code EC =
-            sys::fs::createTemporaryFile("mstage", Suffix, Path))
+    if (std::error_code EC = createTemporary(TempDir, Suffix, nullptr, Path))
       return fail("cannot create a temporary file: " + EC.message());
     *Out = std::string(Path);
   }
@@ -116,6 +156,10 @@ std::optional<Expected<std::string>> finishPtxas(PtxasRun &Run, bool Block) {
     std::string Log;
     if (auto Buf = MemoryBuffer::getFile(Run.LogPath))
       Log = (*Buf)->getBuffer().trim().str();
+    // It ran to its end and found fault with the PTX.
+    if (Done.ReturnCode > 0 && faultsThePtx(Log))
+      return Expected<std::string>(
+          make_error<PtxRejected>(Run.Command, std::move(Log)));
     if (Log.empty())
       Log = WaitError.empty() ? "exit status " + std::to_string(Done.ReturnCode)
                               : WaitError;
@@ -131,8 +175,9 @@ std::optional<Expected<std::string>> finishPtxas(PtxasRun &Run, bool Block) {
   return Expected<std::string>((*Cubin)->getBuffer().str());
 }
 
-Expected<std::string> assembleCubin(StringRef PTX, StringRef Arch) {
-  auto Run = startPtxas(PTX, Arch);
+Expected<std::string> assembleCubin(StringRef PTX, StringRef Arch,
+                                    StringRef TempDir) {
+  auto Run = startPtxas(PTX, Arch, TempDir);
   if (!Run)
     return Run.takeError();
   return std::move(*finishPtxas(**Run, /*Block=*/true));

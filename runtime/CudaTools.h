@@ -32,10 +32,28 @@ std::string findCudaTool(llvm::StringRef Name);
 // in MSTAGE_PTXAS that cannot be run is reported once on stderr.
 const std::string &ptxasPath();
 
+// ptxas ran and found fault with the PTX: the kernel's error, not the
+// tool's. Any other failure (no ptxas, it cannot be started, it dies of a
+// signal, it exits without a ptxas diagnostic, or it is too old for the
+// PTX's .version or .target or the -arch) is a plain StringError.
+class PtxRejected : public llvm::ErrorInfo<PtxRejected> {
+public:
+  static char ID;
+  std::string Command, Log; // the ptxas command line and its messages
+  PtxRejected(std::string Command, std::string Log)
+      : Command(std::move(Command)), Log(std::move(Log)) {}
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+};
+
 // Assembles PTX into a cubin for Arch (sm_XY) with ptxasPath(). An error
-// carries ptxas's own message.
+// carries ptxas's own message. Temporary files go to TempDir, else to the
+// system's temporary directory.
 llvm::Expected<std::string> assembleCubin(llvm::StringRef PTX,
-                                          llvm::StringRef Arch);
+                                          llvm::StringRef Arch,
+                                          llvm::StringRef TempDir = "");
 
 // The same in two steps, so that ptxas runs while the caller goes on: a
 // started ptxas process and its files (removed with it).
@@ -47,8 +65,9 @@ struct PtxasRun {
   PtxasRun();
   ~PtxasRun();
 };
-llvm::Expected<std::unique_ptr<PtxasRun>> startPtxas(llvm::StringRef PTX,
-                                                     llvm::StringRef Arch);
+llvm::Expected<std::unique_ptr<PtxasRun>>
+startPtxas(llvm::StringRef PTX, llvm::StringRef Arch,
+           llvm::StringRef TempDir = "");
 // The cubin or ptxas's error once it has finished; nothing while it still
 // runs, unless Block waits for it.
 std::optional<llvm::Expected<std::string>> finishPtxas(PtxasRun &Run,

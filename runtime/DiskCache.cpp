@@ -1,23 +1,30 @@
 //===- DiskCache.cpp - Compiled kernels kept on disk across runs ----------===//
 #include "DiskCache.h"
+#include "DiskEntry.h"
+#include "Settings.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <mutex>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace llvm;
@@ -25,22 +32,13 @@ using namespace llvm;
 namespace mstage::rt {
 namespace {
 
-constexpr char EntryMagic[8] = {'M', 'S', 'T', 'G', 'C', 'A', 'C', 'H'};
-constexpr uint32_t EntryVersion = 2;
 constexpr StringLiteral EntrySuffix = ".mstage";
-
-// The entry's header; all fields little-endian (the cache is per machine,
-// but a copied home directory must not crash the reader).
-struct EntryHeader {
-  char Magic[8];
-  uint32_t Version;
-  uint32_t HeaderSize;
-  uint8_t Key[16];
-  uint64_t PtxSize;
-  uint64_t CubinSize; // 0: no cubin
-  uint64_t PtxChecksum;
-  uint64_t CubinChecksum;
-};
+constexpr StringLiteral TempSuffix = ".tmp";
+// The directory's size, the time of its last scan and the number of scans
+// (CacheIndex below).
+constexpr StringLiteral IndexName = ".mstage-index";
+// A temporary file this old belongs to a process that died.
+constexpr auto StaleAfter = std::chrono::hours(1);
 
 std::string resolveDir() {
   if (const char *D = std::getenv("MSTAGE_CACHE_DIR"); D && *D)
@@ -78,6 +76,10 @@ CacheSettings readSettings() {
     else
       S.MaxBytes = uint64_t(MB * 1048576);
   }
+  BoolSetting Shared = readBoolSetting("MSTAGE_CACHE_SHARED");
+  S.Shared = Shared.Value;
+  if (!Shared.Error.empty())
+    S.Error = Shared.Error;
   S.Dir = resolveDir();
   if (S.Mode == CacheMode::Disk && S.Dir.empty()) {
     errs() << "mstage: no cache directory (set MSTAGE_CACHE_DIR, "
@@ -87,18 +89,82 @@ CacheSettings readSettings() {
   return S;
 }
 
-// One warning per process for a directory that cannot be used; after it,
-// the disk cache is off (for launches on every thread, hence atomic).
+// One warning per process for a directory (or an entry) that cannot be
+// used or trusted; after it, the disk cache is off (for launches on every
+// thread, hence atomic).
 std::once_flag Unusable;
 std::atomic<bool> DiskOff{false};
 
-void giveUpOnDir(const Twine &What, std::error_code EC) {
+void giveUp(const Twine &Why) {
   std::call_once(Unusable, [&] {
-    errs() << "mstage: cannot use the kernel cache at " << cacheSettings().Dir
-           << ": " << What << ": " << EC.message()
-           << "; caching kernels in memory only\n";
+    errs() << "mstage: " << Why << "; caching kernels in memory only\n";
     DiskOff = true;
   });
+}
+
+void giveUpOnDir(const Twine &What, std::error_code EC) {
+  giveUp("cannot use the kernel cache at " + cacheSettings().Dir + ": " + What +
+         ": " + EC.message());
+}
+
+std::string octal(mode_t M) {
+  std::string S;
+  raw_string_ostream(S) << format("%04o", unsigned(M & 07777));
+  return S;
+}
+
+// Why the directory or an entry, which another user could have written,
+// is not trusted, with what to do; "" when it is trusted (as ssh and ccache
+// do; MSTAGE_CACHE_SHARED=1 trusts).
+std::string distrust(const struct stat &St, bool IsDir) {
+  constexpr StringLiteral Shared =
+      "MSTAGE_CACHE_SHARED=1 if the cache is shared on purpose";
+  if (cacheSettings().Shared)
+    return "";
+  if (St.st_uid != geteuid())
+    return "is owned by another user (uid " + utostr(St.st_uid) + ") (" +
+           (IsDir ? "set MSTAGE_CACHE_DIR to a directory of your own, or "
+                  : "remove it, or set ") +
+           Shared.str() + ")";
+  if (St.st_mode & (S_IWGRP | S_IWOTH))
+    return "is writable by other users (mode " + octal(St.st_mode) +
+           ") (make it private with chmod go-w, or set " + Shared.str() + ")";
+  return "";
+}
+
+// Set when this process made the cache directory: its index starts at 0
+// without a scan.
+bool CreatedDir = false;
+
+// Creates the directory and checks who may write it, once per process.
+bool dirUsable() {
+  static const bool Usable = [] {
+    const CacheSettings &S = cacheSettings();
+    // Private unless shared: nobody else can then plant entries.
+    auto Perms = S.Shared ? sys::fs::all_all : sys::fs::owner_all;
+    CreatedDir = !sys::fs::exists(S.Dir);
+    if (std::error_code EC = sys::fs::create_directories(
+            S.Dir, /*IgnoreExisting=*/true, Perms)) {
+      giveUpOnDir("cannot create the directory", EC);
+      return false;
+    }
+    struct stat St;
+    if (::stat(S.Dir.c_str(), &St)) {
+      giveUpOnDir("cannot read the directory",
+                  std::error_code(errno, std::generic_category()));
+      return false;
+    }
+    if (std::string Why = distrust(St, /*IsDir=*/true); !Why.empty()) {
+      giveUp("the kernel cache directory " + S.Dir + " " + Why);
+      return false;
+    }
+    return true;
+  }();
+  return Usable && !DiskOff;
+}
+
+bool diskOn() {
+  return cacheSettings().Mode == CacheMode::Disk && !DiskOff && dirUsable();
 }
 
 std::string entryPath(const CacheKey &Key) {
@@ -107,44 +173,115 @@ std::string entryPath(const CacheKey &Key) {
   return std::string(P);
 }
 
-uint64_t checksum(StringRef Bytes) {
-  return xxh3_64bits(arrayRefFromStringRef(Bytes));
+unsigned fileMode() { return cacheSettings().Shared ? 0644 : 0600; }
+
+// Reads exactly Size bytes at Offset, or fails.
+bool readAll(int FD, char *To, size_t Size, uint64_t Offset) {
+  while (Size) {
+    ssize_t N = ::pread(FD, To, Size, Offset);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    To += N;
+    Size -= N;
+    Offset += N;
+  }
+  return true;
 }
 
-// Why the bytes of an entry cannot be used, or "".
-std::string validate(StringRef Data, const CacheKey &Key, CachedCode &Out) {
-  if (Data.size() < sizeof(EntryHeader))
-    return "truncated (" + utostr(Data.size()) + " bytes)";
-  EntryHeader H;
-  std::memcpy(&H, Data.data(), sizeof(H));
-  if (std::memcmp(H.Magic, EntryMagic, sizeof(H.Magic)))
-    return "not an mstage cache entry";
-  using llvm::endianness;
-  using support::endian::byte_swap;
-  H.Version = byte_swap(H.Version, endianness::little);
-  H.HeaderSize = byte_swap(H.HeaderSize, endianness::little);
-  H.PtxSize = byte_swap(H.PtxSize, endianness::little);
-  H.CubinSize = byte_swap(H.CubinSize, endianness::little);
-  H.PtxChecksum = byte_swap(H.PtxChecksum, endianness::little);
-  H.CubinChecksum = byte_swap(H.CubinChecksum, endianness::little);
-  if (H.Version != EntryVersion || H.HeaderSize != sizeof(EntryHeader))
-    return "written by another version of mstage";
-  if (std::memcmp(H.Key, Key.Bytes.data(), sizeof(H.Key)))
-    return "holds another key";
-  uint64_t Body = Data.size() - sizeof(H);
-  if (H.PtxSize > Body || H.CubinSize != Body - H.PtxSize)
-    return "truncated (" + utostr(Data.size()) + " bytes, header says " +
-           utostr(sizeof(H) + H.PtxSize + H.CubinSize) + ")";
-  StringRef Ptx = Data.substr(sizeof(H), H.PtxSize);
-  StringRef Cubin = Data.substr(sizeof(H) + H.PtxSize);
-  if (checksum(Ptx) != H.PtxChecksum || checksum(Cubin) != H.CubinChecksum)
-    return "checksum mismatch";
-  Out.PTX = Ptx.str();
-  Out.Cubin = Cubin.str();
-  return "";
-}
+// The cache directory's size, kept in a small file beside the entries so
+// that a store costs O(1) cache I/O: it adds its entry's size, and only
+// when the sum passes the cap (or the last scan is an hour old, to remove
+// the temporaries of processes that died) is the directory scanned, which
+// also corrects the sum. Updates are under flock; a process killed between
+// two updates leaves the sum off until the next scan. The file also counts
+// the scans, for tests (test/cache/Inputs/index_info.py).
+class CacheIndex {
+public:
+  // Adds Delta bytes; says whether the directory should be scanned.
+  bool add(int64_t Delta) {
+    int FD = open();
+    if (FD < 0)
+      return true; // no index: scan every time, as before it
+    ::flock(FD, LOCK_EX);
+    Fields F;
+    bool Known = read(FD, F);
+    if (!Known && CreatedDir) {
+      F = Fields{0, nowSeconds(), 0}; // a new directory holds nothing else
+      Known = true;
+    }
+    if (Known) {
+      F.Total = Delta < 0 && uint64_t(-Delta) > F.Total ? 0 : F.Total + Delta;
+      write(FD, F);
+    }
+    ::flock(FD, LOCK_UN);
+    ::close(FD);
+    return !Known || F.Total > cacheSettings().MaxBytes ||
+           nowSeconds() > F.LastScan + std::chrono::seconds(StaleAfter).count();
+  }
 
-void evictToCap(StringRef Keep) {
+  // Records the size that a scan found.
+  void scanned(uint64_t Total) {
+    int FD = open();
+    if (FD < 0)
+      return;
+    ::flock(FD, LOCK_EX);
+    Fields F;
+    uint64_t Scans = read(FD, F) ? F.Scans : 0;
+    write(FD, Fields{Total, nowSeconds(), Scans + 1});
+    ::flock(FD, LOCK_UN);
+    ::close(FD);
+  }
+
+private:
+  struct Fields {
+    uint64_t Total = 0, LastScan = 0, Scans = 0;
+  };
+  static uint64_t nowSeconds() {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+  static int open() {
+    SmallString<256> P(cacheSettings().Dir);
+    sys::path::append(P, IndexName);
+    int FD = ::open(P.c_str(),
+                    O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+                    fileMode());
+    if (FD < 0)
+      return -1;
+    struct stat St;
+    if (::fstat(FD, &St) || !S_ISREG(St.st_mode)) {
+      ::close(FD);
+      return -1;
+    }
+    if (cacheSettings().Shared && St.st_uid == geteuid())
+      ::fchmod(FD, 0666); // every user of a shared cache updates it
+    return FD;
+  }
+  static bool read(int FD, Fields &F) {
+    char B[24];
+    if (!readAll(FD, B, sizeof(B), 0))
+      return false;
+    F.Total = support::endian::read64le(B);
+    F.LastScan = support::endian::read64le(B + 8);
+    F.Scans = support::endian::read64le(B + 16);
+    return true;
+  }
+  static void write(int FD, const Fields &F) {
+    char B[24];
+    support::endian::write64le(B, F.Total);
+    support::endian::write64le(B + 8, F.LastScan);
+    support::endian::write64le(B + 16, F.Scans);
+    (void)!::pwrite(FD, B, sizeof(B), 0);
+  }
+};
+
+// Counts the directory (entries and temporaries), removes stale
+// temporaries, and evicts the entries least recently used until the rest
+// fit in 90% of the cap, so that the next scan is some stores away.
+void scanAndEvict(StringRef Keep) {
   const CacheSettings &S = cacheSettings();
   struct File {
     std::string Path;
@@ -155,16 +292,17 @@ void evictToCap(StringRef Keep) {
   uint64_t Total = 0;
   auto Now = std::chrono::system_clock::now();
   std::error_code EC;
-  for (sys::fs::directory_iterator It(S.Dir, EC), End; It != End && !EC;
-       It.increment(EC)) {
+  for (sys::fs::directory_iterator It(S.Dir, EC, /*FollowSymlinks=*/false), End;
+       It != End && !EC; It.increment(EC)) {
     StringRef Name = sys::path::filename(It->path());
     auto St = It->status();
     if (!St)
       continue;
-    // Temporary files of writers that died are removed after an hour.
-    if (Name.ends_with(".tmp")) {
-      if (Now - St->getLastModificationTime() > std::chrono::hours(1))
-        sys::fs::remove(It->path());
+    if (Name.ends_with(TempSuffix)) {
+      if (Now - St->getLastModificationTime() > StaleAfter &&
+          !sys::fs::remove(It->path()))
+        continue;
+      Total += St->getSize();
       continue;
     }
     if (!Name.ends_with(EntrySuffix))
@@ -172,18 +310,26 @@ void evictToCap(StringRef Keep) {
     Files.push_back({It->path(), St->getSize(), St->getLastModificationTime()});
     Total += St->getSize();
   }
-  if (Total <= S.MaxBytes)
-    return;
-  std::sort(Files.begin(), Files.end(),
-            [](const File &A, const File &B) { return A.Used < B.Used; });
-  for (const File &F : Files) {
-    if (Total <= S.MaxBytes)
-      break;
-    if (F.Path == Keep)
-      continue;
-    if (!sys::fs::remove(F.Path))
-      Total -= F.Size;
+  if (Total > S.MaxBytes) {
+    uint64_t Target = S.MaxBytes / 10 * 9;
+    std::sort(Files.begin(), Files.end(),
+              [](const File &A, const File &B) { return A.Used < B.Used; });
+    for (const File &F : Files) {
+      if (Total <= Target)
+        break;
+      if (F.Path == Keep)
+        continue;
+      if (!sys::fs::remove(F.Path))
+        Total -= F.Size;
+    }
   }
+  CacheIndex().scanned(Total);
+}
+
+void reportDamaged(StringRef Path, const Twine &Why) {
+  errs() << "mstage: kernel cache entry " << Path << " is damaged (" << Why
+         << "); compiling the kernel again\n";
+  sys::fs::remove(Path); // a symbolic link itself, never its target
 }
 
 } // namespace
@@ -194,60 +340,94 @@ const CacheSettings &cacheSettings() {
 }
 
 std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key) {
-  if (cacheSettings().Mode != CacheMode::Disk || DiskOff)
+  if (!diskOn())
     return std::nullopt;
   std::string Path = entryPath(Key);
-  int FD;
-  if (sys::fs::openFileForRead(Path, FD))
+  // Not through a symbolic link, and a FIFO must not block the open.
+  int FD = ::open(Path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (FD < 0) {
+    if (errno == ELOOP)
+      reportDamaged(Path, "a symbolic link");
     return std::nullopt; // no entry (or evicted meanwhile): a miss
-  auto Buf = MemoryBuffer::getOpenFile(sys::fs::convertFDToNativeFile(FD), Path,
-                                       /*FileSize=*/-1,
-                                       /*RequiresNullTerminator=*/false);
-  // The entry is used now: eviction goes by modification time.
+  }
+  scope_exit Close([&] { ::close(FD); });
+  struct stat St;
+  if (::fstat(FD, &St)) {
+    reportDamaged(Path, "unreadable: " + std::string(std::strerror(errno)));
+    return std::nullopt;
+  }
+  if (!S_ISREG(St.st_mode)) {
+    reportDamaged(Path, "not a regular file");
+    return std::nullopt;
+  }
+  if (std::string Why = distrust(St, /*IsDir=*/false); !Why.empty()) {
+    giveUp("kernel cache entry " + Path + " " + Why);
+    return std::nullopt;
+  }
+  // No more than the header says is read.
+  std::string Data(DiskEntryHeaderSize, '\0');
+  if (!readAll(FD, Data.data(), Data.size(), 0)) {
+    reportDamaged(Path, "truncated (" + utostr(St.st_size) + " bytes)");
+    return std::nullopt;
+  }
+  Expected<uint64_t> Size = diskEntrySize(Key.Bytes, Data);
+  if (!Size) {
+    reportDamaged(Path, toString(Size.takeError()));
+    return std::nullopt;
+  }
+  if (uint64_t(St.st_size) != *Size) {
+    reportDamaged(
+        Path, Twine(uint64_t(St.st_size) < *Size ? "truncated" : "too long") +
+                  " (" + utostr(St.st_size) + " bytes, header says " +
+                  utostr(*Size) + ")");
+    return std::nullopt;
+  }
+  Data.resize(*Size);
+  if (!readAll(FD, Data.data() + DiskEntryHeaderSize,
+               *Size - DiskEntryHeaderSize, DiskEntryHeaderSize)) {
+    reportDamaged(Path, "truncated while read");
+    return std::nullopt;
+  }
+  Expected<DiskEntryView> View = decodeDiskEntry(Key.Bytes, Data);
+  if (!View) {
+    reportDamaged(Path, toString(View.takeError()));
+    return std::nullopt;
+  }
+  // The entry is used now: eviction goes by modification time. Through the
+  // descriptor of the regular file checked above, never a link's target.
   sys::fs::setLastAccessAndModificationTime(FD,
                                             std::chrono::system_clock::now());
-  sys::Process::SafelyCloseFileDescriptor(FD);
   CachedCode Code;
-  std::string Why = Buf ? validate((*Buf)->getBuffer(), Key, Code)
-                        : "unreadable: " + Buf.getError().message();
-  if (Why.empty())
-    return Code;
-  errs() << "mstage: kernel cache entry " << Path << " is damaged (" << Why
-         << "); compiling the kernel again\n";
-  sys::fs::remove(Path);
-  return std::nullopt;
+  Code.PTX = View->PTX.str();
+  Code.Cubin = View->Cubin.str();
+  return Code;
 }
 
 void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
-  const CacheSettings &S = cacheSettings();
-  if (S.Mode != CacheMode::Disk || DiskOff)
+  if (!diskOn())
     return;
-  if (std::error_code EC = sys::fs::create_directories(S.Dir))
-    return giveUpOnDir("cannot create the directory", EC);
-
-  EntryHeader H;
-  std::memcpy(H.Magic, EntryMagic, sizeof(H.Magic));
-  using llvm::endianness;
-  using support::endian::byte_swap;
-  H.Version = byte_swap(EntryVersion, endianness::little);
-  H.HeaderSize = byte_swap(uint32_t(sizeof(EntryHeader)), endianness::little);
-  std::memcpy(H.Key, Key.Bytes.data(), sizeof(H.Key));
-  H.PtxSize = byte_swap(uint64_t(Code.PTX.size()), endianness::little);
-  H.CubinSize = byte_swap(uint64_t(Code.Cubin.size()), endianness::little);
-  H.PtxChecksum = byte_swap(checksum(Code.PTX), endianness::little);
-  H.CubinChecksum = byte_swap(checksum(Code.Cubin), endianness::little);
-
+  std::string Bytes = encodeDiskEntry(Key.Bytes, Code.PTX, Code.Cubin);
   std::string Path = entryPath(Key);
+  // The temporary counts towards the cap from its creation, so that one
+  // left by a killed writer is counted until a scan removes it.
+  uint64_t Old = 0;
+  sys::fs::file_status Prev;
+  if (!sys::fs::status(Path, Prev, /*Follow=*/false) &&
+      Prev.type() == sys::fs::file_type::regular_file)
+    Old = Prev.getSize();
+  CacheIndex Index;
+  bool Scan = Index.add(int64_t(Bytes.size()));
+
   SmallString<256> Tmp;
   int FD;
   if (std::error_code EC =
-          sys::fs::createUniqueFile(Path + "-%%%%%%%%.tmp", FD, Tmp))
+          sys::fs::createUniqueFile(Path + "-%%%%%%%%" + TempSuffix, FD, Tmp,
+                                    sys::fs::OF_None, fileMode()))
     return giveUpOnDir("cannot create a file in it", EC);
   std::error_code EC;
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS.write(reinterpret_cast<const char *>(&H), sizeof(H));
-    OS << Code.PTX << Code.Cubin;
+    OS << Bytes;
     OS.close();
     EC = OS.error();
     OS.clear_error();
@@ -256,9 +436,28 @@ void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
     EC = sys::fs::rename(Tmp, Path);
   if (EC) {
     sys::fs::remove(Tmp);
+    Index.add(-int64_t(Bytes.size()));
     return giveUpOnDir("cannot write " + Path, EC);
   }
-  evictToCap(Path);
+  if (Old)
+    Index.add(-int64_t(Old));
+  if (Scan)
+    scanAndEvict(Path);
+}
+
+void removeFromDiskCache(const CacheKey &Key) {
+  if (!diskOn())
+    return;
+  std::string Path = entryPath(Key);
+  sys::fs::file_status St;
+  if (sys::fs::status(Path, St, /*Follow=*/false))
+    return;
+  if (!sys::fs::remove(Path) && St.type() == sys::fs::file_type::regular_file)
+    CacheIndex().add(-int64_t(St.getSize()));
+}
+
+std::string cacheTemporaryDir() {
+  return diskOn() ? cacheSettings().Dir : std::string();
 }
 
 } // namespace mstage::rt

@@ -1,13 +1,19 @@
 //===- DiskCache.h - Compiled kernels kept on disk across runs ------------===//
 //
 // One file per specialization, named by its key, holding a header (magic,
-// version, key, sizes, checksums), the PTX and, when the toolkit's ptxas
-// made one, the cubin (CudaTools.h). The PTX stays beside the cubin for a
-// driver that cannot load the cubin. Files are written to a temporary name
-// and renamed, so readers in other processes see whole entries or none. A
-// damaged entry is reported once, removed and compiled again. The directory is
-// kept under a size cap by removing the entries least recently used (their
-// modification time is their last use).
+// version, key, sizes, checksums bound to the key), the PTX and, when the
+// toolkit's ptxas made one, the cubin (DiskEntry.h, CudaTools.h). The PTX
+// stays beside the cubin for a driver that cannot load the cubin. Files are
+// written to a temporary name and renamed, so readers in other processes see
+// whole entries or none. A damaged entry (also one that is not a regular
+// file) is reported, removed and compiled again.
+//
+// The directory is a trust boundary: unless MSTAGE_CACHE_SHARED says the
+// cache is shared on purpose, a directory or an entry that another user owns
+// or can write is refused (one warning, then memory-only caching), as ssh
+// and ccache do. The directory is kept under a size cap by removing the
+// entries least recently used (their modification time is their last use);
+// its size is kept in an index, so a store does not scan it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_DISKCACHE_H
@@ -27,12 +33,14 @@ struct CacheSettings {
   CacheMode Mode = CacheMode::Disk;
   std::string Dir;                   // resolved; empty when it cannot be
   uint64_t MaxBytes = 1024ull << 20; // MSTAGE_CACHE_MAX_MB
+  bool Shared = false;               // MSTAGE_CACHE_SHARED
   std::string Error;                 // a bad setting: every launch fails
 };
 
 // Read once from MSTAGE_CACHE (off|memory|disk, default disk),
 // MSTAGE_CACHE_DIR (else $XDG_CACHE_HOME/mstage, else ~/.cache/mstage) and
-// MSTAGE_CACHE_MAX_MB (default 1024; fractions allowed).
+// MSTAGE_CACHE_MAX_MB (default 1024; fractions allowed) and
+// MSTAGE_CACHE_SHARED (a boolean, default 0).
 const CacheSettings &cacheSettings();
 
 struct CachedCode {
@@ -48,6 +56,14 @@ std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key);
 // directory that cannot be written is reported once; the program goes on
 // with the in-memory cache.
 void storeInDiskCache(const CacheKey &Key, const CachedCode &Code);
+
+// Removes the entry for Key (whose code turned out to be bad).
+void removeFromDiskCache(const CacheKey &Key);
+
+// Where the runtime's temporary files go: the cache directory when the
+// disk cache is used (a killed process's leftovers are then counted and
+// removed by a later scan), else "" for the system's temporary directory.
+std::string cacheTemporaryDir();
 
 } // namespace mstage::rt
 

@@ -260,7 +260,11 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
         storeWithCubinLater(Key, K.Blob.PrettyName, Code.PTX, B.Arch);
     } else {
       // Nothing to load: ptxas checks the PTX and makes the entry whole.
-      Code.Cubin = assembleWithPtxas(K.Blob.PrettyName, Code.PTX, B.Arch);
+      // PTX that ptxas rejects is this kernel's error, and is not cached.
+      auto Cubin = assembleWithPtxas(K.Blob.PrettyName, Code.PTX, B.Arch);
+      if (!Cubin)
+        return kernelPrefix(K) + ": " + llvm::toString(Cubin.takeError());
+      Code.Cubin = std::move(*Cubin);
       if (ToDisk)
         storeInDiskCache(Key, Code);
     }

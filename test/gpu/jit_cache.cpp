@@ -10,7 +10,10 @@
 //  4. after the entry is truncated, a third process recompiles (loading the
 //     PTX) and is right, and the entry it leaves at exit has the cubin again;
 //  5. with MSTAGE_PTXAS=off, in a new directory, the driver JIT-compiles the
-//     PTX, and a later process loads that PTX from disk; both are right.
+//     PTX, and a later process loads that PTX from disk; both are right;
+//  6. with a ptxas that rejects the PTX (a ptxas diagnostic, exit 255), in a
+//     new directory, the driver's JIT runs the kernel right, and no entry is
+//     left to serve that PTX: a later process compiles again.
 // The child processes are this program with --child.
 // On the CPU back end nothing is compiled or cached: it checks that launches
 // are right and report the memory source, that 8 threads launching at once
@@ -24,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -169,10 +173,29 @@ int run(int Argc, char **Argv) {
   if (runChild(Self, 2, false, PtxEnv + " MSTAGE_PTXAS=off") != 0 ||
       runChild(Self, 1, false, PtxEnv + " MSTAGE_PTXAS=off") != 0)
     return 1;
+  std::string Rejecting = std::string(Dir) + "/rejecting-ptxas";
+  if (FILE *F = std::fopen(Rejecting.c_str(), "w")) {
+    std::fputs("#!/bin/sh\necho 'ptxas x.ptx, line 1; error   : rejected by "
+               "jit_cache' >&2\nexit 255\n",
+               F);
+    std::fclose(F);
+  }
+  std::string RejectedDir = std::string(Dir) + "/rejected";
+  std::string RejectEnv = "MSTAGE_CACHE_DIR='" + RejectedDir +
+                          "' MSTAGE_PTXAS='" + Rejecting + "'";
+  if (chmod(Rejecting.c_str(), 0755) != 0 ||
+      runChild(Self, 2, false, RejectEnv) != 0 ||
+      runChild(Self, 2, false, RejectEnv) != 0)
+    return 1;
+  std::string NoEntry = "test -z \"$(ls '" + RejectedDir + "')\"";
+  if (std::system(NoEntry.c_str()) != 0)
+    return std::printf("FAIL %s: an entry whose PTX ptxas rejected is left\n",
+                       Name),
+           1;
   std::system((std::string("rm -rf ") + Dir).c_str());
   std::printf("PASS %s: compiled once, memory hit, 8 threads compiled once, "
               "disk hit in a new process (%s), damaged entry recompiled, "
-              "PTX without ptxas\n",
+              "PTX without ptxas, nothing cached that ptxas rejects\n",
               Name, HavePtxas ? "cubin" : "PTX: no ptxas here");
   return 0;
 }
