@@ -1,7 +1,8 @@
 // A function pointer taken in kernel code points to a function of the
 // device code, and calls through it work; so do template parameters that
-// choose a function. The checks on host function pointers leave these
-// alone.
+// choose a function, and a host function pointer that stage() calls on the
+// host (with an __int128 converted to double there). The checks on host
+// function pointers and wide conversions leave these alone.
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_BACKEND=cpu %t | FileCheck %s
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 %t | FileCheck %s --check-prefix=PTX
@@ -24,10 +25,16 @@ int main() {
     a[i] = op(a[i]) + apply(op, 1) + apply_fixed<twice>(1);
   }, 1, 4);
   k(v);
+  int (*host_op)(int) = thrice;
+  __int128 big = 1000;
+  auto k2 = mstage::kernel([host_op, big](mstage::vector_view<int> a) {
+    a[0] += mstage::stage(host_op, 5) + int(mstage::stage((double)big));
+  }, 1, 1);
+  k2(v);
   if (mstage_rt_executes())
     std::printf("%d %d %d %d\n", v[0], v[1], v[2], v[3]);
   else
     std::printf("compiled\n");
 }
-// CHECK: 6 11 10 17
+// CHECK: 1021 11 10 17
 // PTX: compiled
