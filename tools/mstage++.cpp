@@ -70,8 +70,11 @@ static int debugInfoEffect(const char *A) {
         "-gused"})
     if (std::strcmp(A, On) == 0)
       return 1;
-  // -gdwarf, -gdwarf-4, -gdwarf64, ...
-  return std::strncmp(A, "-gdwarf", 7) == 0 ? 1 : 0;
+  // -gdwarf, -gdwarf-4, -gdwarf64, ...; -gdwarf-aranges is only a form.
+  if (std::strncmp(A, "-gdwarf", 7) == 0 &&
+      std::strcmp(A, "-gdwarf-aranges") != 0)
+    return 1;
+  return 0;
 }
 
 // True when the command line enables debug information (the last option

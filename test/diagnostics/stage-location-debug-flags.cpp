@@ -1,7 +1,7 @@
 // A stage() error names its file:line:col whatever form of debug
 // information the command line asks for: mstage++ keeps the line tables and
-// columns it needs under -gz, -gsplit-dwarf and -gno-column-info, alone or
-// with -g, and under -g0.
+// columns it needs under -gz, -gsplit-dwarf, -gno-column-info and
+// -gdwarf-aranges, alone or with -g, and under -g0.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
 // RUN: not %mstagexx -O2 -c %s -o %t/plain.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %mstagexx -O2 -gz -c %s -o %t/gz.o 2>&1 | FileCheck %s --implicit-check-not=error:
@@ -9,6 +9,7 @@
 // RUN: not %mstagexx -O2 -gno-column-info -c %s -o %t/nocol.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %mstagexx -O2 -g -gz -gsplit-dwarf -gno-column-info -c %s -o %t/all.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %mstagexx -O0 -g -g0 -gz -c %s -o %t/g0.o 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %mstagexx -O2 -gdwarf-aranges -c %s -o %t/aranges.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: not %mstagexx -O2 -gline-directives-only -c %s -o %t/directives.o 2>&1 | FileCheck %s --implicit-check-not=error:
 //
 // Without -g, -gsplit-dwarf gives no debug information, so no .dwo file
