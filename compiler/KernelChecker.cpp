@@ -41,7 +41,8 @@ namespace {
 struct KernelDiags {
   unsigned CaptureByRef, CaptureThis, CaptureNotCopyable, CaptureUse,
       ReferenceMember, NoBody, VirtualCall, Throw, Try, LongDouble, ThreadLocal,
-      HostGlobal, DynamicCast, Typeid, CalledFrom;
+      HostGlobal, DynamicCast, Typeid, InlineAsm, WideIntFloatConversion,
+      HostFunctionPointer, NestedLaunch, DynamicAlloca, CalledFrom;
 
   explicit KernelDiags(DiagnosticsEngine &D) {
     using Level = DiagnosticsEngine::Level;
@@ -102,6 +103,31 @@ struct KernelDiags {
     Typeid = D.getCustomDiagID(Level::Error,
                                "mstage: typeid is not supported in kernels "
                                "(the type information is in host memory)");
+    InlineAsm = D.getCustomDiagID(
+        Level::Error, "mstage: inline assembly is not supported in kernels; "
+                      "write the operation in C++");
+    // NVPTX has no instructions and no library for these conversions: the
+    // back end would stop the process at the first launch.
+    WideIntFloatConversion = D.getCustomDiagID(
+        Level::Error,
+        "mstage: conversion from %0 to %1 is not supported in kernels; the "
+        "GPU has no conversion between floating-point types and integers "
+        "wider than 64 bits. Convert through 'long long' or 'unsigned long "
+        "long'");
+    HostFunctionPointer = D.getCustomDiagID(
+        Level::Error,
+        "mstage: kernel code %select{calls a function through|passes}0 %1, "
+        "a function pointer that comes from the host%select{|, to a "
+        "function}0; the GPU cannot call host functions. Call the function "
+        "by name, or choose it with a template parameter");
+    NestedLaunch = D.getCustomDiagID(
+        Level::Error,
+        "mstage: kernel code launches a kernel; nested launches are not "
+        "supported. Launch each kernel from host code");
+    DynamicAlloca = D.getCustomDiagID(
+        Level::Error,
+        "mstage: dynamic stack allocation (%0) is not supported in kernels; "
+        "use an array whose size is a compile-time constant");
     CalledFrom = D.getCustomDiagID(Level::Note, "called from %0 here");
   }
 };
@@ -153,6 +179,11 @@ public:
         State(getState(Ctx)) {}
 
   bool run();
+  // Appends the functions checked: the entry and every definition it
+  // reaches.
+  void getReached(std::vector<const FunctionDecl *> &Out) const {
+    Out.insert(Out.end(), Checked.begin(), Checked.end());
+  }
 
   ASTContext &getContext() const { return Ctx; }
   const KernelDiags &diags() const { return Diag; }
@@ -163,6 +194,9 @@ public:
   // Checks a use of a variable: thread_local and host globals.
   void checkVariableUse(const VarDecl *VD, SourceLocation Loc);
   bool containsLongDouble(QualType T, bool ByValue = true);
+  // Names the capture or kernel argument (or the member of one) that E
+  // reads, when E's value comes from the host; empty otherwise.
+  std::string hostSource(const Expr *E) const;
 
   // Reports error ID at Loc, with the call chain from the kernel to the
   // function being checked, unless it was already reported there. Subject
@@ -219,9 +253,14 @@ private:
   const CXXRecordDecl *KernelClass = nullptr;
   // The function whose body is being checked.
   const FunctionDecl *Current = nullptr;
+  // The kernel lambda's by-value captures and the parameters of the kernel
+  // object's call operator: values that come from the host.
+  llvm::DenseSet<const ValueDecl *> Captures;
+  llvm::DenseSet<const ValueDecl *> KernelParams;
   // Where each queued function (canonical declaration) was first called.
   llvm::DenseMap<const FunctionDecl *, CallSite> CalledFrom;
   std::deque<const FunctionDecl *> Worklist;
+  std::vector<const FunctionDecl *> Checked;
   bool Failed = false;
 };
 
@@ -275,8 +314,16 @@ public:
   bool VisitCXXThrowExpr(CXXThrowExpr *E);
   bool VisitCXXTryStmt(CXXTryStmt *S);
   bool VisitCXXDynamicCastExpr(CXXDynamicCastExpr *E);
+  bool VisitGCCAsmStmt(GCCAsmStmt *S);
+  bool VisitMSAsmStmt(MSAsmStmt *S);
+  bool VisitCastExpr(CastExpr *E);
+  bool VisitCompoundAssignOperator(CompoundAssignOperator *E);
 
 private:
+  void checkWideIntFloatConversion(const Expr *Operand, QualType From,
+                                   QualType To, SourceLocation Loc);
+  void checkHostFunctionPointer(const Expr *E, bool Called);
+
   KernelChecker &K;
   ASTContext &Ctx;
   const KernelDiags &Diag;
@@ -287,6 +334,9 @@ private:
   // what it contains is not reported again.
   const Stmt *LongDoubleExpr = nullptr;
   bool InLongDoubleDecl = false;
+  // How many stage() calls the traversal is inside: their arguments are
+  // evaluated on the host.
+  unsigned StageDepth = 0;
 };
 
 } // namespace
@@ -327,11 +377,29 @@ static bool isLocalVariableRead(const Expr *E) {
   return VD && VD->hasLocalStorage();
 }
 
+// True for mstage::<Name> and mstage::detail::<Name>.
+static bool isMstageName(const NamedDecl *D, StringRef Name) {
+  if (!D || !D->getIdentifier() || D->getName() != Name)
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(D->getDeclContext());
+  if (NS && NS->getIdentifier() && NS->getName() == "detail")
+    NS = dyn_cast<NamespaceDecl>(NS->getDeclContext());
+  return NS && NS->getIdentifier() && NS->getName() == "mstage" &&
+         NS->getDeclContext()->getRedeclContext()->isTranslationUnit();
+}
+
+static bool isStageCall(const Stmt *S) {
+  const auto *Call = dyn_cast<CallExpr>(S);
+  return Call && isMstageName(Call->getDirectCallee(), "stage");
+}
+
 bool FunctionBodyChecker::dataTraverseStmtPre(Stmt *S) {
   // Operands that are never evaluated, and constants folded at compile time.
   if (isa<UnaryExprOrTypeTraitExpr, CXXNoexceptExpr, ConstantExpr, RequiresExpr,
           ConceptSpecializationExpr>(S))
     return false;
+  if (isStageCall(S))
+    ++StageDepth;
   if (auto *E = dyn_cast<CXXTypeidExpr>(S)) {
     K.error(E->getBeginLoc(), Diag.Typeid, nullptr);
     return false;
@@ -348,14 +416,43 @@ bool FunctionBodyChecker::dataTraverseStmtPre(Stmt *S) {
 bool FunctionBodyChecker::dataTraverseStmtPost(Stmt *S) {
   if (S == LongDoubleExpr)
     LongDoubleExpr = nullptr;
+  if (isStageCall(S))
+    --StageDepth;
   return true;
+}
+
+static bool isFunctionPointer(QualType T) {
+  T = T.getNonReferenceType();
+  return T->isFunctionPointerType() || T->isMemberFunctionPointerType() ||
+         T->isFunctionType();
+}
+
+// A host function's address is meaningless on the GPU; the CPU back end
+// would call it and hide the mistake.
+void FunctionBodyChecker::checkHostFunctionPointer(const Expr *E, bool Called) {
+  if (StageDepth || !isFunctionPointer(E->getType()))
+    return;
+  std::string Source = K.hostSource(E);
+  if (!Source.empty())
+    K.error(E->getBeginLoc(), Diag.HostFunctionPointer, nullptr, Called ? 0 : 1,
+            Source);
 }
 
 bool FunctionBodyChecker::VisitCallExpr(CallExpr *E) {
   Callees.insert(E->getCallee()->IgnoreParenImpCasts());
+  for (const Expr *Arg : E->arguments())
+    checkHostFunctionPointer(Arg, /*Called=*/false);
   const FunctionDecl *Callee = E->getDirectCallee();
-  if (!Callee)
-    return true; // through a function pointer: cannot be followed
+  if (!Callee) {
+    // Through a function pointer: cannot be followed, but it must not come
+    // from the host.
+    const Expr *Target = E->getCallee()->IgnoreParens();
+    if (const auto *PtrMem = dyn_cast<BinaryOperator>(Target);
+        PtrMem && PtrMem->isPtrMemOp())
+      Target = PtrMem->getRHS();
+    checkHostFunctionPointer(Target, /*Called=*/true);
+    return true;
+  }
   const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
   if (MD && MD->isVirtual()) {
     const Expr *Object = nullptr;
@@ -394,6 +491,8 @@ bool FunctionBodyChecker::VisitDeclRefExpr(DeclRefExpr *E) {
 }
 
 bool FunctionBodyChecker::VisitCXXConstructExpr(CXXConstructExpr *E) {
+  for (const Expr *Arg : E->arguments())
+    checkHostFunctionPointer(Arg, /*Called=*/false);
   K.addCall(E->getConstructor(), E->getLocation());
   return true;
 }
@@ -438,6 +537,9 @@ bool FunctionBodyChecker::VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr *E) {
 }
 
 bool FunctionBodyChecker::VisitVarDecl(VarDecl *VD) {
+  if (Ctx.getAsVariableArrayType(VD->getType()))
+    K.error(VD->getLocation(), Diag.DynamicAlloca, VD,
+            "a variable-length array");
   // A local object is destroyed when it goes out of scope.
   if (!VD->hasLocalStorage() || VD->getType()->isReferenceType())
     return true;
@@ -466,6 +568,57 @@ bool FunctionBodyChecker::VisitCXXDynamicCastExpr(CXXDynamicCastExpr *E) {
   return true;
 }
 
+bool FunctionBodyChecker::VisitGCCAsmStmt(GCCAsmStmt *S) {
+  K.error(S->getAsmLoc(), Diag.InlineAsm, nullptr);
+  return true;
+}
+
+bool FunctionBodyChecker::VisitMSAsmStmt(MSAsmStmt *S) {
+  K.error(S->getAsmLoc(), Diag.InlineAsm, nullptr);
+  return true;
+}
+
+static bool isWideInteger(const ASTContext &Ctx, QualType T) {
+  return T->isIntegerType() && Ctx.getIntWidth(T) > 64;
+}
+
+void FunctionBodyChecker::checkWideIntFloatConversion(const Expr *Operand,
+                                                      QualType From,
+                                                      QualType To,
+                                                      SourceLocation Loc) {
+  if (StageDepth)
+    return;
+  if (!(isWideInteger(Ctx, From) && To->isRealFloatingType()) &&
+      !(From->isRealFloatingType() && isWideInteger(Ctx, To)))
+    return;
+  // A constant operand is converted by the compiler.
+  if (Operand && Operand->isEvaluatable(Ctx))
+    return;
+  K.error(Loc, Diag.WideIntFloatConversion, nullptr, From, To);
+}
+
+bool FunctionBodyChecker::VisitCastExpr(CastExpr *E) {
+  if (E->getCastKind() != CK_IntegralToFloating &&
+      E->getCastKind() != CK_FloatingToIntegral)
+    return true;
+  const Expr *Operand = E->getSubExpr();
+  checkWideIntFloatConversion(Operand, Operand->getType(), E->getType(),
+                              isa<ImplicitCastExpr>(E) ? E->getExprLoc()
+                                                       : E->getBeginLoc());
+  return true;
+}
+
+// 'i += d' with an __int128 i converts i to double and back, without a
+// cast in the AST.
+bool FunctionBodyChecker::VisitCompoundAssignOperator(
+    CompoundAssignOperator *E) {
+  QualType LHS = E->getLHS()->getType();
+  QualType Computation = E->getComputationLHSType();
+  checkWideIntFloatConversion(nullptr, LHS, Computation, E->getOperatorLoc());
+  checkWideIntFloatConversion(nullptr, Computation, LHS, E->getOperatorLoc());
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // KernelChecker
 //===----------------------------------------------------------------------===//
@@ -477,6 +630,7 @@ bool KernelChecker::run() {
   while (!Worklist.empty()) {
     const FunctionDecl *FD = Worklist.front();
     Worklist.pop_front();
+    Checked.push_back(FD);
     checkFunction(FD);
   }
   return !Failed;
@@ -537,6 +691,7 @@ void KernelChecker::checkLambdaCaptures(const CXXRecordDecl *Lambda) {
     }
     case LCK_ByCopy: {
       const ValueDecl *Var = Capture.getCapturedVar();
+      Captures.insert(Var);
       const FieldDecl *Field = Fields.lookup(Var);
       QualType T =
           Field ? Field->getType() : Var->getType().getNonReferenceType();
@@ -559,6 +714,10 @@ void KernelChecker::checkFunction(const FunctionDecl *FD) {
   if (FD->isDependentContext() || !FD->getBody())
     return;
   Current = FD;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && KernelClass && MD->getOverloadedOperator() == OO_Call &&
+      MD->getParent()->getCanonicalDecl() == KernelClass->getCanonicalDecl())
+    KernelParams.insert(MD->param_begin(), MD->param_end());
   for (const ParmVarDecl *Param : FD->parameters())
     if (containsLongDouble(Param->getType()))
       error(Param->getLocation(), Diag.LongDouble, nullptr);
@@ -592,7 +751,43 @@ void KernelChecker::addDestructor(QualType T, SourceLocation Loc) {
       addCall(Dtor, Loc);
 }
 
+// Kernel::operator(), mstage::async and the future it returns, and the
+// runtime's launch functions.
+static bool isKernelLaunch(const FunctionDecl *FD) {
+  if (FD->isExternC() && FD->getIdentifier())
+    return FD->getName() == "mstage_rt_prepare" ||
+           FD->getName().starts_with("mstage_rt_launch");
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return (MD->getOverloadedOperator() == OO_Call &&
+            isMstageName(MD->getParent(), "Kernel")) ||
+           isMstageName(MD->getParent(), "kernel_future");
+  return isMstageName(FD, "async");
+}
+
+static bool isDynamicAlloca(const FunctionDecl *FD) {
+  switch (FD->getBuiltinID()) {
+  case Builtin::BI__builtin_alloca:
+  case Builtin::BIalloca:
+  case Builtin::BI_alloca:
+  case Builtin::BI__builtin_alloca_uninitialized:
+  case Builtin::BI__builtin_alloca_with_align:
+  case Builtin::BI__builtin_alloca_with_align_uninitialized:
+    return true;
+  default:
+    return false;
+  }
+}
+
 void KernelChecker::addCall(const FunctionDecl *Callee, SourceLocation Loc) {
+  if (isKernelLaunch(Callee)) {
+    error(Loc, Diag.NestedLaunch, nullptr);
+    return;
+  }
+  if (isDynamicAlloca(Callee)) {
+    error(Loc, Diag.DynamicAlloca, nullptr,
+          "'" + Callee->getName().str() + "'");
+    return;
+  }
   // Deleted functions cannot be called; trivial special members are not
   // calls at all.
   // stage() runs its function on the host, at launch; the extraction pass
@@ -717,6 +912,48 @@ bool KernelChecker::containsLongDouble(QualType T, bool ByValue) {
   return Result;
 }
 
+std::string KernelChecker::hostSource(const Expr *E) const {
+  std::string Members;
+  for (;;) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      Members = "." + ME->getMemberDecl()->getNameAsString() + Members;
+      E = ME->getBase();
+    } else if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = Subscript->getBase();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+               Op && Op->getOperator() == OO_Subscript) {
+      E = Op->getArg(0); // a vector_view of function pointers
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+               UO && UO->getOpcode() == UO_Deref) {
+      E = UO->getSubExpr();
+    } else {
+      break;
+    }
+  }
+  auto Describe = [&](StringRef What, StringRef Name) {
+    if (Members.empty())
+      return (What + " '" + Name + "'").str();
+    return ("'" + Name + Members + "' (in " + What + " '" + Name + "')").str();
+  };
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = Ref->getDecl();
+    std::string Name = D->getNameAsString();
+    if (Captures.contains(D))
+      return Describe("capture", Name);
+    if (KernelParams.contains(D))
+      return Describe("kernel argument", Name);
+    return "";
+  }
+  // A member of a function object used as the kernel.
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Current);
+  if (isa<CXXThisExpr>(E) && !Members.empty() && MD && KernelClass &&
+      !KernelClass->isLambda() &&
+      MD->getParent()->getCanonicalDecl() == KernelClass->getCanonicalDecl())
+    return "member '" + Members.substr(1) + "' of the kernel object";
+  return "";
+}
+
 // Notes the call sites that lead from the kernel to the function being
 // checked, innermost first.
 void KernelChecker::noteCallChain() {
@@ -776,8 +1013,13 @@ std::vector<const FunctionDecl *> findKernelEntries(ASTContext &Ctx) {
   return Entries;
 }
 
-bool checkKernel(ASTContext &Ctx, const FunctionDecl *Entry) {
-  return KernelChecker(Ctx, Entry).run();
+bool checkKernel(ASTContext &Ctx, const FunctionDecl *Entry,
+                 std::vector<const FunctionDecl *> *Reached) {
+  KernelChecker Checker(Ctx, Entry);
+  bool OK = Checker.run();
+  if (Reached)
+    Checker.getReached(*Reached);
+  return OK;
 }
 
 } // namespace mstage

@@ -5,7 +5,10 @@
 // everything the entry reaches and reports, at the offending source location,
 // what cannot work on the device: captures that lead into host memory, calls
 // to functions whose body is not in this translation unit, virtual calls,
-// exceptions, RTTI, 'long double', thread_local and host global variables.
+// exceptions, RTTI, 'long double', thread_local and host global variables,
+// inline assembly, calls through function pointers from the host,
+// conversions between floating point and integers wider than 64 bits,
+// dynamic stack allocation and nested kernel launches.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_COMPILER_KERNELCHECKER_H
@@ -26,7 +29,10 @@ findKernelEntries(clang::ASTContext &Ctx);
 
 // Checks one kernel entry and everything it reaches; reports errors through
 // Ctx.getDiagnostics() (custom diag IDs). Returns true when no error was found.
-bool checkKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Entry);
+// Reached, if given, receives the definitions of the functions the kernel
+// reaches, the entry included.
+bool checkKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Entry,
+                 std::vector<const clang::FunctionDecl *> *Reached = nullptr);
 
 } // namespace mstage
 

@@ -11,7 +11,9 @@
 #include "PluginOptions.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/Basic/LangStandard.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -31,28 +33,91 @@ public:
     for (Decl *D : Group)
       if (auto *FD = dyn_cast<FunctionDecl>(D))
         if (FD->hasBody()) {
-          if (mstage::isKernelEntry(FD))
+          if (mstage::isKernelEntry(FD)) {
             mstage::tagKernelEntry(*Ctx, FD, UsedNames);
-          else if (mstage::isStageEval(FD))
+            // The entry is 'used', so code generation emits it right away.
+            disableSanitizers(FD);
+          } else if (mstage::isStageEval(FD)) {
             mstage::tagStageEval(*Ctx, FD);
+          }
         }
     return true;
   }
 
   void HandleTranslationUnit(ASTContext &C) override {
+    std::vector<const FunctionDecl *> Reached;
     for (const FunctionDecl *Entry : mstage::findKernelEntries(C))
-      mstage::checkKernel(C, Entry);
+      mstage::checkKernel(C, Entry, &Reached);
+    if (C.getLangOpts().Sanitize.empty())
+      return;
+    // Sanitizer checks in kernel code would call the sanitizer runtime, which
+    // is in host memory: the code kernels reach is not instrumented, and the
+    // rest of the program keeps its sanitizers. This consumer runs before
+    // code generation, which emits inline, template and static functions at
+    // the end of the translation unit, so the attribute is in time for them;
+    // a function emitted when it was parsed has its checks already.
+    DiagnosticsEngine &D = C.getDiagnostics();
+    llvm::DenseSet<const FunctionDecl *> Reported;
+    for (const FunctionDecl *FD : Reached) {
+      if (mstage::isKernelEntry(FD))
+        continue;
+      if (C.DeclMustBeEmitted(FD) && hasFrontEndChecks(C, FD) &&
+          Reported.insert(FD).second)
+        D.Report(FD->getLocation(),
+                 D.getCustomDiagID(
+                     DiagnosticsEngine::Error,
+                     "mstage: kernel code calls %0, which was compiled with "
+                     "the sanitizer's checks before mstage saw that kernels "
+                     "use it, and the checks cannot run on the GPU; declare "
+                     "it 'inline' or 'static', or give it "
+                     "__attribute__((no_sanitize(\"all\")))"))
+            << FD;
+      disableSanitizers(const_cast<FunctionDecl *>(FD));
+    }
   }
 
 private:
+  void disableSanitizers(FunctionDecl *FD) {
+    if (Ctx->getLangOpts().Sanitize.empty())
+      return;
+    StringRef All = "all";
+    FD->addAttr(NoSanitizeAttr::CreateImplicit(*Ctx, &All, 1));
+  }
+
+  // Whether code generation has put sanitizer checks into FD's body:
+  // -fsanitize=undefined and its relatives instrument as they generate code,
+  // address, thread and memory only mark the function for a later pass,
+  // which runs after the kernels are extracted.
+  static bool hasFrontEndChecks(const ASTContext &C, const FunctionDecl *FD) {
+    SanitizerMask Checks =
+        C.getLangOpts().Sanitize.Mask &
+        (SanitizerKind::Undefined | SanitizerKind::Integer |
+         SanitizerKind::ImplicitConversion | SanitizerKind::Nullability |
+         SanitizerKind::CFI | SanitizerKind::KCFI);
+    for (const auto *Attr : FD->specific_attrs<NoSanitizeAttr>())
+      Checks &= ~Attr->getMask();
+    return bool(Checks);
+  }
+
   ASTContext *Ctx = nullptr;
   llvm::StringMap<unsigned> UsedNames;
 };
 
 class KernelAction : public PluginASTAction {
 protected:
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
+    // mstage's headers need C++17; an older standard would give a page of
+    // template errors. A fatal error stops clang before them.
+    const LangOptions &LO = CI.getLangOpts();
+    if (LO.CPlusPlus && !LO.CPlusPlus17) {
+      DiagnosticsEngine &D = CI.getDiagnostics();
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Fatal,
+                                 "mstage: C++17 or later is needed, and this "
+                                 "compile selects -std=%0; use -std=c++17 or "
+                                 "later"))
+          << LangStandard::getLangStandardForKind(LO.LangStd).getName();
+    }
     return std::make_unique<KernelConsumer>();
   }
   bool ParseArgs(const CompilerInstance &CI,

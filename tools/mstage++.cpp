@@ -57,15 +57,33 @@ static bool willLink(int Argc, char **Argv) {
   return HasInput;
 }
 
-// True when the command line enables debug information (the last -g
-// option wins, as in clang).
+// Whether option A turns debug information on (1), off (-1) or leaves it as
+// it is (0): -gz, -gsplit-dwarf, -gcolumn-info and the like only change
+// the form of the debug information that another option asks for.
+static int debugInfoEffect(const char *A) {
+  if (std::strcmp(A, "-g0") == 0 || std::strcmp(A, "-ggdb0") == 0)
+    return -1;
+  for (const char *On :
+       {"-g", "--debug", "-g1", "-g2", "-g3", "-ggdb", "-ggdb1", "-ggdb2",
+        "-ggdb3", "-glldb", "-gsce", "-gdbx", "-gline-tables-only",
+        "-gline-directives-only", "-gcodeview", "-gmodules", "-gfull",
+        "-gused"})
+    if (std::strcmp(A, On) == 0)
+      return 1;
+  // -gdwarf, -gdwarf-4, -gdwarf64, ...; -gdwarf-aranges is only a form.
+  if (std::strncmp(A, "-gdwarf", 7) == 0 &&
+      std::strcmp(A, "-gdwarf-aranges") != 0)
+    return 1;
+  return 0;
+}
+
+// True when the command line enables debug information (the last option
+// that turns it on or off wins, as in clang).
 static bool asksForDebugInfo(int Argc, char **Argv) {
   bool Debug = false;
-  for (int I = 1; I < Argc; ++I) {
-    const char *A = Argv[I];
-    if (std::strncmp(A, "-g", 2) == 0 && std::strncmp(A, "-gen", 4) != 0)
-      Debug = std::strcmp(A, "-g0") != 0 && std::strcmp(A, "-gno-") != 0;
-  }
+  for (int I = 1; I < Argc; ++I)
+    if (int Effect = debugInfoEffect(Argv[I]))
+      Debug = Effect > 0;
   return Debug;
 }
 
@@ -91,12 +109,14 @@ int main(int Argc, char **Argv) {
       Include, "-D__MSTAGE__=1"};
   for (int I = 1; I < Argc; ++I)
     Args.push_back(Argv[I]);
-  // stage() errors name source lines, so the compile always has line
-  // tables; when the user did not ask for debug information the plugin
-  // strips them from the object again.
+  // stage() errors name source lines and columns, so the compile always has
+  // line tables with columns (whatever -gno-column-info says); when the user
+  // did not ask for debug information the plugin strips them from the
+  // object again, and no split DWARF file is written for them.
+  Args.push_back("-gcolumn-info");
   if (!asksForDebugInfo(Argc, Argv))
-    for (const char *A : {"-gline-tables-only", "-Xclang", "-plugin-arg-mstage",
-                          "-Xclang", "strip-debug-info"})
+    for (const char *A : {"-gline-tables-only", "-gno-split-dwarf", "-Xclang",
+                          "-plugin-arg-mstage", "-Xclang", "strip-debug-info"})
       Args.push_back(A);
   if (willLink(Argc, Argv))
     for (const std::string &A :

@@ -82,6 +82,14 @@ using kernel_invoke = kernel_invoker<F, std::index_sequence_for<D...>, D...>;
 template <class T> struct is_std_vector : std::false_type {};
 template <class T, class A>
 struct is_std_vector<std::vector<T, A>> : std::true_type {};
+// std::vector<bool> packs its elements into bits and has no data(): it gets
+// an argument of its own that says so in one error.
+template <class A>
+struct is_std_vector<std::vector<bool, A>> : std::false_type {};
+template <class T> struct is_std_vector_bool : std::false_type {};
+template <class A>
+struct is_std_vector_bool<std::vector<bool, A>> : std::true_type {};
+template <class> inline constexpr bool always_false = false;
 
 // Owns the device copy of one std::vector argument for a launch.
 template <class T> class vector_transfer {
@@ -180,6 +188,26 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
   device_type view;
   std::vector<element> cpu_copy;
   device_type cpu_view;
+};
+
+template <class Arg>
+struct argument<Arg, std::enable_if_t<is_std_vector_bool<std::remove_cv_t<
+                         std::remove_reference_t<Arg>>>::value>> {
+  // The assertion is in the constructor, so that the class stays valid and
+  // the launch code gives no further errors; the rest is declared only.
+  explicit argument(Arg &) {
+    static_assert(always_false<Arg>,
+                  "mstage: std::vector<bool> cannot be a kernel argument: it "
+                  "stores its elements as bits, with no array to copy to the "
+                  "GPU; use std::vector<char> or std::vector<std::uint8_t>");
+  }
+  using device_type = vector_view<bool>;
+  static constexpr bool checkable = false;
+  const device_type &device() const;
+  void finish() const;
+  void snapshot();
+  const device_type &cpu_device() const;
+  std::string divergence() const;
 };
 
 template <class T> struct is_device_vector : std::false_type {};
