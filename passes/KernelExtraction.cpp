@@ -224,6 +224,9 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
   return std::string(Bitcode.str());
 }
 
+// Marks a module whose kernels are embedded and registered.
+constexpr const char *ExtractedFlag = "mstage.kernels_embedded";
+
 struct EmbeddedKernel {
   Function *Entry;
   std::string Blob;
@@ -293,12 +296,16 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
   appendToGlobalDtors(
       M, AddCall("__mstage_unregister_module", "__mstage_unregister_kernels"),
       Priority);
+  M.addModuleFlag(Module::Warning, ExtractedFlag, 1);
 }
 
 } // namespace
 
 PreservedAnalyses KernelExtractionPass::run(Module &M,
                                             ModuleAnalysisManager &) {
+  // Bitcode that mstage++ wrote (-emit-llvm) already embeds its kernels.
+  if (M.getModuleFlag(ExtractedFlag))
+    return PreservedAnalyses::all();
   SmallVector<KernelEntry, 4> Entries = findKernelEntries(M);
   if (Entries.empty())
     return PreservedAnalyses::all();
