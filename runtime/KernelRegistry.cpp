@@ -71,10 +71,14 @@ void addKernel(Registry &R, const mstage_kernel_record &Rec) {
           &Rec, std::move(*Blob), std::make_unique<SpecializationTable>()});
 }
 
-// Drops the compiled code of a kernel that is unregistered.
+// Drops the compiled code of a kernel that is unregistered. Not at exit:
+// the process takes it all, and a compile still under way on another thread
+// must not hold the exit up.
 void dropCode(RegisteredKernel &K) {
+  if (Exiting.load())
+    return;
   std::vector<CompiledKernel> Code = K.Specializations->takeAll();
-  if (Exiting.load() || Code.empty())
+  if (Code.empty())
     return;
   const Backend &B = backend();
   if (B.Kind != BackendKind::Gpu || !B.Driver)
