@@ -39,9 +39,11 @@ run_fuzzer() {
   scratch=$(mktemp -d) log=$(mktemp)
   mkdir -p "$crashes"
   # One process, one job: a finding stops the run and is reported.
+  local dirs=("$scratch")
+  [[ -d $corpus ]] && dirs+=("$corpus")
   "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$crashes/" \
-    "$scratch" "$corpus" >"$log" 2>&1
+    "${dirs[@]}" >"$log" 2>&1
   local status=$?
   local runs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

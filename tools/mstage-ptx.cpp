@@ -10,7 +10,9 @@
 //                                    the staged values and launch folded in
 //
 // SITE is a stage site's index (0, 1, ...) or its source line (L23). FILE is
-// an object file or executable built by mstage++. No GPU is needed.
+// an object file or executable built by mstage++ (a regular file). Kernels
+// that share a name are listed, and picked, as NAME#1, NAME#2. No GPU is
+// needed.
 //
 //===----------------------------------------------------------------------===//
 #include "JitCompiler.h"
@@ -39,10 +41,11 @@ static cl::OptionCategory Category("mstage-ptx options");
 static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::desc("<object or executable>"),
                                       cl::cat(Category));
-static cl::opt<std::string> KernelName("kernel",
-                                       cl::desc("kernel to print (device "
-                                                "name or readable name)"),
-                                       cl::cat(Category));
+static cl::opt<std::string>
+    KernelName("kernel",
+               cl::desc("kernel to print (device name or readable name; "
+                        "NAME#N, as listed, when several share a name)"),
+               cl::cat(Category));
 static cl::opt<bool> PrintIR("ir",
                              cl::desc("print IR: the embedded device IR, or "
                                       "with --stage/--grid/--block the "
