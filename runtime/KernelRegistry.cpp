@@ -4,7 +4,6 @@
 #include "CudaDriver.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
@@ -29,8 +28,8 @@ struct Registry {
   // lookup caches check it.
   std::atomic<uint64_t> Generation{0};
   // Kernel data that could not be read, reported when a launch finds no
-  // kernel (it may be why).
-  std::vector<std::string> Problems;
+  // kernel (it may be why), by the module it came from.
+  std::vector<std::pair<const mstage_module_record *, std::string>> Problems;
 };
 
 // Never destroyed: static constructors register before, and launches from
@@ -48,22 +47,24 @@ bool owns(const mstage_module_record &M, const mstage_kernel_record *Rec) {
   return Rec >= M.kernels && Rec < M.kernels + M.num_kernels;
 }
 
-// Adds the kernel of Rec, unless one with its host entry is there (the same
-// inline kernel can come from several objects: the first wins). R is locked.
-void addKernel(Registry &R, const mstage_kernel_record &Rec) {
+// Adds the kernel of Rec, of module M, unless one with its host entry is
+// there (the same inline kernel can come from several objects: the first
+// wins). R is locked.
+void addKernel(Registry &R, const mstage_module_record &M,
+               const mstage_kernel_record &Rec) {
   if (R.Kernels.count(Rec.host_entry))
     return;
   auto Blob = mstage::readKernelBlob(static_cast<const uint8_t *>(Rec.blob),
                                      Rec.blob_size);
   if (!Blob) {
-    R.Problems.push_back(llvm::toString(Blob.takeError()));
+    R.Problems.emplace_back(&M, llvm::toString(Blob.takeError()));
     return;
   }
   if (Blob->StageSites.size() != Rec.num_evaluators) {
-    R.Problems.push_back("kernel '" + Blob->PrettyName + "' has " +
-                         std::to_string(Blob->StageSites.size()) +
-                         " stage sites but " +
-                         std::to_string(Rec.num_evaluators) + " evaluators");
+    R.Problems.emplace_back(
+        &M, "kernel '" + Blob->PrettyName + "' has " +
+                std::to_string(Blob->StageSites.size()) + " stage sites but " +
+                std::to_string(Rec.num_evaluators) + " evaluators");
     return;
   }
   R.Kernels[Rec.host_entry] =
@@ -107,8 +108,12 @@ const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
   }
   Why = "no device code was registered for this kernel; compile every "
         "source file that launches kernels with mstage++";
-  if (!R.Problems.empty())
-    Why += " (unreadable kernel data: " + llvm::join(R.Problems, "; ") + ")";
+  if (!R.Problems.empty()) {
+    Why += " (unreadable kernel data: ";
+    for (size_t I = 0; I < R.Problems.size(); ++I)
+      Why += (I ? "; " : "") + R.Problems[I].second;
+    Why += ")";
+  }
   return nullptr;
 }
 
@@ -123,15 +128,15 @@ __mstage_register_module(const mstage_module_record *Module) {
   std::call_once(AtExit, [] { std::atexit([] { Exiting.store(true); }); });
   std::lock_guard<std::mutex> G(R.Lock);
   if (Module->abi_version != MSTAGE_ABI_VERSION) {
-    R.Problems.push_back("an object was built for mstage ABI " +
-                         std::to_string(Module->abi_version) +
-                         ", this runtime is " +
-                         std::to_string(MSTAGE_ABI_VERSION) + "; rebuild it");
+    R.Problems.emplace_back(
+        Module, "an object was built for mstage ABI " +
+                    std::to_string(Module->abi_version) + ", this runtime is " +
+                    std::to_string(MSTAGE_ABI_VERSION) + "; rebuild it");
     return;
   }
   R.Modules.push_back(Module);
   for (uint32_t I = 0; I < Module->num_kernels; ++I)
-    addKernel(R, Module->kernels[I]);
+    addKernel(R, *Module, Module->kernels[I]);
 }
 
 extern "C" __attribute__((visibility("default"))) void
@@ -140,6 +145,8 @@ __mstage_unregister_module(const mstage_module_record *Module) {
   std::vector<RegisteredKernel *> Dropped;
   {
     std::lock_guard<std::mutex> G(R.Lock);
+    llvm::erase_if(R.Problems,
+                   [&](const auto &P) { return P.first == Module; });
     // A module of another ABI version was never registered.
     auto M = llvm::find(R.Modules, Module);
     if (M == R.Modules.end())
@@ -161,7 +168,7 @@ __mstage_unregister_module(const mstage_module_record *Module) {
       for (const mstage_module_record *Other : R.Modules)
         for (uint32_t I = 0; I < Other->num_kernels; ++I)
           if (Other->kernels[I].host_entry == Entry)
-            addKernel(R, Other->kernels[I]);
+            addKernel(R, *Other, Other->kernels[I]);
     R.Generation.fetch_add(1, std::memory_order_acq_rel);
   }
   for (RegisteredKernel *K : Dropped)
