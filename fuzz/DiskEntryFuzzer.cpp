@@ -1,7 +1,7 @@
 //===- DiskEntryFuzzer.cpp - libFuzzer target: the disk-cache entry reader ===//
 //
 // The input is a 16-byte key followed by the bytes of an entry file (the
-// seed corpus in corpus/disk-entry/ is made that way from entries that the
+// seed corpus in corpus/DiskEntryFuzzer/ is made that way from entries that the
 // runtime wrote). The reader must never crash, read out of bounds or accept
 // an entry whose sections do not lie inside it; what it accepts must encode
 // back to the same bytes.

@@ -1,6 +1,7 @@
 //===- KernelBlob.cpp - The embedded form of one extracted kernel ---------===//
 #include "KernelBlob.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/xxhash.h"
@@ -28,6 +29,10 @@ struct Header {
   uint32_t StageSitesOffset;
   uint32_t NumStageSites;
 };
+
+// test/inspect/Inputs/craft_blob.py and fuzz/KernelBlobFuzzer.cpp know
+// this layout.
+static_assert(sizeof(Header) == 72, "the kernel blob header changed");
 
 struct SiteRecord {
   uint32_t Kind, Size, Align, Line, Column, ExpressionOffset, TypeNameOffset,
@@ -96,40 +101,54 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
   return Out;
 }
 
-uint64_t kernelBlobSize(const uint8_t *Data, size_t MaxSize) {
-  if (MaxSize < sizeof(Header) ||
-      std::memcmp(Data, KernelBlobMagic, sizeof(KernelBlobMagic)) != 0)
-    return 0;
-  Header H;
-  std::memcpy(&H, Data, sizeof(H));
-  return H.TotalSize <= MaxSize ? H.TotalSize : 0;
+namespace {
+
+Error bad(const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(),
+                           "corrupt mstage kernel blob: " + Why);
 }
 
+// True when [Off, Off + Size) lies within [0, Total), without overflow.
+bool fits(uint64_t Off, uint64_t Size, uint64_t Total) {
+  return Off <= Total && Size <= Total - Off;
+}
+
+bool isKnownKind(uint32_t Kind) {
+  return Kind <= static_cast<uint32_t>(StageKind::Bool);
+}
+
+} // namespace
+
 Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
-  auto Bad = [](const Twine &Why) {
-    return createStringError(inconvertibleErrorCode(),
-                             "corrupt mstage kernel blob: " + Why);
-  };
   if (MaxSize < sizeof(Header) ||
       std::memcmp(Data, KernelBlobMagic, sizeof(KernelBlobMagic)) != 0)
-    return Bad("bad magic");
+    return bad("bad magic");
   Header H;
   std::memcpy(&H, Data, sizeof(H));
   if (H.Version != KernelBlobVersion)
-    return Bad("version " + Twine(H.Version) + ", this tool reads version " +
+    return bad("version " + Twine(H.Version) + ", this tool reads version " +
                Twine(KernelBlobVersion) + "; rebuild with this mstage++");
-  if (H.HeaderSize != sizeof(Header) || H.TotalSize > MaxSize ||
-      H.BitcodeOffset + H.BitcodeSize > H.TotalSize ||
-      H.StageSitesOffset + uint64_t(H.NumStageSites) * sizeof(SiteRecord) >
-          H.TotalSize)
-    return Bad("sizes out of range");
+  if (H.HeaderSize != sizeof(Header))
+    return bad("header size " + Twine(H.HeaderSize) + ", expected " +
+               Twine(sizeof(Header)));
+  if (H.TotalSize < sizeof(Header) || H.TotalSize > MaxSize)
+    return bad("size " + Twine(H.TotalSize) + " out of range (" +
+               Twine(sizeof(Header)) + " to " + Twine(uint64_t(MaxSize)) +
+               " bytes)");
+  if (!fits(H.BitcodeOffset, H.BitcodeSize, H.TotalSize))
+    return bad("bitcode (offset " + Twine(H.BitcodeOffset) + ", " +
+               Twine(H.BitcodeSize) + " bytes) out of range");
+  if (!fits(H.StageSitesOffset, uint64_t(H.NumStageSites) * sizeof(SiteRecord),
+            H.TotalSize))
+    return bad("stage-site table (offset " + Twine(H.StageSitesOffset) + ", " +
+               Twine(H.NumStageSites) + " sites) out of range");
   auto Str = [&](uint64_t Off) -> Expected<std::string> {
     if (Off >= H.TotalSize)
-      return Bad("string offset out of range");
+      return bad("string offset " + Twine(Off) + " out of range");
     const char *S = reinterpret_cast<const char *>(Data + Off);
     size_t Len = strnlen(S, H.TotalSize - Off);
-    if (Off + Len >= H.TotalSize)
-      return Bad("unterminated string");
+    if (Len == H.TotalSize - Off)
+      return bad("unterminated string at offset " + Twine(Off));
     return std::string(S, Len);
   };
 
@@ -142,12 +161,19 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
       return S.takeError();
     *Field = std::move(*S);
   }
+  if (B.Name.empty())
+    return bad("the kernel has no name");
   B.NumParams = H.NumParams;
   B.BitcodeHash = H.BitcodeHash;
   for (uint32_t I = 0; I < H.NumStageSites; ++I) {
     SiteRecord R;
     std::memcpy(&R, Data + H.StageSitesOffset + I * sizeof(SiteRecord),
                 sizeof(R));
+    if (!isKnownKind(R.Kind) || R.Size > MaxStageValueSize || R.Align == 0 ||
+        !isPowerOf2_32(R.Align) || R.Align > KernelBlobMaxAlign)
+      return bad("stage site " + Twine(I) + " has kind " + Twine(R.Kind) +
+                 ", size " + Twine(R.Size) + " and alignment " +
+                 Twine(R.Align));
     StageSite S;
     S.Kind = static_cast<StageKind>(R.Kind);
     S.Size = R.Size;
@@ -166,7 +192,36 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
   }
   B.Bitcode = StringRef(reinterpret_cast<const char *>(Data + H.BitcodeOffset),
                         H.BitcodeSize);
+  // The bitcode reader trusts its input: damage must be caught here.
+  if (hashBitcode(B.Bitcode) != H.BitcodeHash)
+    return bad("the bitcode of '" + B.Name +
+               "' does not match its hash; rebuild the file");
   return B;
+}
+
+Expected<std::vector<KernelBlob>> readKernelSection(ArrayRef<uint8_t> Section) {
+  std::vector<KernelBlob> Blobs;
+  size_t Off = 0;
+  while (Off < Section.size()) {
+    ArrayRef<uint8_t> Rest = Section.drop_front(Off);
+    // The linker pads each object's part of the section to KernelBlobAlign.
+    ArrayRef<uint8_t> Pad = Rest.take_front(KernelBlobAlign);
+    if (llvm::all_of(Pad, [](uint8_t C) { return C == 0; })) {
+      Off += Pad.size();
+      continue;
+    }
+    Expected<KernelBlob> Blob = readKernelBlob(Rest.data(), Rest.size());
+    if (!Blob)
+      return createStringError(inconvertibleErrorCode(),
+                               "at offset " + Twine(Off) + " of section " +
+                                   KernelBlobSection + ": " +
+                                   toString(Blob.takeError()));
+    Header H;
+    std::memcpy(&H, Rest.data(), sizeof(H));
+    Blobs.push_back(std::move(*Blob));
+    Off += H.TotalSize; // at least sizeof(Header): the scan always advances
+  }
+  return Blobs;
 }
 
 } // namespace mstage

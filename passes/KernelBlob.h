@@ -51,12 +51,21 @@ struct KernelBlob {
 // Serializes Blob (with Bitcode) into bytes, padded to KernelBlobAlign.
 std::string writeKernelBlob(const KernelBlob &Blob);
 
-// Reads the blob at Data. MaxSize bounds the read when the caller knows it
-// (a section); pass SIZE_MAX for a blob registered by a running program.
+// Reads the blob at Data, of at most MaxSize bytes. Every offset and size is
+// checked against the blob's bounds, and the bitcode against its hash, so a
+// corrupt or crafted blob is an error, never a read out of bounds.
 llvm::Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize);
 
-// Size in bytes of the blob at Data, from its header (0 when not a blob).
-uint64_t kernelBlobSize(const uint8_t *Data, size_t MaxSize);
+// Reads every blob of an mstage_kernels section: blobs one after another,
+// with zero padding between objects. Anything else is an error that gives
+// its offset in the section.
+llvm::Expected<std::vector<KernelBlob>>
+readKernelSection(llvm::ArrayRef<uint8_t> Section);
+
+// The largest staged value, and alignment, a blob may describe; larger ones
+// are corruption.
+inline constexpr uint32_t MaxStageValueSize = 1u << 20;
+inline constexpr uint32_t KernelBlobMaxAlign = 4096;
 
 // Hash of device bitcode, as stored in the header.
 uint64_t hashBitcode(llvm::StringRef Bitcode);

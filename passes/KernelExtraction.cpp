@@ -224,6 +224,9 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
   return std::string(Bitcode.str());
 }
 
+// Marks a module whose kernels are embedded and registered.
+constexpr const char *ExtractedFlag = "mstage.kernels_embedded";
+
 struct EmbeddedKernel {
   Function *Entry;
   std::string Blob;
@@ -257,7 +260,7 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
     Records.push_back(ConstantStruct::get(
         RecordTy,
         {K.Entry, GV, Evals, ConstantInt::get(I32, K.Evaluators.size()),
-         ConstantInt::get(I32, 0),
+         ConstantInt::get(I32, K.Blob.size()),
          K.StageChecker ? static_cast<Constant *>(K.StageChecker)
                         : ConstantPointerNull::get(cast<PointerType>(Ptr))}));
   }
@@ -273,21 +276,39 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
   auto *Mod = new GlobalVariable(M, ModuleTy, true, GlobalValue::PrivateLinkage,
                                  ModInit, "__mstage_module");
 
-  FunctionCallee Register = M.getOrInsertFunction("__mstage_register_module",
-                                                  Type::getVoidTy(Ctx), Ptr);
-  Function *Ctor = Function::Create(
-      FunctionType::get(Type::getVoidTy(Ctx), false),
-      GlobalValue::InternalLinkage, "__mstage_register_kernels", M);
-  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Ctor));
-  B.CreateCall(Register, {Mod});
-  B.CreateRetVoid();
-  appendToGlobalCtors(M, Ctor, 65535);
+  // Registered before the unit's own initializers (priority 65535) and
+  // those of user priorities (101 and up), so that they can launch; and
+  // unregistered after the unit's destructors, or when the shared library
+  // that holds it is unloaded, so that a library loaded later at the same
+  // address does not find these kernels.
+  constexpr int Priority = 100;
+  auto AddCall = [&](StringRef Callee, StringRef Name) {
+    FunctionCallee Fn =
+        M.getOrInsertFunction(Callee, Type::getVoidTy(Ctx), Ptr);
+    Function *F =
+        Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                         GlobalValue::InternalLinkage, Name, M);
+    IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+    B.CreateCall(Fn, {Mod});
+    B.CreateRetVoid();
+    return F;
+  };
+  appendToGlobalCtors(
+      M, AddCall("__mstage_register_module", "__mstage_register_kernels"),
+      Priority);
+  appendToGlobalDtors(
+      M, AddCall("__mstage_unregister_module", "__mstage_unregister_kernels"),
+      Priority);
+  M.addModuleFlag(Module::Warning, ExtractedFlag, 1);
 }
 
 } // namespace
 
 PreservedAnalyses KernelExtractionPass::run(Module &M,
                                             ModuleAnalysisManager &) {
+  // Bitcode that mstage++ wrote (-emit-llvm) already embeds its kernels.
+  if (M.getModuleFlag(ExtractedFlag))
+    return PreservedAnalyses::all();
   SmallVector<KernelEntry, 4> Entries = findKernelEntries(M);
   if (Entries.empty())
     return PreservedAnalyses::all();

@@ -9,6 +9,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -44,13 +45,25 @@ const DumpSettings &dumpSettings() {
   return S;
 }
 
+// A file name holds at most 255 bytes: a longer kernel name (heavy
+// templates) keeps its first MaxNameChars and gets the hash of the whole.
+static constexpr size_t MaxNameChars = 100;
+
+std::string dumpBaseName(StringRef KernelName) {
+  if (KernelName.size() <= MaxNameChars + 17)
+    return KernelName.str();
+  return (KernelName.take_front(MaxNameChars) + "~" +
+          utohexstr(xxh3_64bits(KernelName), true, 16))
+      .str();
+}
+
 void dumpFile(StringRef KernelName, uint64_t Hash, StringRef Extension,
               StringRef Text) {
   const DumpSettings &S = dumpSettings();
   SmallString<256> Path(S.Dir);
   std::error_code EC = sys::fs::create_directories(Path);
-  sys::path::append(Path, KernelName + "-" + utohexstr(Hash, true, 16) + "." +
-                              Extension);
+  sys::path::append(Path, dumpBaseName(KernelName) + "-" +
+                              utohexstr(Hash, true, 16) + "." + Extension);
   if (!EC) {
     raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
     if (!EC) {

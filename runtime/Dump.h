@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mstage::rt {
 
@@ -17,12 +18,17 @@ struct DumpSettings {
 // MSTAGE_DUMP_DIR.
 const DumpSettings &dumpSettings();
 
-// Writes Text to <dir>/<KernelName>-<hash>.<Extension>; a failure is
+// The kernel's part of its dump files' names: KernelName, or for a name
+// too long for a file name, its first 100 characters, "~" and the 16 hex
+// digits of its hash.
+std::string dumpBaseName(llvm::StringRef KernelName);
+
+// Writes Text to <dir>/<dumpBaseName>-<hash>.<Extension>; a failure is
 // reported once on stderr and does not stop the launch.
 void dumpFile(llvm::StringRef KernelName, uint64_t Hash,
               llvm::StringRef Extension, llvm::StringRef Text);
 
-// Writes <dir>/<KernelName>-<hash>.sass: Cubin (or, when it is empty, the
+// Writes <dir>/<dumpBaseName>-<hash>.sass: Cubin (or, when it is empty, the
 // PTX assembled by ptxas for Arch) disassembled by cuobjdump. Without the
 // tools (CudaTools.h), says so once on stderr.
 void dumpSass(llvm::StringRef KernelName, uint64_t Hash, llvm::StringRef PTX,

@@ -15,8 +15,10 @@ struct RegisteredKernel {
 };
 
 // The kernel whose host entry is HostEntry, or null when the program holds no
-// device code for it (then Why says what to do). Kernels are never removed,
-// so the result stays valid; a thread's repeated lookup takes no lock.
+// device code for it (then Why says what to do). A kernel whose library is
+// unloaded is found no more, but its RegisteredKernel is never freed, so
+// the result stays valid (and no later kernel gets its address); a thread's
+// repeated lookup takes no lock.
 const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why);
 
 } // namespace mstage::rt

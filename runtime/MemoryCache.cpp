@@ -24,6 +24,19 @@ CacheEntry &SpecializationTable::findOrInsert(std::string_view Key) {
   return Ref;
 }
 
+std::vector<CompiledKernel> SpecializationTable::takeAll() {
+  std::unique_lock<std::shared_mutex> G(Lock);
+  std::vector<CompiledKernel> Code;
+  for (auto &[Key, E] : Entries) {
+    // A compile still under way finishes before its entry goes.
+    std::lock_guard<std::mutex> C(E->Compiling);
+    if (E->Ready.load(std::memory_order_acquire))
+      Code.push_back(E->Code);
+  }
+  Entries.clear();
+  return Code;
+}
+
 const std::array<uint64_t, 2> &
 SpecializationTable::bitcodeHash(std::string_view Bitcode) {
   std::call_once(Hashed, [&] {

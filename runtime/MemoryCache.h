@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace mstage::rt {
 
@@ -44,6 +45,10 @@ public:
   CacheEntry *findReady(std::string_view Key);
   // The entry for Key, inserted when absent (its code may not be ready).
   CacheEntry &findOrInsert(std::string_view Key);
+
+  // Empties the table (its kernel is unregistered) and gives back the code
+  // of its ready entries, for the caller to unload.
+  std::vector<CompiledKernel> takeAll();
 
   // The 128-bit hash of the kernel's bitcode, computed on first use.
   const std::array<uint64_t, 2> &bitcodeHash(std::string_view Bitcode);

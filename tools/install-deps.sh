@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what building mstage needs on Debian 12 (bookworm): LLVM and Clang
 # 22 with their development files, lit and FileCheck, zstd (asked for by
-# LLVM's static libraries), Boost.Context (the CPU back end's fibers, linked
+# LLVM's static libraries), libFuzzer and the sanitizers (libclang-rt, for
+# the fuzzers in fuzz/), Boost.Context (the CPU back end's fibers, linked
 # statically into the runtime), CMake and Ninja. The CUDA toolkit (cuda.h,
 # libdevice and ptxas) must already be installed, as on the CI machines.
 set -euo pipefail
 
 packages=(llvm-22-dev clang-22 libclang-22-dev llvm-22-tools libzstd-dev
-          libboost-context-dev cmake ninja-build)
+          libclang-rt-22-dev libboost-context-dev cmake ninja-build)
 
 missing=()
 for p in "${packages[@]}"; do

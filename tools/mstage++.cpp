@@ -6,7 +6,9 @@
 // command links, the runtime library.
 //
 //===----------------------------------------------------------------------===//
+#include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -87,7 +89,50 @@ static bool asksForDebugInfo(int Argc, char **Argv) {
   return Debug;
 }
 
+// The file that -o names, or "" (the last -o wins, as in clang).
+static std::string outputFile(int Argc, char **Argv) {
+  std::string Out;
+  for (int I = 1; I < Argc; ++I) {
+    if (std::strcmp(Argv[I], "-o") == 0 && I + 1 < Argc)
+      Out = Argv[++I];
+    else if (std::strncmp(Argv[I], "-o", 2) == 0 && Argv[I][2])
+      Out = Argv[I] + 2;
+  }
+  return Out;
+}
+
+static bool sameFile(const struct stat &A, const struct stat &B) {
+  return A.st_dev == B.st_dev && A.st_ino == B.st_ino;
+}
+
+// The argument that names the same file as the output, if one does: the
+// compile would overwrite its own input (clang would truncate a source it
+// has not read yet).
+static const char *inputIsOutput(int Argc, char **Argv) {
+  std::string Out = outputFile(Argc, Argv);
+  struct stat OutSt;
+  if (Out.empty() || Out == "-" || stat(Out.c_str(), &OutSt) != 0)
+    return nullptr;
+  for (int I = 1; I < Argc; ++I) {
+    if (std::strcmp(Argv[I], "-o") == 0) {
+      ++I; // the output itself
+      continue;
+    }
+    struct stat St;
+    if (Argv[I][0] != '-' && stat(Argv[I], &St) == 0 && sameFile(St, OutSt))
+      return Argv[I];
+  }
+  return nullptr;
+}
+
 int main(int Argc, char **Argv) {
+  if (const char *In = inputIsOutput(Argc, Argv)) {
+    fprintf(stderr,
+            "mstage++: error: input file '%s' is the same as the output file; "
+            "give -o another name\n",
+            In);
+    return 1;
+  }
   std::string Prefix = prefixDir();
   std::string Plugin = Prefix + "/lib/mstage/MStagePlugin.so";
   std::string LibDir = Prefix + "/lib";

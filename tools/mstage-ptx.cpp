@@ -10,7 +10,9 @@
 //                                    the staged values and launch folded in
 //
 // SITE is a stage site's index (0, 1, ...) or its source line (L23). FILE is
-// an object file or executable built by mstage++. No GPU is needed.
+// an object file or executable built by mstage++ (a regular file). Kernels
+// that share a name are listed, and picked, as NAME#1, NAME#2. No GPU is
+// needed.
 //
 //===----------------------------------------------------------------------===//
 #include "JitCompiler.h"
@@ -25,12 +27,12 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
-#include <map>
 
 using namespace llvm;
 using namespace mstage;
@@ -39,10 +41,11 @@ static cl::OptionCategory Category("mstage-ptx options");
 static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::desc("<object or executable>"),
                                       cl::cat(Category));
-static cl::opt<std::string> KernelName("kernel",
-                                       cl::desc("kernel to print (device "
-                                                "name or readable name)"),
-                                       cl::cat(Category));
+static cl::opt<std::string>
+    KernelName("kernel",
+               cl::desc("kernel to print (device name or readable name; "
+                        "NAME#N, as listed, when several share a name)"),
+               cl::cat(Category));
 static cl::opt<bool> PrintIR("ir",
                              cl::desc("print IR: the embedded device IR, or "
                                       "with --stage/--grid/--block the "
@@ -84,10 +87,15 @@ static int fail(const Twine &Msg) {
   return 1;
 }
 
-// The kernels in the file's mstage_kernels section, one per device name.
-static Expected<std::map<std::string, KernelBlob>>
+// The largest file mstage-ptx reads: far above any real executable, and it
+// keeps a mistaken argument from being read without end.
+static constexpr uint64_t MaxInputSize = uint64_t(4) << 30;
+
+// The kernels in the file's mstage_kernels section, in section order. The
+// same inline kernel linked in from several objects is listed once.
+static Expected<std::vector<KernelBlob>>
 readKernels(const object::ObjectFile &Obj) {
-  std::map<std::string, KernelBlob> Kernels;
+  std::vector<KernelBlob> Kernels;
   bool HasSection = false;
   for (const object::SectionRef &Sec : Obj.sections()) {
     Expected<StringRef> Name = Sec.getName();
@@ -97,27 +105,118 @@ readKernels(const object::ObjectFile &Obj) {
     Expected<StringRef> Data = Sec.getContents();
     if (!Data)
       return Data.takeError();
-    const auto *P = reinterpret_cast<const uint8_t *>(Data->data());
-    size_t Size = Data->size(), Off = 0;
-    while (Off < Size) {
-      uint64_t BlobSize = kernelBlobSize(P + Off, Size - Off);
-      if (BlobSize == 0) { // alignment padding between objects
-        Off += KernelBlobAlign;
-        continue;
-      }
-      Expected<KernelBlob> Blob = readKernelBlob(P + Off, Size - Off);
-      if (!Blob)
-        return Blob.takeError();
-      Kernels.emplace(Blob->Name, std::move(*Blob));
-      Off += BlobSize;
-    }
+    if (Data->empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "its " + Twine(KernelBlobSection) +
+                                   " section is empty; rebuild it with "
+                                   "mstage++");
+    auto Blobs = readKernelSection(arrayRefFromStringRef(*Data));
+    if (!Blobs)
+      return Blobs.takeError();
+    for (KernelBlob &B : *Blobs)
+      if (llvm::none_of(Kernels, [&](const KernelBlob &K) {
+            return K.Name == B.Name && K.BitcodeHash == B.BitcodeHash &&
+                   K.Location == B.Location;
+          }))
+        Kernels.push_back(std::move(B));
   }
   if (!HasSection)
     return createStringError(inconvertibleErrorCode(),
                              "not an mstage binary: it has no " +
                                  Twine(KernelBlobSection) +
                                  " section; build it with mstage++");
+  if (Kernels.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "its " + Twine(KernelBlobSection) +
+                                 " section holds no kernel; rebuild it with "
+                                 "mstage++");
+  llvm::stable_sort(Kernels, [](const KernelBlob &A, const KernelBlob &B) {
+    return A.Name < B.Name;
+  });
   return Kernels;
+}
+
+// How the listing and --kernel name Kernels[I]: its device name, with "#N"
+// (1-based) when several different kernels share that name.
+static std::string kernelLabel(ArrayRef<KernelBlob> Kernels, size_t I) {
+  size_t Nth = 0, Count = 0;
+  for (size_t J = 0; J < Kernels.size(); ++J)
+    if (Kernels[J].Name == Kernels[I].Name) {
+      ++Count;
+      if (J <= I)
+        ++Nth;
+    }
+  return Count == 1 ? Kernels[I].Name : Kernels[I].Name + "#" + utostr(Nth);
+}
+
+// The kernel that Given names (a device name, a readable name or a label
+// with "#N"), or an error listing the candidates.
+static Expected<const KernelBlob *>
+findKernel(ArrayRef<KernelBlob> Kernels, StringRef Given, StringRef File) {
+  SmallVector<size_t, 2> Found;
+  for (size_t I = 0; I < Kernels.size(); ++I)
+    if (Kernels[I].Name == Given || Kernels[I].PrettyName == Given ||
+        kernelLabel(Kernels, I) == Given)
+      Found.push_back(I);
+  auto Describe = [&](size_t I) {
+    return "\n  " + kernelLabel(Kernels, I) + "  " + Kernels[I].PrettyName +
+           "  (" + Kernels[I].Location + ")";
+  };
+  if (Found.size() == 1)
+    return &Kernels[Found[0]];
+  std::string List;
+  if (Found.empty()) {
+    for (size_t I = 0; I < Kernels.size(); ++I)
+      List += Describe(I);
+    return createStringError(inconvertibleErrorCode(),
+                             "no kernel '" + Given + "' in " + File +
+                                 "; known kernels:" + List);
+  }
+  for (size_t I : Found)
+    List += Describe(I);
+  return createStringError(
+      inconvertibleErrorCode(),
+      "kernel '" + Given + "' is ambiguous in " + File + ": " +
+          Twine(Found.size()) +
+          " different kernels have that name; pick one with --kernel and "
+          "its name as listed here:" +
+          List);
+}
+
+// The file's contents: only a regular file, of at most MaxInputSize bytes
+// (a device or a FIFO would be read without end).
+static Expected<std::unique_ptr<MemoryBuffer>> readInput(StringRef Path) {
+  auto Fail = [&](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(), Path + ": " + Why);
+  };
+  sys::fs::file_status St;
+  if (std::error_code EC = sys::fs::status(Path, St))
+    return Fail(EC == std::errc::no_such_file_or_directory
+                    ? std::string("no such file")
+                    : "cannot read it: " + EC.message());
+  if (!sys::fs::is_regular_file(St))
+    return Fail("not a regular file; give an object file or executable built "
+                "by mstage++");
+  Expected<sys::fs::file_t> FD = sys::fs::openNativeFileForRead(Path);
+  if (!FD)
+    return Fail("cannot read it: " + toString(FD.takeError()));
+  // Checked again on the open file, which cannot be swapped any more.
+  std::error_code EC = sys::fs::status(*FD, St);
+  if (!EC && !sys::fs::is_regular_file(St))
+    EC = std::make_error_code(std::errc::invalid_argument);
+  if (!EC && St.getSize() > MaxInputSize) {
+    sys::fs::closeFile(*FD);
+    return Fail("is larger than " + Twine(MaxInputSize >> 30) +
+                " GiB; give an object file or executable built by mstage++");
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      EC ? ErrorOr<std::unique_ptr<MemoryBuffer>>(EC)
+         : MemoryBuffer::getOpenFile(*FD, Path, St.getSize(),
+                                     /*RequiresNullTerminator=*/false);
+  sys::fs::closeFile(*FD);
+  if (!Buf)
+    return Fail("cannot read it: " + Buf.getError().message());
+  return std::move(*Buf);
 }
 
 static std::string describeSite(const KernelBlob &K, size_t I) {
@@ -220,6 +319,22 @@ static Error parseExtents(StringRef Option, StringRef Text, uint32_t Out[3]) {
   return Error::success();
 }
 
+// A block no GPU can run (the limits of every architecture NVPTX targets).
+static Error checkBlock(StringRef Text, const uint32_t B[3]) {
+  auto Bad = [&](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "--block " + Text + ": " + Why);
+  };
+  if (B[0] > 1024 || B[1] > 1024)
+    return Bad("x and y may be at most 1024");
+  if (B[2] > 64)
+    return Bad("z may be at most 64");
+  if (uint64_t(B[0]) * B[1] * B[2] > 1024)
+    return Bad("a block has at most 1024 threads, this one " +
+               Twine(uint64_t(B[0]) * B[1] * B[2]));
+  return Error::success();
+}
+
 // The unified diff of A and B, labelled, through diff(1).
 static Expected<std::string> unifiedDiff(StringRef A, StringRef LabelA,
                                          StringRef B, StringRef LabelB) {
@@ -260,40 +375,36 @@ int main(int Argc, char **Argv) {
                               "mstage-ptx: inspect mstage kernels\n");
   if (Error E = rt::checkArch(Arch))
     return fail("--arch " + toString(std::move(E)));
-  if (!sys::fs::exists(InputFile))
-    return fail(InputFile + ": no such file");
-  auto Bin = object::ObjectFile::createObjectFile(InputFile);
+  auto Input = readInput(InputFile);
+  if (!Input)
+    return fail(toString(Input.takeError()));
+  auto Bin = object::ObjectFile::createObjectFile((*Input)->getMemBufferRef());
   if (!Bin)
     return fail(InputFile +
                 ": not an mstage binary (an object file or "
                 "executable built by mstage++): " +
                 toString(Bin.takeError()));
-  auto Kernels = readKernels(*Bin->getBinary());
+  auto Kernels = readKernels(**Bin);
   if (!Kernels)
     return fail(InputFile + ": " + toString(Kernels.takeError()));
 
   if (KernelName.empty()) {
-    for (auto &[Name, K] : *Kernels) {
-      outs() << Name << "  " << K.PrettyName << "  (" << K.NumParams
-             << " parameters, " << K.StageSites.size() << " stage sites)\n";
-      for (size_t I = 0; I < K.StageSites.size(); ++I)
-        outs() << "  stage " << I << ": line " << K.StageSites[I].Line << ":"
-               << K.StageSites[I].Column << ", "
-               << stageTypeName(K.StageSites[I]) << "\n";
+    for (size_t I = 0; I < Kernels->size(); ++I) {
+      const KernelBlob &K = (*Kernels)[I];
+      outs() << kernelLabel(*Kernels, I) << "  " << K.PrettyName << "  ("
+             << K.NumParams << " parameters, " << K.StageSites.size()
+             << " stage sites)\n";
+      for (size_t S = 0; S < K.StageSites.size(); ++S)
+        outs() << "  stage " << S << ": line " << K.StageSites[S].Line << ":"
+               << K.StageSites[S].Column << ", "
+               << stageTypeName(K.StageSites[S]) << "\n";
     }
     return 0;
   }
-  const KernelBlob *K = nullptr;
-  for (auto &[Name, Blob] : *Kernels)
-    if (Name == KernelName || Blob.PrettyName == KernelName)
-      K = &Blob;
-  if (!K) {
-    std::string Known;
-    for (auto &[Name, Blob] : *Kernels)
-      Known += "\n  " + Name + "  " + Blob.PrettyName;
-    return fail("no kernel '" + KernelName + "' in " + InputFile +
-                "; known kernels:" + Known);
-  }
+  auto Found = findKernel(*Kernels, KernelName, InputFile);
+  if (!Found)
+    return fail(toString(Found.takeError()));
+  const KernelBlob *K = *Found;
 
   bool Specialize = !Stages.empty() || Grid.getNumOccurrences() ||
                     Block.getNumOccurrences() ||
@@ -316,6 +427,8 @@ int main(int Argc, char **Argv) {
   if (Error E = parseExtents("grid", Grid, Spec.Extents.Grid))
     return fail(toString(std::move(E)));
   if (Error E = parseExtents("block", Block, Spec.Extents.Block))
+    return fail(toString(std::move(E)));
+  if (Error E = checkBlock(Block, Spec.Extents.Block))
     return fail(toString(std::move(E)));
   if (SharedBytes.getNumOccurrences())
     Spec.Extents.SharedBytes = SharedBytes;

@@ -1,7 +1,9 @@
 /* The binary interface between code compiled by mstage++ and the runtime.
  *
- * The extraction pass emits one mstage_module_record per translation unit and
- * registers it from a static constructor. The user-facing headers call the
+ * The extraction pass emits one mstage_module_record per translation unit,
+ * registers it from a static constructor that runs before the unit's own
+ * initializers, and unregisters it from a static destructor that runs after
+ * the unit's own destructors (at exit, or when a shared library is unloaded). The user-facing headers call the
  * mstage_rt_* functions. Plain C so that the pass, the runtime and user code
  * agree on the layout without sharing C++ types. */
 #ifndef MSTAGE_ABI_H
@@ -14,6 +16,8 @@
 extern "C" {
 #endif
 
+/* 4: records carry their blob's size and their stage checker; modules are
+ * unregistered at unload. */
 #define MSTAGE_ABI_VERSION 4u
 
 /* mstage_launch_config::flags */
@@ -39,7 +43,7 @@ typedef struct mstage_kernel_record {
   const void *blob;       /* kernel blob: header, strings, bitcode */
   const mstage_evaluator_fn *evaluators; /* one per stage site */
   uint32_t num_evaluators;
-  uint32_t reserved;
+  uint32_t blob_size; /* bytes; the runtime reads no further */
   /* MSTAGE_CHECK=stage: the kernel's body for the CPU back end, with each
    * stage() site's value passed to __mstage_stage_check; its params are the
    * launch's followed by the check's context. Null without stage sites. */
@@ -54,6 +58,9 @@ typedef struct mstage_module_record {
 
 /* Called by the static constructor that the extraction pass emits. */
 void __mstage_register_module(const mstage_module_record *module);
+/* Called by the matching static destructor: the module's kernels are
+ * launched no more, and their compiled code is dropped. */
+void __mstage_unregister_module(const mstage_module_record *module);
 /* Called by a kernel's stage_checker after each stage() site, with the value
  * the host body computed there. */
 void __mstage_stage_check(void *context, uint32_t site, const void *value);
