@@ -9,8 +9,9 @@
 #   memcheck    under compute-sanitizer --tool memcheck
 #   racecheck   under compute-sanitizer --tool racecheck, for the programs
 #               of RACECHECK_PROGRAMS below
-#   cpucheck    with MSTAGE_CHECK=cpu (each launch also runs on the CPU back
-#               end and the outputs are compared)
+#   cpucheck    with MSTAGE_CHECK=cpu,stage (each launch also runs on the CPU
+#               back end and the outputs are compared; there, every stage()
+#               is compared with the value folded for the launch)
 # all with CUDA_CACHE_DISABLE=1. A run passes when the program exits 0 and
 # says PASS: a test program prints a line "PASS <name>..."; an example prints
 # the word PASS and not the word FAIL. A sanitizer run must also end with a
@@ -220,7 +221,7 @@ run_one() { # program mode
   local cmd=("$work/$program")
   local envs=()
   if [[ $mode == cpucheck ]]; then
-    envs=(MSTAGE_CHECK=cpu)
+    envs=(MSTAGE_CHECK=cpu,stage)
   elif [[ $mode != plain ]]; then
     if [[ -z $sanitizer ]]; then
       say "-- $program $mode: compute-sanitizer not found"
