@@ -126,6 +126,55 @@ bool reachesStageSite(Function &Entry, const StageFunctions &StageFns) {
   return false;
 }
 
+// The functions reachable from Entry that call themselves, directly or
+// through others, and lead to a stage() site, each with its first call on
+// the way to the site; they cannot be inlined into the kernel.
+SmallVector<CallBase *, 2> recursiveStageCalls(Function &Entry,
+                                               const StageFunctions &StageFns) {
+  auto Callees = [&](Function *F) {
+    SmallVector<CallBase *, 8> Calls;
+    for (Instruction &I : instructions(*F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *C = CB->getCalledFunction(); C && !C->isDeclaration())
+          Calls.push_back(CB);
+    return Calls;
+  };
+  auto Reaches = [&](Function *From, Function *To) {
+    SmallVector<Function *, 16> Work{From};
+    SmallPtrSet<Function *, 16> Seen{From};
+    while (!Work.empty())
+      for (CallBase *CB : Callees(Work.pop_back_val())) {
+        Function *C = CB->getCalledFunction();
+        if (C == To)
+          return true;
+        if (!StageFns.count(C) && Seen.insert(C).second)
+          Work.push_back(C);
+      }
+    return false;
+  };
+  SmallVector<CallBase *, 2> Result;
+  SmallVector<Function *, 16> Work{&Entry};
+  SmallPtrSet<Function *, 16> Seen{&Entry};
+  while (!Work.empty()) {
+    Function *F = Work.pop_back_val();
+    if (F != &Entry && reachesStageSite(*F, StageFns) && Reaches(F, F)) {
+      for (CallBase *CB : Callees(F)) {
+        Function *C = CB->getCalledFunction();
+        if (StageFns.count(C) || reachesStageSite(*C, StageFns)) {
+          Result.push_back(CB);
+          break;
+        }
+      }
+      continue;
+    }
+    for (CallBase *CB : Callees(F))
+      if (Function *C = CB->getCalledFunction();
+          !StageFns.count(C) && Seen.insert(C).second)
+        Work.push_back(C);
+  }
+  return Result;
+}
+
 // What a device builtin reads, for errors; empty when the host knows it too
 // (the launch configuration).
 StringRef deviceOnlyBuiltin(StringRef Name) {
@@ -261,7 +310,10 @@ private:
         if (Writes && UI != Site &&
             isPotentiallyReachable(UI, Site, nullptr, &DT)) {
           add(UI);
-          addControlDependences(UI->getParent());
+          // A write on every path to the site is there whichever way the
+          // branches before it went.
+          if (!DT.dominates(UI, Site))
+            addControlDependences(UI->getParent());
         }
       }
     }
@@ -650,6 +702,16 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
   Out.Body = &Entry;
   if (StageFns.empty() || !reachesStageSite(Entry, StageFns))
     return true;
+  SmallVector<CallBase *, 2> Recursive = recursiveStageCalls(Entry, StageFns);
+  for (CallBase *CB : Recursive)
+    reportAt(CB, "mstage: this call reaches a stage() site from '" +
+                     demangle(CB->getFunction()->getName()) +
+                     "', which calls itself; recursion cannot be inlined "
+                     "into the kernel, so a stage() site in it has no fixed "
+                     "place: stage the value outside the recursion and pass "
+                     "it down");
+  if (!Recursive.empty())
+    return false;
 
   // The entry with its calls inlined (all but the stage() calls themselves),
   // so that each site sees what it depends on: kernel parameters, device
