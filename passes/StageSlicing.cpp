@@ -558,6 +558,35 @@ DenseMap<BasicBlock *, unsigned> distancesTo(BasicBlock *Target) {
   return Dist;
 }
 
+// A copy of Body, named Name + ".impl", that takes Extra more pointer
+// parameters after Body's own; VMap maps Body's values to the copy's.
+Function *cloneBodyWithExtraParams(Module &M, Function &Body, unsigned Extra,
+                                   const Twine &Name, ValueToValueMapTy &VMap) {
+  LLVMContext &Ctx = M.getContext();
+  SmallVector<Type *, 8> Params(Body.arg_size() + Extra,
+                                PointerType::get(Ctx, 0));
+  Function *Impl =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+                       GlobalValue::InternalLinkage, Name + ".impl", M);
+  for (unsigned K = 0; K < Body.arg_size(); ++K)
+    VMap[Body.getArg(K)] = Impl->getArg(K);
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(Impl, &Body, VMap,
+                    CloneFunctionChangeType::LocalChangesOnly, Returns);
+  Impl->removeFnAttr(Attribute::OptimizeNone);
+  Impl->removeFnAttr(Attribute::NoInline);
+  return Impl;
+}
+
+// The first N pointers of the array Array (a launch's parameters).
+SmallVector<Value *, 8> loadPointers(IRBuilder<> &B, Value *Array, unsigned N) {
+  SmallVector<Value *, 8> Values;
+  for (unsigned K = 0; K < N; ++K)
+    Values.push_back(B.CreateLoad(
+        B.getPtrTy(), B.CreateConstGEP1_32(B.getPtrTy(), Array, K)));
+  return Values;
+}
+
 // Builds the host evaluator of Site from a copy of Body that keeps only the
 // slice: control flow not in the slice takes the shortest way to the site,
 // and the site's result is copied out before returning.
@@ -566,19 +595,9 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
                          const Twine &Name, uint32_t Size) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
-  SmallVector<Type *, 8> Params(Body.arg_size(), Ptr);
-  Params.append({Ptr, Ptr}); // launch configuration, result
-  Function *Impl =
-      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
-                       GlobalValue::InternalLinkage, Name + ".impl", M);
   ValueToValueMapTy VMap;
-  for (unsigned K = 0; K < Body.arg_size(); ++K)
-    VMap[Body.getArg(K)] = Impl->getArg(K);
-  SmallVector<ReturnInst *, 4> Returns;
-  CloneFunctionInto(Impl, &Body, VMap,
-                    CloneFunctionChangeType::LocalChangesOnly, Returns);
-  Impl->removeFnAttr(Attribute::OptimizeNone);
-  Impl->removeFnAttr(Attribute::NoInline);
+  // The extra parameters: the launch configuration, the result.
+  Function *Impl = cloneBodyWithExtraParams(M, Body, 2, Name, VMap);
   Argument *Config = Impl->getArg(Body.arg_size());
   Argument *Result = Impl->getArg(Body.arg_size() + 1);
 
@@ -660,10 +679,8 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
       FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, Ptr}, false),
       GlobalValue::InternalLinkage, Name, M);
   IRBuilder<> EB(BasicBlock::Create(Ctx, "entry", Eval));
-  SmallVector<Value *, 8> Args;
-  for (unsigned K = 0; K < Body.arg_size(); ++K)
-    Args.push_back(
-        EB.CreateLoad(Ptr, EB.CreateConstGEP1_32(Ptr, Eval->getArg(0), K)));
+  SmallVector<Value *, 8> Args =
+      loadPointers(EB, Eval->getArg(0), Body.arg_size());
   Args.append({Eval->getArg(1), Eval->getArg(2)});
   EB.CreateCall(Impl, Args);
   EB.CreateRetVoid();
@@ -812,19 +829,9 @@ Function *buildStageChecker(Module &M, const StagedBody &Staged,
   Function &Body = *Staged.Body;
   Type *Ptr = PointerType::get(Ctx, 0);
   Type *I32 = Type::getInt32Ty(Ctx);
-  SmallVector<Type *, 8> Params(Body.arg_size(), Ptr);
-  Params.push_back(Ptr); // the runtime's check context
-  Function *Impl =
-      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
-                       GlobalValue::InternalLinkage, Name + ".impl", M);
   ValueToValueMapTy VMap;
-  for (unsigned K = 0; K < Body.arg_size(); ++K)
-    VMap[Body.getArg(K)] = Impl->getArg(K);
-  SmallVector<ReturnInst *, 4> Returns;
-  CloneFunctionInto(Impl, &Body, VMap,
-                    CloneFunctionChangeType::LocalChangesOnly, Returns);
-  Impl->removeFnAttr(Attribute::OptimizeNone);
-  Impl->removeFnAttr(Attribute::NoInline);
+  // The extra parameter: the runtime's check context.
+  Function *Impl = cloneBodyWithExtraParams(M, Body, 1, Name, VMap);
 
   // void __mstage_stage_check(void *context, uint32_t site, const void *v)
   FunctionCallee Check = M.getOrInsertFunction(
@@ -843,11 +850,7 @@ Function *buildStageChecker(Module &M, const StagedBody &Staged,
       Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
                        GlobalValue::InternalLinkage, Name, M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Invoke));
-  SmallVector<Value *, 8> Args;
-  for (unsigned K = 0; K <= Body.arg_size(); ++K)
-    Args.push_back(
-        B.CreateLoad(Ptr, B.CreateConstGEP1_32(Ptr, Invoke->getArg(0), K)));
-  B.CreateCall(Impl, Args);
+  B.CreateCall(Impl, loadPointers(B, Invoke->getArg(0), Body.arg_size() + 1));
   B.CreateRetVoid();
   return Invoke;
 }
