@@ -314,8 +314,7 @@ public:
   bool VisitCXXThrowExpr(CXXThrowExpr *E);
   bool VisitCXXTryStmt(CXXTryStmt *S);
   bool VisitCXXDynamicCastExpr(CXXDynamicCastExpr *E);
-  bool VisitGCCAsmStmt(GCCAsmStmt *S);
-  bool VisitMSAsmStmt(MSAsmStmt *S);
+  bool VisitAsmStmt(AsmStmt *S); // GCC and MS forms
   bool VisitCastExpr(CastExpr *E);
   bool VisitCompoundAssignOperator(CompoundAssignOperator *E);
 
@@ -568,12 +567,7 @@ bool FunctionBodyChecker::VisitCXXDynamicCastExpr(CXXDynamicCastExpr *E) {
   return true;
 }
 
-bool FunctionBodyChecker::VisitGCCAsmStmt(GCCAsmStmt *S) {
-  K.error(S->getAsmLoc(), Diag.InlineAsm, nullptr);
-  return true;
-}
-
-bool FunctionBodyChecker::VisitMSAsmStmt(MSAsmStmt *S) {
+bool FunctionBodyChecker::VisitAsmStmt(AsmStmt *S) {
   K.error(S->getAsmLoc(), Diag.InlineAsm, nullptr);
   return true;
 }
