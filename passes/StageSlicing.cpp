@@ -406,8 +406,6 @@ public:
       for (Instruction *I : InLoop)
         if (!Varies.count(I) && varies(I)) {
           Varies.insert(I);
-          if (!Reason)
-            Reason = I;
           Changed = true;
         }
     }
@@ -415,9 +413,6 @@ public:
       return nullptr;
     return LI.getLoopFor(Site->getParent());
   }
-
-  // The first value found to vary (a loop variable, usually).
-  const Instruction *Reason = nullptr;
 
 private:
   bool variesValue(const Value *V) const {
@@ -463,6 +458,8 @@ private:
         if (auto *II = dyn_cast<IntrinsicInst>(UI))
           if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
             continue;
+        if (auto *MI = dyn_cast<MemIntrinsic>(UI); MI && MI->getRawDest() != P)
+          continue; // a copy from P
         if (auto *CB = dyn_cast<CallBase>(UI))
           if (Function *Callee = CB->getCalledFunction();
               Callee && StageFns.count(Callee) && CB->getArgOperand(0) != P)
@@ -479,6 +476,18 @@ private:
       }
     }
     return false;
+  }
+
+  // A loop header's PHI with no value on entry (the padding bytes of a
+  // struct built in the loop, which SROA carries from one iteration to the
+  // next): a program that reads it is undefined, so it varies only through
+  // its values from inside the loop.
+  static bool undefinedOnEntry(const PHINode *P, const Loop *L) {
+    for (unsigned K = 0; K < P->getNumIncomingValues(); ++K)
+      if (!L->contains(P->getIncomingBlock(K)) &&
+          !isa<UndefValue>(P->getIncomingValue(K)))
+        return false;
+    return true;
   }
 
   // The branches inside the loop that choose which way reaches PHI P.
@@ -504,8 +513,12 @@ private:
   bool varies(Instruction *I) const {
     if (auto *P = dyn_cast<PHINode>(I)) {
       const Loop *L = LI.getLoopFor(P->getParent());
-      if (L && L->getHeader() == P->getParent() && !P->hasConstantValue())
-        return true; // a loop variable
+      if (L && L->getHeader() == P->getParent() && !P->hasConstantValue()) {
+        if (!undefinedOnEntry(P, L))
+          return true; // a loop variable
+        return any_of(P->incoming_values(),
+                      [&](const Value *V) { return variesValue(V); });
+      }
       return any_of(P->incoming_values(),
                     [&](const Value *V) { return variesValue(V); }) ||
              variesChoice(P);
@@ -514,9 +527,17 @@ private:
       return variesValue(LD->getPointerOperand()) ||
              variesMemory(LD->getPointerOperand(), LD);
     if (auto *CB = dyn_cast<CallBase>(I)) {
+      // What the call reads: a copy its source, a stage() call all but its
+      // result, any other call everything it is given.
+      Function *Callee = CB->getCalledFunction();
+      const Value *Written = nullptr;
+      if (auto *MI = dyn_cast<MemIntrinsic>(CB))
+        Written = MI->getRawDest();
+      else if (Callee && StageFns.count(Callee))
+        Written = CB->getArgOperand(0);
       for (const Value *Op : CB->args())
-        if (variesValue(Op) ||
-            (Op->getType()->isPointerTy() && variesMemory(Op, CB)))
+        if (variesValue(Op) || (Op != Written && Op->getType()->isPointerTy() &&
+                                variesMemory(Op, CB)))
           return true;
       return false;
     }
