@@ -608,6 +608,34 @@ SmallVector<Value *, 8> loadPointers(IRBuilder<> &B, Value *Array, unsigned N) {
   return Values;
 }
 
+// Loop iterations after which an evaluator gives up: a branch of the slice
+// may lead away from the site while the branches outside it, which head for
+// the site, lead back around a loop (the site is not reached for these
+// values), and the launch must fail rather than hang.
+constexpr uint64_t EvaluatorMaxSteps = uint64_t(1) << 32;
+
+// Counts every loop iteration of F in *Steps; past EvaluatorMaxSteps, F
+// returns.
+void boundLoops(Function &F, Argument *Steps) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  LLVMContext &Ctx = F.getContext();
+  BasicBlock *Out = nullptr;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!Out) {
+      Out = BasicBlock::Create(Ctx, "steps.out", &F);
+      ReturnInst::Create(Ctx, Out);
+    }
+    BasicBlock *H = L->getHeader();
+    BasicBlock *Go = H->splitBasicBlock(H->getFirstNonPHIIt(), "steps.go");
+    H->getTerminator()->eraseFromParent();
+    IRBuilder<> B(H);
+    Value *N = B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Steps), B.getInt64(1));
+    B.CreateStore(N, Steps);
+    B.CreateCondBr(B.CreateICmpUGT(N, B.getInt64(EvaluatorMaxSteps)), Out, Go);
+  }
+}
+
 // Builds the host evaluator of Site from a copy of Body that keeps only the
 // slice: control flow not in the slice takes the shortest way to the site,
 // and the site's result is copied out before returning.
@@ -617,8 +645,9 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
   ValueToValueMapTy VMap;
-  // The extra parameters: the launch configuration, the result.
-  Function *Impl = cloneBodyWithExtraParams(M, Body, 2, Name, VMap);
+  // The extra parameters: the launch configuration, the result, the count
+  // of loop iterations (boundLoops).
+  Function *Impl = cloneBodyWithExtraParams(M, Body, 3, Name, VMap);
   Argument *Config = Impl->getArg(Body.arg_size());
   Argument *Result = Impl->getArg(Body.arg_size() + 1);
 
@@ -694,17 +723,24 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
   }
   removeUnreachableBlocks(*Impl);
   simplify(*Impl);
+  Argument *Steps = Impl->getArg(Body.arg_size() + 2);
+  boundLoops(*Impl, Steps);
 
-  // void eval(void *const *args, const mstage_launch_config *, void *result)
+  // int eval(void *const *args, const mstage_launch_config *, void *result):
+  // 0, or 1 when the loops ran out of steps.
   Function *Eval = Function::Create(
-      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, Ptr}, false),
+      FunctionType::get(Type::getInt32Ty(Ctx), {Ptr, Ptr, Ptr}, false),
       GlobalValue::InternalLinkage, Name, M);
   IRBuilder<> EB(BasicBlock::Create(Ctx, "entry", Eval));
+  Value *Counter = EB.CreateAlloca(EB.getInt64Ty());
+  EB.CreateStore(EB.getInt64(0), Counter);
   SmallVector<Value *, 8> Args =
       loadPointers(EB, Eval->getArg(0), Body.arg_size());
-  Args.append({Eval->getArg(1), Eval->getArg(2)});
+  Args.append({Eval->getArg(1), Eval->getArg(2), Counter});
   EB.CreateCall(Impl, Args);
-  EB.CreateRetVoid();
+  Value *Left = EB.CreateICmpUGT(EB.CreateLoad(EB.getInt64Ty(), Counter),
+                                 EB.getInt64(EvaluatorMaxSteps));
+  EB.CreateRet(EB.CreateZExt(Left, EB.getInt32Ty()));
   return Eval;
 }
 

@@ -99,7 +99,8 @@ public:
     size_t Offset = ConfigChunks * sizeof(Chunk);
     for (size_t I = 0; I < Sites.size(); ++I) {
       char *At = bytes() + Offset;
-      K.Record->evaluators[I](Params, &Config, At);
+      if (K.Record->evaluators[I](Params, &Config, At) && GaveUp < 0)
+        GaveUp = int(I);
       Values.push_back(llvm::StringRef(At, Sites[I].Size));
       Offset += llvm::alignTo(Sites[I].Size, sizeof(Chunk));
     }
@@ -112,6 +113,7 @@ public:
         .drop_front(ConfigChunks * sizeof(Chunk));
   }
   llvm::SmallVector<llvm::StringRef, 4> Values; // one per site, into key()
+  int GaveUp = -1; // the first site whose evaluator gave up
 
 private:
   struct alignas(16) Chunk {
@@ -377,7 +379,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   if (B.Kind == BackendKind::Cpu) {
     LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
     return launchOnCpuStageChecked(*K, Invoke, Params, *Config,
-                       TimeLaunches ? &LastKernelMs : nullptr);
+                                   TimeLaunches ? &LastKernelMs : nullptr);
   }
 
   const CacheSettings &Cache = cacheSettings();
@@ -394,6 +396,9 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   StagedLaunch Staged(*K, Params, *Config);
   if (Measure)
     Times.Evaluate = msSince(T0);
+  if (Staged.GaveUp >= 0)
+    return fail(kernelPrefix(*K) + ": " +
+                evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp)));
 
   // The hit path: a shared lock, no allocation, no IR.
   std::optional<CacheEntry> Uncached; // MSTAGE_CACHE=off: this launch's only

@@ -40,8 +40,9 @@ std::string where(const CpuThread *T) {
   return " in thread " + Triple(T->Tid) + " of block " + Triple(T->Ctaid);
 }
 
-// "file.cpp:12:5" for site I: the line and column are in the kernel's file.
-std::string siteLocation(const mstage::KernelBlob &Blob, uint32_t I) {
+} // namespace
+
+std::string mstage::rt::siteLocation(const KernelBlob &Blob, uint32_t I) {
   const mstage::StageSite &S = Blob.StageSites[I];
   llvm::StringRef File =
       llvm::StringRef(Blob.Location).rsplit(':').first.rsplit(':').first;
@@ -49,7 +50,12 @@ std::string siteLocation(const mstage::KernelBlob &Blob, uint32_t I) {
          std::to_string(S.Column);
 }
 
-} // namespace
+std::string mstage::rt::evaluatorGaveUp(const KernelBlob &Blob, uint32_t I) {
+  return "the host evaluator of the stage() at " + siteLocation(Blob, I) +
+         " gave up after 2^32 loop iterations without reaching the site, so "
+         "its value for this launch is unknown; move the stage() out of the "
+         "loops around it";
+}
 
 extern "C" __attribute__((visibility("default"))) void
 __mstage_stage_check(void *Context, uint32_t Site, const void *Value) {
@@ -95,7 +101,9 @@ int mstage::rt::launchOnCpuStageChecked(const RegisteredKernel &K,
     // launch's own (16 bytes, StagedLaunch in Launch.cpp).
     llvm::SmallVector<uint64_t, 8> Buffer(
         llvm::divideCeil(K.Blob.StageSites[I].Size, 8) + 1, 0);
-    K.Record->evaluators[I](Params, &Config, Buffer.data());
+    if (K.Record->evaluators[I](Params, &Config, Buffer.data()))
+      return fail("mstage: kernel '" + K.Blob.PrettyName +
+                  "': " + evaluatorGaveUp(K.Blob, I));
     V.assign(reinterpret_cast<const char *>(Buffer.data()),
              K.Blob.StageSites[I].Size);
   }

@@ -33,10 +33,11 @@ typedef struct mstage_launch_config {
 /* Evaluates one stage() site on the host. args has one pointer per kernel
  * parameter (the lambda object first), exactly as passed to the launch, and
  * config is the launch's configuration; the staged value is written to
- * result. */
-typedef void (*mstage_evaluator_fn)(void *const *args,
-                                    const mstage_launch_config *config,
-                                    void *result);
+ * result. Returns 0, or 1 when it gave up: its loops ran 2^32 iterations
+ * without reaching the site (a site that these values never reach). */
+typedef int (*mstage_evaluator_fn)(void *const *args,
+                                   const mstage_launch_config *config,
+                                   void *result);
 
 typedef struct mstage_kernel_record {
   const void *host_entry; /* &mstage::detail::kernel_entry<F, Args...> */
