@@ -158,14 +158,16 @@ class Gen:
         self.nlaunches = launches
         self.varying = varying
         # mstage's loop check refuses some invariant sites in loops (false
-        # loop-varying errors, each shown by an XFAIL test in this folder):
-        # a struct with padding staged in a loop (padded-struct-in-loop.cpp),
-        # and any site of a loop that has a lambda site capturing what it
-        # reads (lambda-capture-in-loop.cpp). --avoid-known-bugs keeps such
-        # sites out, so that the other properties stay tested.
+        # loop-varying errors, shown by XFAIL tests in this folder): structs
+        # staged in a loop (padded-struct-in-loop.cpp; seed 10 also hit it
+        # with a struct without padding returned by a helper), and any site
+        # of a loop that has a lambda site capturing what it reads
+        # (lambda-capture-in-loop.cpp). --avoid-known-bugs keeps such sites
+        # out, so that the other properties stay tested.
         self.avoid = avoid_known_bugs
+        self.outside_loops = set()  # staged values defined outside loops
         self.loop_types = [t for t in ALL_TYPES
-                           if not (avoid_known_bugs and t == "Small")]
+                           if not (avoid_known_bugs and t in ("Small", "Packed"))]
         self.helpers = []         # lines of helper function templates
         self.nhelper = 0
         self.nvar = 0
@@ -339,6 +341,7 @@ class Gen:
                 v = self.newvar()
                 ty, _ = self.site(out, ind, v, ty, ctx)
                 ctx.staged.append((v, ty))
+                self.outside_loops.add(v)
                 self.accumulate(out, ind, v, ty)
             elif kind == "helper":
                 ty = r.choice(ALL_TYPES)
@@ -386,9 +389,15 @@ class Gen:
         r = self.r
         self.nloop += 1
         j = "j%d" % self.nloop
+        # A bound staged inside an enclosing loop makes some launches hang
+        # in a host evaluator (evaluator-hang.test): --avoid-known-bugs
+        # bounds nested loops by values staged outside every loop only.
+        staged = ctx.staged
+        if self.avoid and depth > 0:
+            staged = [sv for sv in staged if sv[0] in self.outside_loops]
         bound = r.choice(["%s %% 4" % self.int_cap(ctx), "int(%s.%s %% 3u)" % (
             r.choice(["brange", "grange"]), r.choice("xyz")), "%d" % r.randrange(1, 5)]
-                         + (["int(u64(%s) %% 4u)" % r.choice(ctx.staged)[0]] if ctx.staged else []))
+                         + (["int(u64(%s) %% 4u)" % r.choice(staged)[0]] if staged else []))
         out.append((ind, "for (int %s = 0; %s < %s; ++%s) {" % (j, j, bound, j)))
         loop_line = len(out) - 1
         inner = ctx.child()
@@ -727,9 +736,9 @@ def main():
     ap.add_argument("--check-file",
                     help="with --loop-varying: write FileCheck lines for the error")
     ap.add_argument("--avoid-known-bugs", action="store_true",
-                    help="no site that mstage is known to refuse wrongly: "
-                    "padded structs and capturing lambdas in loops (see the "
-                    "XFAIL tests next to this file)")
+                    help="no site that mstage is known to get wrong: structs "
+                    "and capturing lambdas staged in loops, nested loop bounds "
+                    "staged in a loop (see the XFAIL tests next to this file)")
     args = ap.parse_args()
     if args.seed == "random":
         seed = int.from_bytes(os.urandom(4), "little")
