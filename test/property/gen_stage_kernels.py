@@ -168,6 +168,10 @@ class Gen:
         self.outside_loops = set()  # staged values defined outside loops
         self.loop_types = [t for t in ALL_TYPES
                            if not (avoid_known_bugs and t in ("Small", "Packed"))]
+        # MSTAGE_CHECK=stage compares a struct's padding bytes too, which
+        # differ between executions at -O0 (seed 3): no padded struct at all.
+        self.types = [t for t in ALL_TYPES
+                      if not (avoid_known_bugs and t == "Small")]
         self.helpers = []         # lines of helper function templates
         self.nhelper = 0
         self.nvar = 0
@@ -337,14 +341,14 @@ class Gen:
             if depth >= 2 and kind in ("loop", "branch", "stagedbranch"):
                 kind = "site"
             if kind == "site":
-                ty = r.choice(ALL_TYPES)
+                ty = r.choice(self.types)
                 v = self.newvar()
                 ty, _ = self.site(out, ind, v, ty, ctx)
                 ctx.staged.append((v, ty))
                 self.outside_loops.add(v)
                 self.accumulate(out, ind, v, ty)
             elif kind == "helper":
-                ty = r.choice(ALL_TYPES)
+                ty = r.choice(self.types)
                 h = self.helper(ctx, ty)
                 v = self.newvar()
                 out.append((ind, "%s %s = %s<STAGED>(%s, %s, %s, %s);" % (
@@ -392,11 +396,13 @@ class Gen:
         # A bound staged inside an enclosing loop makes some launches hang
         # in a host evaluator (evaluator-hang.test): --avoid-known-bugs
         # bounds nested loops by values staged outside every loop only.
-        staged = ctx.staged
+        # Integer bounds only: u64() of a float is a constant, and a loop
+        # that runs once is no loop (a varying site in it is invariant).
+        staged = [sv for sv in ctx.staged if sv[1] in INT_TYPES]
         if self.avoid and depth > 0:
             staged = [sv for sv in staged if sv[0] in self.outside_loops]
         bound = r.choice(["%s %% 4" % self.int_cap(ctx), "int(%s.%s %% 3u)" % (
-            r.choice(["brange", "grange"]), r.choice("xyz")), "%d" % r.randrange(1, 5)]
+            r.choice(["brange", "grange"]), r.choice("xyz")), "%d" % r.randrange(2, 5)]
                          + (["int(u64(%s) %% 4u)" % r.choice(staged)[0]] if staged else []))
         out.append((ind, "for (int %s = 0; %s < %s; ++%s) {" % (j, j, bound, j)))
         loop_line = len(out) - 1
@@ -449,9 +455,10 @@ class Gen:
             out.append((ind + 1, "carried%s = stage(carried%s * 3u + 1u);" % (v, v)))
             at = len(out) - 1
         elif kind == "branch":
+            # The two values differ whatever the expression's value is.
             out.append((ind, "uint64_t %s = %s;" % (v, self.expr(ctx))))
             out.append((ind, "if (%s %% 2 == %d)" % (j, r.randrange(2))))
-            out.append((ind + 1, "%s = %s;" % (v, self.expr(ctx))))
+            out.append((ind + 1, "%s ^= %#xu;" % (v, r.randrange(1, 1 << 16))))
             out.append((ind, "if constexpr (STAGED)"))
             out.append((ind + 1, "%s = stage(%s);" % (v, v)))
             at = len(out) - 1
@@ -738,7 +745,8 @@ def main():
     ap.add_argument("--avoid-known-bugs", action="store_true",
                     help="no site that mstage is known to get wrong: structs "
                     "and capturing lambdas staged in loops, nested loop bounds "
-                    "staged in a loop (see the XFAIL tests next to this file)")
+                    "staged in a loop, structs with padding (see the XFAIL "
+                    "tests next to this file and docs/design-notes.md)")
     args = ap.parse_args()
     if args.seed == "random":
         seed = int.from_bytes(os.urandom(4), "little")
