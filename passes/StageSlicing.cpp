@@ -189,6 +189,31 @@ StringRef deviceOnlyBuiltin(StringRef Name) {
   return "";
 }
 
+// Calls Use(U, P) for each instruction U that uses Base's memory through a
+// pointer P derived from it (by GEPs, casts, selects and PHIs), until Use
+// returns true; returns whether it did.
+bool anyMemoryUse(Value *Base,
+                  function_ref<bool(Instruction *U, Value *P)> Use) {
+  SmallVector<Value *, 16> Derived{Base};
+  SmallPtrSet<Value *, 16> Seen{Base};
+  while (!Derived.empty()) {
+    Value *P = Derived.pop_back_val();
+    for (User *U : P->users()) {
+      auto *UI = dyn_cast<Instruction>(U);
+      if (!UI)
+        continue;
+      if (isa<GetElementPtrInst, CastInst, SelectInst, PHINode>(UI)) {
+        if (Seen.insert(UI).second)
+          Derived.push_back(UI);
+        continue;
+      }
+      if (Use(UI, P))
+        return true;
+    }
+  }
+  return false;
+}
+
 // The instructions that compute a stage site's operands.
 class Slicer {
 public:
@@ -281,42 +306,30 @@ private:
 
   // Everything that may write the memory of A before the site.
   void addWriters(Instruction *A) {
-    SmallVector<Value *, 16> Derived{A};
-    SmallPtrSet<Value *, 16> Seen{A};
-    while (!Derived.empty()) {
-      Value *P = Derived.pop_back_val();
-      for (User *U : P->users()) {
-        auto *UI = dyn_cast<Instruction>(U);
-        if (!UI)
-          continue;
-        if (isa<GetElementPtrInst, CastInst, SelectInst, PHINode>(UI)) {
-          if (Seen.insert(UI).second)
-            Derived.push_back(UI);
-          continue;
-        }
-        bool Writes = false;
-        if (isa<StoreInst>(UI))
-          Writes = true; // a store into A, or of A's address (an escape)
-        else if (auto *MI = dyn_cast<MemIntrinsic>(UI))
-          Writes = MI->getRawDest() == P;
-        else if (auto *II = dyn_cast<IntrinsicInst>(UI))
-          Writes = !II->isLifetimeStartOrEnd() && !II->isAssumeLikeIntrinsic();
-        else if (auto *CB = dyn_cast<CallBase>(UI)) {
-          Function *Callee = CB->getCalledFunction();
-          Writes = Callee && StageFns.count(Callee)
-                       ? CB->getArgOperand(0) == P // only `out` is written
-                       : true;
-        }
-        if (Writes && UI != Site &&
-            isPotentiallyReachable(UI, Site, nullptr, &DT)) {
-          add(UI);
-          // A write on every path to the site is there whichever way the
-          // branches before it went.
-          if (!DT.dominates(UI, Site))
-            addControlDependences(UI->getParent());
-        }
+    anyMemoryUse(A, [&](Instruction *UI, Value *P) {
+      bool Writes = false;
+      if (isa<StoreInst>(UI))
+        Writes = true; // a store into A, or of A's address (an escape)
+      else if (auto *MI = dyn_cast<MemIntrinsic>(UI))
+        Writes = MI->getRawDest() == P;
+      else if (auto *II = dyn_cast<IntrinsicInst>(UI))
+        Writes = !II->isLifetimeStartOrEnd() && !II->isAssumeLikeIntrinsic();
+      else if (auto *CB = dyn_cast<CallBase>(UI)) {
+        Function *Callee = CB->getCalledFunction();
+        Writes = Callee && StageFns.count(Callee)
+                     ? CB->getArgOperand(0) == P // only `out` is written
+                     : true;
       }
-    }
+      if (Writes && UI != Site &&
+          isPotentiallyReachable(UI, Site, nullptr, &DT)) {
+        add(UI);
+        // A write on every path to the site is there whichever way the
+        // branches before it went.
+        if (!DT.dominates(UI, Site))
+          addControlDependences(UI->getParent());
+      }
+      return false;
+    });
   }
 
   void visit(Instruction *I) {
@@ -433,49 +446,34 @@ private:
                     SmallPtrSetImpl<const Value *> &Objects) const {
     if (!isa<AllocaInst, Argument>(Base) || !Objects.insert(Base).second)
       return false; // device memory and globals: errors or constants
-    SmallVector<const Value *, 16> Derived{Base};
-    SmallPtrSet<const Value *, 16> Seen{Base};
-    while (!Derived.empty()) {
-      const Value *P = Derived.pop_back_val();
-      for (const User *U : P->users()) {
-        auto *UI = dyn_cast<Instruction>(U);
-        if (!UI)
-          continue;
-        if (isa<GetElementPtrInst, CastInst, SelectInst, PHINode>(UI)) {
-          if (Seen.insert(UI).second)
-            Derived.push_back(UI);
-          continue;
-        }
-        auto *SI = dyn_cast<StoreInst>(UI);
-        if (SI && SI->getPointerOperand() == P &&
-            SI->getValueOperand()->getType()->isPointerTy() &&
-            variesMemory(getUnderlyingObject(SI->getValueOperand()), At,
-                         Objects))
-          return true;
-        if (!Outer->contains(UI) || UI == At || isa<LoadInst>(UI) ||
-            !UI->mayWriteToMemory())
-          continue;
-        if (auto *II = dyn_cast<IntrinsicInst>(UI))
-          if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
-            continue;
-        if (auto *MI = dyn_cast<MemIntrinsic>(UI); MI && MI->getRawDest() != P)
-          continue; // a copy from P
-        if (auto *CB = dyn_cast<CallBase>(UI))
-          if (Function *Callee = CB->getCalledFunction();
-              Callee && StageFns.count(Callee) && CB->getArgOperand(0) != P)
-            continue; // a stage() call writes only its result
-        if (SI && SI->getValueOperand() == P &&
-            !Objects.count(getUnderlyingObject(SI->getPointerOperand())))
-          return true; // the address escapes
-        if (auto *MT = dyn_cast<MemTransferInst>(UI);
-            MT && MT->getRawDest() == P &&
-            variesMemory(getUnderlyingObject(MT->getRawSource()), MT, Objects))
-          return true; // a copy of memory that varies
-        if (!DT.dominates(UI, At) || Varies.count(UI))
-          return true;
-      }
-    }
-    return false;
+    return anyMemoryUse(const_cast<Value *>(Base), [&](Instruction *UI,
+                                                       Value *P) {
+      auto *SI = dyn_cast<StoreInst>(UI);
+      if (SI && SI->getPointerOperand() == P &&
+          SI->getValueOperand()->getType()->isPointerTy() &&
+          variesMemory(getUnderlyingObject(SI->getValueOperand()), At, Objects))
+        return true;
+      if (!Outer->contains(UI) || UI == At || isa<LoadInst>(UI) ||
+          !UI->mayWriteToMemory())
+        return false;
+      if (auto *II = dyn_cast<IntrinsicInst>(UI))
+        if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
+          return false;
+      if (auto *MI = dyn_cast<MemIntrinsic>(UI); MI && MI->getRawDest() != P)
+        return false; // a copy from P
+      if (auto *CB = dyn_cast<CallBase>(UI))
+        if (Function *Callee = CB->getCalledFunction();
+            Callee && StageFns.count(Callee) && CB->getArgOperand(0) != P)
+          return false; // a stage() call writes only its result
+      if (SI && SI->getValueOperand() == P &&
+          !Objects.count(getUnderlyingObject(SI->getPointerOperand())))
+        return true; // the address escapes
+      if (auto *MT = dyn_cast<MemTransferInst>(UI);
+          MT && MT->getRawDest() == P &&
+          variesMemory(getUnderlyingObject(MT->getRawSource()), MT, Objects))
+        return true; // a copy of memory that varies
+      return !DT.dominates(UI, At) || Varies.count(UI);
+    });
   }
 
   // A loop header's PHI with no value on entry (the padding bytes of a
