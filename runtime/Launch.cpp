@@ -14,6 +14,7 @@
 #include "Settings.h"
 #include "StageCheck.h"
 #include "StageValueText.h"
+#include "StagedLaunch.h"
 #include "Trace.h"
 
 #include "mstage/abi.h"
@@ -82,50 +83,6 @@ std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
              "x" + std::to_string(C.block[2]) + ")";
   return checkLaunchShape(C, launchLimits(B));
 }
-
-// One launch's specialization: the launch configuration, then each staged
-// value at a 16-byte aligned offset (zero padded), in one buffer on the
-// stack that is also the in-memory cache key.
-class StagedLaunch {
-public:
-  StagedLaunch(const RegisteredKernel &K, void *const *Params,
-               const mstage_launch_config &Config) {
-    const auto &Sites = K.Blob.StageSites;
-    size_t Size = ConfigChunks * sizeof(Chunk);
-    for (const mstage::StageSite &S : Sites)
-      Size += llvm::alignTo(S.Size, sizeof(Chunk));
-    Chunks.resize(Size / sizeof(Chunk)); // zeroed
-    std::memcpy(Chunks.data(), &Config, sizeof(Config));
-    size_t Offset = ConfigChunks * sizeof(Chunk);
-    for (size_t I = 0; I < Sites.size(); ++I) {
-      char *At = bytes() + Offset;
-      if (K.Record->evaluators[I](Params, &Config, At) && GaveUp < 0)
-        GaveUp = int(I);
-      Values.push_back(llvm::StringRef(At, Sites[I].Size));
-      Offset += llvm::alignTo(Sites[I].Size, sizeof(Chunk));
-    }
-  }
-  std::string_view key() const {
-    return {bytes(), Chunks.size() * sizeof(Chunk)};
-  }
-  llvm::StringRef stagedBytes() const {
-    return llvm::StringRef(key().data(), key().size())
-        .drop_front(ConfigChunks * sizeof(Chunk));
-  }
-  llvm::SmallVector<llvm::StringRef, 4> Values; // one per site, into key()
-  int GaveUp = -1; // the first site whose evaluator gave up
-
-private:
-  struct alignas(16) Chunk {
-    char B[16];
-  };
-  static constexpr size_t ConfigChunks =
-      (sizeof(mstage_launch_config) + sizeof(Chunk) - 1) / sizeof(Chunk);
-  char *bytes() const {
-    return reinterpret_cast<char *>(const_cast<Chunk *>(Chunks.data()));
-  }
-  llvm::SmallVector<Chunk, 16> Chunks;
-};
 
 double msSince(std::chrono::steady_clock::time_point T0) {
   return std::chrono::duration<double, std::milli>(

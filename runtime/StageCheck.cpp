@@ -5,10 +5,10 @@
 #include "CpuThread.h"
 #include "RuntimeError.h"
 #include "StageValueText.h"
+#include "StagedLaunch.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <atomic>
 #include <cstring>
@@ -23,7 +23,7 @@ namespace {
 // value each site's evaluator gives for the launch.
 struct StageCheckContext {
   const RegisteredKernel *K = nullptr;
-  llvm::SmallVector<std::string, 4> Folded; // one per site
+  llvm::SmallVector<llvm::StringRef, 4> Folded; // one per site
   std::atomic<bool> Failed{false};
   std::atomic<uint64_t> Mismatches{0};
   std::mutex Lock;
@@ -63,7 +63,7 @@ __mstage_stage_check(void *Context, uint32_t Site, const void *Value) {
   const auto &Sites = C.K->Blob.StageSites;
   if (Site >= Sites.size())
     return; // the checker and the blob come from one object
-  const std::string &Folded = C.Folded[Site];
+  llvm::StringRef Folded = C.Folded[Site];
   if (std::memcmp(Folded.data(), Value, Folded.size()) == 0)
     return;
   C.Mismatches.fetch_add(1, std::memory_order_relaxed);
@@ -93,20 +93,14 @@ int mstage::rt::launchOnCpuStageChecked(const RegisteredKernel &K,
   if (!S.Stage || NumSites == 0 || !K.Record->stage_checker)
     return launchOnCpu(K, Invoke, Params, Config, KernelMs);
 
+  // The values a GPU launch would fold, from the same evaluators.
+  StagedLaunch Staged(K, Params, Config);
+  if (Staged.GaveUp >= 0)
+    return fail("mstage: kernel '" + K.Blob.PrettyName +
+                "': " + evaluatorGaveUp(K.Blob, uint32_t(Staged.GaveUp)));
   StageCheckContext C;
   C.K = &K;
-  for (uint32_t I = 0; I < NumSites; ++I) {
-    std::string &V = C.Folded.emplace_back();
-    // The evaluator writes the value's bytes; the buffer is aligned as the
-    // launch's own (16 bytes, StagedLaunch in Launch.cpp).
-    llvm::SmallVector<uint64_t, 8> Buffer(
-        llvm::divideCeil(K.Blob.StageSites[I].Size, 8) + 1, 0);
-    if (K.Record->evaluators[I](Params, &Config, Buffer.data()))
-      return fail("mstage: kernel '" + K.Blob.PrettyName +
-                  "': " + evaluatorGaveUp(K.Blob, I));
-    V.assign(reinterpret_cast<const char *>(Buffer.data()),
-             K.Blob.StageSites[I].Size);
-  }
+  C.Folded = Staged.Values;
   llvm::SmallVector<void *, 8> Checked(Params, Params + K.Blob.NumParams);
   Checked.push_back(&C);
   if (int Err = launchOnCpu(K, K.Record->stage_checker, Checked.data(), Config,

@@ -1,0 +1,64 @@
+//===- StagedLaunch.h - A launch's configuration and staged values --------===//
+#ifndef MSTAGE_RUNTIME_STAGEDLAUNCH_H
+#define MSTAGE_RUNTIME_STAGEDLAUNCH_H
+
+#include "KernelRegistry.h"
+
+#include "mstage/abi.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstring>
+#include <string_view>
+
+namespace mstage::rt {
+
+// One launch's specialization: the launch configuration, then each staged
+// value at a 16-byte aligned offset (zero padded), in one buffer on the
+// stack that is also the in-memory cache key.
+class StagedLaunch {
+public:
+  StagedLaunch(const RegisteredKernel &K, void *const *Params,
+               const mstage_launch_config &Config) {
+    const auto &Sites = K.Blob.StageSites;
+    size_t Size = ConfigChunks * sizeof(Chunk);
+    for (const mstage::StageSite &S : Sites)
+      Size += llvm::alignTo(S.Size, sizeof(Chunk));
+    Chunks.resize(Size / sizeof(Chunk)); // zeroed
+    std::memcpy(Chunks.data(), &Config, sizeof(Config));
+    size_t Offset = ConfigChunks * sizeof(Chunk);
+    for (size_t I = 0; I < Sites.size(); ++I) {
+      char *At = bytes() + Offset;
+      if (K.Record->evaluators[I](Params, &Config, At) && GaveUp < 0)
+        GaveUp = int(I);
+      Values.push_back(llvm::StringRef(At, Sites[I].Size));
+      Offset += llvm::alignTo(Sites[I].Size, sizeof(Chunk));
+    }
+  }
+  std::string_view key() const {
+    return {bytes(), Chunks.size() * sizeof(Chunk)};
+  }
+  llvm::StringRef stagedBytes() const {
+    return llvm::StringRef(key().data(), key().size())
+        .drop_front(ConfigChunks * sizeof(Chunk));
+  }
+  llvm::SmallVector<llvm::StringRef, 4> Values; // one per site, into key()
+  int GaveUp = -1; // the first site whose evaluator gave up
+
+private:
+  struct alignas(16) Chunk {
+    char B[16];
+  };
+  static constexpr size_t ConfigChunks =
+      (sizeof(mstage_launch_config) + sizeof(Chunk) - 1) / sizeof(Chunk);
+  char *bytes() const {
+    return reinterpret_cast<char *>(const_cast<Chunk *>(Chunks.data()));
+  }
+  llvm::SmallVector<Chunk, 16> Chunks;
+};
+
+} // namespace mstage::rt
+
+#endif
