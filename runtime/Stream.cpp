@@ -29,9 +29,19 @@ Registry &registry() {
   return *R;
 }
 
+// At exit, work still in flight is waited for, so that a kernel's printf
+// output and its failure are not lost.
+void waitAtExit() {
+  if (std::string Err = synchronizeAll(); !Err.empty())
+    llvm::errs() << Err << " (found at exit)\n";
+}
+
 Stream *makeStream(std::string &Why) {
   const Backend &B = backend();
   CUstream Handle = nullptr;
+  static std::once_flag AtExit;
+  if (B.Kind == BackendKind::Gpu)
+    std::call_once(AtExit, [] { std::atexit(waitAtExit); });
   if (B.Kind == BackendKind::Gpu)
     if (Status S = B.Driver->createStream(&Handle); !S) {
       Why = "mstage: cannot make a stream: " + S.Message;
