@@ -448,8 +448,8 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
         St.Code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
         St.Code == CUDA_ERROR_INVALID_HANDLE)
       return fail(kernelPrefix(*K) + ": " + St.Message);
-    return fail(asyncFailure(St, &S, "kernel '" + K->Blob.PrettyName +
-                                         "' cannot be launched"));
+    return fail(asyncFailure(St, &S, "launching kernel '" +
+                                         K->Blob.PrettyName + "'"));
   }
   S.noteLaunch(HostEntry, K->Blob.PrettyName, K->Blob.Location);
   // Code that is not cached is unloaded after its kernel, which must be
@@ -459,8 +459,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     if (Uncached && Uncached->Code.Module)
       B.Driver->unloadModule(Uncached->Code.Module);
     if (!St)
-      return fail(kernelPrefix(*K) + " (" + K->Blob.Location +
-                  ") failed: " + St.Message);
+      return fail(kernelPrefix(*K) + " failed: " + St.Message);
     S.forgetLaunches();
   }
   return 0;

@@ -29,10 +29,15 @@ Registry &registry() {
   return *R;
 }
 
+// Set once a kernel fault has been reported: the context keeps failing
+// after it, and the exit need not report it again.
+std::atomic<bool> FaultReported{false};
+
 // At exit, work still in flight is waited for, so that a kernel's printf
 // output and its failure are not lost.
 void waitAtExit() {
-  if (std::string Err = synchronizeAll(); !Err.empty())
+  bool Reported = FaultReported;
+  if (std::string Err = synchronizeAll(); !Err.empty() && !Reported)
     llvm::errs() << Err << " (found at exit)\n";
 }
 
@@ -113,14 +118,21 @@ std::string Stream::inFlightText() {
   for (const InFlightKernel &K : InFlight) {
     if (!Text.empty())
       Text += "; ";
-    Text += "'" + K.Name + "' (" + K.Location + "), " +
-            std::to_string(K.Launches) +
+    Text += "'" + K.Name + "'";
+    if (K.Name.find(K.Location) == std::string::npos) // lambdas carry it
+      Text += " (" + K.Location + ")";
+    Text += ", " + std::to_string(K.Launches) +
             (K.Launches == 1 ? " launch" : " launches");
   }
   if (OtherLaunches)
     Text += "; " + std::to_string(OtherLaunches) +
             " launches of other kernels";
   return Text;
+}
+
+const InFlightKernel *Stream::onlyKernel() {
+  std::lock_guard<std::mutex> G(Lock);
+  return InFlight.size() == 1 && !OtherLaunches ? &InFlight.front() : nullptr;
 }
 
 int Stream::runOrRecord(HostOp Op) {
@@ -156,7 +168,15 @@ Status Stream::orderAfter(Stream &Other) {
       return S;
   if (Status S = B.Driver->recordEvent(Other.Fence, Other.Handle); !S)
     return S;
-  return B.Driver->waitEvent(Handle, Other.Fence);
+  if (!Capturing)
+    return B.Driver->waitEvent(Handle, Other.Fence);
+  // A graph cannot depend on work outside it; its replays all come later,
+  // so the host waits for that work now.
+  CUstreamCaptureMode Mode =
+      B.Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
+  Status S = B.Driver->synchronizeEvent(Other.Fence);
+  B.Driver->relaxCapture(Mode);
+  return S;
 }
 
 Stream &currentStream() {
@@ -223,6 +243,13 @@ Stream *findStream(uint64_t Id) {
 
 std::string asyncFailure(const Status &Failure, Stream *S,
                          const std::string &What) {
+  FaultReported = true;
+  // One kernel in flight is the one that failed.
+  if (const InFlightKernel *K = S ? S->onlyKernel() : nullptr)
+    return "mstage: kernel '" + K->Name + "' failed (" +
+           std::to_string(K->Launches) +
+           (K->Launches == 1 ? " launch" : " launches") +
+           " in flight, found when " + What + "): " + Failure.Message;
   std::string Message = "mstage: " + What + ": " + Failure.Message;
   std::string Kernels;
   if (S) {
@@ -256,10 +283,11 @@ std::string synchronizeStream(Stream &S) {
   if (B.Kind != BackendKind::Gpu)
     return "";
   Status St = B.Driver->synchronizeStream(S.handle());
+  std::string Err;
   if (!St)
-    return asyncFailure(St, &S, "a kernel on " + describe(S) + " failed");
-  S.forgetLaunches();
-  return "";
+    Err = asyncFailure(St, &S, "waiting for " + describe(S));
+  S.forgetLaunches(); // once reported, they are no longer in flight
+  return Err;
 }
 
 std::string synchronizeAll() {
@@ -267,13 +295,14 @@ std::string synchronizeAll() {
   if (B.Kind != BackendKind::Gpu)
     return "";
   Status St = B.Driver->synchronize();
+  std::string Err;
   if (!St)
-    return asyncFailure(St, nullptr, "a kernel failed");
+    Err = asyncFailure(St, nullptr, "waiting for all streams");
   Registry &R = registry();
   std::lock_guard<std::mutex> G(R.Lock);
   for (auto &[Id, Live] : R.Live)
     Live->forgetLaunches();
-  return "";
+  return Err;
 }
 
 static const BoolSetting &launchBlockingSetting() {

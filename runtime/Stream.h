@@ -56,6 +56,9 @@ public:
   void forgetLaunches();
   // "'a' (f.cpp:3:9), 99 launches; 'b' (f.cpp:7:5), 1 launch", or "".
   std::string inFlightText();
+  // The kernel in flight when it is the only one (any number of launches),
+  // else null.
+  const InFlightKernel *onlyKernel();
 
   // Off the GPU: runs Op now, or records it while the stream is captured.
   int runOrRecord(HostOp Op);

@@ -72,6 +72,10 @@ MSTAGE_EXPORT int mstage_rt_stream_synchronize(mstage_stream *S) {
   return result(synchronizeStream(streamOf(S)));
 }
 
+MSTAGE_EXPORT int mstage_rt_stream_capturing(mstage_stream *S) {
+  return streamOf(S).capturing() ? 1 : 0;
+}
+
 MSTAGE_EXPORT int mstage_rt_synchronize(void) {
   return result(synchronizeAll());
 }
@@ -136,7 +140,7 @@ MSTAGE_EXPORT int mstage_rt_event_synchronize(mstage_event *E) {
   if (St)
     return 0;
   return fail(asyncFailure(St, findStream(E->StreamId),
-                           "a kernel before an event failed"));
+                           "waiting for an event"));
 }
 
 MSTAGE_EXPORT int mstage_rt_event_query(mstage_event *E) {
@@ -149,7 +153,7 @@ MSTAGE_EXPORT int mstage_rt_event_query(mstage_event *E) {
     return 0;
   fail(asyncFailure(Status::failure(
                         R, backend().Driver->errorText(R, "cuEventQuery")),
-                    findStream(E->StreamId), "a kernel before an event failed"));
+                    findStream(E->StreamId), "waiting for an event"));
   return -1;
 }
 

@@ -105,6 +105,8 @@ mstage_stream *mstage_rt_stream_current(void);
 uint64_t mstage_rt_stream_id(mstage_stream *stream);
 void *mstage_rt_stream_native(mstage_stream *stream); /* CUstream or null */
 int mstage_rt_stream_synchronize(mstage_stream *stream);
+/* 1 while the stream is captured into a graph, else 0. */
+int mstage_rt_stream_capturing(mstage_stream *stream);
 /* stream waits for what the stream numbered other_id has enqueued so far
  * (nothing when that stream is gone: its work completed then). */
 int mstage_rt_stream_order_after(mstage_stream *stream, uint64_t other_id);

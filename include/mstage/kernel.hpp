@@ -117,6 +117,8 @@ public:
   T *device() const { return static_cast<T *>(dev_); }
   // Copies the device array back and waits for it.
   void copy_back(T *host) const {
+    if (mstage_rt_stream_capturing(stream_.get()))
+      stream_.synchronize(); // throws: nothing can come back in a capture
     check(mstage_rt_copy_to_host_async(host, dev_, bytes_, stream_.get()));
     stream_.synchronize();
   }
