@@ -55,7 +55,37 @@ constexpr const char *DriverLibrary = "libcuda.so.1";
   X(cuEventDestroy, "cuEventDestroy_v2")                                       \
   X(cuEventRecord, "cuEventRecord")                                            \
   X(cuEventSynchronize, "cuEventSynchronize")                                  \
-  X(cuEventElapsedTime, "cuEventElapsedTime_v2")
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2")                               \
+  X(cuEventQuery, "cuEventQuery")                                              \
+  X(cuStreamCreate, "cuStreamCreate")                                          \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                                     \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                                \
+  X(cuStreamWaitEvent, "cuStreamWaitEvent")                                    \
+  X(cuMemPoolCreate, "cuMemPoolCreate")                                        \
+  X(cuMemPoolSetAttribute, "cuMemPoolSetAttribute")                            \
+  X(cuMemPoolTrimTo, "cuMemPoolTrimTo")                                        \
+  X(cuMemAllocFromPoolAsync, "cuMemAllocFromPoolAsync")                        \
+  X(cuMemFreeAsync, "cuMemFreeAsync")                                          \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                 \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                 \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                 \
+  X(cuMemsetD8Async, "cuMemsetD8Async")                                        \
+  X(cuMemsetD16Async, "cuMemsetD16Async")                                      \
+  X(cuMemsetD32Async, "cuMemsetD32Async")                                      \
+  X(cuMemsetD2D8Async, "cuMemsetD2D8Async")                                    \
+  X(cuMemsetD2D16Async, "cuMemsetD2D16Async")                                  \
+  X(cuMemsetD2D32Async, "cuMemsetD2D32Async")                                  \
+  X(cuMemHostAlloc, "cuMemHostAlloc")                                          \
+  X(cuMemFreeHost, "cuMemFreeHost")                                            \
+  X(cuMemAllocManaged, "cuMemAllocManaged")                                    \
+  X(cuMemPrefetchAsync, "cuMemPrefetchAsync_v2")                               \
+  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2")                           \
+  X(cuStreamEndCapture, "cuStreamEndCapture")                                  \
+  X(cuThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode")    \
+  X(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags")                \
+  X(cuGraphLaunch, "cuGraphLaunch")                                            \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy")                                  \
+  X(cuGraphDestroy, "cuGraphDestroy")
 
 // A macro argument is expanded before it is substituted, so Api arrives as
 // cuda.h's versioned name: the static_assert compares that name with Symbol,
@@ -468,7 +498,8 @@ Status CudaDriver::unloadModule(CUmodule Module) {
 
 Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
                           const uint32_t Block[3], uint32_t SharedBytes,
-                          void **Params, float *ElapsedMs) {
+                          void **Params, CUstream Stream,
+                          float *ElapsedMs) {
   if (Status S = bindThread(); !S)
     return S;
 
@@ -495,13 +526,13 @@ Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
       if (CUresult ER = Fn.cuEventCreate(&E, CU_EVENT_DEFAULT))
         return Status::failure(ER, errorText(ER, "cuEventCreate"));
   if (ElapsedMs)
-    Fn.cuEventRecord(Events[0], nullptr);
+    Fn.cuEventRecord(Events[0], Stream);
   CUresult R = Fn.cuLaunchKernel(Function, Grid[0], Grid[1], Grid[2], Block[0],
                                  Block[1], Block[2], SharedBytes,
-                                 /*hStream=*/nullptr, Params,
+                                 Stream, Params,
                                  /*extra=*/nullptr);
   if (ElapsedMs) {
-    CUresult ER = Fn.cuEventRecord(Events[1], nullptr);
+    CUresult ER = Fn.cuEventRecord(Events[1], Stream);
     if (ER == CUDA_SUCCESS)
       ER = Fn.cuEventSynchronize(Events[1]);
     if (ER == CUDA_SUCCESS)
@@ -540,4 +571,272 @@ Status CudaDriver::synchronize() {
   if (Status S = bindThread(); !S)
     return S;
   return check(Fn.cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+Status CudaDriver::createStream(CUstream *Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuStreamCreate(Stream, CU_STREAM_NON_BLOCKING),
+               "cuStreamCreate");
+}
+
+Status CudaDriver::destroyStream(CUstream Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuStreamDestroy(Stream), "cuStreamDestroy");
+}
+
+Status CudaDriver::synchronizeStream(CUstream Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuStreamSynchronize(Stream), "cuStreamSynchronize");
+}
+
+Status CudaDriver::waitEvent(CUstream Stream, CUevent Event) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuStreamWaitEvent(Stream, Event, 0), "cuStreamWaitEvent");
+}
+
+Status CudaDriver::createEvent(CUevent *Event, bool Timing) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuEventCreate(Event, Timing ? CU_EVENT_DEFAULT
+                                              : CU_EVENT_DISABLE_TIMING),
+               "cuEventCreate");
+}
+
+Status CudaDriver::destroyEvent(CUevent Event) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuEventDestroy(Event), "cuEventDestroy");
+}
+
+Status CudaDriver::recordEvent(CUevent Event, CUstream Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuEventRecord(Event, Stream), "cuEventRecord");
+}
+
+Status CudaDriver::synchronizeEvent(CUevent Event) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuEventSynchronize(Event), "cuEventSynchronize");
+}
+
+CUresult CudaDriver::queryEvent(CUevent Event) {
+  if (Status S = bindThread(); !S)
+    return S.Code;
+  return Fn.cuEventQuery(Event);
+}
+
+Status CudaDriver::elapsedMs(float *Ms, CUevent Start, CUevent End) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuEventElapsedTime(Ms, Start, End), "cuEventElapsedTime");
+}
+
+Status CudaDriver::memoryPool(CUmemoryPool *Out) {
+  static std::once_flag Once;
+  std::call_once(Once, [this] {
+    CUmemPoolProps Props = {};
+    Props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    Props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+    Props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    Props.location.id = Ordinal;
+    CUresult R = Fn.cuMemPoolCreate(&Pool, &Props);
+    if (R != CUDA_SUCCESS) {
+      PoolError = errorText(R, "cuMemPoolCreate");
+      Pool = nullptr;
+      return;
+    }
+    // Keep what is freed: allocating in a loop then costs no driver call
+    // into the OS. Out of memory, allocAsync trims the pool.
+    cuuint64_t Keep = ~cuuint64_t(0);
+    Fn.cuMemPoolSetAttribute(Pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &Keep);
+  });
+  *Out = Pool;
+  if (!Pool)
+    return Status::failure(CUDA_ERROR_UNKNOWN, PoolError);
+  return Status::success();
+}
+
+Status CudaDriver::allocAsync(size_t Bytes, CUstream Stream,
+                              CUdeviceptr *Ptr) {
+  *Ptr = 0;
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  CUmemoryPool P;
+  if (Status S = memoryPool(&P); !S)
+    return S;
+  CUresult R = Fn.cuMemAllocFromPoolAsync(Ptr, Bytes, P, Stream);
+  if (R == CUDA_ERROR_OUT_OF_MEMORY) {
+    // Give back what the pool holds once earlier frees are done, and retry.
+    if (Fn.cuCtxSynchronize() == CUDA_SUCCESS &&
+        Fn.cuMemPoolTrimTo(P, 0) == CUDA_SUCCESS)
+      R = Fn.cuMemAllocFromPoolAsync(Ptr, Bytes, P, Stream);
+  }
+  if (R != CUDA_SUCCESS)
+    *Ptr = 0;
+  return check(R, "cuMemAllocFromPoolAsync(" + std::to_string(Bytes) +
+                      " bytes)");
+}
+
+Status CudaDriver::freeAsync(CUdeviceptr Ptr, CUstream Stream) {
+  if (Ptr == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemFreeAsync(Ptr, Stream), "cuMemFreeAsync");
+}
+
+Status CudaDriver::copyToDeviceAsync(CUdeviceptr Dst, const void *Src,
+                                     size_t Bytes, CUstream Stream) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemcpyHtoDAsync(Dst, Src, Bytes, Stream),
+               "cuMemcpyHtoDAsync(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::copyToHostAsync(void *Dst, CUdeviceptr Src, size_t Bytes,
+                                   CUstream Stream) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemcpyDtoHAsync(Dst, Src, Bytes, Stream),
+               "cuMemcpyDtoHAsync(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::copyDeviceAsync(CUdeviceptr Dst, CUdeviceptr Src,
+                                   size_t Bytes, CUstream Stream) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemcpyDtoDAsync(Dst, Src, Bytes, Stream),
+               "cuMemcpyDtoDAsync(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::fillAsync(CUdeviceptr Dst, const void *Pattern,
+                             size_t ElementBytes, size_t Count,
+                             CUstream Stream) {
+  if (Count == 0 || ElementBytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  // The widest memset unit that divides the element: one memset when the
+  // element is one unit, else a 2-D memset per unit of the element, its
+  // rows the elements. Nothing refers to host memory, so captures hold.
+  unsigned Unit = ElementBytes % 4 == 0 ? 4 : ElementBytes % 2 == 0 ? 2 : 1;
+  const auto *Bytes = static_cast<const unsigned char *>(Pattern);
+  for (size_t At = 0; At < ElementBytes; At += Unit) {
+    uint32_t V = 0;
+    std::memcpy(&V, Bytes + At, Unit);
+    CUdeviceptr P = Dst + At;
+    CUresult R;
+    if (ElementBytes == Unit)
+      R = Unit == 4   ? Fn.cuMemsetD32Async(P, V, Count, Stream)
+          : Unit == 2 ? Fn.cuMemsetD16Async(P, uint16_t(V), Count, Stream)
+                      : Fn.cuMemsetD8Async(P, uint8_t(V), Count, Stream);
+    else
+      R = Unit == 4 ? Fn.cuMemsetD2D32Async(P, ElementBytes, V, 1, Count,
+                                            Stream)
+          : Unit == 2
+              ? Fn.cuMemsetD2D16Async(P, ElementBytes, uint16_t(V), 1, Count,
+                                      Stream)
+              : Fn.cuMemsetD2D8Async(P, ElementBytes, uint8_t(V), 1, Count,
+                                     Stream);
+    if (R != CUDA_SUCCESS)
+      return check(R, "cuMemset (" + std::to_string(Count) + " elements of " +
+                          std::to_string(ElementBytes) + " bytes)");
+  }
+  return Status::success();
+}
+
+Status CudaDriver::allocHost(size_t Bytes, void **Ptr) {
+  *Ptr = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  // Portable: any context may copy from it by DMA.
+  return check(Fn.cuMemHostAlloc(Ptr, Bytes ? Bytes : 1,
+                                 CU_MEMHOSTALLOC_PORTABLE),
+               "cuMemHostAlloc(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::freeHost(void *Ptr) {
+  if (!Ptr)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemFreeHost(Ptr), "cuMemFreeHost");
+}
+
+Status CudaDriver::allocManaged(size_t Bytes, CUdeviceptr *Ptr) {
+  *Ptr = 0;
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(
+      Fn.cuMemAllocManaged(Ptr, Bytes ? Bytes : 1, CU_MEM_ATTACH_GLOBAL),
+      "cuMemAllocManaged(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
+                            CUstream Stream) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  CUmemLocation Where = {};
+  Where.type = ToDevice ? CU_MEM_LOCATION_TYPE_DEVICE : CU_MEM_LOCATION_TYPE_HOST;
+  Where.id = ToDevice ? Ordinal : 0;
+  return check(Fn.cuMemPrefetchAsync(Ptr, Bytes, Where, 0, Stream),
+               "cuMemPrefetchAsync");
+}
+
+Status CudaDriver::beginCapture(CUstream Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(
+      Fn.cuStreamBeginCapture(Stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+      "cuStreamBeginCapture");
+}
+
+Status CudaDriver::endCapture(CUstream Stream, CUgraph *Graph) {
+  *Graph = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuStreamEndCapture(Stream, Graph), "cuStreamEndCapture");
+}
+
+CUstreamCaptureMode CudaDriver::relaxCapture(CUstreamCaptureMode Mode) {
+  Fn.cuThreadExchangeStreamCaptureMode(&Mode);
+  return Mode;
+}
+
+Status CudaDriver::instantiate(CUgraph Graph, CUgraphExec *Exec) {
+  *Exec = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuGraphInstantiateWithFlags(Exec, Graph, 0),
+               "cuGraphInstantiateWithFlags");
+}
+
+Status CudaDriver::launchGraph(CUgraphExec Exec, CUstream Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuGraphLaunch(Exec, Stream), "cuGraphLaunch");
+}
+
+void CudaDriver::destroyGraph(CUgraph Graph, CUgraphExec Exec) {
+  if (!bindThread())
+    return;
+  if (Exec)
+    Fn.cuGraphExecDestroy(Exec);
+  if (Graph)
+    Fn.cuGraphDestroy(Graph);
 }

@@ -7,7 +7,7 @@
 // One device is used: device 0, or the one MSTAGE_DEVICE=N names. Its primary
 // context is retained once and made current on whichever host thread calls;
 // every operation below does that itself, so any thread may call any of them.
-// Launches go to the legacy default stream.
+// Launches and the *Async operations go to the stream they are given.
 //
 // Every CUresult is checked. A failure comes back as a Status whose Message
 // reads "<what>: <CUDA_ERROR_NAME> (<error string>)", followed where it helps
@@ -100,9 +100,55 @@ public:
   // ElapsedMs receives the kernel's GPU time.
   Status launch(CUfunction Function, const uint32_t Grid[3],
                 const uint32_t Block[3], uint32_t SharedBytes, void **Params,
-                float *ElapsedMs = nullptr);
+                CUstream Stream, float *ElapsedMs = nullptr);
   // Waits for all work on the device.
   Status synchronize();
+
+  // Streams and events. Streams are non-blocking: they do not wait for the
+  // legacy default stream. Events are made with timing unless told not to.
+  Status createStream(CUstream *Stream);
+  Status destroyStream(CUstream Stream);
+  Status synchronizeStream(CUstream Stream);
+  Status waitEvent(CUstream Stream, CUevent Event);
+  Status createEvent(CUevent *Event, bool Timing = true);
+  Status destroyEvent(CUevent Event);
+  Status recordEvent(CUevent Event, CUstream Stream);
+  Status synchronizeEvent(CUevent Event);
+  // CUDA_SUCCESS when done, CUDA_ERROR_NOT_READY when not, else the error.
+  CUresult queryEvent(CUevent Event);
+  Status elapsedMs(float *Ms, CUevent Start, CUevent End);
+
+  // Stream-ordered memory from the runtime's pool, which keeps what is freed
+  // for the next allocation. Out of memory, the pool gives back what it holds
+  // and the allocation is tried once more.
+  Status allocAsync(size_t Bytes, CUstream Stream, CUdeviceptr *Ptr);
+  Status freeAsync(CUdeviceptr Ptr, CUstream Stream);
+  Status copyToDeviceAsync(CUdeviceptr Dst, const void *Src, size_t Bytes,
+                           CUstream Stream);
+  Status copyToHostAsync(void *Dst, CUdeviceptr Src, size_t Bytes,
+                         CUstream Stream);
+  Status copyDeviceAsync(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes,
+                         CUstream Stream);
+  // Sets Count elements of ElementBytes each to the bytes at Pattern.
+  Status fillAsync(CUdeviceptr Dst, const void *Pattern, size_t ElementBytes,
+                   size_t Count, CUstream Stream);
+  // Page-locked host memory, and unified memory usable on host and device.
+  Status allocHost(size_t Bytes, void **Ptr);
+  Status freeHost(void *Ptr);
+  Status allocManaged(size_t Bytes, CUdeviceptr *Ptr);
+  // Moves managed memory to this device (ToDevice) or to the host.
+  Status prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
+                  CUstream Stream);
+
+  // Graphs by stream capture. Capture is thread-local: calls of other
+  // threads go on as usual. relaxCapture lets this thread load modules while
+  // one of its streams is captured; it returns the mode to restore.
+  Status beginCapture(CUstream Stream);
+  Status endCapture(CUstream Stream, CUgraph *Graph);
+  CUstreamCaptureMode relaxCapture(CUstreamCaptureMode Mode);
+  Status instantiate(CUgraph Graph, CUgraphExec *Exec);
+  Status launchGraph(CUgraphExec Exec, CUstream Stream);
+  void destroyGraph(CUgraph Graph, CUgraphExec Exec);
 
   // "<What>: <CUDA_ERROR_NAME> (<error string>)"
   std::string errorText(CUresult Code, std::string_view What) const;
@@ -120,7 +166,11 @@ private:
                    const std::string *Ptx, CUmodule *Module,
                    std::string *InfoLog);
 
+  Status memoryPool(CUmemoryPool *Pool);
+
   const Entries &Fn;
+  CUmemoryPool Pool = nullptr; // made on first use, under PoolOnce
+  std::string PoolError;
   int Ordinal = 0;
   CUdevice Device = 0;
   CUcontext Context = nullptr;

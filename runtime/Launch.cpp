@@ -15,6 +15,7 @@
 #include "StageCheck.h"
 #include "StageValueText.h"
 #include "StagedLaunch.h"
+#include "Stream.h"
 #include "Trace.h"
 
 #include "mstage/abi.h"
@@ -304,10 +305,38 @@ mstage_rt_prepare(const void *HostEntry) {
   return findRunnable(HostEntry, K);
 }
 
+// Off the GPU while S is captured: the launch is recorded with copies of
+// its parameters, and runs (on the CPU) when the graph is replayed.
+static int recordCpuLaunch(Stream &S, const RegisteredKernel &K,
+                           const void *HostEntry, mstage_invoke_fn Invoke,
+                           void *const *Params, const uint32_t *ParamSizes,
+                           uint32_t NumParams,
+                           const mstage_launch_config &Config) {
+  std::vector<std::string> Copies;
+  for (uint32_t I = 0; I < NumParams; ++I)
+    Copies.emplace_back(static_cast<const char *>(Params[I]), ParamSizes[I]);
+  S.noteLaunch(HostEntry, K.Blob.PrettyName, K.Blob.Location);
+  bool Runs = backend().Kind == BackendKind::Cpu;
+  return S.runOrRecord([=]() mutable {
+    if (!Runs)
+      return 0; // PTX-only: compiled when captured, nothing runs
+    std::string Why;
+    const RegisteredKernel *Live = findKernel(HostEntry, Why);
+    if (!Live)
+      return fail("mstage: replaying a graph: " + Why);
+    std::vector<void *> Ptrs;
+    for (std::string &C : Copies)
+      Ptrs.push_back(C.data());
+    return launchOnCpuStageChecked(*Live, Invoke, Ptrs.data(), Config,
+                                   nullptr);
+  });
+}
+
 extern "C" __attribute__((visibility("default"))) int
 mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
-                 void *const *Params, uint32_t NumParams,
-                 const mstage_launch_config *Config) {
+                 void *const *Params, const uint32_t *ParamSizes,
+                 uint32_t NumParams, const mstage_launch_config *Config,
+                 mstage_stream *StreamPtr) {
   const RegisteredKernel *K;
   if (int Err = findRunnable(HostEntry, K))
     return Err;
@@ -325,16 +354,21 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   // the cache key as the kernel's own switch does.
   static const BoolSetting FastMathEverywhere =
       readBoolSetting("MSTAGE_FAST_MATH");
-  for (const std::string *Err :
-       {&FastMathEverywhere.Error, &traceSetting().Error})
+  for (const std::string *Err : {&FastMathEverywhere.Error,
+                                 &traceSetting().Error, &launchBlockingError()})
     if (!Err->empty())
       return fail(kernelPrefix(*K) + ": " + *Err);
   mstage_launch_config Effective = *Config;
   if (FastMathEverywhere.Value)
     Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
   Config = &Effective;
+  Stream &S = StreamPtr ? *reinterpret_cast<Stream *>(StreamPtr)
+                        : currentStream();
   if (B.Kind == BackendKind::Cpu) {
     LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
+    if (S.capturing())
+      return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,
+                             NumParams, *Config);
     return launchOnCpuStageChecked(*K, Invoke, Params, *Config,
                                    TimeLaunches ? &LastKernelMs : nullptr);
   }
@@ -357,8 +391,13 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     return fail(kernelPrefix(*K) + ": " +
                 evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp)));
 
+  bool Capturing = S.capturing();
   // The hit path: a shared lock, no allocation, no IR.
   std::optional<CacheEntry> Uncached; // MSTAGE_CACHE=off: this launch's only
+  if (Capturing && Cache.Mode == CacheMode::Off)
+    return fail(kernelPrefix(*K) + ": cannot be captured into a graph with "
+                                   "MSTAGE_CACHE=off: the graph needs the "
+                                   "code to stay loaded");
   CacheEntry *E = Cache.Mode == CacheMode::Off
                       ? nullptr
                       : K->Specializations->findReady(Staged.key());
@@ -368,7 +407,14 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
             : &K->Specializations->findOrInsert(Staged.key());
     std::lock_guard<std::mutex> G(E->Compiling);
     if (!E->Ready.load(std::memory_order_acquire)) {
+      // A captured stream's launches are recorded; making the code (module
+      // loads, ptxas) is not, and is allowed meanwhile.
+      std::optional<CUstreamCaptureMode> Restore;
+      if (Capturing && B.Kind == BackendKind::Gpu)
+        Restore = B.Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
       std::string Err = makeCode(*K, B, *Config, Staged, E->Code, Times);
+      if (Restore)
+        B.Driver->relaxCapture(*Restore);
       if (!Err.empty())
         return fail(Err);
       if (Uncached)
@@ -380,19 +426,42 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   Times.FromCubin = C->FromCubin;
   if (traceEnabled())
     traceLaunch(K->Blob, *Config, Staged.Values, Times);
-  if (B.Kind == BackendKind::PtxOnly)
+  if (B.Kind == BackendKind::PtxOnly) {
+    if (Capturing)
+      return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,
+                             NumParams, *Config);
     return 0;
+  }
 
   float Ms = 0;
-  Status S = B.Driver->launch(C->Function, Config->grid, Config->block,
-                              Config->shared_bytes, const_cast<void **>(Params),
-                              TimeLaunches ? &Ms : nullptr);
+  bool Timed = TimeLaunches && !Capturing;
+  Status St = B.Driver->launch(C->Function, Config->grid, Config->block,
+                               Config->shared_bytes,
+                               const_cast<void **>(Params), S.handle(),
+                               Timed ? &Ms : nullptr);
   LastKernelMs = Ms;
-  if (S)
-    S = B.Driver->synchronize();
-  if (Uncached && Uncached->Code.Module)
-    B.Driver->unloadModule(Uncached->Code.Module);
-  if (!S)
-    return fail(kernelPrefix(*K) + ": " + S.Message);
+  if (!St) {
+    if (Uncached && Uncached->Code.Module)
+      B.Driver->unloadModule(Uncached->Code.Module);
+    // A fault of an earlier kernel makes every later call fail: name those.
+    if (St.Code == CUDA_ERROR_INVALID_VALUE ||
+        St.Code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
+        St.Code == CUDA_ERROR_INVALID_HANDLE)
+      return fail(kernelPrefix(*K) + ": " + St.Message);
+    return fail(asyncFailure(St, &S, "kernel '" + K->Blob.PrettyName +
+                                         "' cannot be launched"));
+  }
+  S.noteLaunch(HostEntry, K->Blob.PrettyName, K->Blob.Location);
+  // Code that is not cached is unloaded after its kernel, which must be
+  // waited for; so must every launch under MSTAGE_LAUNCH_BLOCKING=1.
+  if (!Capturing && (Uncached || launchBlocking())) {
+    St = B.Driver->synchronizeStream(S.handle());
+    if (Uncached && Uncached->Code.Module)
+      B.Driver->unloadModule(Uncached->Code.Module);
+    if (!St)
+      return fail(kernelPrefix(*K) + " (" + K->Blob.Location +
+                  ") failed: " + St.Message);
+    S.forgetLaunches();
+  }
   return 0;
 }

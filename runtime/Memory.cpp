@@ -8,6 +8,7 @@
 #include "Backend.h"
 #include "CudaDriver.h"
 #include "RuntimeError.h"
+#include "Stream.h"
 
 #include "mstage/abi.h"
 
@@ -86,6 +87,157 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host(void *Dst, const void *Src,
     return unavailable();
   std::memcpy(Dst, Src, Bytes);
   return 0;
+}
+
+// The stream-ordered operations. On a GPU they are enqueued on the stream;
+// off it they run at once, in the stream's order (or are recorded while the
+// stream is captured).
+
+static Stream &streamOf(mstage_stream *S) {
+  return S ? *reinterpret_cast<Stream *>(S) : currentStream();
+}
+
+static CUdeviceptr dev(const void *P) {
+  return reinterpret_cast<CUdeviceptr>(P);
+}
+
+MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
+                                        mstage_stream *SP) {
+  const Backend &B = backend();
+  if (B.Kind != BackendKind::Gpu)
+    return mstage_rt_alloc(Ptr, Bytes);
+  CUdeviceptr D = 0;
+  Status S = B.Driver->allocAsync(Bytes, streamOf(SP).handle(), &D);
+  *Ptr = reinterpret_cast<void *>(D);
+  return result(S);
+}
+
+MSTAGE_EXPORT int mstage_rt_free_async(void *Ptr, mstage_stream *SP) {
+  const Backend &B = backend();
+  Stream &S = streamOf(SP);
+  if (B.Kind == BackendKind::Gpu)
+    return result(B.Driver->freeAsync(dev(Ptr), S.handle()));
+  if (S.capturing()) { // a graph's replays may still use it
+    S.recording().Frees.push_back(Ptr);
+    return 0;
+  }
+  std::free(Ptr);
+  return 0;
+}
+
+MSTAGE_EXPORT int mstage_rt_copy_to_device_async(void *Dst, const void *Src,
+                                                 size_t Bytes,
+                                                 mstage_stream *SP) {
+  const Backend &B = backend();
+  Stream &S = streamOf(SP);
+  if (B.Kind == BackendKind::Gpu)
+    return result(
+        B.Driver->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle()));
+  if (B.Kind == BackendKind::Unavailable)
+    return unavailable();
+  return S.runOrRecord([=] {
+    std::memcpy(Dst, Src, Bytes);
+    return 0;
+  });
+}
+
+MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
+                                               size_t Bytes,
+                                               mstage_stream *SP) {
+  const Backend &B = backend();
+  Stream &S = streamOf(SP);
+  if (B.Kind == BackendKind::Gpu) {
+    Status St = B.Driver->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
+    // A fault of an earlier kernel surfaces here.
+    return St ? 0 : fail(asyncFailure(St, &S, "copying to the host"));
+  }
+  if (B.Kind == BackendKind::Unavailable)
+    return unavailable();
+  return S.runOrRecord([=] {
+    std::memcpy(Dst, Src, Bytes);
+    return 0;
+  });
+}
+
+MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
+                                              size_t Bytes,
+                                              mstage_stream *SP) {
+  const Backend &B = backend();
+  Stream &S = streamOf(SP);
+  if (B.Kind == BackendKind::Gpu)
+    return result(
+        B.Driver->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle()));
+  if (B.Kind == BackendKind::Unavailable)
+    return unavailable();
+  return S.runOrRecord([=] {
+    std::memmove(Dst, Src, Bytes);
+    return 0;
+  });
+}
+
+MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,
+                                       size_t ElementBytes, size_t Count,
+                                       mstage_stream *SP) {
+  const Backend &B = backend();
+  Stream &S = streamOf(SP);
+  if (B.Kind == BackendKind::Gpu)
+    return result(B.Driver->fillAsync(dev(Dst), Pattern, ElementBytes, Count,
+                                      S.handle()));
+  if (B.Kind == BackendKind::Unavailable)
+    return unavailable();
+  std::string Element(static_cast<const char *>(Pattern), ElementBytes);
+  return S.runOrRecord([=] {
+    auto *Out = static_cast<char *>(Dst);
+    for (size_t I = 0; I < Count; ++I)
+      std::memcpy(Out + I * ElementBytes, Element.data(), ElementBytes);
+    return 0;
+  });
+}
+
+MSTAGE_EXPORT int mstage_rt_host_alloc(void **Ptr, size_t Bytes) {
+  const Backend &B = backend();
+  if (B.Kind == BackendKind::Gpu)
+    return result(B.Driver->allocHost(Bytes, Ptr));
+  *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
+  return *Ptr ? 0 : fail("mstage: out of host memory");
+}
+
+MSTAGE_EXPORT int mstage_rt_host_free(void *Ptr) {
+  const Backend &B = backend();
+  if (B.Kind == BackendKind::Gpu)
+    return result(B.Driver->freeHost(Ptr));
+  std::free(Ptr);
+  return 0;
+}
+
+MSTAGE_EXPORT int mstage_rt_managed_alloc(void **Ptr, size_t Bytes) {
+  const Backend &B = backend();
+  if (B.Kind == BackendKind::Gpu) {
+    CUdeviceptr D = 0;
+    Status S = B.Driver->allocManaged(Bytes, &D);
+    *Ptr = reinterpret_cast<void *>(D);
+    return result(S);
+  }
+  *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
+  return *Ptr ? 0 : fail("mstage: out of host memory");
+}
+
+MSTAGE_EXPORT int mstage_rt_managed_free(void *Ptr) {
+  const Backend &B = backend();
+  if (B.Kind == BackendKind::Gpu)
+    return result(B.Driver->free(dev(Ptr)));
+  std::free(Ptr);
+  return 0;
+}
+
+MSTAGE_EXPORT int mstage_rt_prefetch(const void *Ptr, size_t Bytes,
+                                     int ToDevice, mstage_stream *SP) {
+  const Backend &B = backend();
+  if (B.Kind != BackendKind::Gpu)
+    return 0; // already where the CPU back end runs
+  return result(
+      B.Driver->prefetch(dev(Ptr), Bytes, ToDevice != 0,
+                         streamOf(SP).handle()));
 }
 
 } // extern "C"

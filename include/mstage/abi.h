@@ -78,12 +78,81 @@ typedef void (*mstage_invoke_fn)(void *const *params);
 /* Checks, before any argument is copied, that the kernel has device code and
  * that launches can go somewhere; the error names the kernel. */
 int mstage_rt_prepare(const void *host_entry);
+/* Streams, events and graphs (opaque; the runtime owns them). A null stream
+ * means the calling thread's current stream. */
+typedef struct mstage_stream mstage_stream;
+typedef struct mstage_event mstage_event;
+typedef struct mstage_graph mstage_graph;
+
 /* params has one pointer per kernel parameter: the lambda object, then the
- * device form of each argument. invoke runs the kernel's host body (used by
- * the CPU back end). */
+ * device form of each argument; param_sizes their sizes in bytes (kept when
+ * a capture off the GPU records the launch). invoke runs the kernel's host
+ * body (used by the CPU back end). The launch is enqueued on stream and
+ * returns: a fault of the kernel is reported by the next synchronizing call
+ * (at once with MSTAGE_LAUNCH_BLOCKING=1). */
 int mstage_rt_launch(const void *host_entry, mstage_invoke_fn invoke,
-                     void *const *params, uint32_t num_params,
-                     const mstage_launch_config *config);
+                     void *const *params, const uint32_t *param_sizes,
+                     uint32_t num_params, const mstage_launch_config *config,
+                     mstage_stream *stream);
+
+/* A new non-blocking stream; destroy waits for it and reports a failure on
+ * stderr. */
+int mstage_rt_stream_create(mstage_stream **stream);
+void mstage_rt_stream_destroy(mstage_stream *stream);
+/* The calling thread's default stream (never null). */
+mstage_stream *mstage_rt_stream_current(void);
+/* A process-unique number (never reused), 1 and up. */
+uint64_t mstage_rt_stream_id(mstage_stream *stream);
+void *mstage_rt_stream_native(mstage_stream *stream); /* CUstream or null */
+int mstage_rt_stream_synchronize(mstage_stream *stream);
+/* stream waits for what the stream numbered other_id has enqueued so far
+ * (nothing when that stream is gone: its work completed then). */
+int mstage_rt_stream_order_after(mstage_stream *stream, uint64_t other_id);
+int mstage_rt_stream_wait_event(mstage_stream *stream, mstage_event *event);
+/* Waits for all work of the process. */
+int mstage_rt_synchronize(void);
+
+int mstage_rt_event_create(mstage_event **event); /* with timing */
+void mstage_rt_event_destroy(mstage_event *event);
+int mstage_rt_event_record(mstage_event *event, mstage_stream *stream);
+int mstage_rt_event_synchronize(mstage_event *event);
+/* 1 when complete (or never recorded), 0 when not yet, -1 on error. */
+int mstage_rt_event_query(mstage_event *event);
+int mstage_rt_event_elapsed(float *ms, mstage_event *start,
+                            mstage_event *end);
+void *mstage_rt_event_native(mstage_event *event); /* CUevent or null */
+
+/* Stream capture: launches and stream-ordered operations on stream between
+ * begin and end are recorded, not run. end with graph null discards them. */
+int mstage_rt_capture_begin(mstage_stream *stream);
+int mstage_rt_capture_end(mstage_stream *stream, mstage_graph **graph);
+int mstage_rt_graph_launch(mstage_graph *graph, mstage_stream *stream);
+void mstage_rt_graph_destroy(mstage_graph *graph);
+
+/* Stream-ordered device memory, from the runtime's pool. */
+int mstage_rt_alloc_async(void **device_ptr, size_t bytes,
+                          mstage_stream *stream);
+int mstage_rt_free_async(void *device_ptr, mstage_stream *stream);
+int mstage_rt_copy_to_device_async(void *device_dst, const void *host_src,
+                                   size_t bytes, mstage_stream *stream);
+/* Returns when the copy is done unless host_dst is pinned. */
+int mstage_rt_copy_to_host_async(void *host_dst, const void *device_src,
+                                 size_t bytes, mstage_stream *stream);
+int mstage_rt_copy_device_async(void *device_dst, const void *device_src,
+                                size_t bytes, mstage_stream *stream);
+/* Sets count elements of element_bytes each to the bytes at pattern. */
+int mstage_rt_fill_async(void *device_dst, const void *pattern,
+                         size_t element_bytes, size_t count,
+                         mstage_stream *stream);
+/* Page-locked host memory (plain host memory off the GPU). */
+int mstage_rt_host_alloc(void **host_ptr, size_t bytes);
+int mstage_rt_host_free(void *host_ptr);
+/* Unified memory, usable on the host and in kernels. */
+int mstage_rt_managed_alloc(void **ptr, size_t bytes);
+int mstage_rt_managed_free(void *ptr);
+int mstage_rt_prefetch(const void *ptr, size_t bytes, int to_device,
+                       mstage_stream *stream);
+
 int mstage_rt_alloc(void **device_ptr, size_t bytes);
 int mstage_rt_free(void *device_ptr);
 int mstage_rt_copy_to_device(void *device_dst, const void *host_src,

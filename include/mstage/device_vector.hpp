@@ -4,9 +4,12 @@
 
 #include "mstage/abi.h"
 #include "mstage/error.hpp"
+#include "mstage/pinned.hpp"
+#include "mstage/stream.hpp"
 #include "mstage/vector_view.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -14,9 +17,62 @@
 
 namespace mstage {
 
-// Owns n elements of device memory. Passed to a kernel it arrives as a
-// vector_view<T> (vector_view<const T> when passed as const), with nothing
-// copied; upload() and download() move data explicitly.
+namespace detail {
+
+// The streams a device allocation has been used on, so that it can be used
+// on any stream and freed on any without the user ordering them: the first
+// use on another stream than the one it was allocated on waits for the
+// allocation, and the free waits for every stream that used it.
+class stream_uses {
+public:
+  void reset(stream_ref home) {
+    home_ = home.id();
+    n_ = 0;
+    overflow_ = false;
+  }
+  void use_on(stream_ref s) {
+    std::uint64_t id = s.id();
+    if (id == home_)
+      return;
+    for (unsigned i = 0; i < n_; ++i)
+      if (others_[i] == id)
+        return;
+    check(mstage_rt_stream_order_after(s.get(), home_));
+    if (n_ < capacity)
+      others_[n_++] = id;
+    else
+      overflow_ = true;
+  }
+  // Makes s wait for the work of every stream that used the allocation.
+  void order_before_free(stream_ref s) const {
+    if (overflow_) {
+      check(mstage_rt_synchronize());
+      return;
+    }
+    check(mstage_rt_stream_order_after(s.get(), home_));
+    for (unsigned i = 0; i < n_; ++i)
+      check(mstage_rt_stream_order_after(s.get(), others_[i]));
+  }
+
+private:
+  static constexpr unsigned capacity = 4;
+  std::uint64_t home_ = 0;
+  std::uint64_t others_[capacity] = {};
+  unsigned n_ = 0;
+  bool overflow_ = false;
+};
+
+} // namespace detail
+
+// Owns n elements of device memory, from a stream-ordered pool. Passed to a
+// kernel it arrives as a vector_view<T> (vector_view<const T> when passed as
+// const), with nothing copied.
+//
+// Operations without a stream argument are enqueued on the current stream,
+// in order with launches there; get() and the download()s without a stream
+// wait for the current stream's earlier work. The overloads that take a
+// stream enqueue there and do not wait: their host memory must stay as it
+// is until the stream reaches them (pinned host memory makes them overlap).
 template <class T> class device_vector {
   static_assert(std::is_trivially_copyable_v<T>,
                 "mstage: device_vector elements must be trivially copyable");
@@ -26,59 +82,172 @@ public:
 
   device_vector() = default;
   // n elements, not initialized.
-  explicit device_vector(std::size_t n) : size_(n) {
-    detail::check(mstage_rt_alloc(&data_, n * sizeof(T)));
+  explicit device_vector(std::size_t n) { allocate(n, current_stream()); }
+  device_vector(std::size_t n, const T &value) : device_vector(n) {
+    fill(value);
   }
-  explicit device_vector(const std::vector<T> &host)
+  template <class A>
+  explicit device_vector(const std::vector<T, A> &host)
       : device_vector(host.size()) {
     upload(host);
   }
   device_vector(device_vector &&other) noexcept
       : data_(std::exchange(other.data_, nullptr)),
-        size_(std::exchange(other.size_, 0)) {}
+        size_(std::exchange(other.size_, 0)), uses_(other.uses_) {}
   device_vector &operator=(device_vector &&other) noexcept {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
+    std::swap(uses_, other.uses_);
     return *this;
   }
   device_vector(const device_vector &) = delete;
   device_vector &operator=(const device_vector &) = delete;
-  ~device_vector() {
-    if (data_)
-      mstage_rt_free(data_);
-  }
+  ~device_vector() { release(); }
 
   std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
   T *data() const { return static_cast<T *>(data_); }
   vector_view<T> view() { return {data(), size_}; }
   vector_view<const T> view() const { return {data(), size_}; }
 
-  // Copies host into the device array; the sizes must match.
-  void upload(const std::vector<T> &host) {
-    if (host.size() != size_)
-      throw error("mstage: device_vector::upload of " +
-                  std::to_string(host.size()) + " elements into " +
-                  std::to_string(size_));
-    if (size_ != 0)
-      detail::check(
-          mstage_rt_copy_to_device(data_, host.data(), size_ * sizeof(T)));
+  // Copies host into the device array; the sizes must match. From pinned
+  // memory, waits for the copy, so that host may change after it returns.
+  template <class A> void upload(const std::vector<T, A> &host) {
+    upload(host, current_stream());
+    if constexpr (std::is_same_v<A, pinned_allocator<T>>)
+      current_stream().synchronize();
   }
+  template <class A>
+  void upload(const std::vector<T, A> &host, stream_ref s) {
+    check_size(host.size(), "upload");
+    use_on(s);
+    detail::check(mstage_rt_copy_to_device_async(data_, host.data(),
+                                                 bytes(size_), s.get()));
+  }
+
   // Copies the device array into host, resized to fit.
-  void download(std::vector<T> &host) const {
+  template <class A> void download(std::vector<T, A> &host) const {
     host.resize(size_);
-    if (size_ != 0)
-      detail::check(
-          mstage_rt_copy_to_host(host.data(), data_, size_ * sizeof(T)));
+    download_range(host.data(), size_, 0, current_stream());
+    current_stream().synchronize();
   }
   std::vector<T> download() const {
     std::vector<T> host;
     download(host);
     return host;
   }
+  template <class A>
+  void download(std::vector<T, A> &host, stream_ref s) const {
+    host.resize(size_);
+    download_range(host.data(), size_, 0, s);
+  }
+  // Copies out.size() elements from offset on into out (anything with
+  // data() and size(), such as std::span<T>).
+  template <class Range,
+            class = decltype(std::declval<Range &>().data() +
+                             std::declval<Range &>().size())>
+  void download(Range &&out, std::size_t offset) const {
+    download_range(out.data(), out.size(), offset, current_stream());
+    current_stream().synchronize();
+  }
+  template <class Range,
+            class = decltype(std::declval<Range &>().data() +
+                             std::declval<Range &>().size())>
+  void download(Range &&out, std::size_t offset, stream_ref s) const {
+    download_range(out.data(), out.size(), offset, s);
+  }
+  // Element i.
+  T get(std::size_t i) const {
+    if (i >= size_)
+      throw error("mstage: device_vector::get(" + std::to_string(i) +
+                  ") of a device_vector of " + std::to_string(size_) +
+                  " elements");
+    T value;
+    download_range(&value, 1, i, current_stream());
+    current_stream().synchronize();
+    return value;
+  }
+
+  // Sets every element to value.
+  void fill(const T &value) { fill(value, current_stream()); }
+  void fill(const T &value, stream_ref s) {
+    use_on(s);
+    detail::check(
+        mstage_rt_fill_async(data_, &value, sizeof(T), size_, s.get()));
+  }
+
+  // Copies other's elements into this one, on the device; sizes must match.
+  void copy_from(const device_vector &other) {
+    copy_from(other, current_stream());
+  }
+  void copy_from(const device_vector &other, stream_ref s) {
+    check_size(other.size_, "copy_from");
+    use_on(s);
+    other.use_on(s);
+    detail::check(
+        mstage_rt_copy_device_async(data_, other.data_, bytes(size_), s.get()));
+  }
+
+  // n elements: the first min(n, size()) keep their values, the others are
+  // not initialized.
+  void resize(std::size_t n) {
+    if (n == size_)
+      return;
+    device_vector next(n);
+    std::size_t keep = n < size_ ? n : size_;
+    if (keep != 0) {
+      use_on(current_stream());
+      detail::check(mstage_rt_copy_device_async(next.data_, data_, bytes(keep),
+                                                mstage_rt_stream_current()));
+    }
+    *this = std::move(next);
+  }
+
+  // The stream s uses this array from now on (launches call it): its first
+  // use there waits for the allocation.
+  void use_on(stream_ref s) const { uses_.use_on(s); }
 
 private:
+  static std::size_t bytes(std::size_t n) { return n * sizeof(T); }
+
+  void allocate(std::size_t n, stream_ref s) {
+    detail::check(mstage_rt_alloc_async(&data_, bytes(n), s.get()));
+    size_ = n;
+    uses_.reset(s);
+  }
+  void release() {
+    if (!data_)
+      return;
+    stream_ref s = current_stream();
+    // A destructor cannot throw: a failure here is the stream's, and shows
+    // at its next synchronization.
+    try {
+      uses_.order_before_free(s);
+    } catch (const error &) {
+    }
+    mstage_rt_free_async(data_, s.get());
+    data_ = nullptr;
+  }
+  void check_size(std::size_t n, const char *what) const {
+    if (n != size_)
+      throw error(std::string("mstage: device_vector::") + what + " of " +
+                  std::to_string(n) + " elements into " +
+                  std::to_string(size_));
+  }
+  void download_range(T *out, std::size_t n, std::size_t offset,
+                      stream_ref s) const {
+    if (offset > size_ || n > size_ - offset)
+      throw error("mstage: device_vector::download of " + std::to_string(n) +
+                  " elements from offset " + std::to_string(offset) +
+                  " of a device_vector of " + std::to_string(size_));
+    use_on(s);
+    detail::check(mstage_rt_copy_to_host_async(out, data() + offset, bytes(n),
+                                               s.get()));
+  }
+
   void *data_ = nullptr;
   std::size_t size_ = 0;
+  mutable detail::stream_uses uses_;
 };
 
 } // namespace mstage

@@ -6,13 +6,18 @@
 #include "mstage/cpu_check.hpp"
 #include "mstage/device_vector.hpp"
 #include "mstage/error.hpp"
+#include "mstage/managed_vector.hpp"
+#include "mstage/pinned.hpp"
+#include "mstage/stream.hpp"
 #include "mstage/vector_view.hpp"
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <future>
 #include <limits>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -91,38 +96,51 @@ template <class A>
 struct is_std_vector_bool<std::vector<bool, A>> : std::true_type {};
 template <class> inline constexpr bool always_false = false;
 
-// Owns the device copy of one std::vector argument for a launch.
-template <class T> class vector_transfer {
+// Owns the device copy of one std::vector argument for a launch: pooled
+// device memory on the launch's stream, copied in before the kernel and
+// freed after it in stream order.
+template <class T, bool Pinned> class vector_transfer {
 public:
-  vector_transfer(const T *host, std::size_t n) : bytes_(n * sizeof(T)) {
-    check(mstage_rt_alloc(&dev_, bytes_));
-    if (bytes_ != 0) {
-      int status = mstage_rt_copy_to_device(dev_, host, bytes_);
-      if (status != 0) {
-        mstage_rt_free(dev_);
-        check(status);
-      }
+  vector_transfer(const T *host, std::size_t n, stream_ref s)
+      : bytes_(n * sizeof(T)), stream_(s) {
+    check(mstage_rt_alloc_async(&dev_, bytes_, s.get()));
+    int status = mstage_rt_copy_to_device_async(dev_, host, bytes_, s.get());
+    if (status != 0) {
+      mstage_rt_free_async(dev_, s.get());
+      check(status);
     }
   }
   vector_transfer(const vector_transfer &) = delete;
   vector_transfer &operator=(const vector_transfer &) = delete;
-  ~vector_transfer() { mstage_rt_free(dev_); }
+  ~vector_transfer() { mstage_rt_free_async(dev_, stream_.get()); }
 
   T *device() const { return static_cast<T *>(dev_); }
+  // Copies the device array back and waits for it.
   void copy_back(T *host) const {
-    if (bytes_ != 0)
-      check(mstage_rt_copy_to_host(host, dev_, bytes_));
+    check(mstage_rt_copy_to_host_async(host, dev_, bytes_, stream_.get()));
+    stream_.synchronize();
+  }
+  // The launch returns when the host array may change: a copy from
+  // pageable memory is staged when enqueued, one from pinned memory runs
+  // by DMA later and is waited for.
+  void release_host() const {
+    if constexpr (Pinned)
+      stream_.synchronize();
   }
 
 private:
   void *dev_ = nullptr;
   std::size_t bytes_;
+  stream_ref stream_;
 };
 
-// How one host argument crosses to the device.
-//  - std::vector<T>&:        copied in and back out, seen as vector_view<T>
+// How one host argument crosses to the device, for a launch on a stream.
+//  - std::vector<T>&:        copied in and back out (the launch waits for
+//                            it), seen as vector_view<T>
 //  - const std::vector<T>&:  copied in, seen as vector_view<const T>
+//  - device_vector, managed_vector: their memory, seen as vector_view
 //  - trivially copyable T:   passed by value
+// A pinned_vector is a std::vector.
 // For MSTAGE_CHECK=cpu (cpu_check.hpp) each also keeps a host copy of what
 // the kernel gets (snapshot, cpu_device) and compares the GPU's output with
 // the CPU's (divergence).
@@ -134,7 +152,7 @@ template <class Arg, class = void> struct argument {
                 "the GPU cannot reach");
   using device_type = value_type;
 
-  explicit argument(const value_type &v) : value(v) {}
+  argument(const value_type &v, stream_ref) : value(v) {}
   const device_type &device() const { return value; }
   void finish() const {}
 
@@ -162,13 +180,19 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
   using device_type =
       vector_view<std::conditional_t<copy_out, element, const element>>;
 
-  explicit argument(Arg &v)
-      : host(const_cast<vector_type &>(v)), transfer(v.data(), v.size()),
+  static constexpr bool pinned =
+      std::is_same_v<typename vector_type::allocator_type,
+                     pinned_allocator<element>>;
+
+  argument(Arg &v, stream_ref s)
+      : host(const_cast<vector_type &>(v)), transfer(v.data(), v.size(), s),
         view(transfer.device(), v.size()) {}
   const device_type &device() const { return view; }
   void finish() const {
     if constexpr (copy_out)
       transfer.copy_back(host.data());
+    else
+      transfer.release_host();
   }
 
   static constexpr bool checkable = true;
@@ -184,7 +208,7 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
   }
 
   vector_type &host;
-  vector_transfer<element> transfer;
+  vector_transfer<element, pinned> transfer;
   device_type view;
   std::vector<element> cpu_copy;
   device_type cpu_view;
@@ -195,7 +219,7 @@ struct argument<Arg, std::enable_if_t<is_std_vector_bool<std::remove_cv_t<
                          std::remove_reference_t<Arg>>>::value>> {
   // The assertion is in the constructor, so that the class stays valid and
   // the launch code gives no further errors; the rest is declared only.
-  explicit argument(Arg &) {
+  argument(Arg &, stream_ref) {
     static_assert(always_false<Arg>,
                   "mstage: std::vector<bool> cannot be a kernel argument: it "
                   "stores its elements as bits, with no array to copy to the "
@@ -223,7 +247,9 @@ struct argument<Arg, std::enable_if_t<is_device_vector<std::remove_cv_t<
   using device_type = vector_view<std::conditional_t<
       std::is_const_v<std::remove_reference_t<Arg>>, const element, element>>;
 
-  explicit argument(Arg &v) : vector(v), view(v.data(), v.size()) {}
+  argument(Arg &v, stream_ref s) : vector(v), view(v.data(), v.size()) {
+    v.use_on(s);
+  }
   const device_type &device() const { return view; }
   void finish() const {}
 
@@ -246,10 +272,51 @@ struct argument<Arg, std::enable_if_t<is_device_vector<std::remove_cv_t<
   device_type cpu_view;
 };
 
+template <class T> struct is_managed_vector : std::false_type {};
+template <class T>
+struct is_managed_vector<managed_vector<T>> : std::true_type {};
+
+// A managed_vector passes its unified memory, with nothing copied.
+template <class Arg>
+struct argument<Arg, std::enable_if_t<is_managed_vector<std::remove_cv_t<
+                         std::remove_reference_t<Arg>>>::value>> {
+  using vector_type = std::remove_cv_t<std::remove_reference_t<Arg>>;
+  using element = typename vector_type::value_type;
+  static constexpr bool read_only =
+      std::is_const_v<std::remove_reference_t<Arg>>;
+  using device_type =
+      vector_view<std::conditional_t<read_only, const element, element>>;
+
+  argument(Arg &v, stream_ref)
+      : vector(v), view(const_cast<element *>(v.data()), v.size()) {}
+  const device_type &device() const { return view; }
+  void finish() const {}
+
+  // The check waits for the launch's stream, so the host may read it.
+  static constexpr bool checkable = true;
+  void snapshot() {
+    cpu_copy.assign(vector.begin(), vector.end());
+    cpu_view = device_type(cpu_copy.data(), cpu_copy.size());
+  }
+  const device_type &cpu_device() const { return cpu_view; }
+  std::string divergence() const {
+    if constexpr (read_only)
+      return "";
+    return first_divergence(vector.data(), cpu_copy.data(), vector.size());
+  }
+
+  const vector_type &vector;
+  device_type view;
+  std::vector<element> cpu_copy;
+  device_type cpu_view;
+};
+
 } // namespace detail
 
-// A kernel bound to its launch configuration. Calling it launches the kernel
-// and waits for it; std::vector arguments are copied back when it returns.
+// A kernel bound to its launch configuration and a stream (the current one
+// unless on() says). Calling it enqueues the kernel on the stream and
+// returns; only when a non-const std::vector& argument must come back does
+// it wait, and the vector is copied back when it returns.
 template <class F> class Kernel {
 #ifndef __MSTAGE__
   // Under mstage++ the plugin reports the offending capture by name instead.
@@ -271,7 +338,19 @@ public:
         F, typename detail::argument<Args &&>::device_type...>::invoke;
     detail::check(mstage_rt_prepare(
         entry<typename detail::argument<Args &&>::device_type...>()));
-    launch_with(invoke, detail::argument<Args &&>(args)...);
+    stream_ref s = stream();
+    launch_with(s, invoke, detail::argument<Args &&>(args, s)...);
+  }
+
+  // This kernel, launched on s. The stream must outlive the launches.
+  Kernel on(stream_ref s) const {
+    Kernel k = *this;
+    k.stream_ = s.get();
+    return k;
+  }
+  // The stream this kernel is launched on.
+  stream_ref stream() const {
+    return stream_ref(stream_ ? stream_ : mstage_rt_stream_current());
   }
 
   const F &body() const { return f_; }
@@ -306,23 +385,29 @@ private:
   }
 
   template <class... A>
-  void launch_with(mstage_invoke_fn invoke, A &&...args) const {
+  void launch_with(stream_ref s, mstage_invoke_fn invoke, A &&...args) const {
     const void *key = entry<typename A::device_type...>();
     void *params[] = {
         const_cast<F *>(&f_),
         const_cast<void *>(static_cast<const void *>(&args.device()))...};
+    const uint32_t sizes[] = {
+        uint32_t(sizeof(F)), uint32_t(sizeof(typename A::device_type))...};
     mstage_launch_config config = {{grid_.x, grid_.y, grid_.z},
                                    {block_.x, block_.y, block_.z},
                                    static_cast<uint32_t>(shared_bytes_),
                                    fast_math_ ? MSTAGE_LAUNCH_FAST_MATH : 0u};
     bool compare = check_on_cpu_ && check_mode(key, (A::checkable && ...));
-    if (compare)
+    if (compare) {
+      // The check reads the arguments before and after the kernel.
+      s.synchronize();
       (args.snapshot(), ...);
-    detail::check(
-        mstage_rt_launch(key, invoke, params, 1 + sizeof...(A), &config));
+    }
+    detail::check(mstage_rt_launch(key, invoke, params, sizes,
+                                   1 + sizeof...(A), &config, s.get()));
     (args.finish(), ...);
     if (!compare)
       return;
+    s.synchronize();
     void *cpu_params[] = {
         const_cast<F *>(&f_),
         const_cast<void *>(static_cast<const void *>(&args.cpu_device()))...};
@@ -353,6 +438,7 @@ private:
   std::size_t shared_bytes_;
   bool fast_math_ = false;
   bool check_on_cpu_ = true;
+  mstage_stream *stream_ = nullptr; // null: the current stream at launch
 };
 
 // kernel(lambda, grid, block[, shared_bytes]): grid counts blocks and block
@@ -365,42 +451,60 @@ Kernel<F> kernel(F f, dim3 grid, dim3 block, std::size_t shared_bytes = 0) {
 // Launch policies for async(), as in the paper's std::async(launch::kernel...).
 enum class launch { kernel };
 
-// The result of async(): a std::future<void> whose wait() also reports a
-// failed launch, so that the paper's async(...).wait() cannot lose an error.
+// The result of async(): completes when the launch's kernel has finished.
+// It is an event on the launch's stream, so the futures of one stream
+// complete in launch order; no thread is started.
 class kernel_future {
 public:
-  explicit kernel_future(std::future<void> f) : f_(std::move(f)) {}
+  kernel_future() = default;
+  explicit kernel_future(event e) : done_(std::move(e)) {}
+  explicit kernel_future(std::exception_ptr failed) : failed_(failed) {}
 
-  // Waits for the launch and its copies back; throws mstage::error if the
-  // launch failed.
-  void wait() {
-    if (f_.valid())
-      f_.get();
+  // Waits for the kernel; throws mstage::error if the launch or the kernel
+  // failed.
+  void wait() const {
+    if (failed_)
+      std::rethrow_exception(failed_);
+    if (done_)
+      done_->synchronize();
   }
-  void get() { wait(); }
-  bool valid() const { return f_.valid(); }
+  void get() {
+    wait();
+    done_.reset();
+    valid_ = false;
+  }
+  bool valid() const { return valid_; }
+  // Whether the kernel has finished (or the launch failed).
+  bool ready() const { return failed_ || !done_ || done_->query(); }
   template <class Rep, class Period>
   std::future_status
   wait_for(const std::chrono::duration<Rep, Period> &d) const {
-    return f_.wait_for(d);
+    auto until = std::chrono::steady_clock::now() + d;
+    while (!ready())
+      if (std::chrono::steady_clock::now() >= until)
+        return std::future_status::timeout;
+    return std::future_status::ready;
   }
 
 private:
-  std::future<void> f_;
+  std::optional<event> done_;
+  std::exception_ptr failed_;
+  bool valid_ = true;
 };
 
-// Launches on a host worker thread and returns a future that completes when
-// the kernel has finished and its outputs are copied back. Arguments passed as
-// lvalues are held by reference and must outlive the future.
+// Enqueues the launch on k's stream (k.on(s), else the current stream) and
+// returns a future for it: successive async calls on one stream run in
+// order. A launch that cannot start is reported by the future's wait(). A
+// non-const std::vector& argument makes the launch wait, as a plain call
+// does, and the future is then complete.
 template <class F, class... Args>
 kernel_future async(launch, const Kernel<F> &k, Args &&...args) {
-  // lvalues are kept as references, temporaries are moved in.
-  return kernel_future(std::async(
-      std::launch::async,
-      [k, held = std::tuple<Args...>(std::forward<Args>(args)...)]() mutable {
-        std::apply([&](auto &&...a) { k(std::forward<decltype(a)>(a)...); },
-                   std::move(held));
-      }));
+  try {
+    k(std::forward<Args>(args)...);
+    return kernel_future(k.stream().record());
+  } catch (const error &) {
+    return kernel_future(std::current_exception());
+  }
 }
 
 } // namespace mstage

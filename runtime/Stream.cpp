@@ -1,0 +1,279 @@
+//===- Stream.cpp - Ordered queues of launches, copies and events ---------===//
+#include "Stream.h"
+#include "Backend.h"
+#include "RuntimeError.h"
+#include "Settings.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <unordered_map>
+
+namespace mstage::rt {
+
+namespace {
+
+// The kernels a stream names; beyond them, launches are only counted.
+constexpr size_t MaxNamedKernels = 16;
+
+struct Registry {
+  std::mutex Lock;
+  std::unordered_map<uint64_t, Stream *> Live;
+  std::vector<Stream *> SpareDefaults; // of threads that have ended
+  std::atomic<uint64_t> NextId{1};
+};
+
+Registry &registry() {
+  static Registry *R = new Registry; // used until the very end of exit
+  return *R;
+}
+
+Stream *makeStream(std::string &Why) {
+  const Backend &B = backend();
+  CUstream Handle = nullptr;
+  if (B.Kind == BackendKind::Gpu)
+    if (Status S = B.Driver->createStream(&Handle); !S) {
+      Why = "mstage: cannot make a stream: " + S.Message;
+      return nullptr;
+    }
+  Registry &R = registry();
+  auto *S = new Stream(R.NextId++, Handle);
+  std::lock_guard<std::mutex> G(R.Lock);
+  R.Live.emplace(S->id(), S);
+  return S;
+}
+
+// A thread's default stream goes back to the spares when the thread ends,
+// for the next thread: its id stays valid, so nothing that refers to it
+// dangles. The pointer itself outlives the guard, for destructors that run
+// after it at exit.
+thread_local Stream *ThreadDefault = nullptr;
+struct DefaultStreamGuard {
+  ~DefaultStreamGuard() {
+    if (!ThreadDefault)
+      return;
+    Registry &R = registry();
+    std::lock_guard<std::mutex> G(R.Lock);
+    R.SpareDefaults.push_back(ThreadDefault);
+  }
+};
+thread_local DefaultStreamGuard DefaultGuard;
+
+std::string describe(Stream &S) {
+  return "stream " + std::to_string(S.id());
+}
+
+} // namespace
+
+void Stream::noteLaunch(const void *Key, const std::string &Name,
+                        const std::string &Location, uint64_t Count) {
+  std::lock_guard<std::mutex> G(Lock);
+  std::vector<InFlightKernel> &List = Capturing ? Rec.Kernels : InFlight;
+  if (!List.empty() && List.back().Key == Key) {
+    List.back().Launches += Count;
+    return;
+  }
+  for (InFlightKernel &K : List)
+    if (K.Key == Key) {
+      K.Launches += Count;
+      return;
+    }
+  if (List.size() >= MaxNamedKernels && !Capturing) {
+    OtherLaunches += Count;
+    return;
+  }
+  List.push_back({Key, Name, Location, Count});
+}
+
+void Stream::noteLaunches(const std::vector<InFlightKernel> &Kernels) {
+  for (const InFlightKernel &K : Kernels)
+    noteLaunch(K.Key, K.Name, K.Location, K.Launches);
+}
+
+void Stream::forgetLaunches() {
+  std::lock_guard<std::mutex> G(Lock);
+  InFlight.clear();
+  OtherLaunches = 0;
+}
+
+std::string Stream::inFlightText() {
+  std::lock_guard<std::mutex> G(Lock);
+  std::string Text;
+  for (const InFlightKernel &K : InFlight) {
+    if (!Text.empty())
+      Text += "; ";
+    Text += "'" + K.Name + "' (" + K.Location + "), " +
+            std::to_string(K.Launches) +
+            (K.Launches == 1 ? " launch" : " launches");
+  }
+  if (OtherLaunches)
+    Text += "; " + std::to_string(OtherLaunches) +
+            " launches of other kernels";
+  return Text;
+}
+
+int Stream::runOrRecord(HostOp Op) {
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    if (Capturing) {
+      Rec.Ops.push_back(std::move(Op));
+      return 0;
+    }
+  }
+  return Op();
+}
+
+void Stream::setCapturing(bool On) {
+  std::lock_guard<std::mutex> G(Lock);
+  Capturing = On;
+}
+
+Recording Stream::takeRecording() {
+  std::lock_guard<std::mutex> G(Lock);
+  Recording Out = std::move(Rec);
+  Rec = Recording();
+  return Out;
+}
+
+Status Stream::orderAfter(Stream &Other) {
+  const Backend &B = backend();
+  if (B.Kind != BackendKind::Gpu || &Other == this)
+    return Status::success();
+  std::lock_guard<std::mutex> G(Other.Lock);
+  if (!Other.Fence)
+    if (Status S = B.Driver->createEvent(&Other.Fence, /*Timing=*/false); !S)
+      return S;
+  if (Status S = B.Driver->recordEvent(Other.Fence, Other.Handle); !S)
+    return S;
+  return B.Driver->waitEvent(Handle, Other.Fence);
+}
+
+Stream &currentStream() {
+  if (ThreadDefault)
+    return *ThreadDefault;
+  (void)&DefaultGuard; // constructs the guard on this thread
+  Registry &R = registry();
+  {
+    std::lock_guard<std::mutex> G(R.Lock);
+    if (!R.SpareDefaults.empty()) {
+      ThreadDefault = R.SpareDefaults.back();
+      R.SpareDefaults.pop_back();
+      return *ThreadDefault;
+    }
+  }
+  std::string Why;
+  ThreadDefault = makeStream(Why);
+  if (!ThreadDefault) {
+    // Without a stream of its own, the thread uses the legacy default
+    // stream, which is always there; the failure shows at the first
+    // operation that needs more.
+    llvm::errs() << Why << "; using the legacy default stream\n";
+    auto *S = new Stream(R.NextId++, nullptr);
+    std::lock_guard<std::mutex> G(R.Lock);
+    R.Live.emplace(S->id(), S);
+    ThreadDefault = S;
+  }
+  return *ThreadDefault;
+}
+
+Stream *createStream() {
+  std::string Why;
+  Stream *S = makeStream(Why);
+  if (!S)
+    fail(Why);
+  return S;
+}
+
+void destroyStream(Stream *S) {
+  if (!S)
+    return;
+  if (S->capturing())
+    llvm::errs() << "mstage: " << describe(*S)
+                 << " is destroyed while it is captured into a graph\n";
+  else if (std::string Err = synchronizeStream(*S); !Err.empty())
+    llvm::errs() << Err << " (reported by the stream's destructor)\n";
+  {
+    Registry &R = registry();
+    std::lock_guard<std::mutex> G(R.Lock);
+    R.Live.erase(S->id());
+  }
+  const Backend &B = backend();
+  if (B.Kind == BackendKind::Gpu && S->handle())
+    B.Driver->destroyStream(S->handle());
+  delete S;
+}
+
+Stream *findStream(uint64_t Id) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  auto It = R.Live.find(Id);
+  return It == R.Live.end() ? nullptr : It->second;
+}
+
+std::string asyncFailure(const Status &Failure, Stream *S,
+                         const std::string &What) {
+  std::string Message = "mstage: " + What + ": " + Failure.Message;
+  std::string Kernels;
+  if (S) {
+    Kernels = S->inFlightText();
+  } else {
+    Registry &R = registry();
+    std::lock_guard<std::mutex> G(R.Lock);
+    for (auto &[Id, Live] : R.Live)
+      if (std::string T = Live->inFlightText(); !T.empty())
+        Kernels += (Kernels.empty() ? "" : "; ") + T + " on " +
+                   describe(*Live);
+  }
+  if (Kernels.empty()) {
+    Message += "; no kernel of this stream was in flight: the fault is "
+               "from earlier work, and the GPU context is unusable after it";
+    return Message;
+  }
+  Message += "; kernels in flight since the last synchronization: " + Kernels;
+  if (!launchBlocking())
+    Message += "; MSTAGE_LAUNCH_BLOCKING=1 names the kernel that failed";
+  return Message;
+}
+
+std::string synchronizeStream(Stream &S) {
+  if (S.capturing())
+    return "mstage: cannot wait for " + describe(S) +
+           " while it is captured into a graph (a download, get(), a "
+           "std::vector& argument or synchronize() inside mstage::capture); "
+           "use device_vector arguments and read results after the capture";
+  const Backend &B = backend();
+  if (B.Kind != BackendKind::Gpu)
+    return "";
+  Status St = B.Driver->synchronizeStream(S.handle());
+  if (!St)
+    return asyncFailure(St, &S, "a kernel on " + describe(S) + " failed");
+  S.forgetLaunches();
+  return "";
+}
+
+std::string synchronizeAll() {
+  const Backend &B = backend();
+  if (B.Kind != BackendKind::Gpu)
+    return "";
+  Status St = B.Driver->synchronize();
+  if (!St)
+    return asyncFailure(St, nullptr, "a kernel failed");
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  for (auto &[Id, Live] : R.Live)
+    Live->forgetLaunches();
+  return "";
+}
+
+static const BoolSetting &launchBlockingSetting() {
+  static const BoolSetting S = readBoolSetting("MSTAGE_LAUNCH_BLOCKING");
+  return S;
+}
+
+bool launchBlocking() { return launchBlockingSetting().Value; }
+const std::string &launchBlockingError() {
+  return launchBlockingSetting().Error;
+}
+
+} // namespace mstage::rt
