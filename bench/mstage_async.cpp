@@ -369,13 +369,27 @@ void benchAlloc() {
 } // namespace
 
 int main(int Argc, char **Argv) {
+  // --quick first: it sets the defaults that the other options change.
+  for (int A = 1; A < Argc; ++A)
+    if (!std::strcmp(Argv[A], "--quick")) {
+      // Small enough for the CPU back end, but with every path taken: graph
+      // replays, two residual checks and a last one in the heat loop.
+      Quick = true;
+      Reps = 2;
+      HeatReps = 2;
+      TransferReps = 3;
+      Steps = 250;
+      TinyLaunches = 100;
+      GraphKernels = 10;
+      AllocsPerRun = 100;
+      TransferN = 4096;
+      HeatSizes = {32, 64};
+    }
   std::string Only;
   for (int A = 1; A < Argc; ++A) {
     std::string Arg = Argv[A];
-    if (Arg == "--quick") {
-      Quick = true;
+    if (Arg == "--quick")
       continue;
-    }
     if (A + 1 >= Argc)
       usage();
     if (Arg == "--only")
@@ -390,19 +404,6 @@ int main(int Argc, char **Argv) {
       TransferReps = std::atoi(Argv[++A]);
     else
       usage();
-  }
-  if (Quick) {
-    // Small enough for the CPU back end, but with every path taken: graph
-    // replays, two residual checks and a last one in the heat loop.
-    Reps = 2;
-    HeatReps = 2;
-    TransferReps = 3;
-    Steps = 250;
-    TinyLaunches = 100;
-    GraphKernels = 10;
-    AllocsPerRun = 100;
-    TransferN = 4096;
-    HeatSizes = {32, 64};
   }
   if (Reps < 1 || Steps < 1 || HeatReps < 1 || TransferReps < 1)
     usage();

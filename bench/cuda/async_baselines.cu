@@ -226,6 +226,9 @@ void benchHeat(cudaStream_t S, size_t N) {
     for (float *P : D)
       CUDA_CHECK(cudaMemcpy(P, Initial.data(), Cells * sizeof(float),
                             cudaMemcpyHostToDevice));
+    // A pageable cudaMemcpy may return before its DMA is done, and S does
+    // not wait for the legacy stream.
+    CUDA_CHECK(cudaDeviceSynchronize());
     Cur = 0;
   };
   // Runs Steps steps; returns the last residual read back.
