@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Draws the benchmark figures from bench.csv and jit.csv (bench/run.sh):
 reduce.png (throughput against CUB and the copy bandwidth), nbody.png (speed
-against nvcc-template over n) and jit.png (first-launch latency).
+against nvcc-template over n), jit.png (first-launch latency) and async.png
+(the asynchronous-API benchmarks, each mstage variant beside its CUDA
+baseline).
 
     plot.py bench.csv jit.csv OUT_DIR
 """
@@ -97,11 +99,74 @@ def jit_plot(rows, out):
            os.path.join(out, "jit.png"))
 
 
+def async_plot(rows, out):
+    by = defaultdict(dict)  # benchmark -> (variant, n) -> row
+    for r in rows:
+        by[r["benchmark"]][(r["variant"], int(r["n"]))] = r
+    if not any(b in by for b in ("tiny-launch", "heat", "transfer", "alloc")):
+        return
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7))
+
+    def bars(ax, bench, pairs, value, ylabel, title):
+        # pairs: (label, CUDA variant, mstage variant), drawn side by side.
+        values = {v: value(r) for (v, _), r in by.get(bench, {}).items()}
+        xs = range(len(pairs))
+        ax.bar([x - 0.2 for x in xs], [values.get(c, 0) for _, c, _ in pairs],
+               0.4, label="CUDA (nvcc)")
+        ax.bar([x + 0.2 for x in xs], [values.get(m, 0) for _, _, m in pairs],
+               0.4, label="mstage")
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([label for label, _, _ in pairs], fontsize=8)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title, fontsize=10)
+        ax.legend(fontsize=8)
+
+    us = lambda r: float(r["median_ms"]) * 1000.0  # noqa: E731
+    bars(axes[0][0], "tiny-launch",
+         [("<<<>>> / k(dv)", "cuda-async", "mstage-async"),
+          ("graph replay", "cuda-graph", "mstage-graph"),
+          ("launch + sync", "cuda-sync", "mstage-sync"),
+          ("launch + sync /\nasync().wait()", "cuda-sync", "mstage-future")],
+         us, "us per kernel", "Back-to-back tiny launches (lower is better)")
+
+    ax = axes[0][1]
+    heat = by.get("heat", {})
+    ns = sorted({n for (v, n) in heat if v == "cuda" and ("mstage", n) in heat})
+    ax.plot(ns, [float(heat[("cuda", n)]["median_ms"]) /
+                 float(heat[("mstage", n)]["median_ms"]) for n in ns],
+            marker="o", label="mstage")
+    ax.axhline(1.0, color="gray", lw=0.8, label="nvcc")
+    ax.axhline(1 / 1.05, color="red", lw=0.8, ls="--", label="target (1.05x time)")
+    if ns:
+        ax.set_xscale("log", base=2)
+    ax.set_xlabel("N (field N x N)")
+    ax.set_ylabel("speed relative to nvcc")
+    ax.set_title("Heat equation, time per step (higher is better)", fontsize=10)
+    ax.legend(fontsize=8)
+
+    bars(axes[1][0], "transfer",
+         [("pageable / std::vector", "cuda-pageable", "mstage-vector"),
+          ("pinned / pinned_vector", "cuda-pinned", "mstage-pinned"),
+          ("pageable / device_vector", "cuda-pageable", "mstage-dv")],
+         lambda r: float(r["gbps"]), "GB/s (x in, y in, y out)",
+         "y += x on 2^20 floats of host data (higher is better)")
+
+    bars(axes[1][1], "alloc",
+         [("cudaMallocAsync", "cuda-mallocasync", "mstage-device-vector"),
+          ("cudaMalloc", "cuda-malloc", "mstage-device-vector")],
+         us, "us per allocate + free (log)",
+         "4 MiB allocation, device_vector (lower is better)")
+    axes[1][1].set_yscale("log")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "async.png"), dpi=120)
+
+
 def main(bench_csv, jit_csv, out):
     os.makedirs(out, exist_ok=True)
     rows = load(bench_csv)
     reduce_plot(rows, out)
     nbody_plot(rows, out)
+    async_plot(rows, out)
     jit_plot(load(jit_csv), out)
 
 

@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
 """Prints the benchmark table of bench.csv as ratios against the baselines
-measured in the same run."""
+measured in the same run.
+
+    report.py bench.csv [jit.csv [checksums.csv]]
+
+checksums.csv holds the 'checksum,heat,...' lines that async_baselines and
+mstage_async print on stderr (bench/run.sh collects them): the heat
+equation's final fields of nvcc and mstage are compared through them."""
 import csv
 import sys
 from collections import defaultdict
@@ -50,6 +56,131 @@ def main(path):
             print(f"{n:>10} {name:>18} {ms:9.4f} {ratio:16.3f}")
 
 
+def load_checksums(path):
+    """(n, steps) -> variant -> (checksum, residual), from the stderr lines
+    checksum,heat,VARIANT,N,STEPS,HASH,RESIDUAL."""
+    sums = defaultdict(dict)
+    try:
+        lines = open(path).read().splitlines()
+    except (OSError, TypeError):
+        return sums
+    for line in lines:
+        f = line.strip().split(",")
+        if len(f) == 7 and f[0] == "checksum" and f[1] == "heat":
+            sums[(int(f[3]), int(f[4]))][f[2]] = (f[5], f[6])
+    return sums
+
+
+def target(label, ratio, op, limit, unit="x"):
+    """Prints one target as its ratio (or value), the limit and PASS/MISS;
+    returns whether it is met."""
+    if ratio is None:
+        print(f"{label}: no data (target {op} {limit}{unit}) MISS")
+        return False
+    ok = ratio <= limit if op == "<=" else ratio >= limit
+    print(f"{label}: {ratio:.2f}{unit} (target {op} {limit}{unit}) "
+          f"{'PASS' if ok else 'MISS'}")
+    return ok
+
+
+def async_report(path, checksums_path):
+    rows = list(csv.DictReader(open(path)))
+    by = defaultdict(dict)  # (benchmark, n) -> variant -> row
+    for r in rows:
+        if r["benchmark"] in ("tiny-launch", "heat", "transfer", "alloc"):
+            by[(r["benchmark"], int(r["n"]))][r["variant"]] = r
+    if not by:
+        return
+
+    def ms(bench, variant, n=None):
+        for (b, k), variants in by.items():
+            if b == bench and (n is None or k == n) and variant in variants:
+                return float(variants[variant]["median_ms"])
+        return None
+
+    def gbps(bench, variant):
+        for (b, _), variants in by.items():
+            if b == bench and variant in variants:
+                return float(variants[variant]["gbps"])
+        return None
+
+    def ratio(a, b):
+        return a / b if a is not None and b else None
+
+    print()
+    print("asynchronous API (issue 14): each mstage variant against nvcc-built "
+          "CUDA of the same run")
+    print(f"{'benchmark':>12} {'n':>8} {'variant':>22} {'median':>11} {'min':>11} "
+          f"{'GB/s':>8}")
+    units = {"tiny-launch": ("us/kernel", 1000.0), "heat": ("us/step", 1000.0),
+             "transfer": ("ms/iter", 1.0), "alloc": ("us/alloc", 1000.0)}
+    order = ["tiny-launch", "heat", "transfer", "alloc"]
+    for (bench, n), variants in sorted(by.items(),
+                                       key=lambda kv: (order.index(kv[0][0]), kv[0][1])):
+        unit, scale = units[bench]
+        for name, r in sorted(variants.items()):
+            print(f"{bench:>12} {n:>8} {name:>22} "
+                  f"{float(r['median_ms']) * scale:9.3f} {float(r['min_ms']) * scale:9.3f} "
+                  f"{float(r['gbps']):8.2f}  {unit}")
+
+    print()
+    print("asynchronous API targets")
+    met = []
+    met.append(target("tiny launches k(dv) / CUDA <<<>>>",
+                      ratio(ms("tiny-launch", "mstage-async"),
+                            ms("tiny-launch", "cuda-async")), "<=", 1.1))
+    met.append(target("tiny launches mstage graph replay / CUDA graph (per kernel)",
+                      ratio(ms("tiny-launch", "mstage-graph"),
+                            ms("tiny-launch", "cuda-graph")), "<=", 1.2))
+    met.append(target("tiny launches async().wait() / CUDA <<<>>> + synchronize",
+                      ratio(ms("tiny-launch", "mstage-future"),
+                            ms("tiny-launch", "cuda-sync")), "<=", 1.5))
+    sync = ratio(ms("tiny-launch", "mstage-sync"), ms("tiny-launch", "cuda-sync"))
+    if sync is not None:
+        print(f"  (no target) k(dv) + synchronize / CUDA <<<>>> + synchronize: "
+              f"{sync:.2f}x")
+
+    sums = load_checksums(checksums_path)
+    heat_ns = sorted({n for (b, n) in by if b == "heat"})
+    for n in heat_ns:
+        met.append(target(f"heat {n}x{n} mstage / nvcc (ms per step)",
+                          ratio(ms("heat", "mstage", n), ms("heat", "cuda", n)),
+                          "<=", 1.05))
+        found = [v for (k, _), v in sums.items() if k == n]
+        pair = found[0] if found else {}
+        if "cuda" in pair and "mstage" in pair:
+            same = pair["cuda"][0] == pair["mstage"][0]
+            print(f"  heat {n}x{n} final fields: "
+                  f"{'identical' if same else 'DIFFER'} "
+                  f"(nvcc {pair['cuda'][0]}, mstage {pair['mstage'][0]}; "
+                  f"residual {pair['cuda'][1]} / {pair['mstage'][1]})")
+            met.append(same)
+        else:
+            print(f"  heat {n}x{n} final fields: no checksums to compare MISS")
+            met.append(False)
+
+    met.append(target("transfer k(pinned_vector&) / CUDA pinned async (GB/s)",
+                      ratio(gbps("transfer", "mstage-pinned"),
+                            gbps("transfer", "cuda-pinned")), ">=", 0.9))
+    met.append(target("transfer k(std::vector&) / CUDA pageable (GB/s)",
+                      ratio(gbps("transfer", "mstage-vector"),
+                            gbps("transfer", "cuda-pageable")), ">=", 1.0))
+    dv = ratio(gbps("transfer", "mstage-dv"), gbps("transfer", "cuda-pageable"))
+    if dv is not None:
+        print(f"  (no target) device_vector upload + download / CUDA pageable "
+              f"(GB/s): {dv:.2f}x")
+
+    alloc = ms("alloc", "mstage-device-vector")
+    met.append(target("device_vector<float>(1 << 20) allocate + free",
+                      alloc * 1000.0 if alloc is not None else None, "<=", 2,
+                      unit=" us"))
+    for name in ("cuda-mallocasync", "cuda-malloc"):
+        t = ms("alloc", name)
+        if t is not None:
+            print(f"  (no target) {name}: {t * 1000.0:.2f} us")
+    print(f"asynchronous API: {sum(met)} of {len(met)} targets met")
+
+
 def jit_report(path):
     try:
         rows = list(csv.DictReader(open(path)))
@@ -77,5 +208,6 @@ def jit_report(path):
 
 if __name__ == "__main__":
     main(sys.argv[1])
+    async_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
     if len(sys.argv) > 2:
         jit_report(sys.argv[2])

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs the benchmarks on a GPU machine, from the folder that
 # tools/gpu/pack.sh made (bench/ beside lib/): the nvcc and CUB baselines and
-# mstage_bench, in one run, then prints the table of ratios.
+# mstage_bench, and the asynchronous-API benchmarks (async_baselines against
+# mstage_async), in one run, then prints the table of ratios.
 #
 #   OUT=<folder> bench/run.sh [reps]
 #
-# Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/bench-report.txt and, with
-# matplotlib, $OUT/reduce.png, nbody.png and jit.png.
+# Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/checksums.csv (the heat
+# equation's final fields, nvcc and mstage), $OUT/bench-report.txt and, with
+# matplotlib, $OUT/reduce.png, nbody.png, jit.png and async.png.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -38,6 +40,8 @@ run "mstage reduce" "$here/mstage_bench" reduce --reps "$reps" --grid "${grid:-1
 run "nbody baselines" "$here/nbody_baselines" --reps 50
 run "mstage nbody" "$here/mstage_bench" nbody --reps 50
 run "mstage saxpy" "$here/mstage_bench" saxpy --reps "$reps"
+run "async baselines" "$here/async_baselines"
+run "mstage async" "$here/mstage_async"
 # JIT latency, cold: no driver cache and an empty mstage cache directory.
 jitdir=$(mktemp -d /tmp/mstage-jit-XXXXXX)
 echo "== jit latency" >&2
@@ -54,8 +58,10 @@ if ! CUDA_CACHE_DISABLE=1 "$here/nvrtc_latency" >>"$OUT/jit.csv" \
   echo "FAILED: nvrtc_latency" >&2
 fi
 rm -f "$OUT/bench-stderr.tmp"
+grep '^checksum,' "$OUT/bench-stderr.log" >"$OUT/checksums.csv"
 
-python3 "$here/report.py" "$csv" "$OUT/jit.csv" | tee "$OUT/bench-report.txt"
+python3 "$here/report.py" "$csv" "$OUT/jit.csv" "$OUT/checksums.csv" |
+  tee "$OUT/bench-report.txt"
 if python3 -c "import matplotlib" 2>/dev/null; then
   python3 "$here/plot.py" "$csv" "$OUT/jit.csv" "$OUT" || status=1
 else

@@ -1,0 +1,509 @@
+// Hand-written CUDA baselines for the asynchronous-API benchmarks (issue 14);
+// bench/mstage_async.cpp is mstage's side, with the same variants and checks.
+//
+//   async_baselines [--only tiny|heat|transfer|alloc] [--reps N]
+//                   [--steps S] [--heat-reps R] [--transfer-reps T]
+//
+// All times are host wall times (std::chrono::steady_clock) of loops that end
+// in a synchronization, as an application sees them. The CUDA variants use
+// one non-blocking stream, except cuda-pageable (the legacy default stream,
+// as a plain cudaMemcpy program would).
+//
+// tiny-launch  256 ints, grid 1, block 256; each kernel adds 1 to every
+//              element. median_ms and min_ms are per kernel, over --reps
+//              (default 7) runs of 10,000 kernels after one warm-up run:
+//   cuda-async   10,000 <<<>>> launches, then one cudaStreamSynchronize
+//   cuda-graph   100 launches captured into a graph; the graph launched 100
+//                times, then one synchronize
+//   cuda-sync    10,000 times: a launch and cudaStreamSynchronize
+// heat         2-D heat equation (Jacobi) on N x N floats, N = 256, 1024,
+//              4096, 8192; two buffers swapped each step; a step is two
+//              kernels: the interior (block 32x8) and the boundary (block
+//              256). Every 100 steps and after the last a third kernel finds
+//              max |unew - uold| (atomicMax on the float bits) and the value
+//              is copied back. --steps (default 1000) steps a run; median_ms
+//              and min_ms per step over --heat-reps (default 3) runs. gbps =
+//              8 bytes a cell (one read, one write) per step.
+// transfer     y += x on 2^20 floats of host data; per iteration, median over
+//              --transfer-reps (default 50) iterations after 3 warm-ups.
+//              gbps = 12 bytes a float (x in, y in, y out) / time.
+//   cuda-pageable  cudaMemcpy x and y into persistent device buffers, the
+//                  kernel, cudaMemcpy y back (std::vector host data)
+//   cuda-pinned    cudaMallocHost data, cudaMemcpyAsync in, the kernel,
+//                  cudaMemcpyAsync back, cudaStreamSynchronize
+// alloc        4 MiB (2^20 floats) allocated and freed in a loop; median_ms
+//              and min_ms per allocate + free over --reps runs:
+//   cuda-malloc       cudaMalloc + cudaFree, 1,000 a run
+//   cuda-mallocasync  cudaMallocAsync + cudaFreeAsync on the stream, from the
+//                     device's default pool with its release threshold at
+//                     the maximum (memory stays in the pool), 10,000 a run,
+//                     then one synchronize
+//
+// Checks: tiny-launch, the count in every element after every run; heat, the
+// field after a short run (200 steps at 256^2, down to 2 at 8192^2) bit for
+// bit against the CPU (bench/AsyncReference.h) and the residual read back,
+// every timed run must end on the same field, and where the CPU is quick
+// enough (cells x steps <= 2^26: 256^2) that field must be the CPU's too;
+// transfer, y = y0 + k*x exactly after the warm-ups and after the timed
+// iterations; alloc, a write to the memory read back. A wrong result prints
+// FAIL on stderr and exits with status 1.
+//
+// stdout: CSV  benchmark,variant,n,block,grid,median_ms,min_ms,gbps
+// stderr: '#' lines, and per heat size one line
+//         checksum,heat,cuda,N,STEPS,FNV-1a of the final field's bits,residual
+//         which bench/run.sh collects for bench/report.py to compare.
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../AsyncReference.h"
+#include "BenchTiming.cuh"
+
+using namespace asyncbench;
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+__global__ void tinyKernel(int *v) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  v[i] = v[i] + 1;
+}
+
+__global__ void heatInterior(const float *uold, float *unew, size_t n) {
+  size_t i = size_t(blockIdx.y) * blockDim.y + threadIdx.y; // row
+  size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; // column
+  if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n)
+    unew[i * n + j] = 0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
+                               uold[i * n + j + 1] + uold[i * n + j - 1]);
+}
+
+__global__ void heatBoundary(float *u, size_t n) {
+  size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= n)
+    return;
+  u[t * n] = 1.0f;
+  u[t * n + n - 1] = 0.0f;
+  if (t > 0) {
+    u[t] = 0.0f;
+    u[(n - 1) * n + t] = 0.0f;
+  }
+}
+
+// The values are >= 0, so their bits order as unsigned integers do.
+__global__ void heatResidual(const float *a, const float *b, size_t cells,
+                             unsigned *result) {
+  float m = 0.0f;
+  for (size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x; k < cells;
+       k += size_t(gridDim.x) * blockDim.x)
+    m = fmaxf(m, fabsf(a[k] - b[k]));
+  atomicMax(result, __float_as_uint(m));
+}
+
+__global__ void addKernel(const float *x, float *y, size_t n) {
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = y[i] + x[i];
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Host helpers
+//===----------------------------------------------------------------------===//
+
+int Reps = 7, HeatReps = 3, TransferReps = 50, Steps = 1000;
+
+double nowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
+      .count();
+}
+
+[[noreturn]] void fail(const std::string &What) {
+  std::fprintf(stderr, "FAIL: %s\n", What.c_str());
+  std::exit(1);
+}
+
+void printRow(const char *Benchmark, const char *Variant, size_t N,
+              unsigned Block, unsigned Grid, Summary T, double Gbps) {
+  std::printf("%s,%s,%zu,%u,%u,%.6f,%.6f,%.3f\n", Benchmark, Variant, N, Block,
+              Grid, T.Median, T.Min, Gbps);
+  std::fflush(stdout);
+}
+
+//===----------------------------------------------------------------------===//
+// Back-to-back tiny launches
+//===----------------------------------------------------------------------===//
+
+void benchTiny(cudaStream_t S) {
+  int *D = nullptr;
+  CUDA_CHECK(cudaMalloc(&D, kTinyN * sizeof(int)));
+  std::vector<int> Host(kTinyN);
+
+  // Runs Run() once to warm up and Reps times timed, each from zeros, and
+  // checks after each that every element counts Kernels launches.
+  auto measure = [&](const char *Variant, int Kernels,
+                     const std::function<void()> &Run) {
+    std::vector<double> Ms;
+    for (int R = 0; R <= Reps; ++R) {
+      CUDA_CHECK(cudaMemsetAsync(D, 0, kTinyN * sizeof(int), S));
+      CUDA_CHECK(cudaStreamSynchronize(S));
+      double T0 = nowMs();
+      Run();
+      double T1 = nowMs();
+      CUDA_CHECK(cudaGetLastError());
+      CUDA_CHECK(cudaMemcpy(Host.data(), D, kTinyN * sizeof(int),
+                            cudaMemcpyDeviceToHost));
+      for (unsigned I = 0; I < kTinyN; ++I)
+        if (Host[I] != Kernels)
+          fail(std::string("tiny-launch ") + Variant + ": element " +
+               std::to_string(I) + " is " + std::to_string(Host[I]) +
+               ", expected " + std::to_string(Kernels));
+      if (R > 0)
+        Ms.push_back((T1 - T0) / Kernels);
+    }
+    printRow("tiny-launch", Variant, kTinyN, kTinyN, 1, summarize(Ms), 0.0);
+  };
+
+  measure("cuda-async", kTinyLaunches, [&] {
+    for (int L = 0; L < kTinyLaunches; ++L)
+      tinyKernel<<<1, kTinyN, 0, S>>>(D);
+    CUDA_CHECK(cudaStreamSynchronize(S));
+  });
+
+  cudaGraph_t Graph;
+  cudaGraphExec_t Exec;
+  CUDA_CHECK(cudaStreamBeginCapture(S, cudaStreamCaptureModeThreadLocal));
+  for (int L = 0; L < kGraphKernels; ++L)
+    tinyKernel<<<1, kTinyN, 0, S>>>(D);
+  CUDA_CHECK(cudaStreamEndCapture(S, &Graph));
+  CUDA_CHECK(cudaGraphInstantiate(&Exec, Graph, 0));
+  const int Replays = kTinyLaunches / kGraphKernels;
+  measure("cuda-graph", Replays * kGraphKernels, [&] {
+    for (int G = 0; G < Replays; ++G)
+      CUDA_CHECK(cudaGraphLaunch(Exec, S));
+    CUDA_CHECK(cudaStreamSynchronize(S));
+  });
+  CUDA_CHECK(cudaGraphExecDestroy(Exec));
+  CUDA_CHECK(cudaGraphDestroy(Graph));
+
+  measure("cuda-sync", kTinyLaunches, [&] {
+    for (int L = 0; L < kTinyLaunches; ++L) {
+      tinyKernel<<<1, kTinyN, 0, S>>>(D);
+      CUDA_CHECK(cudaStreamSynchronize(S));
+    }
+  });
+  CUDA_CHECK(cudaFree(D));
+}
+
+//===----------------------------------------------------------------------===//
+// 2-D heat equation
+//===----------------------------------------------------------------------===//
+
+void benchHeat(cudaStream_t S, size_t N) {
+  const size_t Cells = N * N;
+  const std::vector<float> Initial = heatInitial(N);
+  float *D[2] = {nullptr, nullptr};
+  unsigned *DResidual = nullptr;
+  for (float *&P : D)
+    CUDA_CHECK(cudaMalloc(&P, Cells * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&DResidual, sizeof(unsigned)));
+  const dim3 Block(kHeatBlockX, kHeatBlockY);
+  const dim3 Grid(unsigned((N + kHeatBlockX - 1) / kHeatBlockX),
+                  unsigned((N + kHeatBlockY - 1) / kHeatBlockY));
+  const unsigned BoundaryGrid = unsigned((N + kHeatThreads - 1) / kHeatThreads);
+  const unsigned ResidualGrid = heatResidualGrid(N);
+  int Cur = 0; // the buffer that holds the field
+
+  auto reset = [&] {
+    for (float *P : D)
+      CUDA_CHECK(cudaMemcpy(P, Initial.data(), Cells * sizeof(float),
+                            cudaMemcpyHostToDevice));
+    // A pageable cudaMemcpy may return before its DMA is done, and S does
+    // not wait for the legacy stream.
+    CUDA_CHECK(cudaDeviceSynchronize());
+    Cur = 0;
+  };
+  // Runs Steps steps; returns the last residual read back.
+  auto run = [&](int Steps) {
+    float Residual = -1.0f;
+    for (int Step = 1; Step <= Steps; ++Step) {
+      heatInterior<<<Grid, Block, 0, S>>>(D[Cur], D[1 - Cur], N);
+      heatBoundary<<<BoundaryGrid, kHeatThreads, 0, S>>>(D[1 - Cur], N);
+      if (Step % kHeatCheckEvery == 0 || Step == Steps) {
+        unsigned Bits = 0;
+        CUDA_CHECK(cudaMemsetAsync(DResidual, 0, sizeof(unsigned), S));
+        heatResidual<<<ResidualGrid, kHeatThreads, 0, S>>>(D[1 - Cur], D[Cur],
+                                                           Cells, DResidual);
+        CUDA_CHECK(cudaMemcpyAsync(&Bits, DResidual, sizeof Bits,
+                                   cudaMemcpyDeviceToHost, S));
+        CUDA_CHECK(cudaStreamSynchronize(S));
+        std::memcpy(&Residual, &Bits, sizeof Residual);
+      }
+      Cur = 1 - Cur;
+    }
+    CUDA_CHECK(cudaStreamSynchronize(S));
+    CUDA_CHECK(cudaGetLastError());
+    return Residual;
+  };
+  std::vector<float> Field(Cells);
+  auto download = [&] {
+    CUDA_CHECK(cudaMemcpy(Field.data(), D[Cur], Cells * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+  };
+
+  // The check: a short run, bit for bit against the CPU.
+  const int CheckSteps = int(
+      std::max<size_t>(2, std::min<size_t>(200, (size_t(1) << 24) / Cells)));
+  reset();
+  float Residual = run(CheckSteps);
+  download();
+  std::vector<float> Expected = Initial;
+  float ExpectedRes = heatReference(N, CheckSteps, Expected);
+  long long At = firstBitDifference(Field.data(), Expected.data(), Cells);
+  if (At >= 0)
+    fail("heat cuda " + std::to_string(N) + ": after " +
+         std::to_string(CheckSteps) + " steps cell " + std::to_string(At) +
+         " is " + std::to_string(Field[At]) + ", expected " +
+         std::to_string(Expected[At]));
+  if (Residual != ExpectedRes)
+    fail("heat cuda " + std::to_string(N) + ": residual " +
+         std::to_string(Residual) + ", expected " +
+         std::to_string(ExpectedRes));
+  std::fprintf(stderr, "# heat %zu: %d steps match the CPU bit for bit\n", N,
+               CheckSteps);
+
+  std::vector<double> Ms;
+  std::uint64_t Checksum = 0;
+  for (int R = 0; R < HeatReps; ++R) {
+    reset();
+    double T0 = nowMs();
+    Residual = run(Steps);
+    double T1 = nowMs();
+    Ms.push_back((T1 - T0) / Steps);
+    download();
+    std::uint64_t Sum = fieldChecksum(Field.data(), Cells);
+    if (R > 0 && Sum != Checksum)
+      fail("heat cuda " + std::to_string(N) +
+           ": two runs end on different fields");
+    Checksum = Sum;
+  }
+  // Where the CPU is quick enough, the timed runs' field too.
+  if (Cells * Steps <= (size_t(1) << 26)) {
+    Expected = Initial;
+    ExpectedRes = heatReference(N, Steps, Expected);
+    if (firstBitDifference(Field.data(), Expected.data(), Cells) >= 0 ||
+        Residual != ExpectedRes)
+      fail("heat cuda " + std::to_string(N) + ": after " +
+           std::to_string(Steps) + " steps the field differs from the CPU");
+  }
+  Summary T = summarize(Ms);
+  printRow("heat", "cuda", N, kHeatBlockX * kHeatBlockY, Grid.x * Grid.y, T,
+           8.0 * Cells / (T.Median * 1e6));
+  std::fprintf(stderr, "checksum,heat,cuda,%zu,%d,%016llx,%.9g\n", N, Steps,
+               (unsigned long long)Checksum, Residual);
+  for (float *P : D)
+    CUDA_CHECK(cudaFree(P));
+  CUDA_CHECK(cudaFree(DResidual));
+}
+
+//===----------------------------------------------------------------------===//
+// Host-data transfers
+//===----------------------------------------------------------------------===//
+
+void benchTransfer(cudaStream_t S) {
+  const size_t N = kTransferN, Bytes = N * sizeof(float);
+  const unsigned Grid = unsigned((N + 255) / 256);
+  const int Warmups = 3;
+  std::vector<float> X(N), Y0(N), Y(N);
+  for (size_t I = 0; I < N; ++I) {
+    X[I] = transferX(I);
+    Y0[I] = transferY0(I);
+  }
+  float *PX = nullptr, *PY = nullptr, *DX = nullptr, *DY = nullptr;
+  CUDA_CHECK(cudaMallocHost(&PX, Bytes));
+  CUDA_CHECK(cudaMallocHost(&PY, Bytes));
+  CUDA_CHECK(cudaMalloc(&DX, Bytes));
+  CUDA_CHECK(cudaMalloc(&DY, Bytes));
+  std::memcpy(PX, X.data(), Bytes);
+
+  // Y holds y0 + K*x after K iterations.
+  auto check = [&](const char *Variant, const float *Got, int K) {
+    for (size_t I = 0; I < N; ++I)
+      if (Got[I] != Y0[I] + float(K) * X[I])
+        fail(std::string("transfer ") + Variant + ": y[" + std::to_string(I) +
+             "] is " + std::to_string(Got[I]) + " after " + std::to_string(K) +
+             " iterations, expected " +
+             std::to_string(Y0[I] + float(K) * X[I]));
+  };
+  auto measure = [&](const char *Variant, float *HostY,
+                     const std::function<void()> &Iteration) {
+    std::memcpy(HostY, Y0.data(), Bytes);
+    for (int W = 0; W < Warmups; ++W)
+      Iteration();
+    CUDA_CHECK(cudaGetLastError());
+    check(Variant, HostY, Warmups);
+    std::vector<double> Ms;
+    for (int R = 0; R < TransferReps; ++R) {
+      double T0 = nowMs();
+      Iteration();
+      Ms.push_back(nowMs() - T0);
+    }
+    CUDA_CHECK(cudaGetLastError());
+    check(Variant, HostY, Warmups + TransferReps);
+    Summary T = summarize(Ms);
+    printRow("transfer", Variant, N, 256, Grid, T,
+             3.0 * Bytes / (T.Median * 1e6));
+  };
+
+  measure("cuda-pageable", Y.data(), [&] {
+    CUDA_CHECK(cudaMemcpy(DX, X.data(), Bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(DY, Y.data(), Bytes, cudaMemcpyHostToDevice));
+    addKernel<<<Grid, 256>>>(DX, DY, N);
+    CUDA_CHECK(cudaMemcpy(Y.data(), DY, Bytes, cudaMemcpyDeviceToHost));
+  });
+  measure("cuda-pinned", PY, [&] {
+    CUDA_CHECK(cudaMemcpyAsync(DX, PX, Bytes, cudaMemcpyHostToDevice, S));
+    CUDA_CHECK(cudaMemcpyAsync(DY, PY, Bytes, cudaMemcpyHostToDevice, S));
+    addKernel<<<Grid, 256, 0, S>>>(DX, DY, N);
+    CUDA_CHECK(cudaMemcpyAsync(PY, DY, Bytes, cudaMemcpyDeviceToHost, S));
+    CUDA_CHECK(cudaStreamSynchronize(S));
+  });
+  CUDA_CHECK(cudaFreeHost(PX));
+  CUDA_CHECK(cudaFreeHost(PY));
+  CUDA_CHECK(cudaFree(DX));
+  CUDA_CHECK(cudaFree(DY));
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+void benchAlloc(cudaStream_t S) {
+  const size_t N = size_t(1) << 20, Bytes = N * sizeof(float);
+  // A pattern written to the last float of an allocation and read back.
+  auto check = [&](const char *Variant, float *P) {
+    float Got = 0.0f;
+    CUDA_CHECK(cudaMemsetAsync(P, 0x3f, Bytes, S));
+    CUDA_CHECK(cudaMemcpyAsync(&Got, P + N - 1, sizeof Got,
+                               cudaMemcpyDeviceToHost, S));
+    CUDA_CHECK(cudaStreamSynchronize(S));
+    unsigned Bits;
+    std::memcpy(&Bits, &Got, sizeof Bits);
+    if (Bits != 0x3f3f3f3fu)
+      fail(std::string("alloc ") + Variant + ": memory does not hold a write");
+  };
+  auto measure = [&](const char *Variant, int PerRun,
+                     const std::function<void()> &Run) {
+    Run(); // warm-up
+    std::vector<double> Ms;
+    for (int R = 0; R < Reps; ++R) {
+      double T0 = nowMs();
+      Run();
+      Ms.push_back((nowMs() - T0) / PerRun);
+    }
+    CUDA_CHECK(cudaGetLastError());
+    printRow("alloc", Variant, N, 0, 0, summarize(Ms), 0.0);
+  };
+
+  {
+    float *P = nullptr;
+    CUDA_CHECK(cudaMalloc(&P, Bytes));
+    check("cuda-malloc", P);
+    CUDA_CHECK(cudaFree(P));
+  }
+  measure("cuda-malloc", 1000, [&] {
+    for (int I = 0; I < 1000; ++I) {
+      float *P = nullptr;
+      CUDA_CHECK(cudaMalloc(&P, Bytes));
+      CUDA_CHECK(cudaFree(P));
+    }
+  });
+
+  int Dev = 0;
+  CUDA_CHECK(cudaGetDevice(&Dev));
+  cudaMemPool_t Pool;
+  CUDA_CHECK(cudaDeviceGetDefaultMemPool(&Pool, Dev));
+  std::uint64_t Threshold = UINT64_MAX;
+  CUDA_CHECK(cudaMemPoolSetAttribute(Pool, cudaMemPoolAttrReleaseThreshold,
+                                     &Threshold));
+  {
+    float *P = nullptr;
+    CUDA_CHECK(cudaMallocAsync(&P, Bytes, S));
+    check("cuda-mallocasync", P);
+    CUDA_CHECK(cudaFreeAsync(P, S));
+  }
+  measure("cuda-mallocasync", 10000, [&] {
+    for (int I = 0; I < 10000; ++I) {
+      float *P = nullptr;
+      CUDA_CHECK(cudaMallocAsync(&P, Bytes, S));
+      CUDA_CHECK(cudaFreeAsync(P, S));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(S));
+  });
+}
+
+void usage(const char *Argv0) {
+  std::fprintf(stderr,
+               "usage: %s [--only tiny|heat|transfer|alloc] [--reps N] "
+               "[--steps S] [--heat-reps R] [--transfer-reps T]\n",
+               Argv0);
+  std::exit(2);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::string Only;
+  for (int A = 1; A < Argc; ++A) {
+    std::string Arg = Argv[A];
+    if (A + 1 >= Argc)
+      usage(Argv[0]);
+    if (Arg == "--only")
+      Only = Argv[++A];
+    else if (Arg == "--reps")
+      Reps = std::atoi(Argv[++A]);
+    else if (Arg == "--steps")
+      Steps = std::atoi(Argv[++A]);
+    else if (Arg == "--heat-reps")
+      HeatReps = std::atoi(Argv[++A]);
+    else if (Arg == "--transfer-reps")
+      TransferReps = std::atoi(Argv[++A]);
+    else
+      usage(Argv[0]);
+  }
+  if (Reps < 1 || Steps < 1 || HeatReps < 1 || TransferReps < 1)
+    usage(Argv[0]);
+
+  CUDA_CHECK(cudaSetDevice(0));
+  cudaDeviceProp Prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&Prop, 0));
+  std::fprintf(stderr, "# device: %s, %d SMs, cc %d.%d\n", Prop.name,
+               Prop.multiProcessorCount, Prop.major, Prop.minor);
+  std::fprintf(stderr,
+               "# reps = %d, heat: %d steps x %d runs, transfer: %d "
+               "iterations\n",
+               Reps, Steps, HeatReps, TransferReps);
+  cudaStream_t S;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&S, cudaStreamNonBlocking));
+
+  std::printf("benchmark,variant,n,block,grid,median_ms,min_ms,gbps\n");
+  if (Only.empty() || Only == "tiny")
+    benchTiny(S);
+  if (Only.empty() || Only == "heat")
+    for (size_t N : {256, 1024, 4096, 8192})
+      benchHeat(S, N);
+  if (Only.empty() || Only == "transfer")
+    benchTransfer(S);
+  if (Only.empty() || Only == "alloc")
+    benchAlloc(S);
+  CUDA_CHECK(cudaStreamDestroy(S));
+  return 0;
+}

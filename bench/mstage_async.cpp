@@ -1,0 +1,437 @@
+// mstage's side of the asynchronous-API benchmarks (issue 14); the nvcc
+// baselines are bench/cuda/async_baselines.cu, with the same variants, sizes,
+// checks and CSV (its header comment describes them in full).
+//
+//   mstage_async [--only tiny|heat|transfer|alloc] [--reps N] [--steps S]
+//                [--heat-reps R] [--transfer-reps T]
+//   mstage_async --quick      tiny sizes and few repetitions; also on the CPU
+//                             back end (MSTAGE_BACKEND=cpu), as a smoke test
+//
+// tiny-launch, per kernel (10,000 a run):
+//   mstage-async   k(dv) 10,000 times, then current_stream().synchronize()
+//   mstage-graph   mstage::capture of 100 k.on(s)(dv), launched 100 times
+//   mstage-sync    k(dv) and current_stream().synchronize(), 10,000 times
+//   mstage-future  mstage::async(launch::kernel, k, dv).wait(), 10,000 times
+// heat, per step: mstage (the same three kernels; the residual is reset with
+//   fill(0) and read back with get(0))
+// transfer, per iteration of y += x on 2^20 floats of host data:
+//   mstage-vector  k(x, y) on std::vectors (copies in and back)
+//   mstage-pinned  k(x, y) on pinned_vectors
+//   mstage-dv      dx.upload(x), dy.upload(y), k(dx, dy), dy.download(y)
+// alloc, per allocate + free: mstage-device-vector, device_vector<float>(2^20)
+//   constructed and destroyed 10,000 times, then one synchronize.
+//
+// Every variant checks its result as the baseline does (the heat field bit
+// for bit against the CPU) before its times count; FAIL and exit status 1 if
+// it is wrong. Times are host wall times; mstage's per-launch event timing
+// (mstage_rt_time_launches) stays off, since it would add work to each launch.
+#include "AsyncReference.h"
+
+#include <mstage.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace mstage;
+using namespace asyncbench;
+
+namespace {
+
+int Reps = 7, HeatReps = 3, TransferReps = 50, Steps = 1000;
+bool Quick = false;
+int TinyLaunches = kTinyLaunches, GraphKernels = kGraphKernels;
+int AllocsPerRun = 10000;
+size_t TransferN = kTransferN;
+std::vector<size_t> HeatSizes = {256, 1024, 4096, 8192};
+
+double nowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
+      .count();
+}
+
+[[noreturn]] void fail(const std::string &What) {
+  std::fprintf(stderr, "FAIL: %s\n", What.c_str());
+  std::exit(1);
+}
+
+void printRow(const char *Benchmark, const char *Variant, size_t N,
+              unsigned Block, unsigned Grid, Summary T, double Gbps) {
+  std::printf("%s,%s,%zu,%u,%u,%.6f,%.6f,%.3f\n", Benchmark, Variant, N, Block,
+              Grid, T.Median, T.Min, Gbps);
+  std::fflush(stdout);
+}
+
+//===----------------------------------------------------------------------===//
+// Back-to-back tiny launches
+//===----------------------------------------------------------------------===//
+
+void benchTiny() {
+  device_vector<int> D(kTinyN);
+  auto K = kernel(
+      [](auto &v) {
+        unsigned i = Thread::get().global.x;
+        v[i] = v[i] + 1;
+      },
+      1, kTinyN);
+
+  // Runs Run() once to warm up and Reps times timed, each from zeros, and
+  // checks after each that every element counts Kernels launches.
+  auto measure = [&](const char *Variant, int Kernels,
+                     const std::function<void()> &Run) {
+    std::vector<double> Ms;
+    for (int R = 0; R <= Reps; ++R) {
+      D.fill(0);
+      current_stream().synchronize();
+      double T0 = nowMs();
+      Run();
+      double T1 = nowMs();
+      std::vector<int> Host = D.download();
+      for (unsigned I = 0; I < kTinyN; ++I)
+        if (Host[I] != Kernels)
+          fail(std::string("tiny-launch ") + Variant + ": element " +
+               std::to_string(I) + " is " + std::to_string(Host[I]) +
+               ", expected " + std::to_string(Kernels));
+      if (R > 0)
+        Ms.push_back((T1 - T0) / Kernels);
+    }
+    printRow("tiny-launch", Variant, kTinyN, kTinyN, 1, summarize(Ms), 0.0);
+  };
+
+  measure("mstage-async", TinyLaunches, [&] {
+    for (int L = 0; L < TinyLaunches; ++L)
+      K(D);
+    current_stream().synchronize();
+  });
+
+  {
+    stream S;
+    // One launch on S first, as the CUDA side has D ready before its
+    // capture: D's first use on a stream other than its own orders that
+    // stream after D's allocation, which is no part of what is timed.
+    K.on(S)(D);
+    S.synchronize();
+    graph G = capture(S, [&] {
+      for (int L = 0; L < GraphKernels; ++L)
+        K.on(S)(D);
+    });
+    const int Replays = TinyLaunches / GraphKernels;
+    measure("mstage-graph", Replays * GraphKernels, [&] {
+      for (int R = 0; R < Replays; ++R)
+        G.launch(S);
+      S.synchronize();
+    });
+  }
+
+  measure("mstage-sync", TinyLaunches, [&] {
+    for (int L = 0; L < TinyLaunches; ++L) {
+      K(D);
+      current_stream().synchronize();
+    }
+  });
+  measure("mstage-future", TinyLaunches, [&] {
+    for (int L = 0; L < TinyLaunches; ++L)
+      mstage::async(launch::kernel, K, D).wait();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// 2-D heat equation
+//===----------------------------------------------------------------------===//
+
+void benchHeat(size_t N) {
+  const size_t Cells = N * N;
+  const std::vector<float> Initial = heatInitial(N);
+  device_vector<float> D[2] = {device_vector<float>(Cells),
+                               device_vector<float>(Cells)};
+  device_vector<unsigned> DResidual(1);
+  const dim3 Grid(unsigned((N + kHeatBlockX - 1) / kHeatBlockX),
+                  unsigned((N + kHeatBlockY - 1) / kHeatBlockY));
+  const unsigned BoundaryGrid = unsigned((N + kHeatThreads - 1) / kHeatThreads);
+
+  auto Interior = kernel(
+      [N](const auto &uold, auto &unew) {
+        Thread T = Thread::get();
+        size_t i = T.global.y, j = T.global.x; // row, column
+        if (i >= 1 && i + 1 < N && j >= 1 && j + 1 < N)
+          unew[i * N + j] =
+              0.25f * (uold[(i - 1) * N + j] + uold[(i + 1) * N + j] +
+                       uold[i * N + j + 1] + uold[i * N + j - 1]);
+      },
+      Grid, dim3(kHeatBlockX, kHeatBlockY));
+  auto Boundary = kernel(
+      [N](auto &u) {
+        size_t t = Thread::get().global.x;
+        if (t >= N)
+          return;
+        u[t * N] = 1.0f;
+        u[t * N + N - 1] = 0.0f;
+        if (t > 0) {
+          u[t] = 0.0f;
+          u[(N - 1) * N + t] = 0.0f;
+        }
+      },
+      BoundaryGrid, kHeatThreads);
+  // The values are >= 0, so their bits order as unsigned integers do.
+  auto Residual = kernel(
+      [](const auto &a, const auto &b, auto &result) {
+        size_t cells = a.size();
+        size_t stride = size_t(Grid::get().range.x) * Block::get().range.x;
+        float m = 0.0f;
+        for (size_t k = Thread::get().global.x; k < cells; k += stride)
+          m = std::max(m, std::fabs(a[k] - b[k]));
+        atomic_ref<unsigned>(result[0]).fetch_max(
+            __builtin_bit_cast(unsigned, m));
+      },
+      heatResidualGrid(N), kHeatThreads);
+
+  int Cur = 0; // the buffer that holds the field
+  auto reset = [&] {
+    for (device_vector<float> &V : D)
+      V.upload(Initial);
+    Cur = 0;
+  };
+  // Runs Steps steps; returns the last residual read back.
+  auto run = [&](int Steps) {
+    float Res = -1.0f;
+    for (int Step = 1; Step <= Steps; ++Step) {
+      Interior(std::as_const(D[Cur]), D[1 - Cur]);
+      Boundary(D[1 - Cur]);
+      if (Step % kHeatCheckEvery == 0 || Step == Steps) {
+        DResidual.fill(0u);
+        Residual(std::as_const(D[1 - Cur]), std::as_const(D[Cur]), DResidual);
+        unsigned Bits = DResidual.get(0);
+        std::memcpy(&Res, &Bits, sizeof Res);
+      }
+      Cur = 1 - Cur;
+    }
+    current_stream().synchronize();
+    return Res;
+  };
+  std::vector<float> Field;
+
+  // The check: a short run, bit for bit against the CPU.
+  const int CheckSteps = int(
+      std::max<size_t>(2, std::min<size_t>(200, (size_t(1) << 24) / Cells)));
+  reset();
+  float Res = run(CheckSteps);
+  D[Cur].download(Field);
+  std::vector<float> Expected = Initial;
+  float ExpectedRes = heatReference(N, CheckSteps, Expected);
+  long long At = firstBitDifference(Field.data(), Expected.data(), Cells);
+  if (At >= 0)
+    fail("heat mstage " + std::to_string(N) + ": after " +
+         std::to_string(CheckSteps) + " steps cell " + std::to_string(At) +
+         " is " + std::to_string(Field[At]) + ", expected " +
+         std::to_string(Expected[At]));
+  if (Res != ExpectedRes)
+    fail("heat mstage " + std::to_string(N) + ": residual " +
+         std::to_string(Res) + ", expected " + std::to_string(ExpectedRes));
+  std::fprintf(stderr, "# heat %zu: %d steps match the CPU bit for bit\n", N,
+               CheckSteps);
+
+  std::vector<double> Ms;
+  std::uint64_t Checksum = 0;
+  for (int R = 0; R < HeatReps; ++R) {
+    reset();
+    current_stream().synchronize();
+    double T0 = nowMs();
+    Res = run(Steps);
+    double T1 = nowMs();
+    Ms.push_back((T1 - T0) / Steps);
+    D[Cur].download(Field);
+    std::uint64_t Sum = fieldChecksum(Field.data(), Cells);
+    if (R > 0 && Sum != Checksum)
+      fail("heat mstage " + std::to_string(N) +
+           ": two runs end on different fields");
+    Checksum = Sum;
+  }
+  // Where the CPU is quick enough, the timed runs' field too.
+  if (Cells * Steps <= (size_t(1) << 26)) {
+    Expected = Initial;
+    ExpectedRes = heatReference(N, Steps, Expected);
+    if (firstBitDifference(Field.data(), Expected.data(), Cells) >= 0 ||
+        Res != ExpectedRes)
+      fail("heat mstage " + std::to_string(N) + ": after " +
+           std::to_string(Steps) + " steps the field differs from the CPU");
+  }
+  Summary T = summarize(Ms);
+  printRow("heat", "mstage", N, kHeatBlockX * kHeatBlockY, Grid.x * Grid.y, T,
+           8.0 * Cells / (T.Median * 1e6));
+  std::fprintf(stderr, "checksum,heat,mstage,%zu,%d,%016llx,%.9g\n", N, Steps,
+               (unsigned long long)Checksum, Res);
+}
+
+//===----------------------------------------------------------------------===//
+// Host-data transfers
+//===----------------------------------------------------------------------===//
+
+void benchTransfer() {
+  const size_t N = TransferN, Bytes = N * sizeof(float);
+  const unsigned Grid = unsigned((N + 255) / 256);
+  const int Warmups = 3;
+  std::vector<float> X(N), Y0(N), Y(N);
+  for (size_t I = 0; I < N; ++I) {
+    X[I] = transferX(I);
+    Y0[I] = transferY0(I);
+  }
+  pinned_vector<float> PX(X.begin(), X.end()), PY(N);
+  device_vector<float> DX(N), DY(N);
+  auto Add = kernel(
+      [](const auto &x, auto &y) {
+        size_t i = Thread::get().global.x;
+        if (i < x.size())
+          y[i] = y[i] + x[i];
+      },
+      Grid, 256);
+
+  // The host y holds y0 + K*x after K iterations.
+  auto check = [&](const char *Variant, const float *Got, int K) {
+    for (size_t I = 0; I < N; ++I)
+      if (Got[I] != Y0[I] + float(K) * X[I])
+        fail(std::string("transfer ") + Variant + ": y[" + std::to_string(I) +
+             "] is " + std::to_string(Got[I]) + " after " + std::to_string(K) +
+             " iterations, expected " +
+             std::to_string(Y0[I] + float(K) * X[I]));
+  };
+  auto measure = [&](const char *Variant, float *HostY,
+                     const std::function<void()> &Iteration) {
+    std::memcpy(HostY, Y0.data(), Bytes);
+    for (int W = 0; W < Warmups; ++W)
+      Iteration();
+    check(Variant, HostY, Warmups);
+    std::vector<double> Ms;
+    for (int R = 0; R < TransferReps; ++R) {
+      double T0 = nowMs();
+      Iteration();
+      Ms.push_back(nowMs() - T0);
+    }
+    check(Variant, HostY, Warmups + TransferReps);
+    Summary T = summarize(Ms);
+    printRow("transfer", Variant, N, 256, Grid, T,
+             3.0 * Bytes / (T.Median * 1e6));
+  };
+
+  measure("mstage-vector", Y.data(), [&] { Add(std::as_const(X), Y); });
+  measure("mstage-pinned", PY.data(), [&] { Add(std::as_const(PX), PY); });
+  measure("mstage-dv", Y.data(), [&] {
+    DX.upload(X);
+    DY.upload(Y);
+    Add(std::as_const(DX), DY);
+    DY.download(Y);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+void benchAlloc() {
+  const size_t N = size_t(1) << 20;
+  {
+    device_vector<float> V(N, 1.5f);
+    if (V.get(N - 1) != 1.5f)
+      fail("alloc mstage-device-vector: memory does not hold a write");
+  }
+  auto Run = [&] {
+    for (int I = 0; I < AllocsPerRun; ++I) {
+      device_vector<float> V(N);
+    }
+    current_stream().synchronize();
+  };
+  Run(); // warm-up
+  std::vector<double> Ms;
+  for (int R = 0; R < Reps; ++R) {
+    double T0 = nowMs();
+    Run();
+    Ms.push_back((nowMs() - T0) / AllocsPerRun);
+  }
+  printRow("alloc", "mstage-device-vector", N, 0, 0, summarize(Ms), 0.0);
+}
+
+[[noreturn]] void usage() {
+  std::fprintf(stderr,
+               "usage: mstage_async [--quick] [--only tiny|heat|transfer|"
+               "alloc] [--reps N] [--steps S] [--heat-reps R] "
+               "[--transfer-reps T]\n");
+  std::exit(2);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  // --quick first: it sets the defaults that the other options change.
+  for (int A = 1; A < Argc; ++A)
+    if (!std::strcmp(Argv[A], "--quick")) {
+      // Small enough for the CPU back end, but with every path taken: graph
+      // replays, two residual checks and a last one in the heat loop.
+      Quick = true;
+      Reps = 2;
+      HeatReps = 2;
+      TransferReps = 3;
+      Steps = 250;
+      TinyLaunches = 100;
+      GraphKernels = 10;
+      AllocsPerRun = 100;
+      TransferN = 4096;
+      HeatSizes = {32, 64};
+    }
+  std::string Only;
+  for (int A = 1; A < Argc; ++A) {
+    std::string Arg = Argv[A];
+    if (Arg == "--quick")
+      continue;
+    if (A + 1 >= Argc)
+      usage();
+    if (Arg == "--only")
+      Only = Argv[++A];
+    else if (Arg == "--reps")
+      Reps = std::atoi(Argv[++A]);
+    else if (Arg == "--steps")
+      Steps = std::atoi(Argv[++A]);
+    else if (Arg == "--heat-reps")
+      HeatReps = std::atoi(Argv[++A]);
+    else if (Arg == "--transfer-reps")
+      TransferReps = std::atoi(Argv[++A]);
+    else
+      usage();
+  }
+  if (Reps < 1 || Steps < 1 || HeatReps < 1 || TransferReps < 1)
+    usage();
+  if (mstage_rt_executes() != 1) {
+    std::fprintf(stderr, "mstage_async: kernels do not run here (%s)\n",
+                 mstage_rt_executes() < 0 ? mstage_rt_last_error()
+                                          : "PTX-only mode");
+    return 1;
+  }
+  if (!Quick && std::strcmp(mstage_rt_backend(), "cuda") != 0) {
+    std::fprintf(stderr,
+                 "mstage_async: needs a GPU (the %s back end runs "
+                 "only --quick)\n",
+                 mstage_rt_backend());
+    return 1;
+  }
+  std::fprintf(stderr, "# back end: %s%s\n", mstage_rt_backend(),
+               Quick ? ", quick" : "");
+
+  std::printf("benchmark,variant,n,block,grid,median_ms,min_ms,gbps\n");
+  if (Only.empty() || Only == "tiny")
+    benchTiny();
+  if (Only.empty() || Only == "heat")
+    for (size_t N : HeatSizes)
+      benchHeat(N);
+  if (Only.empty() || Only == "transfer")
+    benchTransfer();
+  if (Only.empty() || Only == "alloc")
+    benchAlloc();
+  return 0;
+}
