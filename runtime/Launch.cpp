@@ -394,7 +394,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   bool Capturing = S.capturing();
   // The hit path: a shared lock, no allocation, no IR.
   std::optional<CacheEntry> Uncached; // MSTAGE_CACHE=off: this launch's only
-  if (Capturing && Cache.Mode == CacheMode::Off)
+  if (Capturing && Cache.Mode == CacheMode::Off && B.Kind == BackendKind::Gpu)
     return fail(kernelPrefix(*K) + ": cannot be captured into a graph with "
                                    "MSTAGE_CACHE=off: the graph needs the "
                                    "code to stay loaded");

@@ -23,7 +23,10 @@ using namespace mstage::rt;
 struct mstage_event {
   CUevent Handle = nullptr; // GPU
   uint64_t StreamId = 0;    // where it was last recorded; 0: never
-  std::chrono::steady_clock::time_point Time; // off the GPU
+  // Off the GPU: when it was recorded; shared with a capture's recorded
+  // operation, which may replay after the event is gone.
+  std::shared_ptr<std::chrono::steady_clock::time_point> Time =
+      std::make_shared<std::chrono::steady_clock::time_point>();
 };
 
 struct mstage_graph {
@@ -119,8 +122,8 @@ MSTAGE_EXPORT int mstage_rt_event_record(mstage_event *E, mstage_stream *SP) {
     Status St = backend().Driver->recordEvent(E->Handle, S.handle());
     return St ? 0 : fail("mstage: recording an event: " + St.Message);
   }
-  return S.runOrRecord([E] {
-    E->Time = std::chrono::steady_clock::now();
+  return S.runOrRecord([Time = E->Time] {
+    *Time = std::chrono::steady_clock::now();
     return 0;
   });
 }
@@ -166,7 +169,7 @@ MSTAGE_EXPORT int mstage_rt_event_elapsed(float *Ms, mstage_event *Start,
     Status St = backend().Driver->elapsedMs(Ms, Start->Handle, End->Handle);
     return St ? 0 : fail("mstage: elapsed_ms: " + St.Message);
   }
-  *Ms = std::chrono::duration<float, std::milli>(End->Time - Start->Time)
+  *Ms = std::chrono::duration<float, std::milli>(*End->Time - *Start->Time)
             .count();
   return 0;
 }

@@ -103,6 +103,10 @@ template <class T, bool Pinned> class vector_transfer {
 public:
   vector_transfer(const T *host, std::size_t n, stream_ref s)
       : bytes_(n * sizeof(T)), stream_(s) {
+    if (mstage_rt_stream_capturing(s.get()))
+      throw error("mstage: a std::vector kernel argument cannot be captured "
+                  "into a graph: each replay would read and write host memory "
+                  "as it is then; pass a device_vector");
     check(mstage_rt_alloc_async(&dev_, bytes_, s.get()));
     int status = mstage_rt_copy_to_device_async(dev_, host, bytes_, s.get());
     if (status != 0) {
@@ -117,8 +121,6 @@ public:
   T *device() const { return static_cast<T *>(dev_); }
   // Copies the device array back and waits for it.
   void copy_back(T *host) const {
-    if (mstage_rt_stream_capturing(stream_.get()))
-      stream_.synchronize(); // throws: nothing can come back in a capture
     check(mstage_rt_copy_to_host_async(host, dev_, bytes_, stream_.get()));
     stream_.synchronize();
   }
@@ -398,7 +400,9 @@ private:
                                    {block_.x, block_.y, block_.z},
                                    static_cast<uint32_t>(shared_bytes_),
                                    fast_math_ ? MSTAGE_LAUNCH_FAST_MATH : 0u};
-    bool compare = check_on_cpu_ && check_mode(key, (A::checkable && ...));
+    // A captured launch does not run now: there is nothing to compare.
+    bool compare = check_on_cpu_ && !mstage_rt_stream_capturing(s.get()) &&
+                   check_mode(key, (A::checkable && ...));
     if (compare) {
       // The check reads the arguments before and after the kernel.
       s.synchronize();
@@ -458,9 +462,10 @@ enum class launch { kernel };
 // complete in launch order; no thread is started.
 class kernel_future {
 public:
-  kernel_future() = default;
-  explicit kernel_future(event e) : done_(std::move(e)) {}
-  explicit kernel_future(std::exception_ptr failed) : failed_(failed) {}
+  kernel_future() = default; // not valid(), as std::future
+  explicit kernel_future(event e) : done_(std::move(e)), valid_(true) {}
+  explicit kernel_future(std::exception_ptr failed)
+      : failed_(failed), valid_(true) {}
 
   // Waits for the kernel; throws mstage::error if the launch or the kernel
   // failed.
@@ -491,7 +496,7 @@ public:
 private:
   std::optional<event> done_;
   std::exception_ptr failed_;
-  bool valid_ = true;
+  bool valid_ = false;
 };
 
 // Enqueues the launch on k's stream (k.on(s), else the current stream) and

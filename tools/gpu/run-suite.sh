@@ -41,7 +41,7 @@ set -uo pipefail
 # (measured: 1 hazard, the flag store against its spinning loads).
 RACECHECK_PROGRAMS=(shared_barrier shared_views reduce_listing2 reduce reduce_staged nbody cooperative_groups)
 # Programs that fault on purpose (to test error reports): no memcheck run.
-NO_MEMCHECK_PROGRAMS=(launch_error device_assert bounds_check)
+NO_MEMCHECK_PROGRAMS=(launch_error device_assert bounds_check async_fault)
 
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 SUITE_BUDGET=${SUITE_BUDGET:-540}
