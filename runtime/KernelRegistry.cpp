@@ -1,4 +1,5 @@
 //===- KernelRegistry.cpp - Kernels registered by the program's objects ---===//
+#include "HotTls.h"
 #include "KernelRegistry.h"
 #include "Backend.h"
 #include "CudaDriver.h"
@@ -92,9 +93,9 @@ void dropCode(RegisteredKernel &K) {
 } // namespace
 
 const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
-  thread_local const void *LastEntry = nullptr;
-  thread_local const RegisteredKernel *Last = nullptr;
-  thread_local uint64_t LastGeneration = 0;
+  MSTAGE_HOT_TLS thread_local const void *LastEntry = nullptr;
+  MSTAGE_HOT_TLS thread_local const RegisteredKernel *Last = nullptr;
+  MSTAGE_HOT_TLS thread_local uint64_t LastGeneration = 0;
   Registry &R = registry();
   uint64_t Generation = R.Generation.load(std::memory_order_acquire);
   if (HostEntry == LastEntry && Generation == LastGeneration)

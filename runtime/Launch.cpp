@@ -1,4 +1,5 @@
 //===- Launch.cpp - mstage_rt_launch: find or make the code, then launch ===//
+#include "HotTls.h"
 #include "Backend.h"
 #include "CacheKey.h"
 #include "CpuBackend.h"
@@ -261,9 +262,9 @@ int findRunnable(const void *HostEntry, const RegisteredKernel *&K) {
 }
 
 // Per-thread kernel timing for benchmarks (mstage_rt_time_launches).
-thread_local bool TimeLaunches = false;
-thread_local double LastKernelMs = 0;
-thread_local LaunchTimes LastTimes;
+MSTAGE_HOT_TLS thread_local bool TimeLaunches = false;
+MSTAGE_HOT_TLS thread_local double LastKernelMs = 0;
+MSTAGE_HOT_TLS thread_local LaunchTimes LastTimes;
 
 } // namespace
 

@@ -1,6 +1,7 @@
 //===- Stream.cpp - Ordered queues of launches, copies and events ---------===//
 #include "Stream.h"
 #include "Backend.h"
+#include "HotTls.h"
 #include "RuntimeError.h"
 #include "Settings.h"
 
@@ -63,7 +64,7 @@ Stream *makeStream(std::string &Why) {
 // for the next thread: its id stays valid, so nothing that refers to it
 // dangles. The pointer itself outlives the guard, for destructors that run
 // after it at exit.
-thread_local Stream *ThreadDefault = nullptr;
+MSTAGE_HOT_TLS thread_local Stream *ThreadDefault = nullptr;
 struct DefaultStreamGuard {
   ~DefaultStreamGuard() {
     if (!ThreadDefault)

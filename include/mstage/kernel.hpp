@@ -11,6 +11,7 @@
 #include "mstage/stream.hpp"
 #include "mstage/vector_view.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -340,8 +341,14 @@ public:
   template <class... Args> void operator()(Args &&...args) const {
     mstage_invoke_fn invoke = &detail::kernel_invoke<
         F, typename detail::argument<Args &&>::device_type...>::invoke;
-    detail::check(mstage_rt_prepare(
-        entry<typename detail::argument<Args &&>::device_type...>()));
+    // Whether the kernel can run at all, before any argument is copied;
+    // once it could, it can for the life of the process.
+    static std::atomic<bool> prepared{false};
+    if (!prepared.load(std::memory_order_relaxed)) {
+      detail::check(mstage_rt_prepare(
+          entry<typename detail::argument<Args &&>::device_type...>()));
+      prepared.store(true, std::memory_order_relaxed);
+    }
     stream_ref s = stream();
     launch_with(s, invoke, detail::argument<Args &&>(args, s)...);
   }
