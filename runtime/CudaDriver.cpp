@@ -503,7 +503,10 @@ Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
   if (Status S = bindThread(); !S)
     return S;
 
-  std::string Shared = std::to_string(SharedBytes) + " bytes";
+  // Made only on the error paths: a launch allocates nothing.
+  auto Shared = [SharedBytes] {
+    return std::to_string(SharedBytes) + " bytes";
+  };
   if (SharedBytes > DefaultSharedLimit) {
     // The limit covers dynamic shared memory only; the driver rejects values
     // above the opt-in maximum less the kernel's static shared memory.
@@ -514,7 +517,7 @@ Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
     if (R != CUDA_SUCCESS)
       return Status::failure(
           R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
-                              Shared + ")") +
+                              Shared() + ")") +
                  "; " + DeviceName + " allows at most " +
                  std::to_string(MaxSharedPerBlockOptin) +
                  " bytes of shared memory per block");
@@ -551,7 +554,7 @@ Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
   };
   std::string Message =
       errorText(R, "cuLaunchKernel(grid " + Dims(Grid) + ", block " +
-                       Dims(Block) + ", " + Shared + " of shared memory)");
+                       Dims(Block) + ", " + Shared() + " of shared memory)");
   uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
   if (Threads > static_cast<uint64_t>(MaxThreadsPerBlock))
     Message += "; a block of " + std::to_string(Threads) +
