@@ -25,6 +25,13 @@ static int result(const Status &S) {
 
 static int unavailable() { return fail("mstage: " + backend().Reason); }
 
+// Device memory off the GPU. Aligned as cudaMalloc's memory is (256 bytes),
+// so that code that relies on it behaves the same on the CPU.
+static int hostAlloc(void **Ptr, size_t Bytes) {
+  *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
+  return *Ptr ? 0 : fail("mstage: out of host memory");
+}
+
 extern "C" {
 
 MSTAGE_EXPORT int mstage_rt_executes(void) {
@@ -51,10 +58,7 @@ MSTAGE_EXPORT int mstage_rt_alloc(void **Ptr, size_t Bytes) {
   }
   if (B.Kind == BackendKind::Unavailable)
     return unavailable();
-  // Aligned as cudaMalloc's memory is (256 bytes), so that code that
-  // relies on it behaves the same on the CPU.
-  *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
-  return *Ptr ? 0 : fail("mstage: out of host memory");
+  return hostAlloc(Ptr, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_free(void *Ptr) {
@@ -101,6 +105,16 @@ static CUdeviceptr dev(const void *P) {
   return reinterpret_cast<CUdeviceptr>(P);
 }
 
+// Off the GPU, a copy is a memmove in the stream's order.
+static int hostCopy(Stream &S, void *Dst, const void *Src, size_t Bytes) {
+  if (backend().Kind == BackendKind::Unavailable)
+    return unavailable();
+  return S.runOrRecord([=] {
+    std::memmove(Dst, Src, Bytes);
+    return 0;
+  });
+}
+
 MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
                                         mstage_stream *SP) {
   const Backend &B = backend();
@@ -133,12 +147,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device_async(void *Dst, const void *Src,
   if (B.Kind == BackendKind::Gpu)
     return result(
         B.Driver->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle()));
-  if (B.Kind == BackendKind::Unavailable)
-    return unavailable();
-  return S.runOrRecord([=] {
-    std::memcpy(Dst, Src, Bytes);
-    return 0;
-  });
+  return hostCopy(S, Dst, Src, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
@@ -151,12 +160,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
     // A fault of an earlier kernel surfaces here.
     return St ? 0 : fail(asyncFailure(St, &S, "copying to the host"));
   }
-  if (B.Kind == BackendKind::Unavailable)
-    return unavailable();
-  return S.runOrRecord([=] {
-    std::memcpy(Dst, Src, Bytes);
-    return 0;
-  });
+  return hostCopy(S, Dst, Src, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
@@ -167,12 +171,7 @@ MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
   if (B.Kind == BackendKind::Gpu)
     return result(
         B.Driver->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle()));
-  if (B.Kind == BackendKind::Unavailable)
-    return unavailable();
-  return S.runOrRecord([=] {
-    std::memmove(Dst, Src, Bytes);
-    return 0;
-  });
+  return hostCopy(S, Dst, Src, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,
@@ -198,8 +197,7 @@ MSTAGE_EXPORT int mstage_rt_host_alloc(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
     return result(B.Driver->allocHost(Bytes, Ptr));
-  *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
-  return *Ptr ? 0 : fail("mstage: out of host memory");
+  return hostAlloc(Ptr, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_host_free(void *Ptr) {
@@ -218,8 +216,7 @@ MSTAGE_EXPORT int mstage_rt_managed_alloc(void **Ptr, size_t Bytes) {
     *Ptr = reinterpret_cast<void *>(D);
     return result(S);
   }
-  *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
-  return *Ptr ? 0 : fail("mstage: out of host memory");
+  return hostAlloc(Ptr, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_managed_free(void *Ptr) {
