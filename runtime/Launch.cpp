@@ -363,8 +363,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   if (FastMathEverywhere.Value)
     Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
   Config = &Effective;
-  Stream &S = StreamPtr ? *reinterpret_cast<Stream *>(StreamPtr)
-                        : currentStream();
+  Stream &S = streamOf(StreamPtr);
   if (B.Kind == BackendKind::Cpu) {
     LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
     if (S.capturing())

@@ -97,10 +97,6 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host(void *Dst, const void *Src,
 // off it they run at once, in the stream's order (or are recorded while the
 // stream is captured).
 
-static Stream &streamOf(mstage_stream *S) {
-  return S ? *reinterpret_cast<Stream *>(S) : currentStream();
-}
-
 static CUdeviceptr dev(const void *P) {
   return reinterpret_cast<CUdeviceptr>(P);
 }

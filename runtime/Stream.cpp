@@ -42,6 +42,14 @@ void waitAtExit() {
     llvm::errs() << Err << " (found at exit)\n";
 }
 
+Stream *registerStream(CUstream Handle) {
+  Registry &R = registry();
+  auto *S = new Stream(R.NextId++, Handle);
+  std::lock_guard<std::mutex> G(R.Lock);
+  R.Live.emplace(S->id(), S);
+  return S;
+}
+
 Stream *makeStream(std::string &Why) {
   const Backend &B = backend();
   CUstream Handle = nullptr;
@@ -53,11 +61,7 @@ Stream *makeStream(std::string &Why) {
       Why = "mstage: cannot make a stream: " + S.Message;
       return nullptr;
     }
-  Registry &R = registry();
-  auto *S = new Stream(R.NextId++, Handle);
-  std::lock_guard<std::mutex> G(R.Lock);
-  R.Live.emplace(S->id(), S);
-  return S;
+  return registerStream(Handle);
 }
 
 // A thread's default stream goes back to the spares when the thread ends,
@@ -200,12 +204,13 @@ Stream &currentStream() {
     // stream, which is always there; the failure shows at the first
     // operation that needs more.
     llvm::errs() << Why << "; using the legacy default stream\n";
-    auto *S = new Stream(R.NextId++, nullptr);
-    std::lock_guard<std::mutex> G(R.Lock);
-    R.Live.emplace(S->id(), S);
-    ThreadDefault = S;
+    ThreadDefault = registerStream(nullptr);
   }
   return *ThreadDefault;
+}
+
+Stream &streamOf(mstage_stream *S) {
+  return S ? *reinterpret_cast<Stream *>(S) : currentStream();
 }
 
 Stream *createStream() {

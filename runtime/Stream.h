@@ -15,6 +15,8 @@
 
 #include "CudaDriver.h"
 
+#include "mstage/abi.h"
+
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -86,6 +88,8 @@ private:
 // The calling thread's current stream: its default stream, made on first
 // use. Never null.
 Stream &currentStream();
+// The stream behind a C ABI handle; null is the current stream.
+Stream &streamOf(mstage_stream *S);
 // A new stream, or null with the reason recorded (fail()).
 Stream *createStream();
 // Waits for S, reports a failure on stderr (destructors cannot throw), and

@@ -37,10 +37,6 @@ struct mstage_graph {
 
 namespace {
 
-Stream &streamOf(mstage_stream *S) {
-  return S ? *reinterpret_cast<Stream *>(S) : currentStream();
-}
-
 int result(const std::string &Err) { return Err.empty() ? 0 : fail(Err); }
 
 bool onGpu() { return backend().Kind == BackendKind::Gpu; }
@@ -211,10 +207,7 @@ MSTAGE_EXPORT int mstage_rt_capture_end(mstage_stream *SP,
     }
   }
   if (!Out) { // discarded: an exception left the captured function
-    for (void *P : G->Rec.Frees)
-      std::free(P);
-    if (onGpu())
-      backend().Driver->destroyGraph(G->Graph, G->Exec);
+    mstage_rt_graph_destroy(G.release());
     return 0;
   }
   *Out = G.release();

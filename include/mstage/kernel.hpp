@@ -19,6 +19,7 @@
 #include <future>
 #include <limits>
 #include <optional>
+#include <thread>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -408,8 +409,8 @@ private:
                                    static_cast<uint32_t>(shared_bytes_),
                                    fast_math_ ? MSTAGE_LAUNCH_FAST_MATH : 0u};
     // A captured launch does not run now: there is nothing to compare.
-    bool compare = check_on_cpu_ && !mstage_rt_stream_capturing(s.get()) &&
-                   check_mode(key, (A::checkable && ...));
+    bool compare = check_on_cpu_ && check_mode(key, (A::checkable && ...)) &&
+                   !mstage_rt_stream_capturing(s.get());
     if (compare) {
       // The check reads the arguments before and after the kernel.
       s.synchronize();
@@ -494,9 +495,11 @@ public:
   std::future_status
   wait_for(const std::chrono::duration<Rep, Period> &d) const {
     auto until = std::chrono::steady_clock::now() + d;
-    while (!ready())
+    while (!ready()) {
       if (std::chrono::steady_clock::now() >= until)
         return std::future_status::timeout;
+      std::this_thread::yield(); // a poll, not a spin that starves the host
+    }
     return std::future_status::ready;
   }
 
