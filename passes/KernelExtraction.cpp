@@ -269,10 +269,12 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
   auto *Table = new GlobalVariable(M, TableInit->getType(), true,
                                    GlobalValue::PrivateLinkage, TableInit,
                                    "__mstage_kernel_table");
-  auto *ModuleTy = StructType::get(Ctx, {I32, I32, Ptr});
+  auto *ModuleTy = StructType::get(Ctx, {I32, I32, Ptr, I32, Ptr});
   auto *ModInit = ConstantStruct::get(
       ModuleTy, {ConstantInt::get(I32, MSTAGE_ABI_VERSION),
-                 ConstantInt::get(I32, Records.size()), Table});
+                 ConstantInt::get(I32, Records.size()), Table,
+                 ConstantInt::get(I32, 0),
+                 ConstantPointerNull::get(cast<PointerType>(Ptr))});
   auto *Mod = new GlobalVariable(M, ModuleTy, true, GlobalValue::PrivateLinkage,
                                  ModInit, "__mstage_module");
 

@@ -17,8 +17,8 @@ extern "C" {
 #endif
 
 /* 4: records carry their blob's size and their stage checker; modules are
- * unregistered at unload. */
-#define MSTAGE_ABI_VERSION 4u
+ * unregistered at unload. 5: modules carry ahead-of-time generic code. */
+#define MSTAGE_ABI_VERSION 5u
 
 /* mstage_launch_config::flags */
 #define MSTAGE_LAUNCH_FAST_MATH 1u /* compile this kernel with fast math */
@@ -51,10 +51,20 @@ typedef struct mstage_kernel_record {
   void (*stage_checker)(void *const *params);
 } mstage_kernel_record;
 
+/* One image of ahead-of-time generic code (passes/AotImage.h). */
+typedef struct mstage_aot_image_ref {
+  const void *data;
+  uint64_t size; /* bytes; the runtime reads no further */
+} mstage_aot_image_ref;
+
 typedef struct mstage_module_record {
   uint32_t abi_version;
   uint32_t num_kernels;
   const mstage_kernel_record *kernels;
+  /* The unit's kernels compiled unfolded, one image per target (none with
+   * -mstage-arch=none): launched while a specialization compiles. */
+  uint32_t num_aot_images;
+  const mstage_aot_image_ref *aot_images;
 } mstage_module_record;
 
 /* Called by the static constructor that the extraction pass emits. */
