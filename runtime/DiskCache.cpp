@@ -1,5 +1,6 @@
 //===- DiskCache.cpp - Compiled kernels kept on disk across runs ----------===//
 #include "DiskCache.h"
+#include "CacheLock.h"
 #include "DiskEntry.h"
 #include "Settings.h"
 
@@ -34,6 +35,8 @@ namespace {
 
 constexpr StringLiteral EntrySuffix = ".mstage";
 constexpr StringLiteral TempSuffix = ".tmp";
+// Held by the process that compiles the entry of the same name (CacheLock.h).
+constexpr StringLiteral LockSuffix = ".lock";
 // The directory's size, the time of its last scan and the number of scans
 // (CacheIndex below).
 constexpr StringLiteral IndexName = ".mstage-index";
@@ -76,10 +79,22 @@ CacheSettings readSettings() {
     else
       S.MaxBytes = uint64_t(MB * 1048576);
   }
-  BoolSetting Shared = readBoolSetting("MSTAGE_CACHE_SHARED");
-  S.Shared = Shared.Value;
-  if (!Shared.Error.empty())
-    S.Error = Shared.Error;
+  if (const char *Wait = std::getenv("MSTAGE_CACHE_LOCK_WAIT_MS");
+      Wait && *Wait) {
+    uint32_t Ms;
+    if (StringRef(Wait).trim().getAsInteger(10, Ms))
+      S.Error = "MSTAGE_CACHE_LOCK_WAIT_MS='" + std::string(Wait) +
+                "' is not a number of milliseconds (0 or more)";
+    else
+      S.LockWaitMs = Ms;
+  }
+  for (auto [Name, To] : {std::pair{"MSTAGE_CACHE_SHARED", &S.Shared},
+                          std::pair{"MSTAGE_CACHE_READONLY", &S.ReadOnly}}) {
+    BoolSetting B = readBoolSetting(Name);
+    *To = B.Value;
+    if (!B.Error.empty())
+      S.Error = B.Error;
+  }
   S.Dir = resolveDir();
   if (S.Mode == CacheMode::Disk && S.Dir.empty()) {
     errs() << "mstage: no cache directory (set MSTAGE_CACHE_DIR, "
@@ -143,6 +158,9 @@ bool dirUsable() {
     // Private unless shared: nobody else can then plant entries.
     auto Perms = S.Shared ? sys::fs::all_all : sys::fs::owner_all;
     CreatedDir = !sys::fs::exists(S.Dir);
+    // A read-only cache that does not exist is an empty one.
+    if (S.ReadOnly && CreatedDir)
+      return false;
     if (std::error_code EC = sys::fs::create_directories(
             S.Dir, /*IgnoreExisting=*/true, Perms)) {
       giveUpOnDir("cannot create the directory", EC);
@@ -167,11 +185,16 @@ bool diskOn() {
   return cacheSettings().Mode == CacheMode::Disk && !DiskOff && dirUsable();
 }
 
-std::string entryPath(const CacheKey &Key) {
+// Whether the cache may be written: it is on and not read-only.
+bool writable() { return !cacheSettings().ReadOnly && diskOn(); }
+
+std::string pathFor(const CacheKey &Key, StringRef Suffix) {
   SmallString<256> P(cacheSettings().Dir);
-  sys::path::append(P, Key.hex() + EntrySuffix);
+  sys::path::append(P, Key.hex() + Suffix);
   return std::string(P);
 }
+
+std::string entryPath(const CacheKey &Key) { return pathFor(Key, EntrySuffix); }
 
 unsigned fileMode() { return cacheSettings().Shared ? 0644 : 0600; }
 
@@ -305,6 +328,12 @@ void scanAndEvict(StringRef Keep) {
       Total += St->getSize();
       continue;
     }
+    // Left by a process killed while it compiled; one that is held is not.
+    if (Name.ends_with(LockSuffix)) {
+      if (Now - St->getLastModificationTime() > StaleAfter)
+        removeStaleCacheLock(It->path());
+      continue;
+    }
     if (!Name.ends_with(EntrySuffix))
       continue;
     Files.push_back({It->path(), St->getSize(), St->getLastModificationTime()});
@@ -328,18 +357,19 @@ void scanAndEvict(StringRef Keep) {
 
 void reportDamaged(StringRef Path, const Twine &Why) {
   errs() << "mstage: kernel cache entry " << Path << " is damaged (" << Why
-         << "); compiling the kernel again\n";
+         << "); compiling the kernel again";
+  if (cacheSettings().ReadOnly) {
+    errs() << " (MSTAGE_CACHE_READONLY: the entry is left in place)\n";
+    return;
+  }
+  errs() << "\n";
   sys::fs::remove(Path); // a symbolic link itself, never its target
 }
 
-} // namespace
-
-const CacheSettings &cacheSettings() {
-  static const CacheSettings S = readSettings();
-  return S;
-}
-
-std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key) {
+// The entry for Key, as loadFromDiskCache says. A damaged file is noted in
+// Damaged, and is not read (nor reported) again when it is still there.
+std::optional<CachedCode> loadEntry(const CacheKey &Key,
+                                    std::optional<sys::fs::UniqueID> &Damaged) {
   if (!diskOn())
     return std::nullopt;
   std::string Path = entryPath(Key);
@@ -356,6 +386,10 @@ std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key) {
     reportDamaged(Path, "unreadable: " + std::string(std::strerror(errno)));
     return std::nullopt;
   }
+  sys::fs::UniqueID ID(St.st_dev, St.st_ino);
+  if (Damaged == ID)
+    return std::nullopt; // reported already, and it could not be removed
+  Damaged = ID;          // unless it is whole, below
   if (!S_ISREG(St.st_mode)) {
     reportDamaged(Path, "not a regular file");
     return std::nullopt;
@@ -395,16 +429,65 @@ std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key) {
   }
   // The entry is used now: eviction goes by modification time. Through the
   // descriptor of the regular file checked above, never a link's target.
-  sys::fs::setLastAccessAndModificationTime(FD,
-                                            std::chrono::system_clock::now());
+  if (!cacheSettings().ReadOnly)
+    sys::fs::setLastAccessAndModificationTime(FD,
+                                              std::chrono::system_clock::now());
+  Damaged.reset();
   CachedCode Code;
   Code.PTX = View->PTX.str();
   Code.Cubin = View->Cubin.str();
   return Code;
 }
 
+} // namespace
+
+const CacheSettings &cacheSettings() {
+  static const CacheSettings S = readSettings();
+  return S;
+}
+
+std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key) {
+  std::optional<sys::fs::UniqueID> Damaged;
+  return loadEntry(Key, Damaged);
+}
+
+std::optional<CachedCode> loadFromDiskCacheOrLock(const CacheKey &Key,
+                                                  CacheLock &Lock) {
+  std::optional<sys::fs::UniqueID> Damaged;
+  if (std::optional<CachedCode> Hit = loadEntry(Key, Damaged))
+    return Hit;
+  if (!writable())
+    return std::nullopt;
+  const CacheSettings &S = cacheSettings();
+  std::string LockPath = pathFor(Key, LockSuffix);
+  switch (Lock.acquire(LockPath, std::chrono::milliseconds(S.LockWaitMs),
+                       S.Shared ? 0666 : 0600)) {
+  case CacheLock::Outcome::Acquired:
+    break;
+  case CacheLock::Outcome::TimedOut:
+    // Not said when the user asked for no wait; else once, as it may repeat.
+    if (S.LockWaitMs) {
+      static std::once_flag Once;
+      std::call_once(Once, [&] {
+        errs() << "mstage: kernel cache entry " << entryPath(Key)
+               << " is still being compiled by another process after "
+               << S.LockWaitMs
+               << " ms (MSTAGE_CACHE_LOCK_WAIT_MS); compiling it here\n";
+      });
+    }
+    return std::nullopt;
+  case CacheLock::Outcome::Failed:
+    return std::nullopt; // no locks here: compile, as without them
+  }
+  // The process that held the lock may have stored the entry.
+  std::optional<CachedCode> Hit = loadEntry(Key, Damaged);
+  if (Hit)
+    Lock.release();
+  return Hit;
+}
+
 void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
-  if (!diskOn())
+  if (!writable())
     return;
   std::string Bytes = encodeDiskEntry(Key.Bytes, Code.PTX, Code.Cubin);
   std::string Path = entryPath(Key);
@@ -446,7 +529,7 @@ void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
 }
 
 void removeFromDiskCache(const CacheKey &Key) {
-  if (!diskOn())
+  if (!writable())
     return;
   std::string Path = entryPath(Key);
   sys::fs::file_status St;
@@ -457,7 +540,7 @@ void removeFromDiskCache(const CacheKey &Key) {
 }
 
 std::string cacheTemporaryDir() {
-  return diskOn() ? cacheSettings().Dir : std::string();
+  return writable() ? cacheSettings().Dir : std::string();
 }
 
 } // namespace mstage::rt

@@ -187,8 +187,11 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
   CachedCode Code;
   // The disk cache keeps no IR, so MSTAGE_DUMP=ir compiles.
   std::optional<CachedCode> Hit;
+  // Held while this process compiles Key's entry: other processes wait for
+  // it rather than compile it too (DiskCache.h).
+  CacheLock Lock;
   if (!Dump.IR)
-    Hit = loadFromDiskCache(Key);
+    Hit = loadFromDiskCacheOrLock(Key, Lock);
   if (Hit) {
     Times.Source = CodeSource::Disk;
     Code = std::move(*Hit);
@@ -213,7 +216,8 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
       dumpFile(K.Blob.Name, ShortHash, "ll", Result->OptimizedIR);
     Code.PTX = std::move(Result->PTX);
     T0 = std::chrono::steady_clock::now();
-    bool ToDisk = cacheSettings().Mode == CacheMode::Disk;
+    bool ToDisk =
+        cacheSettings().Mode == CacheMode::Disk && !cacheSettings().ReadOnly;
     if (B.Kind == BackendKind::Gpu) {
       // The driver JIT-compiles the PTX for this launch; the cubin for the
       // disk cache is made meanwhile (CubinWriter.h).
@@ -229,6 +233,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
       if (ToDisk)
         storeInDiskCache(Key, Code);
     }
+    Lock.release(); // the entry is stored: waiting processes read it
   }
   if (B.Kind == BackendKind::Gpu) {
     if (std::string Err = loadModule(K, B, Code, Out); !Err.empty())
