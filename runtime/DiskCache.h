@@ -65,6 +65,8 @@ struct CachedCode {
 
 // Returns the entry for Key, or nothing when there is none or it is damaged
 // (then it is removed, with one warning line). A hit marks the entry as used.
+// Under MSTAGE_CACHE_READONLY a damaged entry stays (the warning says so)
+// and a hit is not marked.
 std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key);
 
 // The same, and on a miss takes Key's lock into Lock, first waiting (at
