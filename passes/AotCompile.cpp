@@ -16,15 +16,20 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -211,6 +216,46 @@ ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
   return R;
 }
 
+// LLVM ends the process on a fatal error (NVPTX meeting an operation it
+// cannot select) once the handler returns, and clang's handler also reports
+// it as the compile's error and removes the output. In an ahead-of-time
+// compile the handler jumps back to that compile's CrashRecoveryContext
+// instead; elsewhere it does what clang's does. Installed while the plugin
+// is loaded (clang's handler cannot be chained: LLVM does not expose it).
+thread_local bool InAotCompile = false;
+thread_local std::string AotFatalError;
+
+void onFatalError(void *, const char *Reason, bool GenCrashDiag) {
+  if (CrashRecoveryContext *CRC = CrashRecoveryContext::GetCurrent();
+      CRC && InAotCompile) {
+    AotFatalError = Reason;
+    CRC->HandleExit(1);
+  }
+  errs() << "fatal error: error in backend: " << Reason << "\n";
+  sys::RunInterruptHandlers();
+  sys::Process::Exit(GenCrashDiag ? 70 : 1);
+}
+
+// compileForArch, where a fatal error in LLVM is a failure of this target.
+// What an interrupted compile built is leaked: its state is not trusted.
+ArchResult compileContained(const std::vector<AotKernel> &Kernels,
+                            const std::string &Arch, const std::string &Ptxas) {
+  std::optional<ArchResult> R;
+  InAotCompile = true;
+  CrashRecoveryContext CRC;
+  bool Finished =
+      CRC.RunSafely([&] { R.emplace(compileForArch(Kernels, Arch, Ptxas)); });
+  InAotCompile = false;
+  if (Finished)
+    return std::move(*R);
+  ArchResult Failed;
+  Failed.Arch = Arch;
+  Failed.Failed = Failure{{},
+                          "LLVM cannot compile it: " +
+                              StringRef(AotFatalError).split('\n').first.str()};
+  return Failed;
+}
+
 // One unit's compile, on one thread per architecture.
 struct AotJob {
   std::vector<AotKernel> Kernels;
@@ -281,9 +326,15 @@ void startAotCompile(Module &M, std::vector<AotKernel> Kernels) {
     Hashes.push_back(hashBitcode(K.Bitcode));
   Job->KernelsHash = hashAotKernels(Hashes);
   Job->Results.resize(Job->Archs.size());
+  static std::once_flag Installed;
+  std::call_once(Installed, [] {
+    CrashRecoveryContext::Enable();
+    remove_fatal_error_handler();
+    install_fatal_error_handler(onFatalError);
+  });
   for (size_t I = 0; I < Job->Archs.size(); ++I)
     Job->Threads.emplace_back([J = Job.get(), I] {
-      J->Results[I] = compileForArch(J->Kernels, J->Archs[I], J->Ptxas.Path);
+      J->Results[I] = compileContained(J->Kernels, J->Archs[I], J->Ptxas.Path);
     });
   pendingJobs()[&M] = std::move(Job);
 }
