@@ -2,9 +2,12 @@
 //
 // One shared object, loaded twice by mstage++: with -fplugin it adds an AST
 // action that tags and checks kernels; with -fpass-plugin it registers the
-// kernel extraction pass at the start of the optimization pipeline.
+// kernel extraction pass at the start of the optimization pipeline, and the
+// pass that embeds the kernels' ahead-of-time code at its end.
 //
 //===----------------------------------------------------------------------===//
+#include "AotCompile.h"
+#include "DeviceOptimizer.h"
 #include "KernelChecker.h"
 #include "KernelExtraction.h"
 #include "KernelTagger.h"
@@ -127,6 +130,9 @@ protected:
         mstage::setStripHostDebugInfo(true);
       } else if (Arg == "no-stage-loop-check") {
         mstage::setCheckStageLoops(false);
+      } else if (llvm::StringRef(Arg).starts_with("aot-arch=")) {
+        if (!parseAotArchs(CI, llvm::StringRef(Arg).drop_front(9)))
+          return false;
       } else {
         DiagnosticsEngine &D = CI.getDiagnostics();
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
@@ -138,6 +144,29 @@ protected:
     return true;
   }
   ActionType getActionType() override { return AddBeforeMainAction; }
+
+private:
+  // -mstage-arch=sm_80,sm_90 (or none), from mstage++.
+  static bool parseAotArchs(const CompilerInstance &CI, llvm::StringRef List) {
+    std::vector<std::string> Archs;
+    if (List != "none") {
+      llvm::SmallVector<llvm::StringRef, 4> Items;
+      List.split(Items, ',');
+      for (llvm::StringRef A : Items) {
+        if (llvm::Error E = mstage::checkNVPTXArch(A)) {
+          DiagnosticsEngine &D = CI.getDiagnostics();
+          D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                     "mstage: -mstage-arch=%0: %1, or none"))
+              << List << llvm::toString(std::move(E));
+          return false;
+        }
+        if (llvm::find(Archs, A.str()) == Archs.end())
+          Archs.push_back(A.str());
+      }
+    }
+    mstage::setAotArchs(std::move(Archs));
+    return true;
+  }
 };
 
 } // namespace
@@ -152,5 +181,12 @@ llvmGetPassPluginInfo() {
                 [](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
                   MPM.addPass(mstage::KernelExtractionPass());
                 });
+            // The ahead-of-time generic code compiles while clang optimizes
+            // the host code, and is embedded at the end.
+            PB.registerOptimizerLastEPCallback([](llvm::ModulePassManager &MPM,
+                                                  llvm::OptimizationLevel,
+                                                  llvm::ThinOrFullLTOPhase) {
+              MPM.addPass(mstage::AotEmbedPass());
+            });
           }};
 }

@@ -1,5 +1,6 @@
 //===- KernelExtraction.cpp - Split kernels out of the host module --------===//
 #include "KernelExtraction.h"
+#include "AotCompile.h"
 #include "DeviceAtomics.h"
 #include "DeviceBuiltins.h"
 #include "DeviceOptimizer.h"
@@ -276,7 +277,7 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
                  ConstantInt::get(I32, 0),
                  ConstantPointerNull::get(cast<PointerType>(Ptr))});
   auto *Mod = new GlobalVariable(M, ModuleTy, true, GlobalValue::PrivateLinkage,
-                                 ModInit, "__mstage_module");
+                                 ModInit, ModuleRecordName);
 
   // Registered before the unit's own initializers (priority 65535) and
   // those of user priorities (101 and up), so that they can launch; and
@@ -325,6 +326,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
 
   StageFunctions StageFns = findStageFunctions(M);
   SmallVector<EmbeddedKernel, 4> Embedded;
+  std::vector<AotKernel> Generic;
   for (const KernelEntry &K : Entries) {
     StagedBody Staged;
     // Location is "file:line:column".
@@ -356,9 +358,19 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     Blob.Bitcode = *Bitcode;
     E.Blob = writeKernelBlob(Blob);
     Embedded.push_back(std::move(E));
+    AotKernel &G = Generic.emplace_back();
+    G.Name = Blob.Name;
+    G.PrettyName = Blob.PrettyName;
+    G.Bitcode = std::move(*Bitcode);
+    for (const StageSite &Site : Blob.StageSites)
+      G.SiteSizes.push_back(Site.Size);
   }
-  if (!Embedded.empty())
+  if (!Embedded.empty()) {
     emitRegistration(M, Embedded);
+    // Without an NVPTX target there is no generic code either.
+    if (TM)
+      startAotCompile(M, std::move(Generic));
+  }
   // mstage++ adds line tables so that errors can name source lines; they
   // leave the object unless the user asked for debug information.
   if (stripHostDebugInfo())

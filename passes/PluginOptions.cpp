@@ -13,4 +13,11 @@ static bool CheckLoops = true;
 bool checkStageLoops() { return CheckLoops; }
 void setCheckStageLoops(bool Check) { CheckLoops = Check; }
 
+static std::vector<std::string> AotArchs = {"sm_80", "sm_90"};
+
+const std::vector<std::string> &aotArchs() { return AotArchs; }
+void setAotArchs(std::vector<std::string> Archs) {
+  AotArchs = std::move(Archs);
+}
+
 } // namespace mstage

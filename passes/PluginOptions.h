@@ -7,6 +7,9 @@
 #ifndef MSTAGE_PASSES_PLUGINOPTIONS_H
 #define MSTAGE_PASSES_PLUGINOPTIONS_H
 
+#include <string>
+#include <vector>
+
 namespace mstage {
 
 // True when mstage++ added line tables that the user did not ask for.
@@ -18,6 +21,12 @@ void setStripHostDebugInfo(bool Strip);
 // being an error. Only for testing MSTAGE_CHECK=stage, which catches it.
 bool checkStageLoops();
 void setCheckStageLoops(bool Check);
+
+// The targets of the ahead-of-time generic code (-mstage-arch=, given as
+// -plugin-arg-mstage aot-arch=LIST): sm_80 and sm_90 unless set; empty for
+// -mstage-arch=none.
+const std::vector<std::string> &aotArchs();
+void setAotArchs(std::vector<std::string> Archs);
 
 } // namespace mstage
 

@@ -1,5 +1,6 @@
 //===- JitCompiler.cpp - Specialize a kernel's bitcode and emit PTX -------===//
 #include "JitCompiler.h"
+#include "DeviceCodegen.h"
 #include "DeviceOptimizer.h"
 #include "DeviceRetarget.h"
 #include "FastMath.h"
@@ -44,74 +45,6 @@ namespace {
 Error jitError(const KernelBlob &K, const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(),
                            "mstage: kernel '" + K.PrettyName + "': " + Msg);
-}
-
-// Host math calls (sqrtf, expf, ...) become their libdevice versions
-// (__nv_sqrtf, ...) when libdevice has one; with fast math, its fast
-// versions where it has them (__nv_fast_expf, ...), as CUDA's headers do
-// under --use_fast_math.
-void mapMathToLibdevice(Module &M, Module &LibDevice, bool FastMath) {
-  for (Function &F : make_early_inc_range(M)) {
-    if (!F.isDeclaration() || F.isIntrinsic())
-      continue;
-    std::string NvName = ("__nv_" + F.getName()).str();
-    std::string FastName = ("__nv_fast_" + F.getName()).str();
-    if (FastMath && LibDevice.getFunction(FastName))
-      NvName = FastName;
-    else if (!LibDevice.getFunction(NvName))
-      continue;
-    if (Function *Existing = M.getFunction(NvName)) {
-      F.replaceAllUsesWith(Existing);
-      F.eraseFromParent();
-    } else {
-      F.setName(NvName);
-    }
-  }
-}
-
-// Answers libdevice's __nvvm_reflect queries for FTZ and precise sqrt here:
-// LLVM 22's NVVMReflect ignores the nvvm-reflect-prec-sqrt flag and answers 0
-// (approximate sqrt). __CUDA_ARCH is left to NVVMReflect.
-void foldReflectQueries(Module &M, bool FastMath) {
-  Function *Reflect = M.getFunction("__nvvm_reflect");
-  if (!Reflect)
-    return;
-  for (User *U : make_early_inc_range(Reflect->users())) {
-    auto *CI = dyn_cast<CallInst>(U);
-    StringRef Query;
-    if (!CI || CI->arg_size() != 1 ||
-        !getConstantStringInfo(CI->getArgOperand(0), Query))
-      continue;
-    int Value;
-    if (Query == "__CUDA_FTZ")
-      Value = FastMath ? 1 : 0;
-    else if (Query == "__CUDA_PREC_SQRT")
-      Value = FastMath ? 0 : 1;
-    else
-      continue;
-    CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), Value));
-    CI->eraseFromParent();
-  }
-}
-
-// Declarations that the driver or the NVPTX back end provide.
-bool isProvidedByTarget(const Function &F) {
-  return F.isIntrinsic() || F.getName() == "vprintf" ||
-         F.getName() == "malloc" || F.getName() == "free" ||
-         F.getName() == "__assertfail" || F.getName() == "__nvvm_reflect";
-}
-
-Error checkResolved(const KernelBlob &K, Module &M) {
-  std::string Missing;
-  for (Function &F : M)
-    if (F.isDeclaration() && !F.use_empty() && !isProvidedByTarget(F))
-      Missing += (Missing.empty() ? "'" : ", '") + demangle(F.getName()) + "'";
-  if (Missing.empty())
-    return Error::success();
-  return jitError(K, "calls " + Missing +
-                         ", which has no device definition; define it in a "
-                         "source file compiled with mstage++ that launches "
-                         "the kernel (inline or in a header)");
 }
 
 // LLVM's options for its tools, which print something instead of setting it
@@ -321,38 +254,10 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
   if (Opts.FastMath)
     markFastMath(*M);
 
-  // Reading libdevice's symbol table costs 1-2 ms: only a kernel that calls
-  // a function it does not define can need it.
-  bool CallsOut = any_of(*M, [](const Function &F) {
-    return F.isDeclaration() && !F.use_empty() && !F.isIntrinsic();
-  });
-  if (CallsOut) {
-    auto LibOrErr = getLazyBitcodeModule(
-        MemoryBufferRef(libdeviceBitcode(), "libdevice.10.bc"), Ctx);
-    if (!LibOrErr)
-      return jitError(K, "embedded libdevice is unreadable: " +
-                             toString(LibOrErr.takeError()));
-    std::unique_ptr<Module> LibDevice = std::move(*LibOrErr);
-    LibDevice->setTargetTriple(M->getTargetTriple());
-    LibDevice->setDataLayout(M->getDataLayout());
-    mapMathToLibdevice(*M, *LibDevice, Opts.FastMath);
-    if (Linker::linkModules(*M, std::move(LibDevice),
-                            Linker::Flags::LinkOnlyNeeded))
-      return jitError(K, "linking libdevice failed: " +
-                             StringRef(LlvmErrors).rtrim());
-  }
-  // IEEE-exact sqrt and division unless fast math was asked for.
-  M->addModuleFlag(Module::Override, "nvvm-reflect-ftz", Opts.FastMath ? 1 : 0);
-  foldReflectQueries(*M, Opts.FastMath);
-  internalizeModule(*M, [](const GlobalValue &GV) {
-    auto *F = dyn_cast<Function>(&GV);
-    return F && F->getCallingConv() == CallingConv::PTX_Kernel;
-  });
-  if (Error E = checkResolved(K, *M))
-    return std::move(E);
-
-  optimizeDeviceModule(*M, **TM, OptimizationLevel::O3,
-                       /*LoopTransforms=*/true);
+  if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(), Opts.FastMath))
+    return jitError(K, toString(std::move(E)) +
+                           (LlvmErrors.empty() ? "" : ": ") +
+                           StringRef(LlvmErrors).rtrim());
   if (!LlvmErrors.empty())
     return CompileError();
   JitOutput Out;

@@ -152,8 +152,27 @@ int main(int Argc, char **Argv) {
   std::vector<std::string> Args = {
       Clang,   "-fplugin=" + Plugin, "-fpass-plugin=" + Plugin, "-isystem",
       Include, "-D__MSTAGE__=1"};
-  for (int I = 1; I < Argc; ++I)
+  // -mstage-arch=LIST is mstage's own (the plugin checks the names).
+  const char *AotArchs = nullptr;
+  for (int I = 1; I < Argc; ++I) {
+    if (std::strncmp(Argv[I], "-mstage-arch", 12) == 0) {
+      if (Argv[I][12] != '=' || !Argv[I][13]) {
+        fprintf(stderr,
+                "mstage++: error: '%s' needs architectures: "
+                "-mstage-arch=sm_80,sm_90 or -mstage-arch=none\n",
+                Argv[I]);
+        return 1;
+      }
+      AotArchs = Argv[I] + 13;
+      continue;
+    }
     Args.push_back(Argv[I]);
+  }
+  if (AotArchs)
+    for (const std::string &A :
+         {std::string("-Xclang"), std::string("-plugin-arg-mstage"),
+          std::string("-Xclang"), "aot-arch=" + std::string(AotArchs)})
+      Args.push_back(A);
   // stage() errors name source lines and columns, so the compile always has
   // line tables with columns (whatever -gno-column-info says); when the user
   // did not ask for debug information the plugin strips them from the

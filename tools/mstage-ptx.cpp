@@ -8,6 +8,10 @@
 //                                    the specialized PTX (or --ir: its IR)
 //   ... --diff                       unified diff of the PTX without and with
 //                                    the staged values and launch folded in
+//   mstage-ptx FILE --aot            the ahead-of-time images (kind, arch,
+//                                    size, kernels)
+//   mstage-ptx FILE --aot-ptx [--arch sm_XY]
+//                                    an ahead-of-time PTX image
 //
 // SITE is a stage site's index (0, 1, ...) or its source line (L23). FILE is
 // an object file or executable built by mstage++ (a regular file). Kernels
@@ -15,6 +19,7 @@
 // needed.
 //
 //===----------------------------------------------------------------------===//
+#include "AotImage.h"
 #include "JitCompiler.h"
 #include "KernelBlob.h"
 #include "StageValueText.h"
@@ -82,6 +87,16 @@ static cl::opt<bool> Diff("diff",
                                    "folding (needs diff on PATH)"),
                           cl::cat(Category));
 
+static cl::opt<bool> ListAot("aot",
+                             cl::desc("list the ahead-of-time images: kind, "
+                                      "architecture, size and kernels"),
+                             cl::cat(Category));
+static cl::opt<bool>
+    AotPTX("aot-ptx",
+           cl::desc("print the ahead-of-time PTX image (for --arch when "
+                    "given, else the only or highest one)"),
+           cl::cat(Category));
+
 static int fail(const Twine &Msg) {
   WithColor::error(errs(), "mstage-ptx") << Msg << "\n";
   return 1;
@@ -134,6 +149,60 @@ readKernels(const object::ObjectFile &Obj) {
     return A.Name < B.Name;
   });
   return Kernels;
+}
+
+// The images of the file's mstage_aot sections, in section order.
+static Expected<std::vector<AotImage>>
+readAotImages(const object::ObjectFile &Obj) {
+  std::vector<AotImage> Images;
+  for (const object::SectionRef &Sec : Obj.sections()) {
+    Expected<StringRef> Name = Sec.getName();
+    if (!Name || *Name != AotImageSection)
+      continue;
+    Expected<StringRef> Data = Sec.getContents();
+    if (!Data)
+      return Data.takeError();
+    auto Read = readAotSection(arrayRefFromStringRef(*Data));
+    if (!Read)
+      return Read.takeError();
+    for (AotImage &I : *Read)
+      Images.push_back(std::move(I));
+  }
+  return Images;
+}
+
+static int showAot(const object::ObjectFile &Obj) {
+  auto Images = readAotImages(Obj);
+  if (!Images)
+    return fail(InputFile + ": " + toString(Images.takeError()));
+  if (ListAot) {
+    if (Images->empty())
+      outs() << "no ahead-of-time images (built with -mstage-arch=none?)\n";
+    for (const AotImage &I : *Images)
+      outs() << (I.Kind == AotKind::Cubin ? "cubin" : "ptx") << " " << I.Arch
+             << " " << I.Payload.size() << " bytes, " << I.Kernels.size()
+             << " kernels: " << join(I.Kernels, " ") << "\n";
+    return 0;
+  }
+  const AotImage *Best = nullptr;
+  auto Number = [](StringRef A) {
+    unsigned N = 0;
+    A.drop_front(3).consumeInteger(10, N);
+    return N;
+  };
+  for (const AotImage &I : *Images) {
+    if (I.Kind != AotKind::Ptx)
+      continue;
+    if (Arch.getNumOccurrences() ? I.Arch == Arch
+                                 : !Best || Number(I.Arch) > Number(Best->Arch))
+      Best = &I;
+  }
+  if (!Best)
+    return fail(InputFile + ": no ahead-of-time PTX image" +
+                (Arch.getNumOccurrences() ? " for " + Arch : std::string()) +
+                "; --aot lists the images");
+  outs() << Best->Payload.rtrim('\0');
+  return 0;
 }
 
 // How the listing and --kernel name Kernels[I]: its device name, with "#N"
@@ -387,6 +456,8 @@ int main(int Argc, char **Argv) {
   auto Kernels = readKernels(**Bin);
   if (!Kernels)
     return fail(InputFile + ": " + toString(Kernels.takeError()));
+  if (ListAot || AotPTX)
+    return showAot(**Bin);
 
   if (KernelName.empty()) {
     for (size_t I = 0; I < Kernels->size(); ++I) {

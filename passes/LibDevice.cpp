@@ -1,14 +1,14 @@
-//===- LibDevice.cpp - NVIDIA's libdevice, embedded in the runtime --------===//
+//===- LibDevice.cpp - NVIDIA's libdevice, embedded at build time ---------===//
 #include "LibDevice.h"
 
 extern "C" const char __mstage_libdevice_begin[];
 extern "C" const char __mstage_libdevice_end[];
 
-namespace mstage::rt {
+namespace mstage {
 
 llvm::StringRef libdeviceBitcode() {
   return llvm::StringRef(__mstage_libdevice_begin,
                          __mstage_libdevice_end - __mstage_libdevice_begin);
 }
 
-} // namespace mstage::rt
+} // namespace mstage

@@ -1,0 +1,379 @@
+//===- AotCompile.cpp - Compile a unit's generic kernels ahead of time ----===//
+#include "AotCompile.h"
+#include "AotImage.h"
+#include "DeviceCodegen.h"
+#include "DeviceOptimizer.h"
+#include "GenericKernel.h"
+#include "KernelBlob.h"
+#include "LibDevice.h"
+#include "PluginOptions.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <thread>
+
+using namespace llvm;
+
+namespace mstage {
+namespace {
+
+// ptxas as the runtime finds it (runtime/CudaTools.cpp): MSTAGE_PTXAS (a
+// path, or off), else PATH, $CUDA_HOME/bin, $CUDA_PATH/bin,
+// /usr/local/cuda/bin. Path is "" without one, and Why says why.
+struct PtxasChoice {
+  std::string Path, Why;
+};
+
+PtxasChoice findPtxas() {
+  const char *Env = std::getenv("MSTAGE_PTXAS");
+  if (Env && *Env) {
+    if (StringRef(Env) == "off")
+      return {"", "MSTAGE_PTXAS=off"};
+    if (!sys::fs::can_execute(Env))
+      return {"", "MSTAGE_PTXAS='" + std::string(Env) +
+                      "' is not a program that can be run"};
+    return {Env, ""};
+  }
+  if (auto P = sys::findProgramByName("ptxas"))
+    return {*P, ""};
+  SmallVector<std::string, 3> Dirs;
+  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *Root = std::getenv(Var); Root && *Root)
+      Dirs.push_back((Twine(Root) + "/bin").str());
+  Dirs.push_back("/usr/local/cuda/bin");
+  SmallVector<StringRef, 3> Paths(Dirs.begin(), Dirs.end());
+  if (auto P = sys::findProgramByName("ptxas", Paths))
+    return {*P, ""};
+  return {"", "ptxas was not found (set CUDA_HOME or MSTAGE_PTXAS)"};
+}
+
+unsigned archNumber(StringRef Arch) {
+  unsigned N = 0;
+  Arch.drop_front(Arch.find_first_of("0123456789")).consumeInteger(10, N);
+  return N;
+}
+
+// What went wrong for some of the kernels, on some architectures.
+struct Failure {
+  std::vector<std::string> Kernels; // pretty names; all kernels when empty
+  std::string Reason;
+};
+
+struct ArchResult {
+  std::string Arch;
+  std::string PTX, Cubin;
+  std::optional<Failure> Failed;      // no PTX
+  std::optional<Failure> CubinFailed; // PTX, but no cubin
+};
+
+// Errors that passes report through the context: LLVM's default handler
+// would end the compile.
+struct CollectErrors : DiagnosticHandler {
+  std::string &Errors;
+  explicit CollectErrors(std::string &Errors) : Errors(Errors) {}
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() == DS_Error) {
+      raw_string_ostream OS(Errors);
+      DiagnosticPrinterRawOStream DP(OS);
+      OS << (Errors.empty() ? "" : "; ");
+      DI.print(DP);
+    }
+    return true; // warnings and remarks are not the user's business here
+  }
+};
+
+Error fail(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+// Runs ptxas on PTX for Arch; the cubin, or ptxas's complaint.
+Expected<std::string> runPtxas(StringRef Ptxas, StringRef PTX, StringRef Arch) {
+  SmallString<128> PtxPath, CubinPath, LogPath;
+  int FD;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mstage-aot", "ptx", FD, PtxPath))
+    return fail("cannot create a temporary file: " + EC.message());
+  FileRemover RemovePtx(PtxPath);
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << PTX;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      return fail("cannot write " + PtxPath);
+    }
+  }
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mstage-aot", "cubin", CubinPath))
+    return fail("cannot create a temporary file: " + EC.message());
+  FileRemover RemoveCubin(CubinPath);
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mstage-aot", "log", LogPath))
+    return fail("cannot create a temporary file: " + EC.message());
+  FileRemover RemoveLog(LogPath);
+  std::string ArchArg = ("-arch=" + Arch).str();
+  StringRef Args[] = {Ptxas, ArchArg, PtxPath, "-o", CubinPath};
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(LogPath),
+                                          StringRef(LogPath)};
+  std::string ExecError;
+  bool ExecFailed = false;
+  sys::ProcessInfo PI = sys::ExecuteNoWait(Ptxas, Args, std::nullopt, Redirects,
+                                           0, &ExecError, &ExecFailed);
+  if (ExecFailed || PI.Pid == sys::ProcessInfo::InvalidPid)
+    return fail("cannot run " + Ptxas + ": " + ExecError);
+  std::string WaitError;
+  sys::ProcessInfo Done = sys::Wait(PI, std::nullopt, &WaitError);
+  if (Done.ReturnCode != 0) {
+    std::string Log;
+    if (auto Buf = MemoryBuffer::getFile(LogPath))
+      Log = (*Buf)->getBuffer().trim().str();
+    // The first line says what; the rest repeats it.
+    Log = StringRef(Log).split('\n').first.str();
+    if (Log.empty())
+      Log = WaitError.empty() ? "exit status " + std::to_string(Done.ReturnCode)
+                              : WaitError;
+    return fail(Ptxas + " " + ArchArg + " failed: " + Log);
+  }
+  auto Cubin = MemoryBuffer::getFile(CubinPath, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+  if (!Cubin || (*Cubin)->getBufferSize() == 0)
+    return fail(Ptxas + " " + ArchArg + " wrote no cubin");
+  return (*Cubin)->getBuffer().str();
+}
+
+// Compiles every kernel's generic form, in one module, for Arch; then
+// ptxas makes the cubin when there is one.
+ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
+                          const std::string &Arch, const std::string &Ptxas) {
+  ArchResult R;
+  R.Arch = Arch;
+  LLVMContext Ctx;
+  std::string LlvmErrors;
+  Ctx.setDiagnosticHandler(std::make_unique<CollectErrors>(LlvmErrors));
+  auto TM = createNVPTXTargetMachine(Arch);
+  if (!TM) {
+    R.Failed = Failure{{}, toString(TM.takeError())};
+    return R;
+  }
+  std::unique_ptr<Module> All;
+  for (const AotKernel &K : Kernels) {
+    auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
+    if (!ModOrErr) {
+      R.Failed = Failure{{K.PrettyName}, toString(ModOrErr.takeError())};
+      return R;
+    }
+    std::unique_ptr<Module> M = std::move(*ModOrErr);
+    if (Error E = makeGenericKernel(*M, K.Name, K.SiteSizes)) {
+      R.Failed = Failure{{K.PrettyName}, toString(std::move(E))};
+      return R;
+    }
+    if (!All)
+      All = std::move(M);
+    else if (Linker::linkModules(*All, std::move(M))) {
+      R.Failed = Failure{{K.PrettyName}, "linking failed: " + LlvmErrors};
+      return R;
+    }
+  }
+  Expected<std::string> PTX =
+      compileDeviceCode(*All, **TM, libdeviceBitcode(), /*FastMath=*/false);
+  if (!PTX) {
+    R.Failed = Failure{{}, toString(PTX.takeError())};
+    return R;
+  }
+  if (!LlvmErrors.empty()) {
+    R.Failed = Failure{{}, "LLVM cannot compile it: " + LlvmErrors};
+    return R;
+  }
+  R.PTX = std::move(*PTX);
+  if (Ptxas.empty())
+    return R;
+  Expected<std::string> Cubin = runPtxas(Ptxas, R.PTX, Arch);
+  if (Cubin)
+    R.Cubin = std::move(*Cubin);
+  else
+    R.CubinFailed = Failure{{}, toString(Cubin.takeError())};
+  return R;
+}
+
+// One unit's compile, on one thread per architecture.
+struct AotJob {
+  std::vector<AotKernel> Kernels;
+  std::vector<std::string> Archs;
+  PtxasChoice Ptxas;
+  uint64_t KernelsHash = 0;
+  std::vector<ArchResult> Results;
+  std::vector<std::thread> Threads;
+
+  ~AotJob() { join(); }
+  void join() {
+    for (std::thread &T : Threads)
+      if (T.joinable())
+        T.join();
+  }
+};
+
+// The jobs started and not yet embedded, by module. A job whose module
+// never reaches AotEmbedPass is joined when the map is destroyed.
+std::map<const Module *, std::unique_ptr<AotJob>> &pendingJobs() {
+  static std::map<const Module *, std::unique_ptr<AotJob>> Jobs;
+  return Jobs;
+}
+
+// One line for all failures: "kernel 'a' (sm_80, sm_90): why".
+std::string describeFailures(const AotJob &Job, bool Cubins) {
+  // Same kernels and reason on several architectures: said once.
+  std::vector<std::pair<Failure, std::vector<std::string>>> Groups;
+  for (const ArchResult &R : Job.Results) {
+    const std::optional<Failure> &F = Cubins ? R.CubinFailed : R.Failed;
+    if (!F)
+      continue;
+    auto It = find_if(Groups, [&](const auto &G) {
+      return G.first.Kernels == F->Kernels && G.first.Reason == F->Reason;
+    });
+    if (It == Groups.end())
+      Groups.push_back({*F, {R.Arch}});
+    else
+      It->second.push_back(R.Arch);
+  }
+  std::string Out;
+  for (auto &[F, Archs] : Groups) {
+    std::vector<std::string> Names = F.Kernels;
+    if (Names.empty())
+      for (const AotKernel &K : Job.Kernels)
+        Names.push_back(K.PrettyName);
+    std::string Quoted;
+    for (const std::string &N : Names)
+      Quoted += (Quoted.empty() ? "'" : ", '") + N + "'";
+    Out += (Out.empty() ? "" : "; ") + std::string("kernel") +
+           (Names.size() > 1 ? "s " : " ") + Quoted + " (" + join(Archs, ", ") +
+           "): " + StringRef(F.Reason).trim().str();
+  }
+  return Out;
+}
+
+} // namespace
+
+void startAotCompile(Module &M, std::vector<AotKernel> Kernels) {
+  if (aotArchs().empty() || Kernels.empty())
+    return;
+  auto Job = std::make_unique<AotJob>();
+  Job->Kernels = std::move(Kernels);
+  Job->Archs = aotArchs();
+  Job->Ptxas = findPtxas();
+  SmallVector<uint64_t, 8> Hashes;
+  for (const AotKernel &K : Job->Kernels)
+    Hashes.push_back(hashBitcode(K.Bitcode));
+  Job->KernelsHash = hashAotKernels(Hashes);
+  Job->Results.resize(Job->Archs.size());
+  for (size_t I = 0; I < Job->Archs.size(); ++I)
+    Job->Threads.emplace_back([J = Job.get(), I] {
+      J->Results[I] = compileForArch(J->Kernels, J->Archs[I], J->Ptxas.Path);
+    });
+  pendingJobs()[&M] = std::move(Job);
+}
+
+PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
+  auto It = pendingJobs().find(&M);
+  if (It == pendingJobs().end())
+    return PreservedAnalyses::all();
+  std::unique_ptr<AotJob> Job = std::move(It->second);
+  pendingJobs().erase(It);
+  Job->join();
+
+  // A cubin per architecture, and PTX for the highest (newer GPUs compile
+  // it); without ptxas, PTX for each.
+  unsigned Highest = 0;
+  for (const std::string &A : Job->Archs)
+    Highest = std::max(Highest, archNumber(A));
+  bool HavePtxas = !Job->Ptxas.Path.empty();
+  std::vector<std::string> Images;
+  for (const ArchResult &R : Job->Results) {
+    if (R.Failed)
+      continue;
+    AotImage Image;
+    Image.Arch = R.Arch;
+    Image.KernelsHash = Job->KernelsHash;
+    for (const AotKernel &K : Job->Kernels)
+      Image.Kernels.push_back(K.Name);
+    if (!R.Cubin.empty()) {
+      Image.Kind = AotKind::Cubin;
+      Image.Payload = R.Cubin;
+      Images.push_back(writeAotImage(Image));
+    }
+    if (!HavePtxas || archNumber(R.Arch) == Highest) {
+      // With its NUL, so that the driver can load it where it lies.
+      std::string PTX = R.PTX + '\0';
+      Image.Kind = AotKind::Ptx;
+      Image.Payload = PTX;
+      Images.push_back(writeAotImage(Image));
+    }
+  }
+
+  std::string Failed = describeFailures(*Job, /*Cubins=*/false);
+  if (!Failed.empty())
+    errs() << "mstage++: warning: no ahead-of-time code for " << Failed
+           << "; the first launches wait for the JIT\n";
+  std::string NoCubin = describeFailures(*Job, /*Cubins=*/true);
+  if (!NoCubin.empty())
+    errs() << "mstage++: warning: no ahead-of-time cubin for " << NoCubin
+           << "; the embedded PTX is used\n";
+  static bool Noted = false;
+  if (!HavePtxas && !Noted) {
+    Noted = true;
+    errs() << "mstage++: note: " << Job->Ptxas.Why
+           << "; kernels' ahead-of-time code is embedded as PTX\n";
+  }
+  if (Images.empty())
+    return PreservedAnalyses::all();
+
+  GlobalVariable *Record = M.getNamedGlobal(ModuleRecordName);
+  auto *Init = Record
+                   ? dyn_cast_or_null<ConstantStruct>(Record->getInitializer())
+                   : nullptr;
+  if (!Init || Init->getNumOperands() != 5)
+    return PreservedAnalyses::all();
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::get(Ctx, 0);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  auto *RefTy = StructType::get(Ctx, {Ptr, I64});
+  SmallVector<Constant *, 4> Refs;
+  for (const std::string &Bytes : Images) {
+    auto *Data =
+        ConstantDataArray::getRaw(Bytes, Bytes.size(), Type::getInt8Ty(Ctx));
+    auto *GV = new GlobalVariable(M, Data->getType(), true,
+                                  GlobalValue::PrivateLinkage, Data,
+                                  "__mstage_aot_image");
+    GV->setSection(AotImageSection);
+    GV->setAlignment(Align(AotImageAlign));
+    Refs.push_back(
+        ConstantStruct::get(RefTy, {GV, ConstantInt::get(I64, Bytes.size())}));
+  }
+  auto *TableInit =
+      ConstantArray::get(ArrayType::get(RefTy, Refs.size()), Refs);
+  auto *Table = new GlobalVariable(M, TableInit->getType(), true,
+                                   GlobalValue::PrivateLinkage, TableInit,
+                                   "__mstage_aot_images");
+  Record->setInitializer(ConstantStruct::get(
+      Init->getType(),
+      {Init->getOperand(0), Init->getOperand(1), Init->getOperand(2),
+       ConstantInt::get(Type::getInt32Ty(Ctx), Images.size()), Table}));
+  return PreservedAnalyses::none();
+}
+
+} // namespace mstage

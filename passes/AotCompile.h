@@ -1,0 +1,45 @@
+//===- AotCompile.h - Compile a unit's generic kernels ahead of time ------===//
+//
+// The extraction pass starts the compile of the unit's generic kernels
+// (GenericKernel.h) as soon as their blobs exist, on background threads (one
+// per target architecture, each running its own ptxas), so that it overlaps
+// clang's host optimization; AotEmbedPass, at the end of the optimization
+// pipeline, waits for it and embeds the images (AotImage.h). A failure never
+// fails the user's compile: it is one warning line, and the object gets no
+// images (the runtime then waits for the JIT).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_PASSES_AOTCOMPILE_H
+#define MSTAGE_PASSES_AOTCOMPILE_H
+
+#include "llvm/IR/PassManager.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mstage {
+
+// The module record that the extraction pass emits (mstage_module_record).
+inline constexpr const char *ModuleRecordName = "__mstage_module";
+
+struct AotKernel {
+  std::string Name;       // the kernel's symbol
+  std::string PrettyName; // for messages
+  std::string Bitcode;    // its device module
+  std::vector<uint32_t> SiteSizes;
+};
+
+// Starts compiling Kernels, in their record order, for the architectures
+// of aotArchs() (nothing when there are none).
+void startAotCompile(llvm::Module &M, std::vector<AotKernel> Kernels);
+
+// Waits for M's compile, if one was started, and embeds its images.
+struct AotEmbedPass : llvm::PassInfoMixin<AotEmbedPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+} // namespace mstage
+
+#endif

@@ -1,0 +1,134 @@
+//===- DeviceCodegen.cpp - From a device module to PTX --------------------===//
+#include "DeviceCodegen.h"
+#include "DeviceOptimizer.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+using namespace llvm;
+
+namespace mstage {
+namespace {
+
+Error fail(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+// Host math calls (sqrtf, expf, ...) become their libdevice versions
+// (__nv_sqrtf, ...) when libdevice has one; with fast math, its fast
+// versions where it has them (__nv_fast_expf, ...), as CUDA's headers do
+// under --use_fast_math.
+void mapMathToLibdevice(Module &M, Module &LibDevice, bool FastMath) {
+  for (Function &F : make_early_inc_range(M)) {
+    if (!F.isDeclaration() || F.isIntrinsic())
+      continue;
+    std::string NvName = ("__nv_" + F.getName()).str();
+    std::string FastName = ("__nv_fast_" + F.getName()).str();
+    if (FastMath && LibDevice.getFunction(FastName))
+      NvName = FastName;
+    else if (!LibDevice.getFunction(NvName))
+      continue;
+    if (Function *Existing = M.getFunction(NvName)) {
+      F.replaceAllUsesWith(Existing);
+      F.eraseFromParent();
+    } else {
+      F.setName(NvName);
+    }
+  }
+}
+
+// Answers libdevice's __nvvm_reflect queries for FTZ and precise sqrt here:
+// LLVM 22's NVVMReflect ignores the nvvm-reflect-prec-sqrt flag and answers 0
+// (approximate sqrt). __CUDA_ARCH is left to NVVMReflect.
+void foldReflectQueries(Module &M, bool FastMath) {
+  Function *Reflect = M.getFunction("__nvvm_reflect");
+  if (!Reflect)
+    return;
+  for (User *U : make_early_inc_range(Reflect->users())) {
+    auto *CI = dyn_cast<CallInst>(U);
+    StringRef Query;
+    if (!CI || CI->arg_size() != 1 ||
+        !getConstantStringInfo(CI->getArgOperand(0), Query))
+      continue;
+    int Value;
+    if (Query == "__CUDA_FTZ")
+      Value = FastMath ? 1 : 0;
+    else if (Query == "__CUDA_PREC_SQRT")
+      Value = FastMath ? 0 : 1;
+    else
+      continue;
+    CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), Value));
+    CI->eraseFromParent();
+  }
+}
+
+// Declarations that the driver or the NVPTX back end provide.
+bool isProvidedByTarget(const Function &F) {
+  return F.isIntrinsic() || F.getName() == "vprintf" ||
+         F.getName() == "malloc" || F.getName() == "free" ||
+         F.getName() == "__assertfail" || F.getName() == "__nvvm_reflect";
+}
+
+Error checkResolved(Module &M) {
+  std::string Missing;
+  for (Function &F : M)
+    if (F.isDeclaration() && !F.use_empty() && !isProvidedByTarget(F))
+      Missing += (Missing.empty() ? "'" : ", '") + demangle(F.getName()) + "'";
+  if (Missing.empty())
+    return Error::success();
+  return fail("calls " + Missing +
+              ", which has no device definition; define it in a source file "
+              "compiled with mstage++ that launches the kernel (inline or in "
+              "a header)");
+}
+
+} // namespace
+
+Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
+                         bool FastMath) {
+  // Reading libdevice's symbol table costs 1-2 ms: only a kernel that calls
+  // a function it does not define can need it.
+  bool CallsOut = any_of(M, [](const Function &F) {
+    return F.isDeclaration() && !F.use_empty() && !F.isIntrinsic();
+  });
+  if (CallsOut) {
+    auto LibOrErr = getLazyBitcodeModule(
+        MemoryBufferRef(LibDevice, "libdevice.10.bc"), M.getContext());
+    if (!LibOrErr)
+      return fail("embedded libdevice is unreadable: " +
+                  toString(LibOrErr.takeError()));
+    std::unique_ptr<Module> Lib = std::move(*LibOrErr);
+    Lib->setTargetTriple(M.getTargetTriple());
+    Lib->setDataLayout(M.getDataLayout());
+    mapMathToLibdevice(M, *Lib, FastMath);
+    if (Linker::linkModules(M, std::move(Lib), Linker::Flags::LinkOnlyNeeded))
+      return fail("linking libdevice failed");
+  }
+  // IEEE-exact sqrt and division unless fast math was asked for.
+  M.addModuleFlag(Module::Override, "nvvm-reflect-ftz", FastMath ? 1 : 0);
+  foldReflectQueries(M, FastMath);
+  internalizeModule(M, [](const GlobalValue &GV) {
+    auto *F = dyn_cast<Function>(&GV);
+    return F && F->getCallingConv() == CallingConv::PTX_Kernel;
+  });
+  if (Error E = checkResolved(M))
+    return E;
+  optimizeDeviceModule(M, TM, OptimizationLevel::O3, /*LoopTransforms=*/true);
+  return Error::success();
+}
+
+Expected<std::string> compileDeviceCode(Module &M, TargetMachine &TM,
+                                        StringRef LibDevice, bool FastMath) {
+  if (Error E = optimizeDeviceCode(M, TM, LibDevice, FastMath))
+    return std::move(E);
+  return emitPTX(M, TM);
+}
+
+} // namespace mstage
