@@ -15,8 +15,8 @@
 #include "CudaDriver.h"
 
 #include <array>
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>

@@ -31,7 +31,7 @@ struct LaunchTimes {
   CodeSource Source = CodeSource::Memory;
   // Load: from the PTX to a loaded module, through ptxas when it is used.
   double Evaluate = 0, Optimize = 0, Codegen = 0, Load = 0;
-  bool FromCubin = false; // the module is ptxas's cubin, not the driver's
+  bool FromCubin = false;  // the module is ptxas's cubin, not the driver's
   bool Background = false; // made by the background compile pool
 };
 

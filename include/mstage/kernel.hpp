@@ -427,8 +427,8 @@ private:
                       const_cast<void *>(static_cast<const void *>(&views))...};
     const uint32_t sizes[] = {uint32_t(sizeof(F)), uint32_t(sizeof(D))...};
     mstage_launch_config c = config();
-    detail::check(mstage_rt_compile(entry<D...>(), params, sizes,
-                                    1 + sizeof...(D), &c));
+    detail::check(
+        mstage_rt_compile(entry<D...>(), params, sizes, 1 + sizeof...(D), &c));
   }
 
   // The host address of the kernel entry identifies the kernel.
