@@ -232,6 +232,8 @@ int main(int Argc, char **Argv) {
   std::string DumpDir = std::string(CacheDir) + "-ptx";
   setenv("MSTAGE_DUMP", "ptx", 1);
   setenv("MSTAGE_DUMP_DIR", DumpDir.c_str(), 1);
+  // The latency of the JIT itself: launches wait for it.
+  setenv("MSTAGE_JIT", "sync", 0);
   mstage_rt_time_launches(0);
   // The CPU back end compiles nothing: only a GPU has latencies to measure.
   if (std::strcmp(mstage_rt_backend(), "cuda") != 0)

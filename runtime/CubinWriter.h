@@ -36,6 +36,10 @@ llvm::Expected<std::string> assembleWithPtxas(llvm::StringRef Kernel,
 void storeWithCubinLater(const CacheKey &Key, std::string Kernel,
                          std::string PTX, std::string Arch);
 
+// Makes the list of ptxas runs now, so that it outlives (is destroyed after)
+// whatever is registered with atexit later: the compile pool.
+void initCubinWriters();
+
 // Waits for every ptxas started by storeWithCubinLater and writes its entry.
 // The process also does at exit (a forked child does not: the processes
 // are its parent's).

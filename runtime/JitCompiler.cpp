@@ -143,8 +143,11 @@ struct CollectErrors : DiagnosticHandler {
 
 std::once_flag InitTargets;
 std::string LlvmOptionsError;
-std::mutex TMLock;
-std::map<std::string, std::unique_ptr<TargetMachine>> TargetMachines;
+// Each thread compiles with target machines of its own, one per
+// architecture, so that compiles on several threads share none: a target
+// machine is not thread-safe, and LLVM's state is per context otherwise.
+thread_local std::map<std::string, std::unique_ptr<TargetMachine>>
+    TargetMachines;
 
 void initTargets() {
   std::call_once(InitTargets, [] {
@@ -157,6 +160,24 @@ void initTargets() {
   });
 }
 
+// The crash handlers are process-wide: the first compile to start installs
+// them and the last to finish removes them, so that none is left without
+// them while another finishes.
+std::mutex ContainedLock;
+unsigned ContainedCompiles = 0;
+
+void enterContained() {
+  std::lock_guard<std::mutex> G(ContainedLock);
+  if (ContainedCompiles++ == 0)
+    CrashRecoveryContext::Enable();
+}
+
+void leaveContained() {
+  std::lock_guard<std::mutex> G(ContainedLock);
+  if (--ContainedCompiles == 0)
+    CrashRecoveryContext::Disable();
+}
+
 // Runs Compile so that a fatal error or a crash in LLVM ends the compile,
 // not the process; returns what happened, or "". The crash handlers
 // (SIGSEGV, SIGABRT, ...) are LLVM's only while a compile runs, so that the
@@ -164,11 +185,11 @@ void initTargets() {
 // (its context and module) is leaked: LLVM's state in it is not to be
 // trusted.
 std::string runContained(function_ref<void()> Compile) {
-  CrashRecoveryContext::Enable();
+  enterContained();
   CrashRecoveryContext CRC;
   FatalError.clear();
   bool Finished = CRC.RunSafely(Compile);
-  CrashRecoveryContext::Disable();
+  leaveContained();
   if (Finished)
     return "";
   if (CRC.RetCode > 128) // a signal
@@ -177,6 +198,7 @@ std::string runContained(function_ref<void()> Compile) {
   return StringRef(FatalError).split('\n').first.str();
 }
 
+// This thread's target machine for Arch.
 Expected<TargetMachine *> targetMachineFor(StringRef Arch) {
   initTargets();
   if (!LlvmOptionsError.empty())
@@ -265,15 +287,15 @@ Error checkArch(StringRef Arch) {
 Expected<JitOutput> compileKernel(const KernelBlob &K,
                                   const Specialization &Spec,
                                   const JitOptions &Opts, bool WantIR) {
-  // One compile at a time: target machines are shared per architecture.
-  std::lock_guard<std::mutex> G(TMLock);
+  // No lock: each compile has its own context, and each thread its own
+  // target machines, so compiles on several threads run at once.
   std::optional<Expected<JitOutput>> Out;
   std::string Failed = runContained(
       [&] { Out.emplace(compileContained(K, Spec, Opts, WantIR)); });
   if (Failed.empty())
     return std::move(*Out);
-  // The interrupted compile may have left the target machine half-way:
-  // the next compile makes a new one (this one is leaked, not destroyed).
+  // The interrupted compile may have left this thread's target machine
+  // half-way: its next compile makes a new one (this one is leaked, not destroyed).
   (void)TargetMachines[Opts.Arch].release();
   return jitError(K, "LLVM cannot compile it for " + Opts.Arch + ": " + Failed);
 }

@@ -37,9 +37,9 @@ struct JitOutput {
 llvm::Error checkArch(llvm::StringRef Arch);
 
 // Parses the kernel's bitcode, folds in the specialization, links the
-// libdevice functions it uses, runs O3 and emits PTX. Thread-safe. A fatal
-// error or a crash inside LLVM is an error naming the kernel, not the end of
-// the process.
+// libdevice functions it uses, runs O3 and emits PTX. Thread-safe: compiles
+// on several threads run at once. A fatal error or a crash inside LLVM is an
+// error naming the kernel, not the end of the process.
 llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,
                                         const Specialization &Spec,
                                         const JitOptions &Options, bool WantIR);

@@ -2,6 +2,7 @@
 #include "HotTls.h"
 #include "KernelRegistry.h"
 #include "Backend.h"
+#include "CompilePool.h"
 #include "CudaDriver.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -31,6 +32,9 @@ struct Registry {
   // Kernel data that could not be read, reported when a launch finds no
   // kernel (it may be why), by the module it came from.
   std::vector<std::pair<const mstage_module_record *, std::string>> Problems;
+  // The generic code of each registered module; like kernels, never freed.
+  std::unordered_map<const mstage_module_record *, GenericCode *> Generic;
+  std::vector<std::unique_ptr<GenericCode>> AllGeneric;
 };
 
 // Never destroyed: static constructors register before, and launches from
@@ -68,9 +72,12 @@ void addKernel(Registry &R, const mstage_module_record &M,
                 std::to_string(Rec.num_evaluators) + " evaluators");
     return;
   }
-  R.Kernels[Rec.host_entry] =
-      std::make_unique<RegisteredKernel>(RegisteredKernel{
-          &Rec, std::move(*Blob), std::make_unique<SpecializationTable>()});
+  GenericCode *&Generic = R.Generic[&M];
+  if (!Generic)
+    Generic = R.AllGeneric.emplace_back(std::make_unique<GenericCode>(M)).get();
+  R.Kernels[Rec.host_entry] = std::make_unique<RegisteredKernel>(
+      RegisteredKernel{&Rec, std::move(*Blob),
+                       std::make_unique<SpecializationTable>(), &M, Generic});
 }
 
 // Drops the compiled code of a kernel that is unregistered. Not at exit:
@@ -144,6 +151,7 @@ extern "C" __attribute__((visibility("default"))) void
 __mstage_unregister_module(const mstage_module_record *Module) {
   Registry &R = registry();
   std::vector<RegisteredKernel *> Dropped;
+  GenericCode *Generic = nullptr;
   {
     std::lock_guard<std::mutex> G(R.Lock);
     llvm::erase_if(R.Problems,
@@ -153,6 +161,10 @@ __mstage_unregister_module(const mstage_module_record *Module) {
     if (M == R.Modules.end())
       return;
     R.Modules.erase(M);
+    if (auto G = R.Generic.find(Module); G != R.Generic.end()) {
+      Generic = G->second;
+      R.Generic.erase(G);
+    }
     std::vector<const void *> Entries;
     for (auto It = R.Kernels.begin(); It != R.Kernels.end();) {
       if (!owns(*Module, It->second->Record)) {
@@ -172,6 +184,11 @@ __mstage_unregister_module(const mstage_module_record *Module) {
             addKernel(R, *Other, Other->kernels[I]);
     R.Generation.fetch_add(1, std::memory_order_acq_rel);
   }
+  // Background compiles read the module's bitcode: its queued ones are
+  // dropped and its running ones finish before it goes.
+  finishCompilesOf(Module);
   for (RegisteredKernel *K : Dropped)
     dropCode(*K);
+  if (Generic && !Exiting.load())
+    Generic->unload();
 }

@@ -2,6 +2,7 @@
 #ifndef MSTAGE_RUNTIME_KERNELREGISTRY_H
 #define MSTAGE_RUNTIME_KERNELREGISTRY_H
 
+#include "GenericCode.h"
 #include "KernelBlob.h"
 #include "MemoryCache.h"
 #include "mstage/abi.h"
@@ -12,6 +13,8 @@ struct RegisteredKernel {
   const mstage_kernel_record *Record = nullptr;
   KernelBlob Blob; // Bitcode points into the program's image
   std::unique_ptr<SpecializationTable> Specializations;
+  const mstage_module_record *Module = nullptr; // the module it came from
+  GenericCode *Generic = nullptr; // its module's ahead-of-time code
 };
 
 // The kernel whose host entry is HostEntry, or null when the program holds no

@@ -2,12 +2,15 @@
 #include "HotTls.h"
 #include "Backend.h"
 #include "CacheKey.h"
+#include "CompilePool.h"
 #include "CpuBackend.h"
 #include "CubinWriter.h"
 #include "CudaDriver.h"
 #include "DiskCache.h"
 #include "Dump.h"
+#include "GenericCode.h"
 #include "JitCompiler.h"
+#include "JitSettings.h"
 #include "KernelRegistry.h"
 #include "LaunchLimits.h"
 #include "MemoryCache.h"
@@ -122,6 +125,7 @@ std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
                                     {"shared_bytes", int64_t(C.shared_bytes)}}},
       {"staged", std::move(Sites)},
       {"cache", codeSourceName(Times.Source)},
+      {"compiled", Times.Background ? "background" : "foreground"},
       {"code", Times.FromCubin ? "cubin" : "ptx"},
       {"times_ms", llvm::json::Object{{"evaluate", Times.Evaluate},
                                       {"optimize", Times.Optimize},
@@ -266,6 +270,127 @@ int findRunnable(const void *HostEntry, const RegisteredKernel *&K) {
   return 0;
 }
 
+// What a launch and a compile ahead (mstage_rt_compile) check first: the
+// kernel, its parameters, its launch configuration (into Effective, with
+// MSTAGE_FAST_MATH applied) and the settings that fail launches.
+int checkLaunch(const void *HostEntry, uint32_t NumParams,
+                const mstage_launch_config &Config, const RegisteredKernel *&K,
+                mstage_launch_config &Effective) {
+  if (int Err = findRunnable(HostEntry, K))
+    return Err;
+  const Backend &B = backend();
+  if (NumParams != K->Blob.NumParams)
+    return fail(kernelPrefix(*K) + " was launched with " +
+                std::to_string(NumParams) + " parameters but compiled for " +
+                std::to_string(K->Blob.NumParams) +
+                "; rebuild the program with one mstage version");
+  warnAboutBoundsCheckVariable();
+  std::string Bad = checkConfig(Config, B);
+  if (!Bad.empty())
+    return fail(kernelPrefix(*K) + " " + Bad);
+  // MSTAGE_FAST_MATH=1 is fast math for every launch; it then takes part in
+  // the cache key as the kernel's own switch does.
+  static const BoolSetting FastMathEverywhere =
+      readBoolSetting("MSTAGE_FAST_MATH");
+  for (const std::string *Err :
+       {&FastMathEverywhere.Error, &traceSetting().Error,
+        &launchBlockingError(), &jitSettings().Error})
+    if (!Err->empty())
+      return fail(kernelPrefix(*K) + ": " + *Err);
+  Effective = Config;
+  if (FastMathEverywhere.Value)
+    Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
+  return 0;
+}
+
+// Makes E's code now, unless another thread made it meanwhile: the sync
+// path. A background compile that failed is this launch's failure.
+int compileNow(const RegisteredKernel &K, const Backend &B,
+               const mstage_launch_config &Config, const StagedLaunch &Staged,
+               CacheEntry &E, LaunchTimes &Times, bool Capturing) {
+  std::lock_guard<std::mutex> G(E.Compiling);
+  EntryState State = E.State.load(std::memory_order_acquire);
+  if (State == EntryState::Ready)
+    return 0;
+  if (State == EntryState::Failed)
+    return fail(E.Failure);
+  // A captured stream's launches are recorded; making the code (module
+  // loads, ptxas) is not, and is allowed meanwhile.
+  std::optional<CUstreamCaptureMode> Restore;
+  if (Capturing && B.Kind == BackendKind::Gpu)
+    Restore = B.Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
+  std::string Err = makeCode(K, B, Config, Staged, E.Code, Times);
+  if (Restore)
+    B.Driver->relaxCapture(*Restore);
+  if (!Err.empty())
+    return fail(Err);
+  // A queued background compile finds the entry ready and does nothing.
+  E.State.store(EntryState::Ready, std::memory_order_release);
+  return 0;
+}
+
+// The background compile of the specialization whose key is Key: what a
+// launch that waits does (makeCode), then the entry is ready. A failure is
+// reported once (the entry is compiled once); its launches go on running the
+// generic code.
+void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
+                         const std::string &Key, double EvaluateMs) {
+  const Backend &B = backend();
+  std::lock_guard<std::mutex> G(E.Compiling);
+  if (E.ready())
+    return; // a launch that could not wait made it
+  StagedLaunch Staged(K, Key);
+  mstage_launch_config Config = Staged.config();
+  LaunchTimes Times;
+  Times.Evaluate = EvaluateMs;
+  Times.Background = true;
+  std::string Err;
+  if (B.Kind == BackendKind::Gpu)
+    if (Status S = B.Driver->bindThread(); !S)
+      Err = kernelPrefix(K) + ": " + S.Message;
+  if (Err.empty())
+    Err = makeCode(K, B, Config, Staged, E.Code, Times);
+  if (!Err.empty()) {
+    llvm::StringRef Why(Err);
+    Why.consume_front(kernelPrefix(K) + ": ");
+    llvm::errs() << kernelPrefix(K) << ": " << Why
+                 << "; its generic code keeps running\n";
+    E.Failure = std::move(Err);
+    E.State.store(EntryState::Failed, std::memory_order_release);
+    return;
+  }
+  E.State.store(EntryState::Ready, std::memory_order_release);
+  if (traceEnabled())
+    traceLaunch(K.Blob, Config, Staged.Values, Times);
+}
+
+// Queues E's compile unless it is queued, made or failed already: only the
+// launch that finds it empty queues it.
+void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
+                         double EvaluateMs) {
+  EntryState Empty = EntryState::Empty;
+  if (!E.State.compare_exchange_strong(Empty, EntryState::Queued,
+                                       std::memory_order_acq_rel))
+    return;
+  queueCompile(K.Module, [&K, &E, Key = E.Key, EvaluateMs] {
+    compileInBackground(K, E, Key, EvaluateMs);
+  });
+}
+
+// The generic code that a launch whose code is not ready may run instead
+// of waiting, or null. Not with MSTAGE_JIT=sync, MSTAGE_CACHE=off (no code
+// is kept to switch to), while the stream is captured (the graph keeps the
+// specialized code) or with fast math (the generic code is IEEE, and would
+// give other results).
+const GenericKernel *genericCodeFor(const RegisteredKernel &K,
+                                    const mstage_launch_config &Config,
+                                    bool Capturing) {
+  if (!jitSettings().Async || cacheSettings().Mode == CacheMode::Off ||
+      Capturing || fastMath(Config) || !K.Generic)
+    return nullptr;
+  return K.Generic->find(K.Blob.Name);
+}
+
 // Per-thread kernel timing for benchmarks (mstage_rt_time_launches).
 MSTAGE_HOT_TLS thread_local bool TimeLaunches = false;
 MSTAGE_HOT_TLS thread_local double LastKernelMs = 0;
@@ -311,6 +436,48 @@ mstage_rt_prepare(const void *HostEntry) {
   return findRunnable(HostEntry, K);
 }
 
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_compile(const void *HostEntry, void *const *Params,
+                  const uint32_t *ParamSizes, uint32_t NumParams,
+                  const mstage_launch_config *Config) {
+  (void)ParamSizes;
+  const RegisteredKernel *K;
+  mstage_launch_config Effective;
+  if (int Err = checkLaunch(HostEntry, NumParams, *Config, K, Effective))
+    return Err;
+  const Backend &B = backend();
+  const CacheSettings &Cache = cacheSettings();
+  // The CPU back end compiles nothing; with MSTAGE_CACHE=off no code is
+  // kept for a later launch.
+  if (B.Kind == BackendKind::Cpu || Cache.Mode == CacheMode::Off)
+    return 0;
+  if (!Cache.Error.empty())
+    return fail(kernelPrefix(*K) + ": " + Cache.Error);
+  StagedLaunch Staged(*K, Params, Effective);
+  if (Staged.GaveUp >= 0)
+    return fail(kernelPrefix(*K) + ": " +
+                evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp)));
+  CacheEntry &E = K->Specializations->findOrInsert(Staged.key());
+  if (E.ready())
+    return 0;
+  if (jitSettings().Async) {
+    queueSpecialization(*K, E, 0);
+    return 0;
+  }
+  LaunchTimes Times;
+  if (int Err = compileNow(*K, B, Effective, Staged, E, Times, false))
+    return Err;
+  if (traceEnabled())
+    traceLaunch(K->Blob, Effective, Staged.Values, Times);
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_jit_wait(void) {
+  waitForCompiles();
+  return 0;
+}
+
 // Off the GPU while S is captured: the launch is recorded with copies of
 // its parameters, and runs (on the CPU) when the graph is replayed.
 static int recordCpuLaunch(Stream &S, const RegisteredKernel &K,
@@ -344,29 +511,10 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                  uint32_t NumParams, const mstage_launch_config *Config,
                  mstage_stream *StreamPtr) {
   const RegisteredKernel *K;
-  if (int Err = findRunnable(HostEntry, K))
+  mstage_launch_config Effective;
+  if (int Err = checkLaunch(HostEntry, NumParams, *Config, K, Effective))
     return Err;
   const Backend &B = backend();
-  if (NumParams != K->Blob.NumParams)
-    return fail(kernelPrefix(*K) + " was launched with " +
-                std::to_string(NumParams) + " parameters but compiled for " +
-                std::to_string(K->Blob.NumParams) +
-                "; rebuild the program with one mstage version");
-  warnAboutBoundsCheckVariable();
-  std::string Bad = checkConfig(*Config, B);
-  if (!Bad.empty())
-    return fail(kernelPrefix(*K) + " " + Bad);
-  // MSTAGE_FAST_MATH=1 is fast math for every launch; it then takes part in
-  // the cache key as the kernel's own switch does.
-  static const BoolSetting FastMathEverywhere =
-      readBoolSetting("MSTAGE_FAST_MATH");
-  for (const std::string *Err : {&FastMathEverywhere.Error,
-                                 &traceSetting().Error, &launchBlockingError()})
-    if (!Err->empty())
-      return fail(kernelPrefix(*K) + ": " + *Err);
-  mstage_launch_config Effective = *Config;
-  if (FastMathEverywhere.Value)
-    Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
   Config = &Effective;
   Stream &S = streamOf(StreamPtr);
   if (B.Kind == BackendKind::Cpu) {
@@ -404,31 +552,29 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                                    "MSTAGE_CACHE=off: the graph needs the "
                                    "code to stay loaded");
   CacheEntry *E = Cache.Mode == CacheMode::Off
-                      ? nullptr
-                      : K->Specializations->findReady(Staged.key());
-  if (!E) {
-    E = Cache.Mode == CacheMode::Off
-            ? &Uncached.emplace()
-            : &K->Specializations->findOrInsert(Staged.key());
-    std::lock_guard<std::mutex> G(E->Compiling);
-    if (!E->Ready.load(std::memory_order_acquire)) {
-      // A captured stream's launches are recorded; making the code (module
-      // loads, ptxas) is not, and is allowed meanwhile.
-      std::optional<CUstreamCaptureMode> Restore;
-      if (Capturing && B.Kind == BackendKind::Gpu)
-        Restore = B.Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
-      std::string Err = makeCode(*K, B, *Config, Staged, E->Code, Times);
-      if (Restore)
-        B.Driver->relaxCapture(*Restore);
-      if (!Err.empty())
-        return fail(Err);
+                      ? &Uncached.emplace()
+                      : K->Specializations->find(Staged.key());
+  const GenericKernel *Generic = nullptr;
+  if (!E || !E->ready()) {
+    if (!E)
+      E = &K->Specializations->findOrInsert(Staged.key());
+    Generic = Uncached ? nullptr : genericCodeFor(*K, *Config, Capturing);
+    if (Generic) {
+      queueSpecialization(*K, *E, Times.Evaluate);
+      if (E->ready())
+        Generic = nullptr; // made meanwhile
+      else
+        Times.Source = CodeSource::Generic;
+    }
+    if (!Generic) {
+      if (int Err = compileNow(*K, B, *Config, Staged, *E, Times, Capturing))
+        return Err;
       if (Uncached)
         Times.Source = CodeSource::Uncached;
-      E->Ready.store(true, std::memory_order_release);
     }
   }
   const CompiledKernel *C = &E->Code;
-  Times.FromCubin = C->FromCubin;
+  Times.FromCubin = !Generic && C->FromCubin;
   if (traceEnabled())
     traceLaunch(K->Blob, *Config, Staged.Values, Times);
   if (B.Kind == BackendKind::PtxOnly) {
@@ -440,10 +586,18 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
 
   float Ms = 0;
   bool Timed = TimeLaunches && !Capturing;
-  Status St = B.Driver->launch(C->Function, Config->grid, Config->block,
-                               Config->shared_bytes,
-                               const_cast<void **>(Params), S.handle(),
-                               Timed ? &Ms : nullptr);
+  // The generic code takes the staged values as one more parameter.
+  llvm::SmallVector<void *, 16> GenericParams;
+  if (Generic) {
+    GenericParams.assign(Params, Params + NumParams);
+    if (!K->Blob.StageSites.empty())
+      GenericParams.push_back(const_cast<char *>(Staged.stagedBytes().data()));
+  }
+  Status St = B.Driver->launch(
+      Generic ? Generic->Function : C->Function, Config->grid, Config->block,
+      Config->shared_bytes,
+      Generic ? GenericParams.data() : const_cast<void **>(Params), S.handle(),
+      Timed ? &Ms : nullptr);
   LastKernelMs = Ms;
   if (!St) {
     if (Uncached && Uncached->Code.Module)

@@ -4,12 +4,10 @@
 
 namespace mstage::rt {
 
-CacheEntry *SpecializationTable::findReady(std::string_view Key) {
+CacheEntry *SpecializationTable::find(std::string_view Key) {
   std::shared_lock<std::shared_mutex> G(Lock);
   auto It = Entries.find(Key);
-  if (It == Entries.end() || !It->second->Ready.load(std::memory_order_acquire))
-    return nullptr;
-  return It->second.get();
+  return It == Entries.end() ? nullptr : It->second.get();
 }
 
 CacheEntry &SpecializationTable::findOrInsert(std::string_view Key) {
@@ -30,7 +28,7 @@ std::vector<CompiledKernel> SpecializationTable::takeAll() {
   for (auto &[Key, E] : Entries) {
     // A compile still under way finishes before its entry goes.
     std::lock_guard<std::mutex> C(E->Compiling);
-    if (E->Ready.load(std::memory_order_acquire))
+    if (E->ready())
       Code.push_back(E->Code);
   }
   Entries.clear();

@@ -3,9 +3,10 @@
 // Each registered kernel has one table. A launch looks its specialization up
 // by the bytes of its launch configuration and staged values, under a shared
 // lock and without allocating. The first launch of a specialization inserts
-// an entry and compiles it while holding the entry's own lock, so that
-// threads launching the same specialization at once compile it once and
-// other specializations are not held up.
+// an entry; its code is made while the entry's own lock is held, by a launch
+// that waits for it or by a background compile, so that threads launching
+// the same specialization at once compile it once and other specializations
+// are not held up.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_MEMORYCACHE_H
@@ -15,6 +16,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -31,18 +33,28 @@ struct CompiledKernel {
   CUfunction Function = nullptr;
 };
 
+enum class EntryState : uint8_t {
+  Empty,  // no code, none being made in the background
+  Queued, // its compile is queued or running in the background
+  Ready,  // Code is complete and never changes again
+  Failed, // the background compile failed: Failure says why
+};
+
 struct CacheEntry {
-  std::string Key;         // what the table's key views
-  std::mutex Compiling;    // held while the code is made
-  std::atomic<bool> Ready; // Code is complete and never changes again
+  std::string Key;      // what the table's key views
+  std::mutex Compiling; // held while the code is made
+  std::atomic<EntryState> State{EntryState::Empty};
   CompiledKernel Code;
-  CacheEntry() : Ready(false) {}
+  std::string Failure; // written before State becomes Failed
+  bool ready() const {
+    return State.load(std::memory_order_acquire) == EntryState::Ready;
+  }
 };
 
 class SpecializationTable {
 public:
-  // The entry for Key when its code is ready, else null.
-  CacheEntry *findReady(std::string_view Key);
+  // The entry for Key (its code may not be ready), or null.
+  CacheEntry *find(std::string_view Key);
   // The entry for Key, inserted when absent (its code may not be ready).
   CacheEntry &findOrInsert(std::string_view Key);
 

@@ -37,6 +37,21 @@ public:
       Offset += llvm::alignTo(Sites[I].Size, sizeof(Chunk));
     }
   }
+  // The launch whose key() is Key, rebuilt (by a background compile).
+  StagedLaunch(const RegisteredKernel &K, std::string_view Key) {
+    Chunks.resize(Key.size() / sizeof(Chunk));
+    std::memcpy(bytes(), Key.data(), Chunks.size() * sizeof(Chunk));
+    size_t Offset = ConfigChunks * sizeof(Chunk);
+    for (const mstage::StageSite &S : K.Blob.StageSites) {
+      Values.push_back(llvm::StringRef(bytes() + Offset, S.Size));
+      Offset += llvm::alignTo(S.Size, sizeof(Chunk));
+    }
+  }
+  mstage_launch_config config() const {
+    mstage_launch_config C;
+    std::memcpy(&C, bytes(), sizeof(C));
+    return C;
+  }
   std::string_view key() const {
     return {bytes(), Chunks.size() * sizeof(Chunk)};
   }

@@ -27,6 +27,8 @@ const char *codeSourceName(CodeSource Source) {
     return "miss";
   case CodeSource::Uncached:
     return "off";
+  case CodeSource::Generic:
+    return "generic";
   }
   return "unknown";
 }
@@ -62,8 +64,9 @@ void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
        << formatStageValue(S, StagedValues[I]);
   }
   OS << "} cache " << codeSourceName(T.Source)
+     << (T.Background ? " (background)" : "")
      << format(": evaluate %.3f ms", T.Evaluate);
-  if (T.Source != CodeSource::Memory)
+  if (T.Source != CodeSource::Memory && T.Source != CodeSource::Generic)
     OS << format(", optimize %.3f ms, codegen %.3f ms, load %.3f ms (%s)",
                  T.Optimize, T.Codegen, T.Load, T.FromCubin ? "cubin" : "ptx");
   OS << "\n";

@@ -12,10 +12,18 @@
 namespace mstage::rt {
 
 // Where a launch's code came from; the values are those of
-// mstage_rt_last_launch_source.
-enum class CodeSource { Memory = 0, Disk = 1, Compiled = 2, Uncached = 3 };
+// mstage_rt_last_launch_source. Generic: the ahead-of-time generic code ran
+// while the specialization compiles in the background.
+enum class CodeSource {
+  Memory = 0,
+  Disk = 1,
+  Compiled = 2,
+  Uncached = 3,
+  Generic = 4
+};
 
-// How MSTAGE_TRACE and the dump's JSON name it: memory, disk, miss or off.
+// How MSTAGE_TRACE and the dump's JSON name it: memory, disk, miss, off or
+// generic.
 const char *codeSourceName(CodeSource Source);
 
 // Where a launch's code came from, and what making it cost (milliseconds).
@@ -23,7 +31,8 @@ struct LaunchTimes {
   CodeSource Source = CodeSource::Memory;
   // Load: from the PTX to a loaded module, through ptxas when it is used.
   double Evaluate = 0, Optimize = 0, Codegen = 0, Load = 0;
-  bool FromCubin = false; // the module is ptxas's cubin, not the driver's
+  bool FromCubin = false;  // the module is ptxas's cubin, not the driver's
+  bool Background = false; // made by the background compile pool
 };
 
 // MSTAGE_TRACE, read once; a value that is not a boolean fails launches.
@@ -34,7 +43,8 @@ bool traceEnabled();
 
 // Prints the launch of Kernel to stderr on one line: the kernel, its launch
 // configuration, its staged values (with their source lines), the cache
-// result and the times.
+// result and the times. A background compile prints the same line when it
+// is done, marked "(background)".
 void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &Config,
                  llvm::ArrayRef<llvm::StringRef> StagedValues,
                  const LaunchTimes &Times);

@@ -31,6 +31,10 @@ config.environment["PATH"] = os.pathsep.join(
 # their own, not the user's (~/.cache/mstage).
 config.environment["MSTAGE_CACHE_DIR"] = os.path.join(
     config.test_exec_root, "mstage-cache")
+# The tests outside test/jit check what the JIT compiles, dumps and caches at
+# each launch: they wait for it (MSTAGE_JIT=sync). test/jit runs with the
+# default, async.
+config.environment["MSTAGE_JIT"] = "sync"
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

@@ -104,6 +104,15 @@ int mstage_rt_launch(const void *host_entry, mstage_invoke_fn invoke,
                      void *const *params, const uint32_t *param_sizes,
                      uint32_t num_params, const mstage_launch_config *config,
                      mstage_stream *stream);
+/* What mstage_rt_launch does up to running the kernel: evaluates the staged
+ * values and compiles the specialization (MSTAGE_JIT=async: queued on the
+ * background compile pool; sync: now). Only the parameters' values that
+ * stage() sites read matter; nothing is copied to the device. */
+int mstage_rt_compile(const void *host_entry, void *const *params,
+                      const uint32_t *param_sizes, uint32_t num_params,
+                      const mstage_launch_config *config);
+/* Waits until no background compile is queued or running. */
+int mstage_rt_jit_wait(void);
 
 /* A new non-blocking stream; destroy waits for it and reports a failure on
  * stderr. */
@@ -188,8 +197,9 @@ void mstage_rt_time_launches(int enable);
 double mstage_rt_last_kernel_ms(void);
 
 /* Where the calling thread's last launch found its code: the return value is
- * 0 for the in-memory cache, 1 for the disk cache, 2 when it was compiled and
- * 3 when caching is off. times_ms (4 doubles, may be null) receives what
+ * 0 for the in-memory cache, 1 for the disk cache, 2 when it was compiled,
+ * 3 when caching is off and 4 when the kernel's ahead-of-time generic code
+ * ran while its specialization compiles in the background. times_ms (4 doubles, may be null) receives what
  * making the code cost: evaluating the staged values (measured only while
  * launches are timed or MSTAGE_TRACE is set), optimizing, code generation,
  * and loading (from the PTX or the disk cache to a loaded module: on a GPU

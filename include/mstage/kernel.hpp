@@ -160,6 +160,8 @@ template <class Arg, class = void> struct argument {
 
   argument(const value_type &v, stream_ref) : value(v) {}
   const device_type &device() const { return value; }
+  // What the kernel would get, for prepare(): nothing is copied anywhere.
+  static device_type preview(const value_type &v) { return v; }
   void finish() const {}
 
   // A raw pointer is device memory, which the CPU cannot read.
@@ -193,6 +195,12 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
   argument(Arg &v, stream_ref s)
       : host(const_cast<vector_type &>(v)), transfer(v.data(), v.size(), s),
         view(transfer.device(), v.size()) {}
+  // For prepare(): a view of the host array, not copied, as stage() sites
+  // read only a vector's size (its elements are in device memory at a
+  // launch, which the host cannot read).
+  static device_type preview(Arg &v) {
+    return device_type(const_cast<element *>(v.data()), v.size());
+  }
   const device_type &device() const { return view; }
   void finish() const {
     if constexpr (copy_out)
@@ -232,6 +240,7 @@ struct argument<Arg, std::enable_if_t<is_std_vector_bool<std::remove_cv_t<
                   "GPU; use std::vector<char> or std::vector<std::uint8_t>");
   }
   using device_type = vector_view<bool>;
+  static device_type preview(Arg &);
   static constexpr bool checkable = false;
   const device_type &device() const;
   void finish() const;
@@ -256,6 +265,7 @@ struct argument<Arg, std::enable_if_t<is_device_vector<std::remove_cv_t<
   argument(Arg &v, stream_ref s) : vector(v), view(v.data(), v.size()) {
     v.use_on(s);
   }
+  static device_type preview(Arg &v) { return device_type(v.data(), v.size()); }
   const device_type &device() const { return view; }
   void finish() const {}
 
@@ -295,6 +305,9 @@ struct argument<Arg, std::enable_if_t<is_managed_vector<std::remove_cv_t<
 
   argument(Arg &v, stream_ref)
       : vector(v), view(const_cast<element *>(v.data()), v.size()) {}
+  static device_type preview(Arg &v) {
+    return device_type(const_cast<element *>(v.data()), v.size());
+  }
   const device_type &device() const { return view; }
   void finish() const {}
 
@@ -342,16 +355,18 @@ public:
   template <class... Args> void operator()(Args &&...args) const {
     mstage_invoke_fn invoke = &detail::kernel_invoke<
         F, typename detail::argument<Args &&>::device_type...>::invoke;
-    // Whether the kernel can run at all, before any argument is copied;
-    // once it could, it can for the life of the process.
-    static std::atomic<bool> prepared{false};
-    if (!prepared.load(std::memory_order_relaxed)) {
-      detail::check(mstage_rt_prepare(
-          entry<typename detail::argument<Args &&>::device_type...>()));
-      prepared.store(true, std::memory_order_relaxed);
-    }
+    check_runnable<typename detail::argument<Args &&>::device_type...>();
     stream_ref s = stream();
     launch_with(s, invoke, detail::argument<Args &&>(args, s)...);
+  }
+
+  // Compiles the specialization that these arguments would launch, without
+  // launching it: with MSTAGE_JIT=async in the background (jit_wait() waits
+  // for it), with sync now. std::vector arguments are not copied to the
+  // device: stage() sites read only their sizes.
+  template <class... Args> void prepare(Args &&...args) const {
+    check_runnable<typename detail::argument<Args &&>::device_type...>();
+    prepare_with(detail::argument<Args &&>::preview(args)...);
   }
 
   // This kernel, launched on s. The stream must outlive the launches.
@@ -390,6 +405,32 @@ public:
   }
 
 private:
+  // Whether the kernel can run at all, before any argument is copied; once
+  // it could, it can for the life of the process.
+  template <class... D> static void check_runnable() {
+    static std::atomic<bool> prepared{false};
+    if (!prepared.load(std::memory_order_relaxed)) {
+      detail::check(mstage_rt_prepare(entry<D...>()));
+      prepared.store(true, std::memory_order_relaxed);
+    }
+  }
+
+  mstage_launch_config config() const {
+    return {{grid_.x, grid_.y, grid_.z},
+            {block_.x, block_.y, block_.z},
+            static_cast<uint32_t>(shared_bytes_),
+            fast_math_ ? MSTAGE_LAUNCH_FAST_MATH : 0u};
+  }
+
+  template <class... D> void prepare_with(const D &...views) const {
+    void *params[] = {const_cast<F *>(&f_),
+                      const_cast<void *>(static_cast<const void *>(&views))...};
+    const uint32_t sizes[] = {uint32_t(sizeof(F)), uint32_t(sizeof(D))...};
+    mstage_launch_config c = config();
+    detail::check(
+        mstage_rt_compile(entry<D...>(), params, sizes, 1 + sizeof...(D), &c));
+  }
+
   // The host address of the kernel entry identifies the kernel.
   template <class... D> static const void *entry() {
     return reinterpret_cast<const void *>(
@@ -404,10 +445,7 @@ private:
         const_cast<void *>(static_cast<const void *>(&args.device()))...};
     const uint32_t sizes[] = {
         uint32_t(sizeof(F)), uint32_t(sizeof(typename A::device_type))...};
-    mstage_launch_config config = {{grid_.x, grid_.y, grid_.z},
-                                   {block_.x, block_.y, block_.z},
-                                   static_cast<uint32_t>(shared_bytes_),
-                                   fast_math_ ? MSTAGE_LAUNCH_FAST_MATH : 0u};
+    mstage_launch_config config = this->config();
     // A captured launch does not run now: there is nothing to compare.
     bool compare = check_on_cpu_ && check_mode(key, (A::checkable && ...)) &&
                    !mstage_rt_stream_capturing(s.get());
@@ -461,6 +499,11 @@ template <class F>
 Kernel<F> kernel(F f, dim3 grid, dim3 block, std::size_t shared_bytes = 0) {
   return Kernel<F>(f, grid, block, shared_bytes);
 }
+
+// Waits until every specialization queued for compiling in the background
+// (by launches and prepare(), with MSTAGE_JIT=async) is compiled and loaded:
+// later launches of them run the specialized code. For benchmarks and tests.
+inline void jit_wait() { detail::check(mstage_rt_jit_wait()); }
 
 // Launch policies for async(), as in the paper's std::async(launch::kernel...).
 enum class launch { kernel };

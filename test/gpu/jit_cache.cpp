@@ -14,7 +14,8 @@
 //  6. with a ptxas that rejects the PTX (a ptxas diagnostic, exit 255), in a
 //     new directory, the driver's JIT runs the kernel right, and no entry is
 //     left to serve that PTX: a later process compiles again.
-// The child processes are this program with --child.
+// The child processes are this program with --child. Launches wait for the
+// JIT (MSTAGE_JIT=sync; test/gpu/zero_wait.cpp is the async path).
 // On the CPU back end nothing is compiled or cached: it checks that launches
 // are right and report the memory source, that 8 threads launching at once
 // are right, and that the cache directory stays empty.
@@ -118,6 +119,7 @@ int runOnCpu(const char *Dir) {
 }
 
 int run(int Argc, char **Argv) {
+  setenv("MSTAGE_JIT", "sync", 1); // the children inherit it
   if (Argc == 4 && std::string(Argv[1]) == "--child")
     return child(std::atoi(Argv[2]), std::atoi(Argv[3]) != 0);
   char Dir[] = "/tmp/mstage-cache-test-XXXXXX";

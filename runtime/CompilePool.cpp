@@ -1,0 +1,127 @@
+//===- CompilePool.cpp - The background compile pool ----------------------===//
+#include "CompilePool.h"
+#include "CubinWriter.h"
+#include "DiskCache.h"
+#include "Dump.h"
+#include "JitSettings.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <unordered_map>
+
+namespace mstage::rt {
+namespace {
+
+struct Job {
+  const void *Owner;
+  llvm::unique_function<void()> Run;
+};
+
+// The jobs are queued here, not in the thread pool, so that they can be
+// dropped: each pool task runs the next job, if there is one left.
+class CompilePool {
+public:
+  CompilePool() : Workers(llvm::hardware_concurrency(jitSettings().Threads)) {}
+
+  void queue(const void *Owner, llvm::unique_function<void()> Run) {
+    {
+      std::lock_guard<std::mutex> G(Lock);
+      if (Exiting)
+        return;
+      Queued.push_back({Owner, std::move(Run)});
+    }
+    Workers.async([this] { runNext(); });
+  }
+
+  void waitAll() {
+    std::unique_lock<std::mutex> G(Lock);
+    Idle.wait(G, [&] { return Exiting || (Queued.empty() && Running == 0); });
+  }
+
+  void finish(const void *Owner) {
+    std::unique_lock<std::mutex> G(Lock);
+    llvm::erase_if(Queued, [&](const Job &J) { return J.Owner == Owner; });
+    Idle.wait(G, [&] { return RunningOf[Owner] == 0; });
+    RunningOf.erase(Owner);
+  }
+
+  // At exit: what is queued is dropped; what runs finishes.
+  void exit() {
+    std::unique_lock<std::mutex> G(Lock);
+    Exiting = true;
+    Queued.clear();
+    Idle.notify_all();
+    Idle.wait(G, [&] { return Running == 0; });
+  }
+
+private:
+  void runNext() {
+    Job J;
+    {
+      std::lock_guard<std::mutex> G(Lock);
+      if (Queued.empty())
+        return; // dropped
+      J = std::move(Queued.front());
+      Queued.pop_front();
+      ++Running;
+      ++RunningOf[J.Owner];
+    }
+    J.Run();
+    J.Run = nullptr; // what it holds goes before the waiters are told
+    std::lock_guard<std::mutex> G(Lock);
+    --Running;
+    --RunningOf[J.Owner];
+    Idle.notify_all();
+  }
+
+  std::mutex Lock;
+  std::condition_variable Idle;
+  std::deque<Job> Queued;
+  unsigned Running = 0;
+  std::unordered_map<const void *, unsigned> RunningOf;
+  bool Exiting = false;
+  llvm::StdThreadPool Workers;
+};
+
+std::atomic<CompilePool *> Made{nullptr};
+
+// Never destroyed (see CompilePool.h). What a compile uses is made before
+// the exit handler is registered, so that it is destroyed after the handler
+// has waited for the compiles.
+CompilePool &pool() {
+  static CompilePool *P = [] {
+    (void)cacheSettings();
+    (void)dumpSettings();
+    initCubinWriters();
+    auto *P = new CompilePool;
+    Made.store(P, std::memory_order_release);
+    std::atexit([] { Made.load()->exit(); });
+    return P;
+  }();
+  return *P;
+}
+
+} // namespace
+
+void queueCompile(const void *Owner, llvm::unique_function<void()> Run) {
+  pool().queue(Owner, std::move(Run));
+}
+
+void waitForCompiles() {
+  if (CompilePool *P = Made.load(std::memory_order_acquire))
+    P->waitAll();
+}
+
+void finishCompilesOf(const void *Owner) {
+  if (CompilePool *P = Made.load(std::memory_order_acquire))
+    P->finish(Owner);
+}
+
+} // namespace mstage::rt

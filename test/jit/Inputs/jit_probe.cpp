@@ -1,0 +1,90 @@
+// Runs the commands on its command line in order, for the zero-wait tests:
+//   launch V     launches the kernel with the staged value V and prints where
+//                its code came from (mstage_rt_last_launch_source's name)
+//   prepare V    k.prepare() of that specialization
+//   wait         mstage::jit_wait()
+//   threads T    launches T new specializations from T threads at once
+//   queue N      launches N new specializations, and goes on at once
+//   vector V     k.prepare() and a launch with a std::vector argument
+//   sleep MS     sleeps MS milliseconds
+#include <mstage.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+static const char *sourceName(int Source) {
+  static const char *Names[] = {"memory", "disk", "miss", "off", "generic"};
+  return Source >= 0 && Source <= 4 ? Names[Source] : "unknown";
+}
+
+int main(int argc, char **argv) {
+  int *Out = nullptr; // never dereferenced off the GPU
+  auto Make = [](int Value) {
+    return mstage::kernel(
+        [Value](int *Out) {
+          int S = mstage::stage(Value * 3);
+          if (Out)
+            Out[mstage::Thread::get().global.x] = S;
+        },
+        2, 32);
+  };
+  try {
+    for (int I = 1; I < argc; ++I) {
+      auto Next = [&] { return I + 1 < argc ? std::atoi(argv[++I]) : 0; };
+      if (!std::strcmp(argv[I], "launch")) {
+        int V = Next();
+        Make(V)(Out);
+        std::printf("launch %d: %s\n", V,
+                    sourceName(mstage_rt_last_launch_source(nullptr)));
+      } else if (!std::strcmp(argv[I], "prepare")) {
+        Make(Next()).prepare(Out);
+      } else if (!std::strcmp(argv[I], "wait")) {
+        mstage::jit_wait();
+      } else if (!std::strcmp(argv[I], "threads")) {
+        int T = Next();
+        std::vector<std::thread> Pool;
+        for (int J = 0; J < T; ++J)
+          Pool.emplace_back([&, J] {
+            try {
+              Make(1000 + J)(Out);
+            } catch (const mstage::error &E) {
+              std::fprintf(stderr, "%s\n", E.what());
+              std::exit(1);
+            }
+          });
+        for (std::thread &P : Pool)
+          P.join();
+      } else if (!std::strcmp(argv[I], "queue")) {
+        int N = Next();
+        for (int J = 0; J < N; ++J)
+          Make(2000 + J)(Out);
+      } else if (!std::strcmp(argv[I], "sleep")) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(Next()));
+      } else if (!std::strcmp(argv[I], "vector")) {
+        int V = Next();
+        std::vector<float> Data(100 + V);
+        auto K = mstage::kernel(
+            [](mstage::vector_view<float> D) {
+              unsigned N = mstage::stage(D.size());
+              unsigned I = mstage::Thread::get().global.x;
+              if (I < N)
+                D[I] += 1;
+            },
+            1, 128);
+        K.prepare(Data);
+        mstage::jit_wait();
+        K(Data);
+        std::printf("vector %d: %s\n", V,
+                    sourceName(mstage_rt_last_launch_source(nullptr)));
+      }
+    }
+  } catch (const mstage::error &E) {
+    std::fprintf(stderr, "%s\n", E.what());
+    return 1;
+  }
+  std::printf("jit_probe: done\n");
+}
