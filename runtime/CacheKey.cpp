@@ -18,7 +18,8 @@ std::string CacheKey::hex() const { return toHex(Bytes, /*LowerCase=*/true); }
 StringRef toolchainIdentity() {
   // The runtime library's size and modification time stand for its build:
   // a rebuilt runtime (new passes, new LLVM) never reuses older code.
-  static const std::string Id = [] {
+  // Never destroyed: background compiles may read it during exit().
+  static const std::string &Id = *new std::string([] {
     std::string S =
         "mstage " MSTAGE_VERSION_STRING " LLVM " LLVM_VERSION_STRING;
     Dl_info Info;
@@ -29,7 +30,7 @@ StringRef toolchainIdentity() {
            " " +
            utostr(St.getLastModificationTime().time_since_epoch().count());
     return S;
-  }();
+  }());
   return Id;
 }
 

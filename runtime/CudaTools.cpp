@@ -30,7 +30,8 @@ std::string findCudaTool(StringRef Name) {
 }
 
 const std::string &ptxasPath() {
-  static const std::string Path = []() -> std::string {
+  // Never destroyed: background compiles may read it during exit().
+  static const std::string &Path = *new std::string([]() -> std::string {
     const char *Env = std::getenv("MSTAGE_PTXAS");
     if (!Env || !*Env)
       return findCudaTool("ptxas");
@@ -43,7 +44,7 @@ const std::string &ptxasPath() {
       return "";
     }
     return Env;
-  }();
+  }());
   return Path;
 }
 

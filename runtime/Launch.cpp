@@ -61,11 +61,14 @@ void warnAboutBoundsCheckVariable() {
 
 // What the JIT's output depends on besides the kernel and the launch (whose
 // flags carry fast math).
+// Never destroyed, as every static that a background compile reads: a
+// compile may still run while exit() destroys statics made after the
+// compile pool (CompilePool.h).
 const std::string &jitOptionsText() {
-  static const std::string S = [] {
+  static const std::string &S = *new std::string([] {
     const char *Args = std::getenv("MSTAGE_LLVM_ARGS");
     return std::string("llvm-args=") + (Args ? Args : "");
-  }();
+  }());
   return S;
 }
 
@@ -140,13 +143,39 @@ std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
 // Loads Code into Out: the cubin when there is one and this driver takes
 // it, else the PTX. A cubin the driver refuses (from a toolkit newer than
 // the driver) is reported once; cubins are not tried again.
+// A fault of a kernel leaves the context unusable: every later call fails
+// with the fault's error, which the next synchronizing call reports.
+bool contextLost(const Status &S) {
+  switch (S.Code) {
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_FAILED:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Set by loadModule on this thread: its load failed because of such a fault.
+thread_local bool LoadFoundContextLost = false;
+
 std::string loadModule(const RegisteredKernel &K, const Backend &B,
                        const CachedCode &Code, CompiledKernel &Out) {
   static std::atomic<bool> CubinsRefused{false};
+  LoadFoundContextLost = false;
   if (!Code.Cubin.empty() && !CubinsRefused.load(std::memory_order_relaxed)) {
     Status S = B.Driver->loadModuleFromCubin(Code.Cubin, &Out.Module);
     if (S) {
       Out.FromCubin = true;
+    } else if (contextLost(S)) {
+      LoadFoundContextLost = true;
+      return kernelPrefix(K) + ": " + S.Message;
     } else {
       static std::once_flag Warned;
       std::call_once(Warned, [&] {
@@ -161,8 +190,10 @@ std::string loadModule(const RegisteredKernel &K, const Backend &B,
                         : B.Driver->loadModuleFromPtx(Code.PTX, &Out.Module);
   if (S)
     S = B.Driver->getFunction(Out.Module, K.Blob.Name, &Out.Function);
-  if (!S)
+  if (!S) {
+    LoadFoundContextLost = contextLost(S);
     return kernelPrefix(K) + ": " + S.Message;
+  }
   return "";
 }
 
@@ -353,8 +384,11 @@ void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   if (!Err.empty()) {
     llvm::StringRef Why(Err);
     Why.consume_front(kernelPrefix(K) + ": ");
-    llvm::errs() << kernelPrefix(K) << ": " << Why
-                 << "; its generic code keeps running\n";
+    // Not this compile's failure: the next synchronizing call reports the
+    // fault that broke the context.
+    if (!LoadFoundContextLost)
+      llvm::errs() << kernelPrefix(K) << ": " << Why
+                   << "; its generic code keeps running\n";
     E.Failure = std::move(Err);
     E.State.store(EntryState::Failed, std::memory_order_release);
     return;
