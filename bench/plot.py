@@ -161,8 +161,36 @@ def async_plot(rows, out):
     fig.savefig(os.path.join(out, "async.png"), dpi=120)
 
 
-def main(bench_csv, jit_csv, out):
+def cold_plot(path, out):
+    """cold.png: what a fresh process waits for, async against sync and nvcc."""
+    try:
+        rows = [r for r in csv.reader(open(path)) if r and r[0] == "jit-cold"]
+    except OSError:
+        return
+    v = {(r[1], r[2]): float(r[3]) for r in rows}
+    bars = [(f"{mode}: {label}", v[(mode, what)])
+            for what, label in (("listing4-first-launch", "Listing 4 first launch"),
+                                ("heat-1024-first-100-steps",
+                                 "heat 1024^2, first 100 steps"))
+            for mode in ("async", "sync", "nvcc") if (mode, what) in v]
+    if not bars:
+        return
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.2))
+    ax.barh([b[0] for b in bars], [b[1] for b in bars])
+    for i, (_, ms) in enumerate(bars):
+        ax.text(ms * 1.08, i, f"{ms:.2f} ms", va="center", fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlim(right=max(b[1] for b in bars) * 4)
+    ax.set_xlabel("ms (log)")
+    finish(fig, ax, "Cold start: empty caches, CUDA_CACHE_DISABLE=1", "",
+           os.path.join(out, "cold.png"))
+
+
+def main(bench_csv, jit_csv, out, cold_csv=None):
     os.makedirs(out, exist_ok=True)
+    if cold_csv:
+        cold_plot(cold_csv, out)
     rows = load(bench_csv)
     reduce_plot(rows, out)
     nbody_plot(rows, out)
@@ -171,4 +199,4 @@ def main(bench_csv, jit_csv, out):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:5])

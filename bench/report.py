@@ -2,7 +2,7 @@
 """Prints the benchmark table of bench.csv as ratios against the baselines
 measured in the same run.
 
-    report.py bench.csv [jit.csv [checksums.csv]]
+    report.py bench.csv [jit.csv [checksums.csv [cold.csv]]]
 
 checksums.csv holds the 'checksum,heat,...' lines that async_baselines and
 mstage_async print on stderr (bench/run.sh collects them): the heat
@@ -206,8 +206,58 @@ def jit_report(path):
               f"{raw * 1000:.2f} us: {(hit - raw) * 1000:+.2f} us, {hit / raw:.3f}x")
 
 
+def cold_report(path, jit_path):
+    """The zero-wait JIT's targets, from jit_cold and heat_cold (cold.csv)."""
+    try:
+        rows = [r for r in csv.reader(open(path)) if r and r[0] == "jit-cold"]
+    except OSError:
+        return
+    if not rows:
+        return
+    v = {(r[1], r[2]): float(r[3]) for r in rows}
+    nvrtc = None
+    try:
+        for r in csv.DictReader(open(jit_path)):
+            if r["variant"].startswith("nvrtc") and r["kernel"] == "listing4":
+                nvrtc = float(r["ms"])
+                break
+    except (OSError, KeyError):
+        pass
+    print()
+    print("cold starts (zero-wait JIT; fresh processes, empty caches, CUDA_CACHE_DISABLE=1)")
+    for (mode, what), ms in sorted(v.items()):
+        print(f"  {mode:>6} {what:>34}: {ms:10.3f}")
+    met = []
+    met.append(target("Listing 4 cold first launch, call to kernel done",
+                      v.get(("async", "listing4-first-launch")), "<=", 1.0, " ms"))
+    sync = v.get(("sync", "listing4-first-launch"))
+    if sync:
+        print(f"  (no target) the same waiting for the JIT (MSTAGE_JIT=sync): "
+              f"{sync:.2f} ms" + (f"; NVRTC {nvrtc:.2f} ms" if nvrtc else ""))
+    met.append(target("Listing 4 specialized code in use after the first call",
+                      v.get(("async", "listing4-specialized-in-use")), "<=", 30.0,
+                      " ms"))
+    heat = v.get(("async", "heat-1024-first-100-steps"))
+    nvcc = v.get(("nvcc", "heat-1024-first-100-steps"))
+    met.append(target("heat 1024^2 first 100 steps mstage / nvcc",
+                      heat / nvcc if heat and nvcc else None, "<=", 2.0))
+    hs = v.get(("sync", "heat-1024-first-100-steps"))
+    if hs and nvcc:
+        print(f"  (no target) the same with MSTAGE_JIT=sync / nvcc: {hs / nvcc:.1f}x")
+    one = v.get(("sync", "1-threads-cold"))
+    many = v.get(("sync", "16-threads-cold"))
+    met.append(target("16 cold specializations from 16 threads / one",
+                      many / one if one and many else None, "<=", 3.0))
+    compiles = v.get(("async", "8-procs-compiles"))
+    met.append(target("8 processes on one cold cache: compiles of 4 specializations",
+                      compiles, "<=", 4, ""))
+    print(f"zero-wait JIT: {sum(met)} of {len(met)} targets met")
+
+
 if __name__ == "__main__":
     main(sys.argv[1])
     async_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
     if len(sys.argv) > 2:
         jit_report(sys.argv[2])
+    if len(sys.argv) > 4:
+        cold_report(sys.argv[4], sys.argv[2])

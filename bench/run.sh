@@ -6,7 +6,7 @@
 #
 #   OUT=<folder> bench/run.sh [reps]
 #
-# Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/checksums.csv (the heat
+# Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/cold.csv (cold starts), $OUT/checksums.csv (the heat
 # equation's final fields, nvcc and mstage), $OUT/bench-report.txt and, with
 # matplotlib, $OUT/reduce.png, nbody.png, jit.png and async.png.
 set -uo pipefail
@@ -51,6 +51,28 @@ if ! CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$jitdir/cache" \
   echo "FAILED: jit_latency" >&2
 fi
 rm -rf "$jitdir"
+# Cold starts with the zero-wait JIT, each in a fresh process on an empty
+# cache: async (the default) against MSTAGE_JIT=sync and nvcc.
+echo "benchmark,variant,what,value" >"$OUT/cold.csv"
+cold() { # [VAR=value...] program args...
+  local d
+  d=$(mktemp -d /tmp/mstage-cold-XXXXXX)
+  echo "== cold: $*" >&2
+  if ! env CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$d/cache" "$@" \
+    >>"$OUT/cold.csv" 2>>"$OUT/bench-stderr.log"; then
+    status=1
+    echo "FAILED: $*" >&2
+  fi
+  rm -rf "$d"
+}
+cold "$here/jit_cold" listing4
+cold MSTAGE_JIT=sync "$here/jit_cold" listing4
+cold "$here/jit_cold" heat 1024 100
+cold MSTAGE_JIT=sync "$here/jit_cold" heat 1024 100
+cold "$here/heat_cold" 1024 100
+cold MSTAGE_JIT=sync "$here/jit_cold" threads 1
+cold MSTAGE_JIT=sync "$here/jit_cold" threads 16
+cold "$here/jit_cold" procs 8
 echo "== nvrtc latency" >&2
 if ! CUDA_CACHE_DISABLE=1 "$here/nvrtc_latency" >>"$OUT/jit.csv" \
   2>>"$OUT/bench-stderr.log"; then
@@ -60,10 +82,10 @@ fi
 rm -f "$OUT/bench-stderr.tmp"
 grep '^checksum,' "$OUT/bench-stderr.log" >"$OUT/checksums.csv"
 
-python3 "$here/report.py" "$csv" "$OUT/jit.csv" "$OUT/checksums.csv" |
+python3 "$here/report.py" "$csv" "$OUT/jit.csv" "$OUT/checksums.csv" "$OUT/cold.csv" |
   tee "$OUT/bench-report.txt"
 if python3 -c "import matplotlib" 2>/dev/null; then
-  python3 "$here/plot.py" "$csv" "$OUT/jit.csv" "$OUT" || status=1
+  python3 "$here/plot.py" "$csv" "$OUT/jit.csv" "$OUT" "$OUT/cold.csv" || status=1
 else
   echo "bench/run.sh: no matplotlib: no plots" >&2
 fi

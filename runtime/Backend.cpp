@@ -1,5 +1,6 @@
 //===- Backend.cpp - Where launches go: a GPU, the CPU, PTX only, nowhere -===//
 #include "Backend.h"
+#include "CompilePool.h"
 #include "CpuThreadPool.h"
 #include "CudaDriver.h"
 #include "JitCompiler.h"
@@ -85,7 +86,12 @@ static Backend chooseBackend() {
 }
 
 const Backend &backend() {
-  static const Backend B = chooseBackend();
+  static const Backend B = [] {
+    Backend B = chooseBackend();
+    if (B.Kind == BackendKind::Gpu || B.Kind == BackendKind::PtxOnly)
+      startCompilePool(B.Kind == BackendKind::Gpu);
+    return B;
+  }();
   return B;
 }
 

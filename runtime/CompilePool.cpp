@@ -13,11 +13,14 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
+#include <dlfcn.h>
 #include <mutex>
 #include <unordered_map>
 
 namespace mstage::rt {
 namespace {
+
+void waitAtExitFirst();
 
 struct Job {
   const void *Owner;
@@ -73,6 +76,7 @@ private:
       ++Running;
       ++RunningOf[J.Owner];
     }
+    waitAtExitFirst();
     J.Run();
     J.Run = nullptr; // what it holds goes before the waiters are told
     std::lock_guard<std::mutex> G(Lock);
@@ -92,6 +96,23 @@ private:
 
 std::atomic<CompilePool *> Made{nullptr};
 
+void exitHandler() {
+  if (CompilePool *P = Made.load(std::memory_order_acquire))
+    P->exit();
+}
+
+// exit() destroys statics in the reverse order of their making, and runs
+// this handler where it was registered: statics that an earlier compile
+// made (inside LLVM, the driver's PTX JIT that its first load opened) were
+// registered after it, and would be destroyed under a running compile. So
+// each compile registers the handler again as it starts (the first few
+// hundred do; by then every such static is made), and it runs before them.
+void waitAtExitFirst() {
+  static std::atomic<unsigned> Registered{0};
+  if (Registered.fetch_add(1, std::memory_order_relaxed) < 256)
+    std::atexit(exitHandler);
+}
+
 // Never destroyed (see CompilePool.h). What a compile uses is made before
 // the exit handler is registered, so that it is destroyed after the handler
 // has waited for the compiles.
@@ -102,13 +123,21 @@ CompilePool &pool() {
     initCubinWriters();
     auto *P = new CompilePool;
     Made.store(P, std::memory_order_release);
-    std::atexit([] { Made.load()->exit(); });
+    std::atexit(exitHandler);
     return P;
   }();
   return *P;
 }
 
 } // namespace
+
+void startCompilePool(bool OnGpu) {
+  // The driver opens its PTX JIT at its first PTX load, on a worker:
+  // opened first, its statics are destroyed after the pool has waited.
+  if (OnGpu)
+    (void)dlopen("libnvidia-ptxjitcompiler.so.1", RTLD_NOW | RTLD_LOCAL);
+  (void)pool();
+}
 
 void queueCompile(const void *Owner, llvm::unique_function<void()> Run) {
   pool().queue(Owner, std::move(Run));

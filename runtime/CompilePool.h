@@ -16,6 +16,10 @@
 
 namespace mstage::rt {
 
+// Starts the pool: done as the launch back end is made, so that the first
+// launch that misses does not pay for it.
+void startCompilePool(bool OnGpu);
+
 // Queues Job, which reads the code of the module Owner (a module record).
 // Dropped when the process is exiting.
 void queueCompile(const void *Owner, llvm::unique_function<void()> Job);

@@ -19,7 +19,7 @@ arch="${NVCC_ARCH:-sm_90}"
 flags=(-O3 "-arch=$arch" -std=c++17)
 
 mkdir -p "$out"
-for prog in reduce_baselines nbody_baselines async_baselines; do
+for prog in reduce_baselines nbody_baselines async_baselines heat_cold; do
   echo "$nvcc ${flags[*]} $here/$prog.cu -o $out/$prog"
   "$nvcc" "${flags[@]}" "$here/$prog.cu" -o "$out/$prog"
 done

@@ -1,0 +1,314 @@
+// Cold starts with the zero-wait JIT: what a program waits for when its
+// kernels' specializations are not cached anywhere. Each figure comes from a
+// fresh process (run it with CUDA_CACHE_DISABLE=1 and an empty
+// MSTAGE_CACHE_DIR; bench/run.sh does), with the CUDA context made first,
+// as a program's first allocation makes it.
+//
+//   jit_cold listing4             first launch of the paper's Listing 4 (call
+//                                 to kernel done), and when its specialized
+//                                 code is first used
+//   jit_cold heat N STEPS         the first STEPS steps of a 2-D heat equation
+//                                 on N x N floats whose four kernels stage N
+//                                 (bench/cuda/heat_cold.cu is nvcc's)
+//   jit_cold threads T            T distinct cold specializations launched
+//                                 from T threads at once, each waiting for
+//                                 its compile (MSTAGE_JIT=sync)
+//   jit_cold procs P              P processes started together on one cold
+//                                 cache, each launching the same 4
+//                                 specializations: how many compiles
+//
+// Prints CSV rows: jit-cold,variant,what,ms (and counts for procs). Every
+// result is checked: the reductions against the exact sum, the heat field
+// bit for bit against the CPU.
+#include "AsyncReference.h"
+#include "Listing4.h"
+
+#include <mstage.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace mstage;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point T0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - T0).count();
+}
+
+[[noreturn]] void die(const std::string &What) {
+  std::fprintf(stderr, "jit_cold: %s\n", What.c_str());
+  std::exit(1);
+}
+
+const char *jitMode() {
+  const char *M = std::getenv("MSTAGE_JIT");
+  return M && *M ? M : "async";
+}
+
+void row(const char *What, double Ms) {
+  std::printf("jit-cold,%s,%s,%.4f\n", jitMode(), What, Ms);
+}
+
+// mstage_rt_last_launch_source: 4 is the ahead-of-time generic code.
+constexpr int GenericSource = 4;
+
+// Listing 4 over Size ints of 1 with Block threads: checks the sum.
+struct Reduction {
+  static constexpr unsigned Block = 256, Grid = 264;
+  device_vector<int> In, Out;
+  explicit Reduction(size_t Size)
+      : In(std::vector<int>(Size, 1)), Out(Grid) {}
+  auto kernelFor() const {
+    return kernel(listing4Kernel(Block, Staged{}), Grid, Block,
+                  Block * sizeof(int));
+  }
+  void check() {
+    long long Sum = 0;
+    for (int P : Out.download())
+      Sum += P;
+    if (Sum != (long long)In.size())
+      die("Listing 4 summed " + std::to_string(Sum) + " of " +
+          std::to_string(In.size()) + " ones");
+  }
+};
+
+void listing4() {
+  Reduction R(1 << 20);
+  auto K = R.kernelFor();
+  current_stream().synchronize(); // the context and the input are ready
+  auto T0 = Clock::now();
+  K(R.In, R.Out);
+  current_stream().synchronize();
+  double First = msSince(T0);
+  int Source = mstage_rt_last_launch_source(nullptr);
+  R.check();
+  row("listing4-first-launch", First);
+  // Launch until a launch runs the specialized code.
+  double Specialized = First;
+  int Launches = 1;
+  while (Source == GenericSource) {
+    if (msSince(T0) > 10000)
+      die("the specialization was not in use after 10 s");
+    K(R.In, R.Out);
+    current_stream().synchronize();
+    Source = mstage_rt_last_launch_source(nullptr);
+    Specialized = msSince(T0);
+    ++Launches;
+  }
+  R.check();
+  row("listing4-specialized-in-use", Specialized);
+  std::fprintf(stderr,
+               "# listing4 (%s): first launch %.3f ms (%s), specialized code "
+               "in use %.3f ms after the first call, at launch %d\n",
+               jitMode(), First, Launches > 1 ? "generic" : "specialized",
+               Specialized, Launches);
+}
+
+void heat(size_t N, int Steps) {
+  using namespace asyncbench;
+  const size_t Cells = N * N;
+  const std::vector<float> Initial = heatInitial(N);
+  device_vector<float> D[2] = {device_vector<float>(Initial),
+                               device_vector<float>(Initial)};
+  device_vector<unsigned> DResidual(1);
+  const dim3 Grid(unsigned((N + kHeatBlockX - 1) / kHeatBlockX),
+                  unsigned((N + kHeatBlockY - 1) / kHeatBlockY));
+  const unsigned Edge = unsigned((N + kHeatThreads - 1) / kHeatThreads);
+  auto Interior = kernel(
+      [N](const auto &uold, auto &unew) {
+        size_t n = stage(N);
+        Thread T = Thread::get();
+        size_t i = T.global.y, j = T.global.x;
+        if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n)
+          unew[i * n + j] =
+              0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
+                       uold[i * n + j + 1] + uold[i * n + j - 1]);
+      },
+      Grid, dim3(kHeatBlockX, kHeatBlockY));
+  auto Columns = kernel(
+      [N](auto &u) {
+        size_t n = stage(N);
+        size_t t = Thread::get().global.x;
+        if (t < n) {
+          u[t * n] = 1.0f;
+          u[t * n + n - 1] = 0.0f;
+        }
+      },
+      Edge, kHeatThreads);
+  auto Rows = kernel(
+      [N](auto &u) {
+        size_t n = stage(N);
+        size_t t = Thread::get().global.x;
+        if (t > 0 && t < n) {
+          u[t] = 0.0f;
+          u[(n - 1) * n + t] = 0.0f;
+        }
+      },
+      Edge, kHeatThreads);
+  auto Residual = kernel(
+      [N](const auto &a, const auto &b, auto &result) {
+        size_t cells = stage(N * N);
+        size_t stride = size_t(Grid::get().range.x) * Block::get().range.x;
+        float m = 0.0f;
+        for (size_t k = Thread::get().global.x; k < cells; k += stride)
+          m = std::max(m, std::fabs(a[k] - b[k]));
+        atomic_ref<unsigned>(result[0]).fetch_max(
+            __builtin_bit_cast(unsigned, m));
+      },
+      heatResidualGrid(N), kHeatThreads);
+  current_stream().synchronize();
+
+  auto T0 = Clock::now();
+  int Cur = 0;
+  float Res = -1.0f;
+  for (int Step = 1; Step <= Steps; ++Step) {
+    Interior(std::as_const(D[Cur]), D[1 - Cur]);
+    Columns(D[1 - Cur]);
+    Rows(D[1 - Cur]);
+    if (Step % kHeatCheckEvery == 0 || Step == Steps) {
+      DResidual.fill(0u);
+      Residual(std::as_const(D[1 - Cur]), std::as_const(D[Cur]), DResidual);
+      unsigned Bits = DResidual.get(0);
+      std::memcpy(&Res, &Bits, sizeof Res);
+    }
+    Cur = 1 - Cur;
+  }
+  current_stream().synchronize();
+  double Ms = msSince(T0);
+
+  std::vector<float> Field = D[Cur].download(), Expected = Initial;
+  float ExpectedRes = heatReference(N, Steps, Expected);
+  if (long long At = firstBitDifference(Field.data(), Expected.data(), Cells);
+      At >= 0)
+    die("heat " + std::to_string(N) + ": element " + std::to_string(At) +
+        " differs from the CPU's");
+  if (Res != ExpectedRes)
+    die("heat: residual differs from the CPU's");
+  std::string What = "heat-" + std::to_string(N) + "-first-" +
+                     std::to_string(Steps) + "-steps";
+  row(What.c_str(), Ms);
+  std::fprintf(stderr, "# heat %zu (%s): first %d steps %.3f ms, bit-identical "
+               "to the CPU\n", N, jitMode(), Steps, Ms);
+}
+
+// T threads, each launching its own specialization (its input's size is
+// staged) and waiting for it.
+void threads(int T) {
+  std::vector<std::unique_ptr<Reduction>> Rs;
+  for (int I = 0; I < T; ++I)
+    Rs.push_back(std::make_unique<Reduction>((1 << 20) + 64 * I));
+  current_stream().synchronize();
+  auto T0 = Clock::now();
+  std::vector<std::thread> Threads;
+  for (int I = 0; I < T; ++I)
+    Threads.emplace_back([&, I] {
+      auto K = Rs[I]->kernelFor();
+      K(Rs[I]->In, Rs[I]->Out);
+      current_stream().synchronize();
+    });
+  for (std::thread &Th : Threads)
+    Th.join();
+  double Ms = msSince(T0);
+  for (auto &R : Rs)
+    R->check();
+  std::string What = std::to_string(T) + "-threads-cold";
+  row(What.c_str(), Ms);
+  std::fprintf(stderr, "# %d cold specializations from %d threads: %.3f ms\n",
+               T, T, Ms);
+}
+
+// One of the processes of procs(): 4 specializations, then waits for their
+// compiles (MSTAGE_TRACE says which ones it compiled).
+void procsChild() {
+  for (int I = 0; I < 4; ++I) {
+    Reduction R((1 << 20) + 128 * I);
+    R.kernelFor()(R.In, R.Out);
+    R.check();
+  }
+  jit_wait();
+}
+
+int countLines(const std::string &Path, const std::string &Text) {
+  std::ifstream In(Path);
+  std::string Line;
+  int N = 0;
+  while (std::getline(In, Line))
+    N += Line.find(Text) != std::string::npos;
+  return N;
+}
+
+void procs(int P, const char *Self) {
+  std::string Dir = std::getenv("MSTAGE_CACHE_DIR");
+  std::vector<pid_t> Pids;
+  auto T0 = Clock::now();
+  for (int I = 0; I < P; ++I) {
+    std::string Log = Dir + "-trace-" + std::to_string(I);
+    pid_t Pid = fork();
+    if (Pid == 0) {
+      setenv("MSTAGE_TRACE", "1", 1);
+      if (!freopen(Log.c_str(), "w", stderr))
+        _exit(2);
+      execl(Self, Self, "procs-child", (char *)nullptr);
+      _exit(3);
+    }
+    Pids.push_back(Pid);
+  }
+  for (pid_t Pid : Pids) {
+    int Status = 0;
+    waitpid(Pid, &Status, 0);
+    if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
+      die("a child process failed");
+  }
+  double Ms = msSince(T0);
+  int Compiles = 0, DiskHits = 0;
+  for (int I = 0; I < P; ++I) {
+    std::string Log = Dir + "-trace-" + std::to_string(I);
+    Compiles += countLines(Log, "cache miss");
+    DiskHits += countLines(Log, "cache disk");
+  }
+  std::printf("jit-cold,%s,%d-procs-compiles,%d\n", jitMode(), P, Compiles);
+  std::printf("jit-cold,%s,%d-procs-disk-hits,%d\n", jitMode(), P, DiskHits);
+  row((std::to_string(P) + "-procs-wall").c_str(), Ms);
+  std::fprintf(stderr,
+               "# %d processes on one cold cache, 4 specializations each: %d "
+               "compiles, %d disk hits, %.1f ms\n",
+               P, Compiles, DiskHits, Ms);
+  if (Compiles != 4)
+    die("expected each of the 4 specializations compiled once, got " +
+        std::to_string(Compiles) + " compiles");
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  if (Argc < 2)
+    die("usage: jit_cold listing4 | heat N STEPS | threads T | procs P");
+  std::string What = Argv[1];
+  if (What != "procs-child" && std::strcmp(mstage_rt_backend(), "cuda") != 0)
+    die("needs a GPU");
+  if (What == "listing4")
+    listing4();
+  else if (What == "heat" && Argc == 4)
+    heat(std::stoul(Argv[2]), std::atoi(Argv[3]));
+  else if (What == "threads" && Argc == 3)
+    threads(std::atoi(Argv[2]));
+  else if (What == "procs" && Argc == 3)
+    procs(std::atoi(Argv[2]), Argv[0]);
+  else if (What == "procs-child")
+    procsChild();
+  else
+    die("unknown arguments");
+  return 0;
+}
