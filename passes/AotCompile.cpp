@@ -1,6 +1,7 @@
 //===- AotCompile.cpp - Compile a unit's generic kernels ahead of time ----===//
 #include "AotCompile.h"
 #include "AotImage.h"
+#include "CudaToolkit.h"
 #include "DeviceCodegen.h"
 #include "DeviceOptimizer.h"
 #include "GenericKernel.h"
@@ -39,8 +40,7 @@ namespace mstage {
 namespace {
 
 // ptxas as the runtime finds it (runtime/CudaTools.cpp): MSTAGE_PTXAS (a
-// path, or off), else PATH, $CUDA_HOME/bin, $CUDA_PATH/bin,
-// /usr/local/cuda/bin. Path is "" without one, and Why says why.
+// path, or off), else findCudaTool. Path is "" without one, and Why says why.
 struct PtxasChoice {
   std::string Path, Why;
 };
@@ -55,16 +55,8 @@ PtxasChoice findPtxas() {
                       "' is not a program that can be run"};
     return {Env, ""};
   }
-  if (auto P = sys::findProgramByName("ptxas"))
-    return {*P, ""};
-  SmallVector<std::string, 3> Dirs;
-  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *Root = std::getenv(Var); Root && *Root)
-      Dirs.push_back((Twine(Root) + "/bin").str());
-  Dirs.push_back("/usr/local/cuda/bin");
-  SmallVector<StringRef, 3> Paths(Dirs.begin(), Dirs.end());
-  if (auto P = sys::findProgramByName("ptxas", Paths))
-    return {*P, ""};
+  if (std::string P = findCudaTool("ptxas"); !P.empty())
+    return {P, ""};
   return {"", "ptxas was not found (set CUDA_HOME or MSTAGE_PTXAS)"};
 }
 

@@ -15,20 +15,6 @@ using namespace llvm;
 
 namespace mstage::rt {
 
-std::string findCudaTool(StringRef Name) {
-  if (auto P = sys::findProgramByName(Name))
-    return *P;
-  SmallVector<std::string, 3> Dirs;
-  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *Root = std::getenv(Var); Root && *Root)
-      Dirs.push_back((Twine(Root) + "/bin").str());
-  Dirs.push_back("/usr/local/cuda/bin");
-  SmallVector<StringRef, 3> Paths(Dirs.begin(), Dirs.end());
-  if (auto P = sys::findProgramByName(Name, Paths))
-    return *P;
-  return "";
-}
-
 const std::string &ptxasPath() {
   // Never destroyed: background compiles may read it during exit().
   static const std::string &Path = *new std::string([]() -> std::string {

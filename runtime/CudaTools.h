@@ -18,13 +18,13 @@
 #include <memory>
 #include <optional>
 
+#include "CudaToolkit.h"
+
 #include <string>
 
 namespace mstage::rt {
 
-// A tool of the CUDA toolkit: from PATH, else $CUDA_HOME/bin, $CUDA_PATH/bin
-// or /usr/local/cuda/bin; "" when there is none.
-std::string findCudaTool(llvm::StringRef Name);
+using mstage::findCudaTool;
 
 // The ptxas that kernels are assembled with, read once: MSTAGE_PTXAS (a
 // path, or "off" to load PTX through the driver instead), else

@@ -1,0 +1,28 @@
+//===- CudaToolkit.cpp - Where the CUDA toolkit's tools are ---------------===//
+#include "CudaToolkit.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace mstage {
+
+std::string findCudaTool(StringRef Name) {
+  if (auto P = sys::findProgramByName(Name))
+    return *P;
+  SmallVector<std::string, 3> Dirs;
+  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *Root = std::getenv(Var); Root && *Root)
+      Dirs.push_back((Twine(Root) + "/bin").str());
+  Dirs.push_back("/usr/local/cuda/bin");
+  SmallVector<StringRef, 3> Paths(Dirs.begin(), Dirs.end());
+  if (auto P = sys::findProgramByName(Name, Paths))
+    return *P;
+  return "";
+}
+
+} // namespace mstage

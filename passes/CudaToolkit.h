@@ -1,0 +1,23 @@
+//===- CudaToolkit.h - Where the CUDA toolkit's tools are -----------------===//
+//
+// Shared by the plugin (ptxas for the ahead-of-time cubins) and the runtime
+// (ptxas for the disk cache, cuobjdump for MSTAGE_DUMP=sass), so that both
+// find the same toolkit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_PASSES_CUDATOOLKIT_H
+#define MSTAGE_PASSES_CUDATOOLKIT_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace mstage {
+
+// A tool of the CUDA toolkit: from PATH, else $CUDA_HOME/bin, $CUDA_PATH/bin
+// or /usr/local/cuda/bin; "" when there is none.
+std::string findCudaTool(llvm::StringRef Name);
+
+} // namespace mstage
+
+#endif
