@@ -101,12 +101,37 @@ void exitHandler() {
     P->exit();
 }
 
-// exit() destroys statics in the reverse order of their making, and runs
-// this handler where it was registered: statics that an earlier compile
-// made (inside LLVM, the driver's PTX JIT that its first load opened) were
-// registered after it, and would be destroyed under a running compile. So
-// each compile registers the handler again as it starts (the first few
-// hundred do; by then every such static is made), and it runs before them.
+void exitHandlerWithArg(void *) { exitHandler(); }
+
+} // namespace
+} // namespace mstage::rt
+
+// exit() runs the handlers registered with atexit and the destructors of
+// statics in the reverse order of their registration. A static that LLVM
+// makes on first use (its pass gate, the real file system, NVPTX's
+// annotation cache, ...) is often made by a compile, and registers its
+// destructor after the pool's exit handler: exit() would destroy it under
+// the running compile (measured: crashes in the legacy pass manager and
+// "free(): invalid pointer" with compiles running at exit). The runtime is
+// linked with --wrap=__cxa_atexit, so that each such registration in the
+// runtime (LLVM is linked into it) registers the exit handler again, after
+// it: the handler waits for the compiles before the static is destroyed.
+extern "C" int __real___cxa_atexit(void (*)(void *), void *, void *);
+extern "C" int __wrap___cxa_atexit(void (*Fn)(void *), void *Arg, void *Dso) {
+  int Result = __real___cxa_atexit(Fn, Arg, Dso);
+  if (mstage::rt::Made.load(std::memory_order_acquire))
+    __real___cxa_atexit(mstage::rt::exitHandlerWithArg, nullptr, nullptr);
+  return Result;
+}
+
+namespace mstage::rt {
+namespace {
+
+// Statics made outside the runtime (the C++ library's, the driver's PTX JIT
+// that its first load opens) register their destructors themselves: each
+// compile registers the handler again as it starts (the first few hundred
+// do; by then every such static is made), so it runs before those that
+// earlier compiles made.
 void waitAtExitFirst() {
   static std::atomic<unsigned> Registered{0};
   if (Registered.fetch_add(1, std::memory_order_relaxed) < 256)
