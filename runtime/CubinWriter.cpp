@@ -30,10 +30,6 @@ void givingUpOnPtxas(StringRef Kernel, Error E) {
   PtxasFailed = true;
 }
 
-bool ptxasUsable() {
-  return !ptxasPath().empty() && !PtxasFailed.load(std::memory_order_relaxed);
-}
-
 struct PendingCubin {
   CacheKey Key;
   std::string Kernel, PTX;
@@ -101,6 +97,10 @@ Pending &pending() {
 }
 
 } // namespace
+
+bool ptxasUsable() {
+  return !ptxasPath().empty() && !PtxasFailed.load(std::memory_order_relaxed);
+}
 
 Expected<std::string> assembleWithPtxas(StringRef Kernel, StringRef PTX,
                                         StringRef Arch) {

@@ -6,7 +6,8 @@
 // 14.3 ms). The launch starts ptxas as a process and goes on; the entry is
 // written with the PTX at once, and again with the cubin once ptxas is done:
 // at a later launch that compiles, at mstage_rt_flush_cache(), or at exit.
-// The runtime's own threads never start processes.
+// A compile that finds the driver's JIT busy with another uses ptxas's
+// cubin instead (Launch.cpp, DriverJitClaim).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CUBINWRITER_H
@@ -20,6 +21,9 @@
 #include <string>
 
 namespace mstage::rt {
+
+// Whether there is a ptxas, and it has not failed as a tool.
+bool ptxasUsable();
 
 // ptxas's cubin of PTX for Arch, or "" when there is no ptxas or it failed
 // as a tool (it cannot be run, or it crashed): after such a failure

@@ -1,5 +1,4 @@
 //===- Launch.cpp - mstage_rt_launch: find or make the code, then launch ===//
-#include "HotTls.h"
 #include "Backend.h"
 #include "CacheKey.h"
 #include "CompilePool.h"
@@ -9,6 +8,7 @@
 #include "DiskCache.h"
 #include "Dump.h"
 #include "GenericCode.h"
+#include "HotTls.h"
 #include "JitCompiler.h"
 #include "JitSettings.h"
 #include "KernelRegistry.h"
@@ -197,6 +197,32 @@ std::string loadModule(const RegisteredKernel &K, const Backend &B,
   return "";
 }
 
+// The driver's PTX JIT compiles one module at a time in a process (H200,
+// 16 threads loading PTX at once: each waited for all before it, 16 to 283
+// ms). A compile that holds the claim loads its PTX through the driver;
+// one that does not, while another does, has ptxas make a cubin (ptxas
+// runs as processes, side by side), whose load takes under a millisecond.
+class DriverJitClaim {
+public:
+  explicit DriverJitClaim(bool OnGpu) {
+    if (!OnGpu || !ptxasUsable())
+      return; // the driver's JIT is the only way
+    Counted = InUse.fetch_add(1, std::memory_order_acq_rel) == 0;
+    if (!Counted)
+      InUse.fetch_sub(1, std::memory_order_acq_rel);
+    Held = Counted;
+  }
+  ~DriverJitClaim() {
+    if (Counted)
+      InUse.fetch_sub(1, std::memory_order_acq_rel);
+  }
+  bool held() const { return Held; }
+
+private:
+  static inline std::atomic<unsigned> InUse{0};
+  bool Held = true, Counted = false;
+};
+
 // Makes the code of one specialization: from the disk cache when it has
 // it, else with the JIT (and then into the disk cache). Returns an error
 // message, or "".
@@ -225,6 +251,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
   // Held while this process compiles Key's entry: other processes wait for
   // it rather than compile it too (DiskCache.h).
   CacheLock Lock;
+  std::optional<DriverJitClaim> DriverJit;
   if (!Dump.IR)
     Hit = loadFromDiskCacheOrLock(Key, Lock);
   if (Hit) {
@@ -251,13 +278,24 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
       dumpFile(K.Blob.Name, ShortHash, "ll", Result->OptimizedIR);
     Code.PTX = std::move(Result->PTX);
     T0 = std::chrono::steady_clock::now();
+    DriverJit.emplace(B.Kind == BackendKind::Gpu); // held until the load
     bool ToDisk =
         cacheSettings().Mode == CacheMode::Disk && !cacheSettings().ReadOnly;
     if (B.Kind == BackendKind::Gpu) {
-      // The driver JIT-compiles the PTX for this launch; the cubin for the
-      // disk cache is made meanwhile (CubinWriter.h).
-      if (ToDisk)
+      if (!DriverJit->held()) {
+        // Another compile is in the driver's JIT, which takes one PTX at a
+        // time: ptxas, a process of its own, assembles this one meanwhile.
+        auto Cubin = assembleWithPtxas(K.Blob.PrettyName, Code.PTX, B.Arch);
+        if (!Cubin)
+          return kernelPrefix(K) + ": " + llvm::toString(Cubin.takeError());
+        Code.Cubin = std::move(*Cubin); // "" without ptxas: the driver's JIT
+      }
+      // Else the driver JIT-compiles the PTX for this launch; the cubin for
+      // the disk cache is made meanwhile (CubinWriter.h).
+      if (ToDisk && Code.Cubin.empty())
         storeWithCubinLater(Key, K.Blob.PrettyName, Code.PTX, B.Arch);
+      else if (ToDisk)
+        storeInDiskCache(Key, Code);
     } else {
       // Nothing to load: ptxas checks the PTX and makes the entry whole.
       // PTX that ptxas rejects is this kernel's error, and is not cached.
@@ -506,8 +544,7 @@ mstage_rt_compile(const void *HostEntry, void *const *Params,
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_jit_wait(void) {
+extern "C" __attribute__((visibility("default"))) int mstage_rt_jit_wait(void) {
   waitForCompiles();
   return 0;
 }
@@ -534,8 +571,7 @@ static int recordCpuLaunch(Stream &S, const RegisteredKernel &K,
     std::vector<void *> Ptrs;
     for (std::string &C : Copies)
       Ptrs.push_back(C.data());
-    return launchOnCpuStageChecked(*Live, Invoke, Ptrs.data(), Config,
-                                   nullptr);
+    return launchOnCpuStageChecked(*Live, Invoke, Ptrs.data(), Config, nullptr);
   });
 }
 
@@ -641,8 +677,8 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
         St.Code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
         St.Code == CUDA_ERROR_INVALID_HANDLE)
       return fail(kernelPrefix(*K) + ": " + St.Message);
-    return fail(asyncFailure(St, &S, "launching kernel '" +
-                                         K->Blob.PrettyName + "'"));
+    return fail(
+        asyncFailure(St, &S, "launching kernel '" + K->Blob.PrettyName + "'"));
   }
   S.noteLaunch(HostEntry, K->Blob.PrettyName, K->Blob.Location);
   // Code that is not cached is unloaded after its kernel, which must be
