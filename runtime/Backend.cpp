@@ -89,7 +89,7 @@ const Backend &backend() {
   static const Backend B = [] {
     Backend B = chooseBackend();
     if (B.Kind == BackendKind::Gpu || B.Kind == BackendKind::PtxOnly)
-      startCompilePool(B.Kind == BackendKind::Gpu);
+      startCompilePool(B.Kind == BackendKind::Gpu, B.Arch);
     return B;
   }();
   return B;

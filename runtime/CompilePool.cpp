@@ -3,6 +3,7 @@
 #include "CubinWriter.h"
 #include "DiskCache.h"
 #include "Dump.h"
+#include "JitCompiler.h"
 #include "JitSettings.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -156,12 +157,14 @@ CompilePool &pool() {
 
 } // namespace
 
-void startCompilePool(bool OnGpu) {
+void startCompilePool(bool OnGpu, const std::string &Arch) {
   // The driver opens its PTX JIT at its first PTX load, on a worker:
   // opened first, its statics are destroyed after the pool has waited.
   if (OnGpu)
     (void)dlopen("libnvidia-ptxjitcompiler.so.1", RTLD_NOW | RTLD_LOCAL);
-  (void)pool();
+  // The first compile in a process made its target machine and LLVM's
+  // passes first; the warm-up does that before the first launch.
+  pool().queue(nullptr, [Arch] { warmUpJit(Arch); });
 }
 
 void queueCompile(const void *Owner, llvm::unique_function<void()> Run) {

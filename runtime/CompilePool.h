@@ -14,11 +14,14 @@
 
 #include "llvm/ADT/FunctionExtras.h"
 
+#include <string>
+
 namespace mstage::rt {
 
-// Starts the pool: done as the launch back end is made, so that the first
-// launch that misses does not pay for it.
-void startCompilePool(bool OnGpu);
+// Starts the pool, and warms the JIT up for Arch on it: done as the launch
+// back end is made, so that the first launch that misses does not pay for
+// either.
+void startCompilePool(bool OnGpu, const std::string &Arch);
 
 // Queues Job, which reads the code of the module Owner (a module record).
 // Dropped when the process is exiting.

@@ -11,6 +11,7 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -31,6 +32,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 using namespace llvm;
 
@@ -143,11 +145,37 @@ struct CollectErrors : DiagnosticHandler {
 
 std::once_flag InitTargets;
 std::string LlvmOptionsError;
-// Each thread compiles with target machines of its own, one per
-// architecture, so that compiles on several threads share none: a target
-// machine is not thread-safe, and LLVM's state is per context otherwise.
-thread_local std::map<std::string, std::unique_ptr<TargetMachine>>
-    TargetMachines;
+
+// Target machines, one per compile in flight and architecture: a target
+// machine is not thread-safe, and LLVM's state is per context otherwise. A
+// compile takes one (or makes one) and gives it back, so that the one the
+// warm-up made serves the first compile, on whichever thread it runs.
+class TargetMachines {
+public:
+  std::unique_ptr<TargetMachine> take(StringRef Arch) {
+    std::lock_guard<std::mutex> G(Lock);
+    auto &Free = FreeByArch[Arch.str()];
+    if (Free.empty())
+      return nullptr;
+    std::unique_ptr<TargetMachine> TM = std::move(Free.back());
+    Free.pop_back();
+    return TM;
+  }
+  void giveBack(StringRef Arch, std::unique_ptr<TargetMachine> TM) {
+    std::lock_guard<std::mutex> G(Lock);
+    FreeByArch[Arch.str()].push_back(std::move(TM));
+  }
+
+private:
+  std::mutex Lock;
+  std::map<std::string, std::vector<std::unique_ptr<TargetMachine>>> FreeByArch;
+};
+
+// Never destroyed: compiles may run while the process exits.
+TargetMachines &targetMachines() {
+  static TargetMachines *TMs = new TargetMachines;
+  return *TMs;
+}
 
 void initTargets() {
   std::call_once(InitTargets, [] {
@@ -198,20 +226,39 @@ std::string runContained(function_ref<void()> Compile) {
   return StringRef(FatalError).split('\n').first.str();
 }
 
-// This thread's target machine for Arch.
-Expected<TargetMachine *> targetMachineFor(StringRef Arch) {
-  initTargets();
-  if (!LlvmOptionsError.empty())
-    return createStringError(inconvertibleErrorCode(), LlvmOptionsError);
-  std::unique_ptr<TargetMachine> &TM = TargetMachines[Arch.str()];
-  if (!TM) {
-    auto TMOrErr = createNVPTXTargetMachine(Arch);
-    if (!TMOrErr)
-      return TMOrErr.takeError();
-    TM = std::move(*TMOrErr);
+// A target machine for Arch, for one compile: given back when it finishes,
+// dropped (leaked, not destroyed) when LLVM crashed in it, as its state is
+// then not to be trusted.
+class BorrowedTargetMachine {
+public:
+  explicit BorrowedTargetMachine(StringRef Arch) : Arch(Arch) {}
+  ~BorrowedTargetMachine() {
+    if (TM && !Broken)
+      targetMachines().giveBack(Arch, std::move(TM));
+    else
+      (void)TM.release();
   }
-  return TM.get();
-}
+  Expected<TargetMachine *> get() {
+    initTargets();
+    if (!LlvmOptionsError.empty())
+      return createStringError(inconvertibleErrorCode(), LlvmOptionsError);
+    if (!TM)
+      TM = targetMachines().take(Arch);
+    if (!TM) {
+      auto TMOrErr = createNVPTXTargetMachine(Arch);
+      if (!TMOrErr)
+        return TMOrErr.takeError();
+      TM = std::move(*TMOrErr);
+    }
+    return TM.get();
+  }
+  void markBroken() { Broken = true; }
+
+private:
+  std::string Arch;
+  std::unique_ptr<TargetMachine> TM;
+  bool Broken = false;
+};
 
 double msSince(std::chrono::steady_clock::time_point T0) {
   return std::chrono::duration<double, std::milli>(
@@ -222,8 +269,9 @@ double msSince(std::chrono::steady_clock::time_point T0) {
 // compileKernel, in a CrashRecoveryContext.
 Expected<JitOutput> compileContained(const KernelBlob &K,
                                      const Specialization &Spec,
-                                     const JitOptions &Opts, bool WantIR) {
-  Expected<TargetMachine *> TM = targetMachineFor(Opts.Arch);
+                                     const JitOptions &Opts, bool WantIR,
+                                     BorrowedTargetMachine &Borrowed) {
+  Expected<TargetMachine *> TM = Borrowed.get();
   if (!TM)
     return jitError(K, toString(TM.takeError()));
 
@@ -287,17 +335,46 @@ Error checkArch(StringRef Arch) {
 Expected<JitOutput> compileKernel(const KernelBlob &K,
                                   const Specialization &Spec,
                                   const JitOptions &Opts, bool WantIR) {
-  // No lock: each compile has its own context, and each thread its own
-  // target machines, so compiles on several threads run at once.
+  // No lock: each compile has its own context and target machine, so
+  // compiles on several threads run at once.
+  BorrowedTargetMachine TM(Opts.Arch);
   std::optional<Expected<JitOutput>> Out;
   std::string Failed = runContained(
-      [&] { Out.emplace(compileContained(K, Spec, Opts, WantIR)); });
+      [&] { Out.emplace(compileContained(K, Spec, Opts, WantIR, TM)); });
   if (Failed.empty())
     return std::move(*Out);
-  // The interrupted compile may have left this thread's target machine
-  // half-way: its next compile makes a new one (this one is leaked, not destroyed).
-  (void)TargetMachines[Opts.Arch].release();
+  TM.markBroken();
   return jitError(K, "LLVM cannot compile it for " + Opts.Arch + ": " + Failed);
+}
+
+void warmUpJit(StringRef Arch) {
+  BorrowedTargetMachine Borrowed(Arch);
+  std::string Failed = runContained([&] {
+    Expected<TargetMachine *> TM = Borrowed.get();
+    if (!TM)
+      return consumeError(TM.takeError());
+    // A kernel that stores one value: enough to make what every compile
+    // needs (the target machine, LLVM's passes and their statics).
+    LLVMContext Ctx;
+    Module M("mstage_warm_up", Ctx);
+    M.setTargetTriple(Triple(NVPTXTriple));
+    M.setDataLayout((*TM)->createDataLayout());
+    Type *Ptr = PointerType::get(Ctx, /*global*/ 1);
+    Function *F =
+        Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
+                         GlobalValue::ExternalLinkage, "mstage_warm_up", M);
+    F->setCallingConv(CallingConv::PTX_Kernel);
+    IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
+    B.CreateStore(B.getInt32(1), F->getArg(0));
+    B.CreateRetVoid();
+    if (Error E = optimizeDeviceCode(M, **TM, libdeviceBitcode(), false))
+      return consumeError(std::move(E));
+    Expected<std::string> PTX = emitPTX(M, **TM);
+    if (!PTX)
+      return consumeError(PTX.takeError());
+  });
+  if (!Failed.empty())
+    Borrowed.markBroken();
 }
 
 } // namespace mstage::rt

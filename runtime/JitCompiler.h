@@ -44,6 +44,11 @@ llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,
                                         const Specialization &Spec,
                                         const JitOptions &Options, bool WantIR);
 
+// Compiles a one-line kernel for Arch and keeps its target machine, so that
+// the first real compile does not pay for what every compile makes first.
+// Errors are ignored: the real compile reports them.
+void warmUpJit(llvm::StringRef Arch);
+
 } // namespace mstage::rt
 
 #endif
