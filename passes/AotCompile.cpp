@@ -60,12 +60,6 @@ PtxasChoice findPtxas() {
   return {"", "ptxas was not found (set CUDA_HOME or MSTAGE_PTXAS)"};
 }
 
-unsigned archNumber(StringRef Arch) {
-  unsigned N = 0;
-  Arch.drop_front(Arch.find_first_of("0123456789")).consumeInteger(10, N);
-  return N;
-}
-
 // What went wrong for some of the kernels, on some architectures.
 struct Failure {
   std::vector<std::string> Kernels; // pretty names; all kernels when empty

@@ -41,9 +41,9 @@ bool fits(uint64_t Off, uint64_t Size, uint64_t Total) {
 } // namespace
 
 uint64_t hashAotKernels(ArrayRef<uint64_t> BitcodeHashes) {
-  return xxh3_64bits(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(BitcodeHashes.data()),
-      BitcodeHashes.size() * sizeof(uint64_t)));
+  return xxh3_64bits(
+      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(BitcodeHashes.data()),
+                        BitcodeHashes.size() * sizeof(uint64_t)));
 }
 
 uint64_t stagedParamSize(ArrayRef<uint32_t> SiteSizes) {
@@ -103,7 +103,8 @@ Expected<AotImage> readAotImage(const uint8_t *Data, size_t MaxSize) {
                " bytes)");
   if (H.Kind > static_cast<uint32_t>(AotKind::Cubin))
     return bad("unknown kind " + Twine(H.Kind));
-  if (H.Arch[sizeof(H.Arch) - 1] != '\0' || !StringRef(H.Arch).starts_with("sm_"))
+  if (H.Arch[sizeof(H.Arch) - 1] != '\0' ||
+      !StringRef(H.Arch).starts_with("sm_"))
     return bad("bad architecture");
   if (!fits(H.NamesOffset, H.NamesSize, H.TotalSize) ||
       !fits(H.PayloadOffset, H.PayloadSize, H.TotalSize))
@@ -150,6 +151,13 @@ Expected<std::vector<AotImage>> readAotSection(ArrayRef<uint8_t> Section) {
     Off += H.TotalSize;
   }
   return Out;
+}
+
+unsigned archNumber(StringRef Arch) {
+  unsigned N = 0;
+  if (!Arch.consume_front("sm_") || Arch.consumeInteger(10, N))
+    return 0;
+  return N;
 }
 
 } // namespace mstage

@@ -70,6 +70,10 @@ readAotSection(llvm::ArrayRef<uint8_t> Section);
 // sites have these sizes (0 when it has none: no parameter).
 uint64_t stagedParamSize(llvm::ArrayRef<uint32_t> SiteSizes);
 
+// The number of an architecture, "sm_90" or "sm_90a": 90; 0 for a name
+// that is not sm_ and a number.
+unsigned archNumber(llvm::StringRef Arch);
+
 } // namespace mstage
 
 #endif

@@ -24,14 +24,6 @@ std::string moduleFile(const mstage_module_record &M) {
   return "a module";
 }
 
-// 90 for "sm_90"; 0 when Arch is not of that form.
-unsigned archNumber(StringRef Arch) {
-  unsigned N = 0;
-  if (!Arch.consume_front("sm_") || Arch.getAsInteger(10, N))
-    return 0;
-  return N;
-}
-
 const char *kindName(AotKind K) {
   return K == AotKind::Cubin ? "cubin" : "PTX";
 }
