@@ -9,8 +9,11 @@ baseline).
 """
 import csv
 import os
+import statistics
 import sys
 from collections import defaultdict
+
+import report  # noqa: E402  (bench/, beside this file)
 
 import matplotlib
 
@@ -167,7 +170,7 @@ def cold_plot(path, out):
         rows = [r for r in csv.reader(open(path)) if r and r[0] == "jit-cold"]
     except OSError:
         return
-    v = {(r[1], r[2]): float(r[3]) for r in rows}
+    v = {k: statistics.median(ms) for k, ms in report.cold_samples(rows).items()}
     bars = [(f"{mode}: {label}", v[(mode, what)])
             for what, label in (("listing4-first-launch", "Listing 4 first launch"),
                                 ("heat-1024-first-100-steps",
