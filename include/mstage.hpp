@@ -9,6 +9,7 @@
 #include "mstage/error.hpp"
 #include "mstage/graph.hpp"
 #include "mstage/grid_stride_range.hpp"
+#include "mstage/half.hpp"
 #include "mstage/index.hpp"
 #include "mstage/kernel.hpp"
 #include "mstage/managed_vector.hpp"
@@ -17,6 +18,7 @@
 #include "mstage/shared_memory.hpp"
 #include "mstage/stage.hpp"
 #include "mstage/stream.hpp"
+#include "mstage/vector_types.hpp"
 #include "mstage/vector_view.hpp"
 #include "mstage/warp.hpp"
 
