@@ -5,6 +5,7 @@
 #include "mstage/atomic.hpp"
 #include "mstage/bounds_check.hpp"
 #include "mstage/cooperative_groups.hpp"
+#include "mstage/device.hpp"
 #include "mstage/device_vector.hpp"
 #include "mstage/error.hpp"
 #include "mstage/graph.hpp"

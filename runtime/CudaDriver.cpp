@@ -50,6 +50,8 @@ constexpr const char *DriverLibrary = "libcuda.so.1";
   X(cuModuleGetFunction, "cuModuleGetFunction")                                \
   X(cuModuleUnload, "cuModuleUnload")                                          \
   X(cuFuncSetAttribute, "cuFuncSetAttribute")                                  \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                               \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor")                             \
   X(cuLaunchKernel, "cuLaunchKernel")                                          \
   X(cuEventCreate, "cuEventCreate")                                            \
   X(cuEventDestroy, "cuEventDestroy_v2")                                       \
@@ -345,6 +347,14 @@ CudaDriver *CudaDriver::create(std::string &Why) {
        &D->MaxSharedPerBlockOptin},
       {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
        "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)", &D->MultiprocessorCount},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+       "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)",
+       &D->MaxSharedPerMultiprocessor},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+       "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)",
+       &D->MaxThreadsPerMultiprocessor},
+      {CU_DEVICE_ATTRIBUTE_WARP_SIZE, "cuDeviceGetAttribute(WARP_SIZE)",
+       &D->WarpSize},
       {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
        "cuDeviceGetAttribute(MAX_BLOCK_DIM_X)", &D->MaxBlockDim[0]},
       {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
@@ -494,6 +504,24 @@ Status CudaDriver::unloadModule(CUmodule Module) {
   if (Status S = bindThread(); !S)
     return S;
   return check(Fn.cuModuleUnload(Module), "cuModuleUnload");
+}
+
+Status CudaDriver::occupancy(CUfunction Function, int BlockSize,
+                             uint32_t SharedBytes, int *Blocks) {
+  if (Status S = bindThread(); !S)
+    return S;
+  // As launch(): the function's limit is raised first, else the driver
+  // counts no block for more than 48 KiB.
+  if (SharedBytes > DefaultSharedLimit)
+    if (CUresult R = Fn.cuFuncSetAttribute(
+            Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            SharedBytes > 0x7fffffffu ? 0x7fffffff : int(SharedBytes)))
+      return Status::failure(
+          R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                              std::to_string(SharedBytes) + " bytes)"));
+  return check(Fn.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   Blocks, Function, BlockSize, SharedBytes),
+               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
 Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],

@@ -215,9 +215,7 @@ private:
 // The operand's type is taken from the pointer, so atomic_add(&f, 1) on a
 // float* adds 1.0f, as CUDA's overloads do.
 namespace detail {
-template <class T> struct identity {
-  using type = T;
-};
+template <class T> struct identity { using type = T; };
 template <class T> using identity_t = typename identity<T>::type;
 
 // Each returns whether T passed, so that a function that fails one says so in
