@@ -28,11 +28,13 @@ struct Header {
   uint32_t NumParams;
   uint32_t StageSitesOffset;
   uint32_t NumStageSites;
+  uint32_t PointerSlotsOffset; // PointerSlot records: {Param, Offset}
+  uint32_t NumPointerSlots;
 };
 
 // test/inspect/Inputs/craft_blob.py and fuzz/KernelBlobFuzzer.cpp know
 // this layout.
-static_assert(sizeof(Header) == 72, "the kernel blob header changed");
+static_assert(sizeof(Header) == 80, "the kernel blob header changed");
 
 struct SiteRecord {
   uint32_t Kind, Size, Align, Line, Column, ExpressionOffset, TypeNameOffset,
@@ -65,9 +67,12 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
                      S.Column, W.addString(S.Expression),
                      W.addString(S.TypeName), 0});
 
-  // [Header][SiteRecords][Strings][pad][Bitcode][pad]
+  // [Header][SiteRecords][PointerSlots][Strings][pad][Bitcode][pad]
+  static_assert(sizeof(PointerSlot) == 8, "a pointer slot is two uint32_t");
   uint64_t SitesOff = sizeof(Header);
-  uint64_t StringsOff = SitesOff + Sites.size() * sizeof(SiteRecord);
+  uint64_t SlotsOff = SitesOff + Sites.size() * sizeof(SiteRecord);
+  uint64_t StringsOff =
+      SlotsOff + Blob.PointerSlots.size() * sizeof(PointerSlot);
   uint64_t BitcodeOff = alignTo(StringsOff + W.Strings.size(), 8);
   uint64_t Total = alignTo(BitcodeOff + Blob.Bitcode.size(), KernelBlobAlign);
 
@@ -85,6 +90,8 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
   H.NumParams = Blob.NumParams;
   H.StageSitesOffset = SitesOff;
   H.NumStageSites = Sites.size();
+  H.PointerSlotsOffset = SlotsOff;
+  H.NumPointerSlots = Blob.PointerSlots.size();
   for (SiteRecord &R : Sites) {
     R.ExpressionOffset += StringsOff;
     R.TypeNameOffset += StringsOff;
@@ -95,6 +102,9 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
   if (!Sites.empty())
     std::memcpy(&Out[SitesOff], Sites.data(),
                 Sites.size() * sizeof(SiteRecord));
+  if (!Blob.PointerSlots.empty())
+    std::memcpy(&Out[SlotsOff], Blob.PointerSlots.data(),
+                Blob.PointerSlots.size() * sizeof(PointerSlot));
   std::memcpy(&Out[StringsOff], W.Strings.data(), W.Strings.size());
   if (!Blob.Bitcode.empty())
     std::memcpy(&Out[BitcodeOff], Blob.Bitcode.data(), Blob.Bitcode.size());
@@ -142,6 +152,11 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
             H.TotalSize))
     return bad("stage-site table (offset " + Twine(H.StageSitesOffset) + ", " +
                Twine(H.NumStageSites) + " sites) out of range");
+  if (H.NumPointerSlots > MaxPointerSlots ||
+      !fits(H.PointerSlotsOffset,
+            uint64_t(H.NumPointerSlots) * sizeof(PointerSlot), H.TotalSize))
+    return bad("pointer-slot table (offset " + Twine(H.PointerSlotsOffset) +
+               ", " + Twine(H.NumPointerSlots) + " slots) out of range");
   auto Str = [&](uint64_t Off) -> Expected<std::string> {
     if (Off >= H.TotalSize)
       return bad("string offset " + Twine(Off) + " out of range");
@@ -190,6 +205,18 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
     S.TypeName = std::move(*T);
     B.StageSites.push_back(std::move(S));
   }
+  B.PointerSlots.resize(H.NumPointerSlots);
+  if (H.NumPointerSlots)
+    std::memcpy(B.PointerSlots.data(), Data + H.PointerSlotsOffset,
+                H.NumPointerSlots * sizeof(PointerSlot));
+  // The runtime looks slots up by binary search and reads 8 bytes at each.
+  if (!llvm::is_sorted(B.PointerSlots) ||
+      llvm::any_of(B.PointerSlots, [&](const PointerSlot &S) {
+        return S.Param >= B.NumParams || S.Offset > UINT32_MAX - 8;
+      }))
+    return bad("the pointer slots of '" + B.Name +
+               "' are out of order or "
+               "name a parameter the kernel does not have");
   B.Bitcode = StringRef(reinterpret_cast<const char *>(Data + H.BitcodeOffset),
                         H.BitcodeSize);
   // The bitcode reader trusts its input: damage must be caught here.

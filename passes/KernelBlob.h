@@ -10,6 +10,8 @@
 #ifndef MSTAGE_PASSES_KERNELBLOB_H
 #define MSTAGE_PASSES_KERNELBLOB_H
 
+#include "PointerSlots.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -22,7 +24,7 @@ namespace mstage {
 
 inline constexpr char KernelBlobMagic[8] = {'M', 'S', 'T', 'G',
                                             'K', 'R', 'N', '1'};
-inline constexpr uint32_t KernelBlobVersion = 1;
+inline constexpr uint32_t KernelBlobVersion = 2; // 2: pointer slots
 inline constexpr const char *KernelBlobSection = "mstage_kernels";
 inline constexpr unsigned KernelBlobAlign = 16;
 
@@ -45,7 +47,8 @@ struct KernelBlob {
   uint32_t NumParams = 0; // the lambda object plus the launch arguments
   uint64_t BitcodeHash = 0;
   std::vector<StageSite> StageSites;
-  llvm::StringRef Bitcode; // points into the blob when read
+  std::vector<PointerSlot> PointerSlots; // sorted (PointerSlots.h)
+  llvm::StringRef Bitcode;               // points into the blob when read
 };
 
 // Serializes Blob (with Bitcode) into bytes, padded to KernelBlobAlign.
@@ -61,6 +64,9 @@ llvm::Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize);
 // its offset in the section.
 llvm::Expected<std::vector<KernelBlob>>
 readKernelSection(llvm::ArrayRef<uint8_t> Section);
+
+// The most pointer slots a blob may list; more are corruption.
+inline constexpr uint32_t MaxPointerSlots = 4096;
 
 // The largest staged value, and alignment, a blob may describe; larger ones
 // are corruption.

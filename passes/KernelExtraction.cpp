@@ -168,7 +168,7 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
                                               const StagedBody &Staged,
                                               const StageFunctions &StageFns,
                                               TargetMachine *TM,
-                                              uint32_t &NumParams) {
+                                              KernelBlob &Blob) {
   SetVector<GlobalValue *> Reached = collectReachable(*Staged.Body, StageFns);
   if (!checkGlobals(M, K, Reached))
     return std::nullopt;
@@ -189,7 +189,7 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
 
   auto *DevEntry = cast<Function>(VMap[Staged.Body]);
   Function *Kernel = createKernelWrapper(*Dev, *DevEntry, K.Info);
-  NumParams = Kernel->arg_size();
+  Blob.NumParams = Kernel->arg_size();
   for (GlobalValue &GV : Dev->global_values())
     if (!GV.isDeclaration() && &GV != Kernel) {
       GV.setLinkage(GlobalValue::InternalLinkage);
@@ -218,6 +218,8 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
   if (TM)
     optimizeDeviceModule(*Dev, *TM, OptimizationLevel::O2,
                          /*LoopTransforms=*/false);
+  // What the runtime reads at each launch (PointerSlots.h).
+  Blob.PointerSlots = findPointerSlots(*Kernel);
 
   SmallString<0> Bitcode;
   raw_svector_ostream OS(Bitcode);
@@ -341,7 +343,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     std::optional<std::string> Bitcode;
     if (StagesOK)
       Bitcode =
-          buildDeviceBitcode(M, K, Staged, StageFns, TM.get(), Blob.NumParams);
+          buildDeviceBitcode(M, K, Staged, StageFns, TM.get(), Blob);
     Function *Checker = nullptr;
     if (Bitcode && !Staged.Sites.empty())
       Checker =

@@ -52,6 +52,7 @@ CacheKey makeCacheKey(const KeyInputs &In) {
   Field(
       StringRef(reinterpret_cast<const char *>(&In.Config), sizeof(In.Config)));
   Field(In.StagedBytes);
+  Field(In.FactBytes);
   Field(In.Target);
   Field(In.JitOptions);
   XXH128_hash_t H = xxh3_128bits(arrayRefFromStringRef(Buf));

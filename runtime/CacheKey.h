@@ -24,6 +24,7 @@ struct KeyInputs {
   uint64_t BitcodeHashLo = 0, BitcodeHashHi = 0;
   mstage_launch_config Config{};
   llvm::StringRef StagedBytes; // all staged values, back to back
+  llvm::StringRef FactBytes;   // the launch's facts (LaunchFacts.h)
   llvm::StringRef Target;      // the architecture, e.g. "sm_90"
   llvm::StringRef JitOptions;  // fast math, MSTAGE_LLVM_ARGS, ...
 };

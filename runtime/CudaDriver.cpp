@@ -87,6 +87,7 @@ constexpr const char *DriverLibrary = "libcuda.so.1";
   X(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags")                \
   X(cuGraphLaunch, "cuGraphLaunch")                                            \
   X(cuGraphExecDestroy, "cuGraphExecDestroy")                                  \
+  X(cuPointerGetAttributes, "cuPointerGetAttributes")                          \
   X(cuGraphDestroy, "cuGraphDestroy")
 
 // A macro argument is expanded before it is substituted, so Api arrives as
@@ -355,6 +356,9 @@ CudaDriver *CudaDriver::create(std::string &Why) {
        &D->MaxThreadsPerMultiprocessor},
       {CU_DEVICE_ATTRIBUTE_WARP_SIZE, "cuDeviceGetAttribute(WARP_SIZE)",
        &D->WarpSize},
+      {CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,
+       "cuDeviceGetAttribute(PAGEABLE_MEMORY_ACCESS)",
+       &D->PageableMemoryAccess},
       {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
        "cuDeviceGetAttribute(MAX_BLOCK_DIM_X)", &D->MaxBlockDim[0]},
       {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
@@ -498,6 +502,21 @@ Status CudaDriver::getFunction(CUmodule Module, const std::string &Name,
   return Status::success();
 }
 
+bool CudaDriver::pointerRange(CUdeviceptr Ptr, CUdeviceptr *Start,
+                              size_t *Size) {
+  if (!bindThread())
+    return false;
+  CUpointer_attribute Attributes[] = {CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                      CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+  void *Values[] = {Start, Size};
+  *Start = 0;
+  *Size = 0;
+  // A pointer the driver does not know is an error, or a range of 0.
+  return Fn.cuPointerGetAttributes(2, Attributes, Values, Ptr) ==
+             CUDA_SUCCESS &&
+         *Start != 0 && *Size != 0;
+}
+
 Status CudaDriver::unloadModule(CUmodule Module) {
   if (!Module)
     return Status::success();
@@ -526,8 +545,7 @@ Status CudaDriver::occupancy(CUfunction Function, int BlockSize,
 
 Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
                           const uint32_t Block[3], uint32_t SharedBytes,
-                          void **Params, CUstream Stream,
-                          float *ElapsedMs) {
+                          void **Params, CUstream Stream, float *ElapsedMs) {
   if (Status S = bindThread(); !S)
     return S;
 
@@ -558,10 +576,10 @@ Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
         return Status::failure(ER, errorText(ER, "cuEventCreate"));
   if (ElapsedMs)
     Fn.cuEventRecord(Events[0], Stream);
-  CUresult R = Fn.cuLaunchKernel(Function, Grid[0], Grid[1], Grid[2], Block[0],
-                                 Block[1], Block[2], SharedBytes,
-                                 Stream, Params,
-                                 /*extra=*/nullptr);
+  CUresult R =
+      Fn.cuLaunchKernel(Function, Grid[0], Grid[1], Grid[2], Block[0], Block[1],
+                        Block[2], SharedBytes, Stream, Params,
+                        /*extra=*/nullptr);
   if (ElapsedMs) {
     CUresult ER = Fn.cuEventRecord(Events[1], Stream);
     if (ER == CUDA_SUCCESS)
@@ -692,8 +710,7 @@ Status CudaDriver::memoryPool(CUmemoryPool *Out) {
   return Status::success();
 }
 
-Status CudaDriver::allocAsync(size_t Bytes, CUstream Stream,
-                              CUdeviceptr *Ptr) {
+Status CudaDriver::allocAsync(size_t Bytes, CUstream Stream, CUdeviceptr *Ptr) {
   *Ptr = 0;
   if (Bytes == 0)
     return Status::success();
@@ -711,8 +728,8 @@ Status CudaDriver::allocAsync(size_t Bytes, CUstream Stream,
   }
   if (R != CUDA_SUCCESS)
     *Ptr = 0;
-  return check(R, "cuMemAllocFromPoolAsync(" + std::to_string(Bytes) +
-                      " bytes)");
+  return check(R,
+               "cuMemAllocFromPoolAsync(" + std::to_string(Bytes) + " bytes)");
 }
 
 Status CudaDriver::freeAsync(CUdeviceptr Ptr, CUstream Stream) {
@@ -775,13 +792,12 @@ Status CudaDriver::fillAsync(CUdeviceptr Dst, const void *Pattern,
           : Unit == 2 ? Fn.cuMemsetD16Async(P, uint16_t(V), Count, Stream)
                       : Fn.cuMemsetD8Async(P, uint8_t(V), Count, Stream);
     else
-      R = Unit == 4 ? Fn.cuMemsetD2D32Async(P, ElementBytes, V, 1, Count,
-                                            Stream)
-          : Unit == 2
-              ? Fn.cuMemsetD2D16Async(P, ElementBytes, uint16_t(V), 1, Count,
-                                      Stream)
-              : Fn.cuMemsetD2D8Async(P, ElementBytes, uint8_t(V), 1, Count,
-                                     Stream);
+      R = Unit == 4
+              ? Fn.cuMemsetD2D32Async(P, ElementBytes, V, 1, Count, Stream)
+          : Unit == 2 ? Fn.cuMemsetD2D16Async(P, ElementBytes, uint16_t(V), 1,
+                                              Count, Stream)
+                      : Fn.cuMemsetD2D8Async(P, ElementBytes, uint8_t(V), 1,
+                                             Count, Stream);
     if (R != CUDA_SUCCESS)
       return check(R, "cuMemset (" + std::to_string(Count) + " elements of " +
                           std::to_string(ElementBytes) + " bytes)");
@@ -794,9 +810,9 @@ Status CudaDriver::allocHost(size_t Bytes, void **Ptr) {
   if (Status S = bindThread(); !S)
     return S;
   // Portable: any context may copy from it by DMA.
-  return check(Fn.cuMemHostAlloc(Ptr, Bytes ? Bytes : 1,
-                                 CU_MEMHOSTALLOC_PORTABLE),
-               "cuMemHostAlloc(" + std::to_string(Bytes) + " bytes)");
+  return check(
+      Fn.cuMemHostAlloc(Ptr, Bytes ? Bytes : 1, CU_MEMHOSTALLOC_PORTABLE),
+      "cuMemHostAlloc(" + std::to_string(Bytes) + " bytes)");
 }
 
 Status CudaDriver::freeHost(void *Ptr) {
@@ -823,7 +839,8 @@ Status CudaDriver::prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
   if (Status S = bindThread(); !S)
     return S;
   CUmemLocation Where = {};
-  Where.type = ToDevice ? CU_MEM_LOCATION_TYPE_DEVICE : CU_MEM_LOCATION_TYPE_HOST;
+  Where.type =
+      ToDevice ? CU_MEM_LOCATION_TYPE_DEVICE : CU_MEM_LOCATION_TYPE_HOST;
   Where.id = ToDevice ? Ordinal : 0;
   return check(Fn.cuMemPrefetchAsync(Ptr, Bytes, Where, 0, Stream),
                "cuMemPrefetchAsync");

@@ -150,6 +150,11 @@ public:
   // Moves managed memory to this device (ToDevice) or to the host.
   Status prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
                   CUstream Stream);
+  // The allocation Ptr points into, when the driver knows it (device,
+  // pinned or managed memory); false for pageable host memory.
+  bool pointerRange(CUdeviceptr Ptr, CUdeviceptr *Start, size_t *Size);
+  // Whether kernels may read pageable host memory (HMM, ATS).
+  bool pageableMemoryAccess() const { return PageableMemoryAccess != 0; }
 
   // Graphs by stream capture. Capture is thread-local: calls of other
   // threads go on as usual. relaxCapture lets this thread load modules while
@@ -195,6 +200,7 @@ private:
   int MaxSharedPerMultiprocessor = 0;
   int MaxThreadsPerMultiprocessor = 0;
   int WarpSize = 0;
+  int PageableMemoryAccess = 0;
   int MaxBlockDim[3] = {0, 0, 0};
   int MaxGridDim[3] = {0, 0, 0};
 };

@@ -296,6 +296,9 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     if (Error E = foldStagedValues(*M, Spec.StagedValues))
       return jitError(K, toString(std::move(E)));
     foldLaunchExtents(*M, K.Name, Spec.Extents);
+    if (!Spec.Facts.empty())
+      if (Function *Kernel = M->getFunction(K.Name))
+        applyLaunchFacts(*Kernel, K.PointerSlots, Spec.Facts);
   }
 
   // The kernel's own code only: libdevice picks its own precision.

@@ -4,6 +4,7 @@
 
 #include "KernelBlob.h"
 #include "KernelSpecialization.h"
+#include "LaunchFacts.h"
 
 #include "llvm/Support/Error.h"
 
@@ -21,6 +22,8 @@ struct JitOptions {
 struct Specialization {
   llvm::ArrayRef<llvm::StringRef> StagedValues;
   LaunchExtents Extents;
+  // One per pointer slot of the kernel, or none (LaunchFacts.h).
+  llvm::ArrayRef<SlotFact> Facts;
   // False: fold nothing, so the code reads its staged values and launch
   // extents at run time (mstage-ptx --diff shows what folding removed).
   bool Fold = true;

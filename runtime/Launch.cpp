@@ -12,6 +12,7 @@
 #include "JitCompiler.h"
 #include "JitSettings.h"
 #include "KernelRegistry.h"
+#include "LaunchFactsOf.h"
 #include "LaunchLimits.h"
 #include "MemoryCache.h"
 #include "RuntimeError.h"
@@ -127,6 +128,7 @@ std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
                                     {"block", Extents(C.block)},
                                     {"shared_bytes", int64_t(C.shared_bytes)}}},
       {"staged", std::move(Sites)},
+      {"views", mstage::formatLaunchFacts(Staged.Facts)},
       {"cache", codeSourceName(Times.Source)},
       {"compiled", Times.Background ? "background" : "foreground"},
       {"code", Times.FromCubin ? "cubin" : "ptx"},
@@ -238,6 +240,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
   In.BitcodeHashHi = BitcodeHash[1];
   In.Config = Config;
   In.StagedBytes = Staged.stagedBytes();
+  In.FactBytes = Staged.factBytes();
   In.Target = B.Arch; // the same entry serves GPU and PTX-only runs
   In.JitOptions = jitOptionsText();
   CacheKey Key = makeCacheKey(In);
@@ -264,6 +267,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
     Opts.FastMath = fastMath(Config);
     Specialization Spec;
     Spec.StagedValues = Staged.Values;
+    Spec.Facts = Staged.Facts;
     for (int I = 0; I < 3; ++I) {
       Spec.Extents.Grid[I] = Config.grid[I];
       Spec.Extents.Block[I] = Config.block[I];
@@ -433,7 +437,7 @@ void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   }
   E.State.store(EntryState::Ready, std::memory_order_release);
   if (traceEnabled())
-    traceLaunch(K.Blob, Config, Staged.Values, Times);
+    traceLaunch(K.Blob, Config, Staged.Values, Staged.Facts, Times);
 }
 
 // Queues E's compile unless it is queued, made or failed already: only the
@@ -512,7 +516,6 @@ extern "C" __attribute__((visibility("default"))) int
 mstage_rt_compile(const void *HostEntry, void *const *Params,
                   const uint32_t *ParamSizes, uint32_t NumParams,
                   const mstage_launch_config *Config) {
-  (void)ParamSizes;
   const RegisteredKernel *K;
   mstage_launch_config Effective;
   if (int Err = checkLaunch(HostEntry, NumParams, *Config, K, Effective))
@@ -521,11 +524,16 @@ mstage_rt_compile(const void *HostEntry, void *const *Params,
   const CacheSettings &Cache = cacheSettings();
   // The CPU back end compiles nothing; with MSTAGE_CACHE=off no code is
   // kept for a later launch.
+  llvm::SmallVector<mstage::SlotFact, 8> Facts;
+  if (std::string Why = launchFactsOf(*K, B, Params, ParamSizes, NumParams,
+                                      /*Preview=*/true, Facts);
+      !Why.empty())
+    return fail(kernelPrefix(*K) + ": " + Why);
   if (B.Kind == BackendKind::Cpu || Cache.Mode == CacheMode::Off)
     return 0;
   if (!Cache.Error.empty())
     return fail(kernelPrefix(*K) + ": " + Cache.Error);
-  StagedLaunch Staged(*K, Params, Effective);
+  StagedLaunch Staged(*K, Params, Effective, Facts);
   if (Staged.GaveUp >= 0)
     return fail(kernelPrefix(*K) + ": " +
                 evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp)));
@@ -540,7 +548,7 @@ mstage_rt_compile(const void *HostEntry, void *const *Params,
   if (int Err = compileNow(*K, B, Effective, Staged, E, Times, false))
     return Err;
   if (traceEnabled())
-    traceLaunch(K->Blob, Effective, Staged.Values, Times);
+    traceLaunch(K->Blob, Effective, Staged.Values, Staged.Facts, Times);
   return 0;
 }
 
@@ -587,6 +595,12 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   const Backend &B = backend();
   Config = &Effective;
   Stream &S = streamOf(StreamPtr);
+  // Also on the CPU back end: a host pointer is as wrong there as on a GPU.
+  llvm::SmallVector<mstage::SlotFact, 8> Facts;
+  if (std::string Why = launchFactsOf(*K, B, Params, ParamSizes, NumParams,
+                                      /*Preview=*/false, Facts);
+      !Why.empty())
+    return fail(kernelPrefix(*K) + ": " + Why);
   if (B.Kind == BackendKind::Cpu) {
     LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
     if (S.capturing())
@@ -607,7 +621,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   Times = LaunchTimes();
   auto T0 = Measure ? std::chrono::steady_clock::now()
                     : std::chrono::steady_clock::time_point();
-  StagedLaunch Staged(*K, Params, *Config);
+  StagedLaunch Staged(*K, Params, *Config, Facts);
   if (Measure)
     Times.Evaluate = msSince(T0);
   if (Staged.GaveUp >= 0)
@@ -646,7 +660,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   const CompiledKernel *C = &E->Code;
   Times.FromCubin = !Generic && C->FromCubin;
   if (traceEnabled())
-    traceLaunch(K->Blob, *Config, Staged.Values, Times);
+    traceLaunch(K->Blob, *Config, Staged.Values, Staged.Facts, Times);
   if (B.Kind == BackendKind::PtxOnly) {
     if (Capturing)
       return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,

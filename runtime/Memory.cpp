@@ -5,6 +5,7 @@
 // through unchanged.
 //
 //===----------------------------------------------------------------------===//
+#include "AllocationMap.h"
 #include "Backend.h"
 #include "CudaDriver.h"
 #include "RuntimeError.h"
@@ -32,6 +33,14 @@ static int hostAlloc(void **Ptr, size_t Bytes) {
   return *Ptr ? 0 : fail("mstage: out of host memory");
 }
 
+// Each allocation is noted, so that launches can place their pointers
+// (AllocationMap.h).
+static int noted(int Err, void *const *Ptr, size_t Bytes) {
+  if (!Err)
+    noteAllocation(*Ptr, Bytes);
+  return Err;
+}
+
 extern "C" {
 
 MSTAGE_EXPORT int mstage_rt_executes(void) {
@@ -48,7 +57,7 @@ MSTAGE_EXPORT int mstage_rt_executes(void) {
   return -1;
 }
 
-MSTAGE_EXPORT int mstage_rt_alloc(void **Ptr, size_t Bytes) {
+static int allocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu) {
     CUdeviceptr D = 0;
@@ -61,7 +70,12 @@ MSTAGE_EXPORT int mstage_rt_alloc(void **Ptr, size_t Bytes) {
   return hostAlloc(Ptr, Bytes);
 }
 
+MSTAGE_EXPORT int mstage_rt_alloc(void **Ptr, size_t Bytes) {
+  return noted(allocImpl(Ptr, Bytes), Ptr, Bytes);
+}
+
 MSTAGE_EXPORT int mstage_rt_free(void *Ptr) {
+  forgetAllocation(Ptr);
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
     return result(B.Driver->free(reinterpret_cast<CUdeviceptr>(Ptr)));
@@ -111,18 +125,23 @@ static int hostCopy(Stream &S, void *Dst, const void *Src, size_t Bytes) {
   });
 }
 
-MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
-                                        mstage_stream *SP) {
+static int allocAsyncImpl(void **Ptr, size_t Bytes, mstage_stream *SP) {
   const Backend &B = backend();
   if (B.Kind != BackendKind::Gpu)
-    return mstage_rt_alloc(Ptr, Bytes);
+    return allocImpl(Ptr, Bytes);
   CUdeviceptr D = 0;
   Status S = B.Driver->allocAsync(Bytes, streamOf(SP).handle(), &D);
   *Ptr = reinterpret_cast<void *>(D);
   return result(S);
 }
 
+MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
+                                        mstage_stream *SP) {
+  return noted(allocAsyncImpl(Ptr, Bytes, SP), Ptr, Bytes);
+}
+
 MSTAGE_EXPORT int mstage_rt_free_async(void *Ptr, mstage_stream *SP) {
+  forgetAllocation(Ptr);
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu)
@@ -160,8 +179,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
-                                              size_t Bytes,
-                                              mstage_stream *SP) {
+                                              size_t Bytes, mstage_stream *SP) {
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu)
@@ -189,14 +207,19 @@ MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,
   });
 }
 
-MSTAGE_EXPORT int mstage_rt_host_alloc(void **Ptr, size_t Bytes) {
+static int hostAllocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
     return result(B.Driver->allocHost(Bytes, Ptr));
   return hostAlloc(Ptr, Bytes);
 }
 
+MSTAGE_EXPORT int mstage_rt_host_alloc(void **Ptr, size_t Bytes) {
+  return noted(hostAllocImpl(Ptr, Bytes), Ptr, Bytes);
+}
+
 MSTAGE_EXPORT int mstage_rt_host_free(void *Ptr) {
+  forgetAllocation(Ptr);
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
     return result(B.Driver->freeHost(Ptr));
@@ -204,7 +227,7 @@ MSTAGE_EXPORT int mstage_rt_host_free(void *Ptr) {
   return 0;
 }
 
-MSTAGE_EXPORT int mstage_rt_managed_alloc(void **Ptr, size_t Bytes) {
+static int managedAllocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu) {
     CUdeviceptr D = 0;
@@ -215,7 +238,12 @@ MSTAGE_EXPORT int mstage_rt_managed_alloc(void **Ptr, size_t Bytes) {
   return hostAlloc(Ptr, Bytes);
 }
 
+MSTAGE_EXPORT int mstage_rt_managed_alloc(void **Ptr, size_t Bytes) {
+  return noted(managedAllocImpl(Ptr, Bytes), Ptr, Bytes);
+}
+
 MSTAGE_EXPORT int mstage_rt_managed_free(void *Ptr) {
+  forgetAllocation(Ptr);
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
     return result(B.Driver->free(dev(Ptr)));
@@ -228,9 +256,8 @@ MSTAGE_EXPORT int mstage_rt_prefetch(const void *Ptr, size_t Bytes,
   const Backend &B = backend();
   if (B.Kind != BackendKind::Gpu)
     return 0; // already where the CPU back end runs
-  return result(
-      B.Driver->prefetch(dev(Ptr), Bytes, ToDevice != 0,
-                         streamOf(SP).handle()));
+  return result(B.Driver->prefetch(dev(Ptr), Bytes, ToDevice != 0,
+                                   streamOf(SP).handle()));
 }
 
 } // extern "C"

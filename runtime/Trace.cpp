@@ -53,7 +53,8 @@ void traceCpuLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
 }
 
 void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
-                 ArrayRef<StringRef> StagedValues, const LaunchTimes &T) {
+                 ArrayRef<StringRef> StagedValues, ArrayRef<SlotFact> Facts,
+                 const LaunchTimes &T) {
   std::string Line;
   raw_string_ostream OS(Line);
   traceHead(OS, Kernel, C);
@@ -69,6 +70,10 @@ void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
   if (T.Source != CodeSource::Memory && T.Source != CodeSource::Generic)
     OS << format(", optimize %.3f ms, codegen %.3f ms, load %.3f ms (%s)",
                  T.Optimize, T.Codegen, T.Load, T.FromCubin ? "cubin" : "ptx");
+  // How the code was made: what the JIT knew about the views.
+  if (!Facts.empty() && T.Source != CodeSource::Memory &&
+      T.Source != CodeSource::Generic)
+    OS << "; views {" << formatLaunchFacts(Facts) << "}";
   OS << "\n";
   errs() << Line;
 }

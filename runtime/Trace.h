@@ -3,6 +3,7 @@
 #define MSTAGE_RUNTIME_TRACE_H
 
 #include "KernelBlob.h"
+#include "LaunchFacts.h"
 #include "Settings.h"
 #include "mstage/abi.h"
 
@@ -43,11 +44,12 @@ bool traceEnabled();
 
 // Prints the launch of Kernel to stderr on one line: the kernel, its launch
 // configuration, its staged values (with their source lines), the cache
-// result and the times. A background compile prints the same line when it
+// result, the facts about its pointers ("views", LaunchFacts.h) and the
+// times. A background compile prints the same line when it
 // is done, marked "(background)".
 void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &Config,
                  llvm::ArrayRef<llvm::StringRef> StagedValues,
-                 const LaunchTimes &Times);
+                 llvm::ArrayRef<SlotFact> Facts, const LaunchTimes &Times);
 
 // The same line for a launch on the CPU back end: nothing is compiled, so
 // it gives how the threads of a block ran (fibers, or a plain loop), the OS

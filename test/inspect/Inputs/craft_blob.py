@@ -3,6 +3,7 @@
 usage: craft_blob.py SECTION MODE, where MODE is one of
   offset-overflow   bitcode offset near 2^64 (offset + size wraps around)
   sites-overflow    0xffffffff stage sites at an offset near 2^32
+  slots-overflow    0xffffffff pointer slots at an offset near 2^32
   string-offset     the kernel name's offset past the end
   bitcode-damage    one byte of the bitcode flipped (the hash no longer fits)
   zero-size         the blob's size field 0
@@ -10,7 +11,8 @@ usage: craft_blob.py SECTION MODE, where MODE is one of
 The header layout is KernelBlob.cpp's: magic[8], version u32, header size
 u32, total size u64, bitcode hash u64, bitcode offset u64, bitcode size
 u64, name, pretty name, location offsets u32, parameters u32, stage-site
-offset u32, stage sites u32; little-endian.
+offset u32, stage sites u32, pointer-slot offset u32, pointer slots u32;
+little-endian.
 """
 import struct
 import sys
@@ -32,6 +34,9 @@ if mode == "offset-overflow":
 elif mode == "sites-overflow":
     put("I", 64, 0xFFFFFFF0)
     put("I", 68, 0xFFFFFFFF)
+elif mode == "slots-overflow":
+    put("I", 72, 0xFFFFFFF0)
+    put("I", 76, 0xFFFFFFFF)
 elif mode == "string-offset":
     put("I", 48, 0xFFFFFFFF)
 elif mode == "bitcode-damage":

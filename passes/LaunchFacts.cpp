@@ -1,0 +1,187 @@
+//===- LaunchFacts.cpp - What a launch's pointers tell the JIT ------------===//
+#include "LaunchFacts.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace mstage {
+namespace {
+
+// The groups of the allocations an address may be in: a mask of groups
+// (at most 64), or Unknown when some way of computing it is not a slot's
+// pointer plus an offset (a pointer read from memory, an integer cast).
+struct Place {
+  uint64_t Groups = 0;
+  bool Unknown = false;
+};
+
+class FactsAnalysis {
+public:
+  FactsAnalysis(Function &Kernel, ArrayRef<PointerSlot> Slots,
+                ArrayRef<SlotFact> Facts) {
+    for (Instruction &I : instructions(Kernel))
+      if (auto S = pointerSlotOf(I)) {
+        const auto *It = llvm::lower_bound(Slots, *S);
+        if (It == Slots.end() || !(*It == *S))
+          continue;
+        const SlotFact &F = Facts[It - Slots.begin()];
+        if (F.Group < 64)
+          GroupOf[&I] = F.Group;
+        if (F.AlignLog2 > 0)
+          Aligned.push_back({&I, 1u << std::min<unsigned>(F.AlignLog2, 4)});
+      }
+  }
+
+  Place placeOf(const Value *Ptr) const {
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Ptr, Objects, nullptr, /*MaxLookup=*/0);
+    Place P;
+    for (const Value *O : Objects) {
+      if (auto It = GroupOf.find(O); It != GroupOf.end())
+        P.Groups |= uint64_t(1) << It->second;
+      else if (isa<AllocaInst>(O) || isa<GlobalVariable>(O) ||
+               (isa<Argument>(O) && cast<Argument>(O)->hasByValAttr()))
+        continue; // the thread's, the block's or the module's own memory
+      else
+        P.Unknown = true;
+    }
+    return P;
+  }
+
+  DenseMap<const Value *, unsigned> GroupOf;
+  SmallVector<std::pair<Instruction *, unsigned>, 8> Aligned;
+};
+
+// Calls that write no memory a view points to.
+bool writesNoViews(const CallBase &CB) {
+  if (CB.onlyReadsMemory() || CB.onlyAccessesInaccessibleMemory())
+    return true;
+  const Function *F = CB.getCalledFunction();
+  if (!F)
+    return false;
+  StringRef Name = F->getName();
+  // Barriers and fences order memory, printf and assert read their own
+  // buffers.
+  return Name.starts_with("llvm.nvvm.barrier") ||
+         Name.starts_with("llvm.nvvm.bar.") ||
+         Name.starts_with("llvm.nvvm.membar") ||
+         Name.starts_with("llvm.nvvm.fence") || Name == "vprintf" ||
+         Name == "__assertfail" || F->getIntrinsicID() == Intrinsic::assume ||
+         F->getIntrinsicID() == Intrinsic::lifetime_start ||
+         F->getIntrinsicID() == Intrinsic::lifetime_end;
+}
+
+} // namespace
+
+unsigned applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
+                          ArrayRef<SlotFact> Facts) {
+  if (Slots.empty() || Facts.size() != Slots.size())
+    return 0;
+  FactsAnalysis A(Kernel, Slots, Facts);
+
+  // Where each access goes, and which groups are written.
+  struct Access {
+    Instruction *I;
+    Place P;
+  };
+  SmallVector<Access, 32> Accesses;
+  uint64_t Written = 0, Used = 0;
+  bool UnknownWrite = false;
+  auto Write = [&](const Place &P) {
+    Written |= P.Groups;
+    UnknownWrite |= P.Unknown;
+  };
+  for (Instruction &I : instructions(Kernel)) {
+    if (auto *L = dyn_cast<LoadInst>(&I)) {
+      Accesses.push_back({L, A.placeOf(L->getPointerOperand())});
+    } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+      Accesses.push_back({S, A.placeOf(S->getPointerOperand())});
+      Write(Accesses.back().P);
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      Accesses.push_back({RMW, A.placeOf(RMW->getPointerOperand())});
+      Write(Accesses.back().P);
+    } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      Accesses.push_back({CX, A.placeOf(CX->getPointerOperand())});
+      Write(Accesses.back().P);
+    } else if (auto *MI = dyn_cast<AnyMemIntrinsic>(&I)) {
+      Write(A.placeOf(MI->getRawDest()));
+    } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (!writesNoViews(*CB))
+        UnknownWrite = true;
+    }
+  }
+  for (const Access &X : Accesses)
+    Used |= X.P.Groups;
+
+  LLVMContext &Ctx = Kernel.getContext();
+  MDBuilder MDB(Ctx);
+  // One scope per group: accesses of different groups never alias.
+  SmallVector<MDNode *, 8> Scopes(64, nullptr);
+  if (llvm::popcount(Used) > 1) {
+    MDNode *Domain = MDB.createAnonymousAliasScopeDomain("mstage.launch");
+    for (unsigned G = 0; G < 64; ++G)
+      if (Used & (uint64_t(1) << G))
+        Scopes[G] = MDB.createAnonymousAliasScope(
+            Domain, "mstage.group." + std::to_string(G));
+  }
+  unsigned ReadOnly = 0;
+  for (const Access &X : Accesses) {
+    if (X.P.Unknown || llvm::popcount(X.P.Groups) != 1)
+      continue;
+    unsigned G = llvm::countr_zero(X.P.Groups);
+    if (Scopes[G]) {
+      SmallVector<Metadata *, 8> Others;
+      for (unsigned H = 0; H < 64; ++H)
+        if (H != G && Scopes[H])
+          Others.push_back(Scopes[H]);
+      X.I->setMetadata(
+          LLVMContext::MD_alias_scope,
+          MDNode::concatenate(X.I->getMetadata(LLVMContext::MD_alias_scope),
+                              MDNode::get(Ctx, {Scopes[G]})));
+      X.I->setMetadata(
+          LLVMContext::MD_noalias,
+          MDNode::concatenate(X.I->getMetadata(LLVMContext::MD_noalias),
+                              MDNode::get(Ctx, Others)));
+    }
+    auto *L = dyn_cast<LoadInst>(X.I);
+    if (L && L->isSimple() && !UnknownWrite && !(Written & X.P.Groups)) {
+      L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+      ++ReadOnly;
+    }
+  }
+
+  const DataLayout &DL = Kernel.getDataLayout();
+  for (auto [P, Align] : A.Aligned) {
+    IRBuilder<> B(P->getNextNode());
+    B.CreateAlignmentAssumption(DL, P, Align);
+  }
+  return ReadOnly;
+}
+
+std::string formatLaunchFacts(ArrayRef<SlotFact> Facts) {
+  std::string Out;
+  for (const SlotFact &F : Facts) {
+    if (!Out.empty())
+      Out += ' ';
+    if (F.Group == SlotFact::NoGroup) {
+      Out += '?';
+      continue;
+    }
+    Out += F.Group < 26 ? std::string(1, char('A' + F.Group))
+                        : "G" + std::to_string(F.Group);
+    Out += std::to_string(1u << F.AlignLog2);
+  }
+  return Out;
+}
+
+} // namespace mstage

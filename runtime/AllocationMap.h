@@ -1,0 +1,25 @@
+//===- AllocationMap.h - The memory the runtime handed out -----*- C++ -*-===//
+//
+// Every allocation made through mstage_rt_*alloc*, by start address, so that
+// a launch can tell which allocation each of its pointers is in without
+// asking the driver (LaunchFacts.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_ALLOCATIONMAP_H
+#define MSTAGE_RUNTIME_ALLOCATIONMAP_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace mstage::rt {
+
+void noteAllocation(const void *Start, size_t Bytes);
+void forgetAllocation(const void *Start);
+
+// The start of the allocation that holds P, or 0 when the runtime did not
+// allocate it.
+uintptr_t allocationStart(uintptr_t P);
+
+} // namespace mstage::rt
+
+#endif
