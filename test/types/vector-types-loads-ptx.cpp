@@ -45,23 +45,23 @@ int main() {
 // One file per element type; cat reads them in the order of their names
 // (double2, float2, float3, float4, int4, short2, uchar4).
 // CHECK-LABEL: .entry mstage_copy_mstage__double2_L{{[0-9]+}}
-// CHECK:       ld.global.v2.b64
+// CHECK:       ld.global{{(\.nc)?}}.v2.b64
 // CHECK:       add.rn.f64
 // CHECK:       st.global.v2.b64
 // CHECK-LABEL: .entry mstage_copy_mstage__float2_L{{[0-9]+}}
-// CHECK:       ld.global.v2.b32
+// CHECK:       ld.global{{(\.nc)?}}.v2.b32
 // CHECK:       st.global.v2.b32
 // CHECK-LABEL: .entry mstage_copy_mstage__float3_L{{[0-9]+}}
-// CHECK-COUNT-3: ld.global.b32
+// CHECK-COUNT-3: ld.global{{(\.nc)?}}.b32
 // CHECK-LABEL: .entry mstage_copy_mstage__float4_L{{[0-9]+}}
-// CHECK:       ld.global.v4.b32
+// CHECK:       ld.global{{(\.nc)?}}.v4.b32
 // CHECK:       st.global.v4.b32
 // CHECK-LABEL: .entry mstage_copy_mstage__int4_L{{[0-9]+}}
-// CHECK:       ld.global.v4.b32
+// CHECK:       ld.global{{(\.nc)?}}.v4.b32
 // CHECK:       st.global.{{v4.b32|v2.b64}}
 // CHECK-LABEL: .entry mstage_copy_mstage__short2_L{{[0-9]+}}
-// CHECK:       ld.global.v2.b16
+// CHECK:       ld.global{{(\.nc)?}}.v2.b16
 // CHECK:       st.global.b32
 // CHECK-LABEL: .entry mstage_copy_mstage__uchar4_L{{[0-9]+}}
-// CHECK:       ld.global.b32
+// CHECK:       ld.global{{(\.nc)?}}.b32
 // CHECK:       st.global.b32
