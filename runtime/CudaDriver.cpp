@@ -52,6 +52,7 @@ constexpr const char *DriverLibrary = "libcuda.so.1";
   X(cuFuncSetAttribute, "cuFuncSetAttribute")                                  \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                               \
     "cuOccupancyMaxActiveBlocksPerMultiprocessor")                             \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute")                                  \
   X(cuLaunchKernel, "cuLaunchKernel")                                          \
   X(cuEventCreate, "cuEventCreate")                                            \
   X(cuEventDestroy, "cuEventDestroy_v2")                                       \
@@ -499,6 +500,16 @@ Status CudaDriver::getFunction(CUmodule Module, const std::string &Name,
     *Function = nullptr;
     return check(R, "cuModuleGetFunction(\"" + Name + "\")");
   }
+  // Static shared memory (shared_array) and dynamic shared memory over 48 KB
+  // together need the opt-in, as dynamic shared memory alone does in
+  // launch(): allow all the dynamic shared memory the rest leaves, once.
+  int Static = 0;
+  if (Fn.cuFuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                            *Function) == CUDA_SUCCESS &&
+      Static > 0 && Static < MaxSharedPerBlockOptin)
+    Fn.cuFuncSetAttribute(*Function,
+                          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                          MaxSharedPerBlockOptin - Static);
   return Status::success();
 }
 
