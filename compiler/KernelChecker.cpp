@@ -41,8 +41,9 @@ namespace {
 struct KernelDiags {
   unsigned CaptureByRef, CaptureThis, CaptureNotCopyable, CaptureUse,
       ReferenceMember, NoBody, VirtualCall, Throw, Try, LongDouble, ThreadLocal,
-      HostGlobal, DynamicCast, Typeid, InlineAsm, WideIntFloatConversion,
-      HostFunctionPointer, NestedLaunch, DynamicAlloca, CalledFrom;
+      HostGlobal, StaticLocal, DynamicCast, Typeid, InlineAsm,
+      WideIntFloatConversion, HostFunctionPointer, NestedLaunch, DynamicAlloca,
+      CalledFrom;
 
   explicit KernelDiags(DiagnosticsEngine &D) {
     using Level = DiagnosticsEngine::Level;
@@ -96,6 +97,13 @@ struct KernelDiags {
         Level::Error,
         "mstage: kernel code uses %q0, a variable in host memory that the GPU "
         "cannot see; pass it as a kernel argument or capture it by value");
+    // CUDA programmers reach for 'static' where they mean __shared__.
+    StaticLocal = D.getCustomDiagID(
+        Level::Error,
+        "mstage: static local variable %0 in kernel code is one object for "
+        "all threads, in host memory, which the GPU cannot see; for %select{an "
+        "array|a variable}1 per block in shared memory declare '%2'%select{|"
+        " and use '%3[0]'}1, for one per thread drop 'static'");
     DynamicCast = D.getCustomDiagID(
         Level::Error,
         "mstage: dynamic_cast is not supported in kernels (the type "
@@ -243,6 +251,7 @@ private:
     return Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc));
   }
   std::string describe(const FunctionDecl *FD) const;
+  std::pair<std::string, bool> sharedArraySuggestion(const VarDecl *VD) const;
 
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
@@ -861,7 +870,41 @@ void KernelChecker::checkVariableUse(const VarDecl *VD, SourceLocation Loc) {
       if (Definition->hasConstantInitialization() ||
           Init->isConstantInitializer(Ctx, /*ForRef=*/false))
         return;
+  // A static local of kernel code, not one of a host function that a kernel
+  // lambda inside it names.
+  const auto *Owner = dyn_cast_or_null<FunctionDecl>(
+      VD->getParentFunctionOrMethod(/*LexicalParent=*/false));
+  if (VD->isStaticLocal() && Owner &&
+      CalledFrom.count(Owner->getCanonicalDecl())) {
+    // Reported at the declaration, once however often it is used.
+    auto [Suggestion, IsArray] = sharedArraySuggestion(VD);
+    error(VD->getLocation(), Diag.StaticLocal, VD,
+          static_cast<const NamedDecl *>(VD), IsArray ? 0 : 1, Suggestion,
+          VD->getName());
+    return;
+  }
   error(Loc, Diag.HostGlobal, VD, static_cast<const NamedDecl *>(VD));
+}
+
+// The shared_array declaration that gives VD's type one per block:
+// 'mstage::shared_array<float, 16, 16> tile;' for 'static float tile[16][16]',
+// and whether VD is an array (a scalar becomes an array of one).
+std::pair<std::string, bool>
+KernelChecker::sharedArraySuggestion(const VarDecl *VD) const {
+  QualType T = VD->getType();
+  std::string Extents;
+  while (const auto *CAT = Ctx.getAsConstantArrayType(T)) {
+    Extents += ", " + std::to_string(CAT->getSize().getZExtValue());
+    T = CAT->getElementType();
+  }
+  bool IsArray = !Extents.empty();
+  if (!IsArray)
+    Extents = ", 1";
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  return {"mstage::shared_array<" + T.getUnqualifiedType().getAsString(Policy) +
+              Extents + "> " + VD->getName().str() + ";",
+          IsArray};
 }
 
 // Whether T is or contains 'long double': through pointers, references and

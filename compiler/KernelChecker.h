@@ -5,9 +5,9 @@
 // everything the entry reaches and reports, at the offending source location,
 // what cannot work on the device: captures that lead into host memory, calls
 // to functions whose body is not in this translation unit, virtual calls,
-// exceptions, RTTI, 'long double', thread_local and host global variables,
-// inline assembly, calls through function pointers from the host,
-// conversions between floating point and integers wider than 64 bits,
+// exceptions, RTTI, 'long double', thread_local, static local and host
+// global variables, inline assembly, calls through function pointers from the
+// host, conversions between floating point and integers wider than 64 bits,
 // dynamic stack allocation and nested kernel launches.
 //
 //===----------------------------------------------------------------------===//

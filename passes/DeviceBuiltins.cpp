@@ -1,5 +1,7 @@
 //===- DeviceBuiltins.cpp - Map mstage builtins onto NVVM intrinsics ------===//
 #include "DeviceBuiltins.h"
+#include "DeviceComplex.h"
+#include "DeviceSharedArrays.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -197,6 +199,8 @@ static Value *emitBuiltin(IRBuilder<> &B, Module &M, CheckFailures &Failures,
 }
 
 void lowerDeviceBuiltins(Module &M) {
+  lowerSharedArrays(M);
+  defineComplexHelpers(M);
   SmallVector<Function *, 16> Builtins;
   for (Function &F : M)
     if (F.isDeclaration() && F.getName().starts_with("__mstage_"))

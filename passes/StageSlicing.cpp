@@ -182,7 +182,7 @@ StringRef deviceOnlyBuiltin(StringRef Name) {
     return "the thread index (Thread::get())";
   if (Name.starts_with("__mstage_ctaid_"))
     return "the block index (Block::get().index)";
-  if (Name == "__mstage_shared_base")
+  if (Name == "__mstage_shared_base" || Name == "__mstage_shared_array")
     return "shared memory";
   if (Name == "__mstage_barrier")
     return "a barrier";

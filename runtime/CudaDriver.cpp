@@ -50,6 +50,9 @@ constexpr const char *DriverLibrary = "libcuda.so.1";
   X(cuModuleGetFunction, "cuModuleGetFunction")                                \
   X(cuModuleUnload, "cuModuleUnload")                                          \
   X(cuFuncSetAttribute, "cuFuncSetAttribute")                                  \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                               \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor")                             \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute")                                  \
   X(cuLaunchKernel, "cuLaunchKernel")                                          \
   X(cuEventCreate, "cuEventCreate")                                            \
   X(cuEventDestroy, "cuEventDestroy_v2")                                       \
@@ -346,6 +349,14 @@ CudaDriver *CudaDriver::create(std::string &Why) {
        &D->MaxSharedPerBlockOptin},
       {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
        "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)", &D->MultiprocessorCount},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+       "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)",
+       &D->MaxSharedPerMultiprocessor},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+       "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)",
+       &D->MaxThreadsPerMultiprocessor},
+      {CU_DEVICE_ATTRIBUTE_WARP_SIZE, "cuDeviceGetAttribute(WARP_SIZE)",
+       &D->WarpSize},
       {CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,
        "cuDeviceGetAttribute(PAGEABLE_MEMORY_ACCESS)",
        &D->PageableMemoryAccess},
@@ -489,6 +500,16 @@ Status CudaDriver::getFunction(CUmodule Module, const std::string &Name,
     *Function = nullptr;
     return check(R, "cuModuleGetFunction(\"" + Name + "\")");
   }
+  // Static shared memory (shared_array) and dynamic shared memory over 48 KB
+  // together need the opt-in, as dynamic shared memory alone does in
+  // launch(): allow all the dynamic shared memory the rest leaves, once.
+  int Static = 0;
+  if (Fn.cuFuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                            *Function) == CUDA_SUCCESS &&
+      Static > 0 && Static < MaxSharedPerBlockOptin)
+    Fn.cuFuncSetAttribute(*Function,
+                          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                          MaxSharedPerBlockOptin - Static);
   return Status::success();
 }
 
@@ -513,6 +534,24 @@ Status CudaDriver::unloadModule(CUmodule Module) {
   if (Status S = bindThread(); !S)
     return S;
   return check(Fn.cuModuleUnload(Module), "cuModuleUnload");
+}
+
+Status CudaDriver::occupancy(CUfunction Function, int BlockSize,
+                             uint32_t SharedBytes, int *Blocks) {
+  if (Status S = bindThread(); !S)
+    return S;
+  // As launch(): the function's limit is raised first, else the driver
+  // counts no block for more than 48 KiB.
+  if (SharedBytes > DefaultSharedLimit)
+    if (CUresult R = Fn.cuFuncSetAttribute(
+            Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            SharedBytes > 0x7fffffffu ? 0x7fffffff : int(SharedBytes)))
+      return Status::failure(
+          R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                              std::to_string(SharedBytes) + " bytes)"));
+  return check(Fn.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   Blocks, Function, BlockSize, SharedBytes),
+               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
 Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],

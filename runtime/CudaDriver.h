@@ -63,6 +63,13 @@ public:
   // The most a kernel can get by raising its dynamic shared memory limit.
   int maxSharedBytesPerBlockOptin() const { return MaxSharedPerBlockOptin; }
   int multiprocessorCount() const { return MultiprocessorCount; }
+  int maxSharedBytesPerMultiprocessor() const {
+    return MaxSharedPerMultiprocessor;
+  }
+  int maxThreadsPerMultiprocessor() const {
+    return MaxThreadsPerMultiprocessor;
+  }
+  int warpSize() const { return WarpSize; }
   // The largest block and grid extent along axis 0 (x), 1 (y) or 2 (z).
   int maxBlockDim(int Axis) const { return MaxBlockDim[Axis]; }
   int maxGridDim(int Axis) const { return MaxGridDim[Axis]; }
@@ -101,6 +108,10 @@ public:
   Status launch(CUfunction Function, const uint32_t Grid[3],
                 const uint32_t Block[3], uint32_t SharedBytes, void **Params,
                 CUstream Stream, float *ElapsedMs = nullptr);
+  // How many blocks of BlockSize threads with SharedBytes of dynamic shared
+  // memory one multiprocessor runs at once (cuOccupancy...).
+  Status occupancy(CUfunction Function, int BlockSize, uint32_t SharedBytes,
+                   int *Blocks);
   // Waits for all work on the device.
   Status synchronize();
 
@@ -186,6 +197,9 @@ private:
   int MaxSharedPerBlock = 0;
   int MaxSharedPerBlockOptin = 0;
   int MultiprocessorCount = 0;
+  int MaxSharedPerMultiprocessor = 0;
+  int MaxThreadsPerMultiprocessor = 0;
+  int WarpSize = 0;
   int PageableMemoryAccess = 0;
   int MaxBlockDim[3] = {0, 0, 0};
   int MaxGridDim[3] = {0, 0, 0};

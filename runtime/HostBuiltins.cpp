@@ -18,6 +18,7 @@
 #include "mstage/builtins.h"
 
 #include "CpuFibers.h"
+#include "CpuSharedArrays.h"
 #include "CpuThread.h"
 #include "CpuWarp.h"
 #include "DeviceBuiltins.h"
@@ -105,6 +106,18 @@ MSTAGE_EXPORT void __mstage_barrier(void) {
 MSTAGE_EXPORT void *__mstage_shared_base(void) { return current().Shared; }
 MSTAGE_EXPORT unsigned __mstage_dynamic_shared_size(void) {
   return current().SharedBytes;
+}
+MSTAGE_EXPORT void *__mstage_shared_array(unsigned long long Bytes,
+                                          unsigned Align, const char *File,
+                                          unsigned Line, unsigned Column) {
+  if (void *P = cpuSharedArray(Bytes, Align, File, Line, Column))
+    return P;
+  std::fprintf(stderr,
+               "%s:%u: mstage: cannot allocate the %llu bytes of a "
+               "shared_array on the CPU\n",
+               File, Line, Bytes);
+  printWhere(current());
+  std::abort();
 }
 MSTAGE_EXPORT void __mstage_check_bounds(long long Index,
                                          unsigned long long Size,

@@ -1,8 +1,16 @@
 //===- LaunchLimits.cpp - The launch shapes a GPU takes -------------------===//
 #include "LaunchLimits.h"
 #include "CudaDriver.h"
+#include "DeviceSharedArrays.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <mutex>
 
 namespace mstage::rt {
 
@@ -94,6 +102,47 @@ std::string checkLaunchShape(const mstage_launch_config &C,
     return Over("shared_bytes " + std::to_string(C.shared_bytes) +
                     " (dynamic shared memory)",
                 L.SharedBytes);
+  return "";
+}
+
+uint64_t staticSharedBytes(const KernelBlob &Blob) {
+  thread_local const char *Last = nullptr;
+  thread_local uint64_t LastBytes = 0;
+  if (Blob.Bitcode.data() == Last)
+    return LastBytes;
+  static std::mutex Lock;
+  static llvm::DenseMap<const char *, uint64_t> Known;
+  std::lock_guard<std::mutex> G(Lock);
+  auto [It, New] = Known.try_emplace(Blob.Bitcode.data(), 0);
+  if (New) {
+    llvm::LLVMContext Ctx;
+    auto M = llvm::getLazyBitcodeModule(
+        llvm::MemoryBufferRef(Blob.Bitcode, Blob.Name), Ctx);
+    // Unreadable bitcode fails the compile, with its own message.
+    if (M)
+      It->second = mstage::staticSharedBytes(**M);
+    else
+      llvm::consumeError(M.takeError());
+  }
+  Last = Blob.Bitcode.data();
+  return LastBytes = It->second;
+}
+
+std::string checkSharedMemory(const mstage_launch_config &C,
+                              uint64_t StaticBytes, const LaunchLimits &L) {
+  if (StaticBytes > StaticSharedLimit)
+    return "has " + std::to_string(StaticBytes) +
+           " bytes of shared_array, over the limit of " +
+           std::to_string(StaticSharedLimit) +
+           " bytes of static shared memory per kernel; take large arrays "
+           "from dynamic shared memory (shared_arena and the launch's "
+           "shared_bytes)";
+  uint64_t Total = StaticBytes + C.shared_bytes;
+  if (StaticBytes && Total > L.SharedBytes)
+    return "has " + std::to_string(Total) + " bytes of shared memory (" +
+           std::to_string(StaticBytes) + " of shared_array, " +
+           std::to_string(C.shared_bytes) + " of shared_bytes), over " +
+           L.Whose + " limit of " + std::to_string(L.SharedBytes) + L.Note;
   return "";
 }
 

@@ -10,6 +10,7 @@
 #define MSTAGE_RUNTIME_LAUNCHLIMITS_H
 
 #include "Backend.h"
+#include "KernelBlob.h"
 
 #include "mstage/abi.h"
 
@@ -37,6 +38,19 @@ const LaunchLimits &launchLimits(const Backend &B);
 // "" when C fits L; else what is over which limit, for "mstage: kernel 'k' ".
 std::string checkLaunchShape(const mstage_launch_config &C,
                              const LaunchLimits &L);
+
+// The static shared memory a kernel may declare (shared_array), on every
+// architecture: ptxas rejects more.
+inline constexpr uint64_t StaticSharedLimit = 48 * 1024;
+
+// Bytes of the kernel's shared_array globals, read from its device bitcode
+// once per kernel (only the globals are read).
+uint64_t staticSharedBytes(const KernelBlob &Blob);
+
+// "" when StaticBytes of shared_array and C's dynamic shared memory fit L
+// together; else what is over, as checkLaunchShape says it.
+std::string checkSharedMemory(const mstage_launch_config &C,
+                              uint64_t StaticBytes, const LaunchLimits &L);
 
 } // namespace mstage::rt
 

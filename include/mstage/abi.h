@@ -189,6 +189,31 @@ int mstage_rt_executes(void);
 const char *mstage_rt_backend(void);
 const char *mstage_rt_last_error(void);
 
+/* What mstage::device reports about where launches go (mstage/device.hpp).
+ * A field that cannot be known here is 0 or "" (in PTX-only mode: the GPU's
+ * name and multiprocessor count). */
+typedef struct mstage_device_properties {
+  char name[128];
+  char arch[16]; /* "sm_90"; "cpu" on the CPU back end */
+  uint32_t multiprocessors;
+  uint32_t shared_memory_per_block; /* what shared_bytes may be (opt-in) */
+  uint32_t shared_memory_per_multiprocessor;
+  uint32_t max_threads_per_block;
+  uint32_t max_threads_per_multiprocessor;
+  uint32_t warp_size;
+} mstage_device_properties;
+
+/* Fills props. With host_entry non-null, also writes to blocks how many
+ * blocks of the launch (params and config as for mstage_rt_compile) one
+ * multiprocessor runs at once: the specialization is compiled first (and
+ * kept for the launches), and the driver's cuOccupancy answers; the CPU back
+ * end answers 1 (each of its threads runs one block at a time) and PTX-only
+ * mode fails, as only a GPU can tell. */
+int mstage_rt_device_query(mstage_device_properties *props,
+                           const void *host_entry, void *const *params,
+                           const uint32_t *param_sizes, uint32_t num_params,
+                           const mstage_launch_config *config, int *blocks);
+
 /* Benchmarking: when enabled for the calling thread, each launch is timed
  * (with CUDA events on a GPU, by the wall clock on the CPU), and
  * mstage_rt_last_kernel_ms() gives the time of the thread's last launch (0 in

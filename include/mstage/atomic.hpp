@@ -1,7 +1,9 @@
 // atomic_ref<T, Scope>: std::atomic_ref with a scope and C++26's
 // fetch_min/fetch_max, for int, unsigned, long long, unsigned long long
 // (and the other 4- and 8-byte integers), float and double, on global or
-// shared memory.
+// shared memory; and CUDA-style free functions with relaxed order
+// (atomic_add, atomic_sub, atomic_min, atomic_max, atomic_exch, atomic_cas,
+// atomic_and/or/xor), which return the old value as atomicAdd & co. do.
 //
 //   mstage::atomic_ref<float>(sum[0]).fetch_add(x);                 // device
 //   mstage::atomic_ref<int, mstage::scope::block>(hist[b]).fetch_add(1);
@@ -200,6 +202,116 @@ public:
 private:
   T *ptr_;
 };
+
+// CUDA's atomicAdd & co. as free functions: relaxed order (no fences), device
+// scope unless told, returning the old value. For counters and histograms,
+// where atomic_ref's default seq_cst would put a fence on each side of every
+// operation (see docs/design-notes.md, "Atomics and memory order").
+//
+//   mstage::atomic_add(&hist[b], 1);                       // atom.global.add
+//   mstage::atomic_add<mstage::scope::block>(&sm[b], 1u);  // block scope
+//   int old = mstage::atomic_cas(&lock, 0, 1);             // as atomicCAS
+//
+// The operand's type is taken from the pointer, so atomic_add(&f, 1) on a
+// float* adds 1.0f, as CUDA's overloads do.
+namespace detail {
+template <class T> struct identity { using type = T; };
+template <class T> using identity_t = typename identity<T>::type;
+
+// Each returns whether T passed, so that a function that fails one says so in
+// its one error and compiles no atomic builtin on the bad type.
+template <class T> constexpr bool checkAtomicFree() {
+  static_assert(!std::is_const_v<T> && !std::is_volatile_v<T>,
+                "mstage::atomic_*: the pointer must not point to const or "
+                "volatile");
+  static_assert(isAtomicInteger<T> || isAtomicFloat<T>,
+                "mstage::atomic_*: T must be a 4- or 8-byte integer (int, "
+                "unsigned, long long, ...), float or double; the GPU has no "
+                "atomics for other types");
+  return !std::is_const_v<T> && !std::is_volatile_v<T> &&
+         (isAtomicInteger<T> || isAtomicFloat<T>);
+}
+template <class T> constexpr bool checkAtomicInteger() {
+  if (!checkAtomicFree<T>())
+    return false;
+  static_assert(isAtomicInteger<T>,
+                "mstage::atomic_and/or/xor/cas: T must be a 4- or 8-byte "
+                "integer; for float or double use atomic_ref's "
+                "compare_exchange on the same bits");
+  return isAtomicInteger<T>;
+}
+} // namespace detail
+
+template <scope S = scope::device, class T>
+T atomic_add(T *P, detail::identity_t<T> V) {
+  if constexpr (!detail::checkAtomicFree<T>())
+    return V;
+  else
+    return __atomic_fetch_add(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+}
+template <scope S = scope::device, class T>
+T atomic_sub(T *P, detail::identity_t<T> V) {
+  if constexpr (!detail::checkAtomicFree<T>())
+    return V;
+  else
+    return __atomic_fetch_sub(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+}
+// Floats as atomic_ref::fetch_min/fetch_max: a NaN operand is ignored.
+template <scope S = scope::device, class T>
+T atomic_min(T *P, detail::identity_t<T> V) {
+  if constexpr (!detail::checkAtomicFree<T>())
+    return V;
+  else
+    return __atomic_fetch_min(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+}
+template <scope S = scope::device, class T>
+T atomic_max(T *P, detail::identity_t<T> V) {
+  if constexpr (!detail::checkAtomicFree<T>())
+    return V;
+  else
+    return __atomic_fetch_max(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+}
+template <scope S = scope::device, class T>
+T atomic_exch(T *P, detail::identity_t<T> V) {
+  if constexpr (!detail::checkAtomicFree<T>()) {
+    return V;
+  } else {
+    T R;
+    __atomic_exchange(MSTAGE_SCOPED_POINTER(S, P), &V, &R, __ATOMIC_RELAXED);
+    return R;
+  }
+}
+template <scope S = scope::device, class T>
+T atomic_and(T *P, detail::identity_t<T> V) {
+  if constexpr (!detail::checkAtomicInteger<T>())
+    return V;
+  else
+    return __atomic_fetch_and(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+}
+template <scope S = scope::device, class T>
+T atomic_or(T *P, detail::identity_t<T> V) {
+  if constexpr (!detail::checkAtomicInteger<T>())
+    return V;
+  else
+    return __atomic_fetch_or(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+}
+template <scope S = scope::device, class T>
+T atomic_xor(T *P, detail::identity_t<T> V) {
+  if constexpr (!detail::checkAtomicInteger<T>())
+    return V;
+  else
+    return __atomic_fetch_xor(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+}
+// As atomicCAS: stores Desired if *P holds Compare, and returns what *P held
+// (equal to Compare when it stored).
+template <scope S = scope::device, class T>
+T atomic_cas(T *P, detail::identity_t<T> Compare,
+             detail::identity_t<T> Desired) {
+  if constexpr (detail::checkAtomicInteger<T>())
+    __atomic_compare_exchange(MSTAGE_SCOPED_POINTER(S, P), &Compare, &Desired,
+                              false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return Compare;
+}
 
 } // namespace mstage
 

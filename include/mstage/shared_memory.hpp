@@ -1,5 +1,6 @@
 // Typed views of the launch's dynamic shared memory, sized by the launch's
-// shared_bytes (kernel(f, grid, block, shared_bytes)):
+// shared_bytes (kernel(f, grid, block, shared_bytes)); for arrays whose size
+// is a constant, shared_array (shared_array.hpp) needs no shared_bytes:
 //
 //   shared_memory<T> sm;            // all of it as T, as in PACXX
 //   auto s = dynamic_shared<T>();   // the same, as a shared_span<T>
@@ -141,5 +142,8 @@ constexpr std::size_t shared_bytes_for(N... n) {
 }
 
 } // namespace mstage
+
+// The fixed-size arrays, which add to this dynamic region.
+#include "mstage/shared_array.hpp"
 
 #endif

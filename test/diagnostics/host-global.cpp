@@ -29,9 +29,10 @@ int main() {
 }
 
 float count() {
+  // A static local of kernel code: test/diagnostics/static-local.cpp.
+  // CHECK: host-global.cpp:[[@LINE+1]]:19: error: mstage: static local variable 'n' in kernel code is one object for all threads, in host memory
   static unsigned n;
   static const float step = 0.5f;
-  // CHECK: host-global.cpp:[[@LINE+1]]:10: error: mstage: kernel code uses 'n', a variable in host memory that the GPU cannot see; pass it as a kernel argument or capture it by value
   return n + step;
 }
 // CHECK: host-global.cpp:26:13: note: called from the kernel lambda here

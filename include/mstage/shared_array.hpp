@@ -1,0 +1,152 @@
+// Fixed-size arrays in shared memory, CUDA's `__shared__ float tile[16][17]`:
+//
+//   mstage::shared_array<float, 16, 17> tile;   // one per block
+//   tile[y][x] = v;                             // or tile(y, x)
+//
+// Declared as a local variable of kernel code, each declaration is one array
+// per block that every thread of the block sees, sized by its type: the
+// launch needs no shared_bytes for it. Any number of them, of any trivially
+// constructible T, 1 to 3 extents, row-major. Indexing is bounds-checked per
+// extent like mdspan's when MSTAGE_BOUNDS_CHECK is on (see bounds_check.hpp).
+//
+// One declaration, one array: the object holds only the address, which the
+// constructor asks __mstage_shared_array for with the declaration's place
+// (file, line, column), its size and alignment. On the device each distinct
+// place and size is one `.shared` variable (passes/DeviceBuiltins.cpp), so a
+// declaration in a device function is one array however often the function
+// is called or inlined, as __shared__ is; on the CPU back end each block
+// gets its own copy (runtime/CpuSharedArrays.cpp). Two objects made by the
+// same declaration (in a loop, an array of them, a struct member) are the
+// same array. Like __shared__, the memory is not initialized.
+//
+// The arrays add to the launch's dynamic shared memory (shared_memory,
+// dynamic_shared, shared_arena): a block has both, and the launch checks
+// their sum against the device's limit.
+#ifndef MSTAGE_SHARED_ARRAY_HPP
+#define MSTAGE_SHARED_ARRAY_HPP
+
+#include "mstage/bounds_check.hpp"
+#include "mstage/builtins.h"
+#include "mstage/shared_memory.hpp"
+
+#include <cstddef>
+#include <type_traits>
+
+namespace mstage {
+namespace detail {
+
+// Names extent D of a shared_array in a failed bounds check.
+inline constexpr const char *shared_array_extent_name(std::size_t d) {
+  constexpr const char *names[] = {"shared_array extent 0",
+                                   "shared_array extent 1",
+                                   "shared_array extent 2"};
+  return names[d];
+}
+
+template <std::size_t... N> constexpr std::size_t extent_product() {
+  return (std::size_t(1) * ... * N);
+}
+
+// The sub-array at p whose first extent is extent D of the whole array:
+// tile[y] of a shared_array<T, H, W> is a shared_row<T, 1, W>.
+template <class T, std::size_t D, std::size_t N, std::size_t... Rest>
+class shared_row {
+public:
+  explicit shared_row(T *p) : p_(p) {}
+
+  decltype(auto) operator[](index_arg i) const {
+    std::size_t k = checked(i, N, shared_array_extent_name(D));
+    if constexpr (sizeof...(Rest) == 0)
+      return static_cast<T &>(p_[k]);
+    else
+      return shared_row<T, D + 1, Rest...>(p_ + k * extent_product<Rest...>());
+  }
+
+private:
+  T *p_;
+};
+
+} // namespace detail
+
+template <class T, std::size_t... N> class shared_array {
+  static_assert(sizeof...(N) >= 1 && sizeof...(N) <= 3,
+                "mstage::shared_array<T, N...>: give 1 to 3 extents");
+  static_assert(((N > 0) && ...),
+                "mstage::shared_array<T, N...>: every extent must be positive");
+  static_assert(std::is_trivially_default_constructible_v<T> &&
+                    std::is_trivially_destructible_v<T>,
+                "mstage::shared_array<T, N...>: T must be trivially "
+                "constructible and destructible; shared memory is neither "
+                "initialized nor destroyed, as CUDA's __shared__");
+
+public:
+  using value_type = T;
+  using element_type = T;
+  using reference = T &;
+
+  static constexpr std::size_t rank() { return sizeof...(N); }
+  static constexpr std::size_t size() { return detail::extent_product<N...>(); }
+  static constexpr std::size_t size_bytes() { return size() * sizeof(T); }
+  static constexpr std::size_t extent(std::size_t r) {
+    constexpr std::size_t e[] = {N...};
+    return e[r];
+  }
+
+  // The defaults record the declaration's place, which names the array.
+  // Plain constants, no source_place: the device module resolves them when
+  // this constructor is inlined into the declaration.
+  explicit shared_array(const char *file = __builtin_FILE(),
+                        unsigned line = __builtin_LINE(),
+                        unsigned column = __builtin_COLUMN())
+      : data_(static_cast<T *>(
+            __mstage_shared_array(sizeof(T) * (std::size_t(1) * ... * N),
+                                  alignof(T), file, line, column))) {}
+  // A copy would be a second name for the same block-wide memory, not a
+  // copy of it: pass a shared_array by reference, or pass span() or data().
+  shared_array(const shared_array &) = delete;
+  shared_array &operator=(const shared_array &) = delete;
+
+  // tile[i]: the element (1 extent) or the row, indexed again: tile[y][x].
+  decltype(auto) operator[](detail::index_arg i) const {
+    return detail::shared_row<T, 0, N...>(data_)[i];
+  }
+
+  // tile(y, x): one index per extent; the first carries the place of the
+  // access (an operator cannot take it as a default argument).
+  template <class... I>
+  T &operator()(detail::index_arg first, I... rest) const {
+    static_assert(sizeof...(I) + 1 == sizeof...(N),
+                  "mstage::shared_array: give one index per extent");
+    static_assert((std::is_integral_v<I> && ...),
+                  "mstage::shared_array: indices are integers");
+    constexpr std::size_t extents[] = {N...};
+#if MSTAGE_BOUNDS_CHECK
+    const std::size_t idx[] = {first.value, static_cast<std::size_t>(rest)...};
+#else
+    const std::size_t idx[] = {first, static_cast<std::size_t>(rest)...};
+#endif
+    std::size_t offset = 0;
+    for (std::size_t r = 0; r < sizeof...(N); ++r) {
+      std::size_t i = idx[r];
+#if MSTAGE_BOUNDS_CHECK
+      i = detail::checked(detail::make_index(i, first.place), extents[r],
+                          detail::shared_array_extent_name(r));
+#endif
+      offset = offset * extents[r] + i;
+    }
+    return data_[offset];
+  }
+
+  T *data() const { return data_; }
+  T *begin() const { return data_; }
+  T *end() const { return data_ + size(); }
+  // All elements, flat, as a bounds-checked view that can be passed on.
+  shared_span<T> span() const { return {data_, size()}; }
+
+private:
+  T *data_;
+};
+
+} // namespace mstage
+
+#endif

@@ -1,0 +1,194 @@
+//===- DeviceProperties.cpp - What mstage::device reports -----------------===//
+//
+// mstage_rt_device_query answers for the back end that launches go to:
+//  - a GPU: the driver's attributes, and the occupancy of a launch's own
+//    specialization (compiled through mstage_rt_compile, so that the launch
+//    that follows finds it in the cache) from cuOccupancy;
+//  - the CPU back end: the host (its name from /proc/cpuinfo, arch "cpu",
+//    one multiprocessor per thread that runs blocks, 32-thread warps), held
+//    to sm_90's shared memory and thread limits as its launches are, and an
+//    occupancy of 1, as each of its threads runs one block at a time;
+//  - PTX-only mode: what MSTAGE_ARCH's architecture fixes; the name and
+//    multiprocessor count depend on the GPU (0 and ""), and occupancy fails.
+//
+//===----------------------------------------------------------------------===//
+#include "Backend.h"
+#include "CompilePool.h"
+#include "CpuThreadPool.h"
+#include "CudaDriver.h"
+#include "JitSettings.h"
+#include "KernelRegistry.h"
+#include "LaunchLimits.h"
+#include "RuntimeError.h"
+#include "Settings.h"
+#include "StagedLaunch.h"
+
+#include "mstage/abi.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+#include <string>
+
+using namespace mstage::rt;
+
+namespace {
+
+void copyText(char *Dst, size_t Size, llvm::StringRef Text) {
+  size_t N = std::min(Size - 1, Text.size());
+  std::memcpy(Dst, Text.data(), N);
+  Dst[N] = '\0';
+}
+
+// "model name : <name>" of /proc/cpuinfo's first processor.
+std::string hostCpuName() {
+  auto Info = llvm::MemoryBuffer::getFileAsStream("/proc/cpuinfo");
+  if (Info) {
+    llvm::StringRef Rest = (*Info)->getBuffer();
+    while (!Rest.empty()) {
+      llvm::StringRef Line;
+      std::tie(Line, Rest) = Rest.split('\n');
+      if (Line.consume_front("model name")) {
+        llvm::StringRef Name = Line.ltrim(" \t").drop_front().trim();
+        if (!Name.empty())
+          return Name.str();
+      }
+    }
+  }
+  return "host CPU";
+}
+
+// What an architecture fixes beyond LaunchLimits (CUDA programming guide,
+// "Technical Specifications per Compute Capability"): shared memory and
+// threads per multiprocessor. {0, 0} for one this table does not know.
+struct ArchFacts {
+  unsigned SharedKiBPerSM, ThreadsPerSM;
+};
+ArchFacts archFacts(llvm::StringRef Arch) {
+  static const struct {
+    unsigned CC;
+    ArchFacts F;
+  } Table[] = {{50, {64, 2048}},   {52, {96, 2048}},   {53, {64, 2048}},
+               {60, {64, 2048}},   {61, {96, 2048}},   {62, {64, 2048}},
+               {70, {96, 2048}},   {72, {96, 2048}},   {75, {64, 1024}},
+               {80, {164, 2048}},  {86, {100, 1536}},  {87, {164, 2048}},
+               {89, {100, 1536}},  {90, {228, 2048}},  {100, {228, 2048}},
+               {101, {228, 2048}}, {103, {228, 2048}}, {110, {228, 2048}},
+               {120, {100, 1536}}, {121, {100, 1536}}};
+  unsigned CC = 0;
+  if (Arch.consume_front("sm_"))
+    Arch.take_while([](char C) { return C >= '0' && C <= '9'; })
+        .getAsInteger(10, CC);
+  for (const auto &T : Table)
+    if (T.CC == CC)
+      return T.F;
+  return {0, 0};
+}
+
+void fillProperties(const Backend &B, mstage_device_properties &P) {
+  std::memset(&P, 0, sizeof(P));
+  P.warp_size = 32;
+  if (B.Driver) {
+    const CudaDriver &D = *B.Driver;
+    copyText(P.name, sizeof(P.name), D.deviceName());
+    copyText(P.arch, sizeof(P.arch), D.arch());
+    P.multiprocessors = uint32_t(D.multiprocessorCount());
+    P.shared_memory_per_block = uint32_t(D.maxSharedBytesPerBlockOptin());
+    P.shared_memory_per_multiprocessor =
+        uint32_t(D.maxSharedBytesPerMultiprocessor());
+    P.max_threads_per_block = uint32_t(D.maxThreadsPerBlock());
+    P.max_threads_per_multiprocessor =
+        uint32_t(D.maxThreadsPerMultiprocessor());
+    P.warp_size = uint32_t(D.warpSize());
+    return;
+  }
+  bool Cpu = B.Kind == BackendKind::Cpu;
+  // The CPU is held to sm_90's limits (LaunchLimits.h).
+  std::string Arch = Cpu ? "sm_90" : B.Arch;
+  const LaunchLimits &L = launchLimits(B);
+  ArchFacts F = archFacts(Arch);
+  if (!F.ThreadsPerSM)
+    F = archFacts("sm_90"); // as LaunchLimits does for an unknown one
+  copyText(P.arch, sizeof(P.arch), Cpu ? "cpu" : B.Arch);
+  P.shared_memory_per_block = uint32_t(L.SharedBytes);
+  P.shared_memory_per_multiprocessor = F.SharedKiBPerSM * 1024;
+  P.max_threads_per_block = uint32_t(L.BlockThreads);
+  P.max_threads_per_multiprocessor = F.ThreadsPerSM;
+  if (Cpu) {
+    copyText(P.name, sizeof(P.name), hostCpuName());
+    P.multiprocessors = cpuThreadCount();
+  }
+}
+
+std::string kernelPrefix(const void *HostEntry) {
+  return std::string("mstage: kernel '") + mstage_rt_kernel_name(HostEntry) +
+         "'";
+}
+
+// The occupancy of the launch on the GPU: its specialization is made as a
+// launch would make it (or found), then the driver is asked about it.
+int gpuOccupancy(const Backend &B, const void *HostEntry, void *const *Params,
+                 const uint32_t *ParamSizes, uint32_t NumParams,
+                 const mstage_launch_config &Config, int &Blocks) {
+  if (int Err =
+          mstage_rt_compile(HostEntry, Params, ParamSizes, NumParams, &Config))
+    return Err;
+  if (jitSettings().Async)
+    waitForCompiles();
+  std::string Why;
+  const RegisteredKernel *K = findKernel(HostEntry, Why);
+  if (!K)
+    return fail("mstage: cannot compute a kernel's occupancy: " + Why);
+  // The key the launch path used: MSTAGE_FAST_MATH=1 turns fast math on.
+  mstage_launch_config Effective = Config;
+  if (readBoolSetting("MSTAGE_FAST_MATH").Value)
+    Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
+  StagedLaunch Staged(*K, Params, Effective);
+  CacheEntry *E = K->Specializations->find(Staged.key());
+  if (!E)
+    return fail(kernelPrefix(HostEntry) +
+                ": its occupancy needs its compiled code, which "
+                "MSTAGE_CACHE=off does not keep; unset MSTAGE_CACHE");
+  if (!E->ready())
+    return fail(E->Failure.empty() ? kernelPrefix(HostEntry) +
+                                         ": its code could not be compiled"
+                                   : E->Failure);
+  uint32_t Threads = Config.block[0] * Config.block[1] * Config.block[2];
+  Status S = B.Driver->occupancy(E->Code.Function, int(Threads),
+                                 Config.shared_bytes, &Blocks);
+  if (!S)
+    return fail(kernelPrefix(HostEntry) + ": " + S.Message);
+  return 0;
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_device_query(mstage_device_properties *Props, const void *HostEntry,
+                       void *const *Params, const uint32_t *ParamSizes,
+                       uint32_t NumParams, const mstage_launch_config *Config,
+                       int *Blocks) {
+  const Backend &B = backend();
+  if (B.Kind == BackendKind::Unavailable)
+    return fail("mstage: no device to describe: " + B.Reason);
+  fillProperties(B, *Props);
+  if (!HostEntry)
+    return 0;
+  // A shape that cannot launch has no occupancy: said as a launch says it.
+  std::string Bad = checkLaunchShape(*Config, launchLimits(B));
+  if (!Bad.empty())
+    return fail(kernelPrefix(HostEntry) + " " + Bad);
+  switch (B.Kind) {
+  case BackendKind::Gpu:
+    return gpuOccupancy(B, HostEntry, Params, ParamSizes, NumParams, *Config,
+                        *Blocks);
+  case BackendKind::Cpu:
+    *Blocks = 1;
+    return 0;
+  default:
+    return fail(kernelPrefix(HostEntry) +
+                ": its occupancy cannot be known in PTX-only mode "
+                "(MSTAGE_BACKEND=ptx): only a GPU's driver can tell");
+  }
+}
