@@ -10,6 +10,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace mstage::rt {
 namespace {
@@ -31,6 +33,15 @@ std::string hostPointerError(const PointerSlot &S, uintptr_t P, bool Gpu) {
      << "; pass a std::vector, a device_vector, a managed_vector or a "
         "pinned_vector instead";
   return Msg;
+}
+
+// Whether P is in memory mapped into this process: a host pointer, not a
+// stray value (0x10), which is left to fault on the device and be reported
+// as a fault.
+bool mappedHere(uintptr_t P) {
+  static const uintptr_t Page = uintptr_t(sysconf(_SC_PAGESIZE));
+  unsigned char Resident;
+  return mincore(reinterpret_cast<void *>(P & ~(Page - 1)), 1, &Resident) == 0;
 }
 
 } // namespace
@@ -86,7 +97,9 @@ std::string launchFactsOf(const RegisteredKernel &K, const Backend &B,
       if (B.Driver->pageableMemoryAccess())
         continue; // host memory the GPU can read; nothing is assumed
     }
-    return hostPointerError(S, P, B.Kind == BackendKind::Gpu);
+    if (mappedHere(P))
+      return hostPointerError(S, P, B.Kind == BackendKind::Gpu);
+    // Not memory at all: nothing is assumed, and the kernel's fault says it.
   }
   return "";
 }
