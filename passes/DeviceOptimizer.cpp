@@ -104,6 +104,20 @@ void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
   MPM.run(M, MAM);
 }
 
+void runFunctionPasses(Function &F, FunctionPassManager &FPM) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  FPM.run(F, FAM);
+}
+
 Expected<std::string> emitPTX(Module &M, TargetMachine &TM) {
   M.setDataLayout(TM.createDataLayout());
   SmallString<0> PTX;

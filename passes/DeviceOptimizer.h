@@ -8,6 +8,7 @@
 #define MSTAGE_PASSES_DEVICEOPTIMIZER_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/PassManager.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Support/Error.h"
 
@@ -15,6 +16,7 @@
 #include <string>
 
 namespace llvm {
+class Function;
 class Module;
 class TargetMachine;
 } // namespace llvm
@@ -38,6 +40,10 @@ void optimizeDeviceModule(llvm::Module &M, llvm::TargetMachine &TM,
 
 // Emits PTX assembly for M.
 llvm::Expected<std::string> emitPTX(llvm::Module &M, llvm::TargetMachine &TM);
+
+// Runs FPM on F with every analysis registered (no target machine): the
+// scalar cleanups the extraction passes need on single functions.
+void runFunctionPasses(llvm::Function &F, llvm::FunctionPassManager &FPM);
 
 } // namespace mstage
 

@@ -1,5 +1,6 @@
 //===- DeviceSharedArrays.cpp - shared_array declarations as .shared globals =//
 #include "DeviceSharedArrays.h"
+#include "DeviceOptimizer.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -38,20 +39,10 @@ static bool operandsConstant(const CallInst &CI) {
 // Turns the inlined parameters' stack slots back into the constants the
 // declaration passed.
 static void simplify(Function &F) {
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   FPM.addPass(EarlyCSEPass());
-  FPM.run(F, FAM);
+  runFunctionPasses(F, FPM);
 }
 
 // Inlines the functions that pass their own parameters on to the builtin

@@ -83,10 +83,10 @@ bool writesNoViews(const CallBase &CB) {
 
 } // namespace
 
-unsigned applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
-                          ArrayRef<SlotFact> Facts) {
+void applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
+                      ArrayRef<SlotFact> Facts) {
   if (Slots.empty() || Facts.size() != Slots.size())
-    return 0;
+    return;
   FactsAnalysis A(Kernel, Slots, Facts);
 
   // Where each access goes, and which groups are written.
@@ -124,40 +124,44 @@ unsigned applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
     Used |= X.P.Groups;
 
   LLVMContext &Ctx = Kernel.getContext();
-  MDBuilder MDB(Ctx);
-  // One scope per group: accesses of different groups never alias.
-  SmallVector<MDNode *, 8> Scopes(64, nullptr);
+  // One scope per group: accesses of different groups never alias. Each
+  // group's own scope and the list of the others, made once.
+  SmallVector<MDNode *, 8> Scope(64, nullptr), Others(64, nullptr);
   if (llvm::popcount(Used) > 1) {
+    MDBuilder MDB(Ctx);
     MDNode *Domain = MDB.createAnonymousAliasScopeDomain("mstage.launch");
     for (unsigned G = 0; G < 64; ++G)
       if (Used & (uint64_t(1) << G))
-        Scopes[G] = MDB.createAnonymousAliasScope(
-            Domain, "mstage.group." + std::to_string(G));
+        Scope[G] = MDB.createAnonymousAliasScope(Domain, "mstage.group." +
+                                                             std::to_string(G));
+    for (unsigned G = 0; G < 64; ++G) {
+      if (!Scope[G])
+        continue;
+      SmallVector<Metadata *, 8> Rest;
+      for (unsigned H = 0; H < 64; ++H)
+        if (H != G && Scope[H])
+          Rest.push_back(Scope[H]);
+      Others[G] = MDNode::get(Ctx, Rest);
+      Scope[G] = MDNode::get(Ctx, {Scope[G]});
+    }
   }
-  unsigned ReadOnly = 0;
   for (const Access &X : Accesses) {
     if (X.P.Unknown || llvm::popcount(X.P.Groups) != 1)
       continue;
     unsigned G = llvm::countr_zero(X.P.Groups);
-    if (Scopes[G]) {
-      SmallVector<Metadata *, 8> Others;
-      for (unsigned H = 0; H < 64; ++H)
-        if (H != G && Scopes[H])
-          Others.push_back(Scopes[H]);
+    if (Scope[G]) {
       X.I->setMetadata(
           LLVMContext::MD_alias_scope,
           MDNode::concatenate(X.I->getMetadata(LLVMContext::MD_alias_scope),
-                              MDNode::get(Ctx, {Scopes[G]})));
+                              Scope[G]));
       X.I->setMetadata(
           LLVMContext::MD_noalias,
           MDNode::concatenate(X.I->getMetadata(LLVMContext::MD_noalias),
-                              MDNode::get(Ctx, Others)));
+                              Others[G]));
     }
     auto *L = dyn_cast<LoadInst>(X.I);
-    if (L && L->isSimple() && !UnknownWrite && !(Written & X.P.Groups)) {
+    if (L && L->isSimple() && !UnknownWrite && !(Written & X.P.Groups))
       L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
-      ++ReadOnly;
-    }
   }
 
   const DataLayout &DL = Kernel.getDataLayout();
@@ -165,7 +169,6 @@ unsigned applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
     IRBuilder<> B(P->getNextNode());
     B.CreateAlignmentAssumption(DL, P, Align);
   }
-  return ReadOnly;
 }
 
 std::string formatLaunchFacts(ArrayRef<SlotFact> Facts) {

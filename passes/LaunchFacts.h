@@ -34,11 +34,9 @@ struct SlotFact {
   static constexpr uint8_t NoGroup = 0xff;
 };
 
-// Applies Facts (one per entry of Slots) to Kernel's IR. Returns how many
-// loads were marked read-only, for tests and the trace.
-unsigned applyLaunchFacts(llvm::Function &Kernel,
-                          llvm::ArrayRef<PointerSlot> Slots,
-                          llvm::ArrayRef<SlotFact> Facts);
+// Applies Facts (one per entry of Slots) to Kernel's IR.
+void applyLaunchFacts(llvm::Function &Kernel, llvm::ArrayRef<PointerSlot> Slots,
+                      llvm::ArrayRef<SlotFact> Facts);
 
 // "A16 B16 A8 ?": per slot, its group as a letter and its alignment.
 std::string formatLaunchFacts(llvm::ArrayRef<SlotFact> Facts);

@@ -1,5 +1,6 @@
 //===- StageSlicing.cpp - Split stage() sites into host evaluators --------===//
 #include "StageSlicing.h"
+#include "DeviceOptimizer.h"
 #include "KernelTags.h"
 #include "PluginOptions.h"
 
@@ -84,23 +85,13 @@ void reportAt(const Instruction *I, const Twine &Msg) {
 
 // Runs the scalar cleanups that turn -O0 memory traffic into SSA values.
 void simplify(Function &F) {
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
   FPM.addPass(InstCombinePass());
   FPM.addPass(SimplifyCFGPass());
   FPM.addPass(ADCEPass());
-  FPM.run(F, FAM);
+  runFunctionPasses(F, FPM);
 }
 
 // Inlining rounds before the remaining calls (recursion) are left alone.
