@@ -13,6 +13,7 @@
 #include "mstage/half.hpp"
 #include "mstage/index.hpp"
 #include "mstage/kernel.hpp"
+#include "mstage/ldg.hpp"
 #include "mstage/managed_vector.hpp"
 #include "mstage/mdspan.hpp"
 #include "mstage/pinned.hpp"

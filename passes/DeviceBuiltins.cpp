@@ -180,6 +180,18 @@ static Value *emitBuiltin(IRBuilder<> &B, Module &M, CheckFailures &Failures,
     if (Name == SRegName)
       return B.CreateIntrinsic(ID, {});
 
+  // mstage::ldg's chunks (include/mstage/ldg.hpp): a global load marked
+  // invariant, which NVPTX emits as ld.global.nc, as wide as the result.
+  if (Name.starts_with("__mstage_ldg_")) {
+    Type *Ty = CI.getType();
+    LoadInst *L = B.CreateAlignedLoad(
+        Ty, B.CreateAddrSpaceCast(CI.getArgOperand(0), B.getPtrTy(1)),
+        Align(M.getDataLayout().getTypeStoreSize(Ty).getFixedValue()));
+    L->setMetadata(LLVMContext::MD_invariant_load,
+                   MDNode::get(M.getContext(), {}));
+    return L;
+  }
+
   if (Name == "__mstage_barrier")
     return B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
                              {B.getInt32(0)});

@@ -187,4 +187,44 @@ std::string formatLaunchFacts(ArrayRef<SlotFact> Facts) {
   return Out;
 }
 
+Expected<std::vector<SlotFact>> parseLaunchFacts(StringRef Text,
+                                                 size_t NumSlots) {
+  auto Bad = [&](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(), Why);
+  };
+  SmallVector<StringRef, 8> Words;
+  Text.split(Words, ' ', -1, /*KeepEmpty=*/false);
+  if (Words.size() != NumSlots)
+    return Bad("'" + Text + "' gives " + Twine(Words.size()) +
+               " views; the kernel has " + Twine(NumSlots) +
+               " pointer slots (mstage-ptx FILE lists them)");
+  std::vector<SlotFact> Facts;
+  for (StringRef W : Words) {
+    SlotFact F;
+    if (W == "?") {
+      Facts.push_back(F);
+      continue;
+    }
+    StringRef Rest = W;
+    unsigned Group = 0, Bytes = 0;
+    if (Rest.consume_front("G")) {
+      if (Rest.consumeInteger(10, Group) || Group >= SlotFact::NoGroup)
+        return Bad("'" + W + "': a group G<N> needs N below 255");
+    } else if (!Rest.empty() && Rest[0] >= 'A' && Rest[0] <= 'Z') {
+      Group = Rest[0] - 'A';
+      Rest = Rest.drop_front();
+    } else {
+      return Bad("'" + W + "' is not a view: write its allocation as a "
+                               "letter and its alignment in bytes (A16), or "
+                               "? for a pointer not known");
+    }
+    if (Rest.getAsInteger(10, Bytes) || !isPowerOf2_32(Bytes) || Bytes > 16)
+      return Bad("'" + W + "': the alignment must be 1, 2, 4, 8 or 16");
+    F.Group = uint8_t(Group);
+    F.AlignLog2 = uint8_t(Log2_32(Bytes));
+    Facts.push_back(F);
+  }
+  return Facts;
+}
+
 } // namespace mstage

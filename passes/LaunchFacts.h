@@ -15,9 +15,12 @@
 #include "PointerSlots.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Function;
@@ -40,6 +43,11 @@ void applyLaunchFacts(llvm::Function &Kernel, llvm::ArrayRef<PointerSlot> Slots,
 
 // "A16 B16 A8 ?": per slot, its group as a letter and its alignment.
 std::string formatLaunchFacts(llvm::ArrayRef<SlotFact> Facts);
+
+// The facts that formatLaunchFacts prints as Text, which must name
+// NumSlots slots (mstage-ptx --views).
+llvm::Expected<std::vector<SlotFact>> parseLaunchFacts(llvm::StringRef Text,
+                                                       size_t NumSlots);
 
 } // namespace mstage
 

@@ -16,6 +16,7 @@
 // between launches: declared const here, calls could be merged across that.
 #define MSTAGE_LAUNCH_CONST
 #include "mstage/builtins.h"
+#include "mstage/ldg.hpp"
 
 #include "CpuFibers.h"
 #include "CpuSharedArrays.h"
@@ -24,6 +25,7 @@
 #include "DeviceBuiltins.h"
 
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 
 #define MSTAGE_EXPORT __attribute__((visibility("default")))
@@ -79,6 +81,13 @@ int warpCall(WarpCall C, const char *What) {
   Lanes[Lane] = &C;
   completeWarpCalls(Lanes, 1u << Lane);
   return C.Result;
+}
+
+// A load of T from P, of any alignment.
+template <class T> T loadChunk(const void *P) {
+  T V;
+  std::memcpy(&V, P, sizeof(T));
+  return V;
 }
 
 } // namespace
@@ -198,5 +207,22 @@ MSTAGE_EXPORT int __mstage_shfl_xor_i32(unsigned Mask, int Value, int LaneMask,
                                         int Width) {
   return warpCall({WarpOp::ShflXor, Mask, Value, LaneMask, Width},
                   "a warp shuffle");
+}
+// mstage::ldg's chunks: plain loads on the host, where no cache is
+// non-coherent.
+MSTAGE_EXPORT unsigned char __mstage_ldg_u8(const void *P) {
+  return loadChunk<unsigned char>(P);
+}
+MSTAGE_EXPORT unsigned short __mstage_ldg_u16(const void *P) {
+  return loadChunk<unsigned short>(P);
+}
+MSTAGE_EXPORT unsigned __mstage_ldg_u32(const void *P) {
+  return loadChunk<unsigned>(P);
+}
+MSTAGE_EXPORT unsigned long long __mstage_ldg_u64(const void *P) {
+  return loadChunk<unsigned long long>(P);
+}
+MSTAGE_EXPORT __mstage_ldg_v4u32_t __mstage_ldg_v4u32(const void *P) {
+  return loadChunk<__mstage_ldg_v4u32_t>(P);
 }
 }

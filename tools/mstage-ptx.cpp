@@ -6,6 +6,8 @@
 //   mstage-ptx FILE --kernel K [--ptx] [--stage SITE=VALUE ...]
 //              [--grid X[,Y,Z]] [--block X[,Y,Z]] [--arch sm_XY]
 //                                    the specialized PTX (or --ir: its IR)
+//              [--views "A16 B16 ..."]
+//                                    ... with the launch facts of views
 //   ... --diff                       unified diff of the PTX without and with
 //                                    the staged values and launch folded in
 //   mstage-ptx FILE --aot            the ahead-of-time images (kind, arch,
@@ -77,6 +79,12 @@ static cl::opt<unsigned>
                 cl::desc("N: bytes of dynamic shared memory (folded into the "
                          "kernel; left out, it reads %dynamic_smem_size)"),
                 cl::cat(Category));
+static cl::opt<std::string>
+    Views("views",
+          cl::desc("\"A16 B16 ...\": per pointer slot, its allocation as a "
+                   "letter and its alignment, as MSTAGE_TRACE prints them "
+                   "(? for not known); the launch facts to assume"),
+          cl::cat(Category));
 static cl::opt<bool> FastMath("fast-math",
                               cl::desc("compile with fast math, as "
                                        "Kernel::fast_math() or "
@@ -465,6 +473,15 @@ int main(int Argc, char **Argv) {
       outs() << kernelLabel(*Kernels, I) << "  " << K.PrettyName << "  ("
              << K.NumParams << " parameters, " << K.StageSites.size()
              << " stage sites)\n";
+      if (!K.PointerSlots.empty()) {
+        outs() << "  pointer slots (--views):";
+        ListSeparator Sep(",");
+        for (const PointerSlot &P : K.PointerSlots)
+          outs() << Sep
+                 << (P.Param ? " arg " + utostr(P.Param - 1) : " capture")
+                 << "+" << P.Offset;
+        outs() << "\n";
+      }
       for (size_t S = 0; S < K.StageSites.size(); ++S)
         outs() << "  stage " << S << ": line " << K.StageSites[S].Line << ":"
                << K.StageSites[S].Column << ", "
@@ -479,7 +496,8 @@ int main(int Argc, char **Argv) {
 
   bool Specialize = !Stages.empty() || Grid.getNumOccurrences() ||
                     Block.getNumOccurrences() ||
-                    SharedBytes.getNumOccurrences() || Diff;
+                    SharedBytes.getNumOccurrences() ||
+                    Views.getNumOccurrences() || Diff;
   if (PrintIR && !Specialize) {
     LLVMContext Ctx;
     auto M = parseBitcodeFile(MemoryBufferRef(K->Bitcode, K->Name), Ctx);
@@ -503,6 +521,14 @@ int main(int Argc, char **Argv) {
     return fail(toString(std::move(E)));
   if (SharedBytes.getNumOccurrences())
     Spec.Extents.SharedBytes = SharedBytes;
+  std::vector<SlotFact> Facts;
+  if (Views.getNumOccurrences()) {
+    auto Parsed = parseLaunchFacts(Views, K->PointerSlots.size());
+    if (!Parsed)
+      return fail("--views " + toString(Parsed.takeError()));
+    Facts = std::move(*Parsed);
+    Spec.Facts = Facts;
+  }
   rt::JitOptions Opts;
   Opts.Arch = Arch;
   Opts.FastMath = FastMath;
