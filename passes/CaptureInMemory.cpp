@@ -57,7 +57,10 @@ bool mayWriteThrough(Argument &P) {
       if (!CB->isArgOperand(&U))
         return true;
       unsigned N = CB->getArgOperandNo(&U);
-      if (CB->onlyReadsMemory(N) && CB->doesNotCapture(N))
+      // Passed byval, the callee gets a copy of its own (x86-64 passes a
+      // struct argument so); else it reads only and keeps no pointer.
+      if (CB->isByValArgument(N) ||
+          (CB->onlyReadsMemory(N) && CB->doesNotCapture(N)))
         continue;
       const Function *F = CB->getCalledFunction();
       if (!F || F->isDeclaration() || F->isVarArg() || N >= F->arg_size())

@@ -3,20 +3,24 @@
 // 8 KiB capture becomes a .ptr .global parameter that the kernel reads
 // with ld.global.nc, with no .param array of its size; a small capture
 // stays in parameter space; a capture the kernel writes (a mutable lambda)
-// is copied to the thread's local memory first. For sm_100 (limit 32764)
-// the 8 KiB capture stays a parameter and only a 36 KiB one moves. The
+// is the thread's own copy: the only store is the output's, nothing is
+// written to the capture in memory. For sm_100 (limit 32764)
+// the 8 KiB capture stays a parameter and only a 36 KiB one moves. A
+// 6 KiB struct argument beside the 8 KiB capture moves too, as both do not
+// fit in 4352 bytes. The
 // trace says which launches moved their capture, and ptxas takes every one
 // of them.
 //
 // RUN: rm -rf %t.d %t.e && %mstagexx -O2 -DNDEBUG %s -o %t
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.d %t 2>&1 | FileCheck %s --check-prefix=TRACE90
-// RUN: cat %t.d/*_L39*.ptx | FileCheck %s --check-prefix=BIG
-// RUN: cat %t.d/*_L45*.ptx | FileCheck %s --check-prefix=SMALL
-// RUN: cat %t.d/*_L51*.ptx | FileCheck %s --check-prefix=HUGE
-// RUN: cat %t.d/*_L57*.ptx | FileCheck %s --check-prefix=MUTABLE
+// RUN: cat %t.d/*_L48*.ptx | FileCheck %s --check-prefix=BIG
+// RUN: cat %t.d/*_L54*.ptx | FileCheck %s --check-prefix=SMALL
+// RUN: cat %t.d/*_L60*.ptx | FileCheck %s --check-prefix=HUGE
+// RUN: cat %t.d/*_L66*.ptx | FileCheck %s --check-prefix=MUTABLE
+// RUN: cat %t.d/*_L74*.ptx | FileCheck %s --check-prefix=ARGUMENT
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_100 MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.e %t 2>&1 | FileCheck %s --check-prefix=TRACE100
-// RUN: cat %t.e/*_L39*.ptx | FileCheck %s --check-prefix=BIG100
-// RUN: cat %t.e/*_L51*.ptx | FileCheck %s --check-prefix=HUGE
+// RUN: cat %t.e/*_L48*.ptx | FileCheck %s --check-prefix=BIG100
+// RUN: cat %t.e/*_L60*.ptx | FileCheck %s --check-prefix=HUGE
 // UNSUPPORTED: gpu
 
 #include <mstage.hpp>
@@ -25,6 +29,11 @@
 #include <vector>
 
 using namespace mstage;
+
+struct coefficients {
+  float scale[1500];
+  float shift;
+};
 
 int main() {
   const unsigned n = 4096;
@@ -60,21 +69,30 @@ int main() {
         out[i] = float(ints[i % 16]);
       },
       n / 128, 128)(out);
+  coefficients c{};
+  kernel(
+      [table](vector_view<float> out, coefficients c) {
+        unsigned i = Thread::get().global.x;
+        out[i] = table[i % 2048] * c.scale[i % 1500] + c.shift;
+      },
+      n / 128, 128)(out, c);
   synchronize();
 }
 
-// TRACE90: large-capture-ptx.cpp:39:{{.*}} cache miss: {{.*}}; capture 8192 B in memory
-// TRACE90-NOT: large-capture-ptx.cpp:45:{{.*}} in memory
-// TRACE90: large-capture-ptx.cpp:51:{{.*}} cache miss: {{.*}}; capture 36864 B in memory
-// TRACE90: large-capture-ptx.cpp:57:{{.*}} cache miss: {{.*}}; capture 6144 B in memory
+// TRACE90: large-capture-ptx.cpp:48:{{.*}} cache miss: {{.*}}; capture 8192 B in memory
+// TRACE90-NOT: large-capture-ptx.cpp:54:{{.*}} in memory
+// TRACE90: large-capture-ptx.cpp:60:{{.*}} cache miss: {{.*}}; capture 36864 B in memory
+// TRACE90: large-capture-ptx.cpp:66:{{.*}} cache miss: {{.*}}; capture 6144 B in memory
+// TRACE90: large-capture-ptx.cpp:74:{{.*}} cache miss: {{.*}}; capture 14196 B in memory
 
-// TRACE100-NOT: large-capture-ptx.cpp:39:{{.*}} in memory
-// TRACE100: large-capture-ptx.cpp:51:{{.*}} cache miss: {{.*}}; capture 36864 B in memory
+// TRACE100-NOT: large-capture-ptx.cpp:48:{{.*}} in memory
+// TRACE100: large-capture-ptx.cpp:60:{{.*}} cache miss: {{.*}}; capture 36864 B in memory
+// TRACE100-NOT: large-capture-ptx.cpp:74:{{.*}} in memory
 
 // BIG: .entry
 // BIG-NEXT: .param .u64 .ptr .global .align 4 [[P:[A-Za-z0-9_]+]]_param_0,
 // BIG-NOT: .b8 {{.*}}[8192]
-// BIG: ld.param.b64 %rd{{[0-9]+}}, [[[P]]_param_0];
+// BIG: ld.param.b64 %rd{{[0-9]+}}, {{\[}}[[P]]_param_0];
 // BIG: ld.global.nc.b32
 
 // SMALL: .param .align 4 .b8 {{.*}}_param_0[16]
@@ -85,8 +103,13 @@ int main() {
 // HUGE: ld.global.nc.b32
 
 // MUTABLE: .param .u64 .ptr .global .align 4 {{.*}}_param_0,
-// MUTABLE: .local .align 4 .b8 {{.*}}[6144]
-// MUTABLE-NOT: ld.global.nc
+// MUTABLE-COUNT-1: st.global
+// MUTABLE-NOT: st.global
+
+// ARGUMENT: .param .u64 .ptr .global .align 4 {{.*}}_param_0,
+// ARGUMENT-NEXT: .param .align 8 .b8 {{.*}}_param_1[16],
+// ARGUMENT-NEXT: .param .u64 .ptr .global .align 4 {{.*}}_param_2
+// ARGUMENT: ld.global.nc
 
 // BIG100: .param .align 4 .b8 {{.*}}_param_0[8192]
 // BIG100-NOT: .ptr .global .align 4 {{.*}}_param_0
