@@ -9,18 +9,19 @@
 // 6 KiB struct argument beside the 8 KiB capture moves too, as both do not
 // fit in 4352 bytes. The
 // trace says which launches moved their capture, and ptxas takes every one
-// of them.
+// of them; the ahead-of-time generic code takes the same pointer parameter.
 //
 // RUN: rm -rf %t.d %t.e && %mstagexx -O2 -DNDEBUG %s -o %t
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.d %t 2>&1 | FileCheck %s --check-prefix=TRACE90
-// RUN: cat %t.d/*_L48*.ptx | FileCheck %s --check-prefix=BIG
-// RUN: cat %t.d/*_L54*.ptx | FileCheck %s --check-prefix=SMALL
-// RUN: cat %t.d/*_L60*.ptx | FileCheck %s --check-prefix=HUGE
-// RUN: cat %t.d/*_L66*.ptx | FileCheck %s --check-prefix=MUTABLE
-// RUN: cat %t.d/*_L74*.ptx | FileCheck %s --check-prefix=ARGUMENT
+// RUN: cat %t.d/*_L49*.ptx | FileCheck %s --check-prefix=BIG
+// RUN: cat %t.d/*_L55*.ptx | FileCheck %s --check-prefix=SMALL
+// RUN: cat %t.d/*_L61*.ptx | FileCheck %s --check-prefix=HUGE
+// RUN: cat %t.d/*_L67*.ptx | FileCheck %s --check-prefix=MUTABLE
+// RUN: cat %t.d/*_L75*.ptx | FileCheck %s --check-prefix=ARGUMENT
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_100 MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.e %t 2>&1 | FileCheck %s --check-prefix=TRACE100
-// RUN: cat %t.e/*_L48*.ptx | FileCheck %s --check-prefix=BIG100
-// RUN: cat %t.e/*_L60*.ptx | FileCheck %s --check-prefix=HUGE
+// RUN: cat %t.e/*_L49*.ptx | FileCheck %s --check-prefix=BIG100
+// RUN: cat %t.e/*_L61*.ptx | FileCheck %s --check-prefix=HUGE
+// RUN: %mstage_ptx --aot-ptx %t | FileCheck %s --check-prefix=AOT
 // UNSUPPORTED: gpu
 
 #include <mstage.hpp>
@@ -79,15 +80,15 @@ int main() {
   synchronize();
 }
 
-// TRACE90: large-capture-ptx.cpp:48:{{.*}} cache miss: {{.*}}; capture 8192 B in memory
-// TRACE90-NOT: large-capture-ptx.cpp:54:{{.*}} in memory
-// TRACE90: large-capture-ptx.cpp:60:{{.*}} cache miss: {{.*}}; capture 36864 B in memory
-// TRACE90: large-capture-ptx.cpp:66:{{.*}} cache miss: {{.*}}; capture 6144 B in memory
-// TRACE90: large-capture-ptx.cpp:74:{{.*}} cache miss: {{.*}}; capture 14196 B in memory
+// TRACE90: large-capture-ptx.cpp:49:{{.*}} cache miss: {{.*}}; capture 8192 B in memory
+// TRACE90-NOT: large-capture-ptx.cpp:55:{{.*}} in memory
+// TRACE90: large-capture-ptx.cpp:61:{{.*}} cache miss: {{.*}}; capture 36864 B in memory
+// TRACE90: large-capture-ptx.cpp:67:{{.*}} cache miss: {{.*}}; capture 6144 B in memory
+// TRACE90: large-capture-ptx.cpp:75:{{.*}} cache miss: {{.*}}; capture 14196 B in memory
 
-// TRACE100-NOT: large-capture-ptx.cpp:48:{{.*}} in memory
-// TRACE100: large-capture-ptx.cpp:60:{{.*}} cache miss: {{.*}}; capture 36864 B in memory
-// TRACE100-NOT: large-capture-ptx.cpp:74:{{.*}} in memory
+// TRACE100-NOT: large-capture-ptx.cpp:49:{{.*}} in memory
+// TRACE100: large-capture-ptx.cpp:61:{{.*}} cache miss: {{.*}}; capture 36864 B in memory
+// TRACE100-NOT: large-capture-ptx.cpp:75:{{.*}} in memory
 
 // BIG: .entry
 // BIG-NEXT: .param .u64 .ptr .global .align 4 [[P:[A-Za-z0-9_]+]]_param_0,
@@ -113,3 +114,6 @@ int main() {
 
 // BIG100: .param .align 4 .b8 {{.*}}_param_0[8192]
 // BIG100-NOT: .ptr .global .align 4 {{.*}}_param_0
+
+// AOT-DAG: .param .u64 .ptr .global .align 4 mstage_main_L49_param_0,
+// AOT-DAG: .param .align 4 .b8 mstage_main_L55_param_0[16],
