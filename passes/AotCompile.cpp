@@ -1,6 +1,7 @@
 //===- AotCompile.cpp - Compile a unit's generic kernels ahead of time ----===//
 #include "AotCompile.h"
 #include "AotImage.h"
+#include "CaptureInMemory.h"
 #include "CudaToolkit.h"
 #include "DeviceCodegen.h"
 #include "DeviceOptimizer.h"
@@ -173,6 +174,16 @@ ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
     if (Error E = makeGenericKernel(*M, K.Name, K.SiteSizes)) {
       R.Failed = Failure{{K.PrettyName}, toString(std::move(E))};
       return R;
+    }
+    // Parameters over the limit go to memory, as in the specialized code.
+    if (Function *F = M->getFunction(K.Name)) {
+      uint64_t Staged = stagedParamSize(K.SiteSizes);
+      auto Moved =
+          moveLargeParams(*F, Arch, Staged, F->arg_size() - (Staged ? 1 : 0));
+      if (!Moved) {
+        R.Failed = Failure{{K.PrettyName}, toString(Moved.takeError())};
+        return R;
+      }
     }
     if (!All)
       All = std::move(M);

@@ -1,5 +1,6 @@
 //===- JitCompiler.cpp - Specialize a kernel's bitcode and emit PTX -------===//
 #include "JitCompiler.h"
+#include "CaptureInMemory.h"
 #include "DeviceCodegen.h"
 #include "DeviceOptimizer.h"
 #include "DeviceRetarget.h"
@@ -299,6 +300,17 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     if (!Spec.Facts.empty())
       if (Function *Kernel = M->getFunction(K.Name))
         applyLaunchFacts(*Kernel, K.PointerSlots, Spec.Facts);
+  }
+
+  // After the facts, which read pointer slots from the byval parameters;
+  // before the optimizer, which folds loads through the moved ones.
+  if (Function *Kernel = M->getFunction(K.Name)) {
+    uint64_t StagedBytes = 0;
+    for (const StageSite &S : K.StageSites)
+      StagedBytes += alignTo(S.Size, 16);
+    auto Moved = moveLargeParams(*Kernel, Opts.Arch, StagedBytes, K.NumParams);
+    if (!Moved)
+      return jitError(K, toString(Moved.takeError()));
   }
 
   // The kernel's own code only: libdevice picks its own precision.

@@ -1,6 +1,7 @@
 //===- Launch.cpp - mstage_rt_launch: find or make the code, then launch ===//
 #include "Backend.h"
 #include "CacheKey.h"
+#include "CaptureInMemory.h"
 #include "CompilePool.h"
 #include "CpuBackend.h"
 #include "CubinWriter.h"
@@ -15,6 +16,7 @@
 #include "LaunchFactsOf.h"
 #include "LaunchLimits.h"
 #include "MemoryCache.h"
+#include "ParamsInMemory.h"
 #include "RuntimeError.h"
 #include "Settings.h"
 #include "StageCheck.h"
@@ -39,6 +41,9 @@
 #include <string_view>
 
 using namespace mstage::rt;
+using mstage::bytesInMemory;
+using mstage::kernelParamLimit;
+using mstage::paramsInMemory;
 
 namespace {
 
@@ -331,6 +336,30 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
   return "";
 }
 
+// The generic code's staged-values parameter: its bytes.
+uint64_t stagedBytesOf(const mstage::KernelBlob &Blob) {
+  uint64_t Bytes = 0;
+  for (const mstage::StageSite &S : Blob.StageSites)
+    Bytes += llvm::alignTo(S.Size, 16);
+  return Bytes;
+}
+
+// Why a launch whose parameters InMemory are copied to device memory at
+// each launch cannot be captured into a graph (the copy is from the
+// caller's memory, gone when a replay runs).
+std::string notCapturable(const std::string &Arch, const uint32_t *ParamSizes,
+                          uint32_t NumParams, uint64_t InMemory) {
+  return "has " + std::string(InMemory == 1 ? "a capture" : "parameters") +
+         " of " +
+         std::to_string(
+             bytesInMemory(llvm::ArrayRef(ParamSizes, NumParams), InMemory)) +
+         " bytes, over " + Arch + "'s kernel-parameter limit of " +
+         std::to_string(kernelParamLimit(Arch)) +
+         " bytes: each launch copies it to device memory, which a stream "
+         "capture cannot record; launch it outside the capture, or pass the "
+         "data in device memory (a view)";
+}
+
 // The kernel whose host entry is HostEntry, when it can run here; else the
 // failure status, with the reason recorded.
 int findRunnable(const void *HostEntry, const RegisteredKernel *&K) {
@@ -606,9 +635,16 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     return fail(kernelPrefix(*K) + ": " + Why);
   if (B.Kind == BackendKind::Cpu) {
     LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
-    if (S.capturing())
+    if (S.capturing()) {
+      // The CPU back end is held to sm_90's parameter space (LaunchLimits.h).
+      if (uint64_t InMemory =
+              paramsInMemory(llvm::ArrayRef(ParamSizes, NumParams),
+                             stagedBytesOf(K->Blob), kernelParamLimit("sm_90")))
+        return fail(kernelPrefix(*K) + " " +
+                    notCapturable("sm_90", ParamSizes, NumParams, InMemory));
       return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,
                              NumParams, *Config);
+    }
     return launchOnCpuStageChecked(*K, Invoke, Params, *Config,
                                    TimeLaunches ? &LastKernelMs : nullptr);
   }
@@ -632,6 +668,19 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                 evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp)));
 
   bool Capturing = S.capturing();
+  // Parameters over the parameter-space limit are read from device memory
+  // (CaptureInMemory.h); the code is made for that, as the sizes are the
+  // kernel's.
+  uint64_t InMemory =
+      paramsInMemory(llvm::ArrayRef(ParamSizes, NumParams),
+                     Staged.stagedBytes().size(), kernelParamLimit(B.Arch));
+  if (InMemory) {
+    Times.BytesInMemory =
+        bytesInMemory(llvm::ArrayRef(ParamSizes, NumParams), InMemory);
+    if (Capturing)
+      return fail(kernelPrefix(*K) + " " +
+                  notCapturable(B.Arch, ParamSizes, NumParams, InMemory));
+  }
   // The hit path: a shared lock, no allocation, no IR.
   std::optional<CacheEntry> Uncached; // MSTAGE_CACHE=off: this launch's only
   if (Capturing && Cache.Mode == CacheMode::Off && B.Kind == BackendKind::Gpu)
@@ -669,6 +718,18 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
       return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,
                              NumParams, *Config);
     return 0;
+  }
+
+  // Destroyed after the launch: frees the copies after the kernel.
+  ParamsInMemory Moved;
+  if (InMemory) {
+    std::string Err = Moved.copy(*B.Driver, S.handle(), Params, ParamSizes,
+                                 NumParams, InMemory);
+    if (!Err.empty())
+      return fail(kernelPrefix(*K) + ": cannot copy " +
+                  std::to_string(Times.BytesInMemory) +
+                  " bytes of parameters to device memory: " + Err);
+    Params = Moved.params();
   }
 
   float Ms = 0;

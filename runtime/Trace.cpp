@@ -74,6 +74,8 @@ void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
   if (!Facts.empty() && T.Source != CodeSource::Memory &&
       T.Source != CodeSource::Generic)
     OS << "; views {" << formatLaunchFacts(Facts) << "}";
+  if (T.BytesInMemory)
+    OS << "; capture " << T.BytesInMemory << " B in memory";
   OS << "\n";
   errs() << Line;
 }

@@ -34,6 +34,9 @@ struct LaunchTimes {
   double Evaluate = 0, Optimize = 0, Codegen = 0, Load = 0;
   bool FromCubin = false;  // the module is ptxas's cubin, not the driver's
   bool Background = false; // made by the background compile pool
+  // Bytes of parameters (captures) the kernel reads from device memory, as
+  // they are over the parameter-space limit (CaptureInMemory.h).
+  uint64_t BytesInMemory = 0;
 };
 
 // MSTAGE_TRACE, read once; a value that is not a boolean fails launches.
@@ -44,9 +47,9 @@ bool traceEnabled();
 
 // Prints the launch of Kernel to stderr on one line: the kernel, its launch
 // configuration, its staged values (with their source lines), the cache
-// result, the facts about its pointers ("views", LaunchFacts.h) and the
-// times. A background compile prints the same line when it
-// is done, marked "(background)".
+// result, the facts about its pointers ("views", LaunchFacts.h), the
+// bytes of parameters moved to device memory and the times. A background
+// compile prints the same line when it is done, marked "(background)".
 void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &Config,
                  llvm::ArrayRef<llvm::StringRef> StagedValues,
                  llvm::ArrayRef<SlotFact> Facts, const LaunchTimes &Times);
