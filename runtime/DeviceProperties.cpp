@@ -13,15 +13,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Backend.h"
-#include "CompilePool.h"
+#include "CodeForLaunch.h"
 #include "CpuThreadPool.h"
 #include "CudaDriver.h"
-#include "JitSettings.h"
 #include "KernelRegistry.h"
 #include "LaunchLimits.h"
 #include "RuntimeError.h"
 #include "Settings.h"
-#include "StagedLaunch.h"
 
 #include "mstage/abi.h"
 
@@ -131,32 +129,16 @@ std::string kernelPrefix(const void *HostEntry) {
 int gpuOccupancy(const Backend &B, const void *HostEntry, void *const *Params,
                  const uint32_t *ParamSizes, uint32_t NumParams,
                  const mstage_launch_config &Config, int &Blocks) {
-  if (int Err =
-          mstage_rt_compile(HostEntry, Params, ParamSizes, NumParams, &Config))
+  CUfunction Function;
+  CUmodule Owned;
+  if (int Err = codeForLaunch(HostEntry, Params, ParamSizes, NumParams, Config,
+                              Function, Owned))
     return Err;
-  if (jitSettings().Async)
-    waitForCompiles();
-  std::string Why;
-  const RegisteredKernel *K = findKernel(HostEntry, Why);
-  if (!K)
-    return fail("mstage: cannot compute a kernel's occupancy: " + Why);
-  // The key the launch path used: MSTAGE_FAST_MATH=1 turns fast math on.
-  mstage_launch_config Effective = Config;
-  if (readBoolSetting("MSTAGE_FAST_MATH").Value)
-    Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
-  StagedLaunch Staged(*K, Params, Effective);
-  CacheEntry *E = K->Specializations->find(Staged.key());
-  if (!E)
-    return fail(kernelPrefix(HostEntry) +
-                ": its occupancy needs its compiled code, which "
-                "MSTAGE_CACHE=off does not keep; unset MSTAGE_CACHE");
-  if (!E->ready())
-    return fail(E->Failure.empty() ? kernelPrefix(HostEntry) +
-                                         ": its code could not be compiled"
-                                   : E->Failure);
   uint32_t Threads = Config.block[0] * Config.block[1] * Config.block[2];
-  Status S = B.Driver->occupancy(E->Code.Function, int(Threads),
-                                 Config.shared_bytes, &Blocks);
+  Status S = B.Driver->occupancy(Function, int(Threads), Config.shared_bytes,
+                                 &Blocks);
+  if (Owned)
+    B.Driver->unloadModule(Owned);
   if (!S)
     return fail(kernelPrefix(HostEntry) + ": " + S.Message);
   return 0;

@@ -2,6 +2,7 @@
 #include "Backend.h"
 #include "CacheKey.h"
 #include "CaptureInMemory.h"
+#include "CodeForLaunch.h"
 #include "CompilePool.h"
 #include "CpuBackend.h"
 #include "CubinWriter.h"
@@ -581,6 +582,51 @@ mstage_rt_compile(const void *HostEntry, void *const *Params,
     return Err;
   if (traceEnabled())
     traceLaunch(K->Blob, Effective, Staged.Values, Staged.Facts, Times);
+  return 0;
+}
+
+int mstage::rt::codeForLaunch(const void *HostEntry, void *const *Params,
+                              const uint32_t *ParamSizes, uint32_t NumParams,
+                              const mstage_launch_config &Config,
+                              CUfunction &Function, CUmodule &Owned) {
+  Owned = nullptr;
+  if (int Err =
+          mstage_rt_compile(HostEntry, Params, ParamSizes, NumParams, &Config))
+    return Err;
+  if (jitSettings().Async)
+    waitForCompiles();
+  const RegisteredKernel *K;
+  mstage_launch_config Effective;
+  if (int Err = checkLaunch(HostEntry, NumParams, Config, K, Effective))
+    return Err;
+  const Backend &B = backend();
+  // The key mstage_rt_compile used.
+  llvm::SmallVector<mstage::SlotFact, 8> Facts;
+  if (std::string Why = launchFactsOf(*K, B, Params, ParamSizes, NumParams,
+                                      /*Preview=*/true, Facts);
+      !Why.empty())
+    return fail(kernelPrefix(*K) + ": " + Why);
+  StagedLaunch Staged(*K, Params, Effective, Facts);
+  if (Staged.GaveUp >= 0)
+    return fail(kernelPrefix(*K) + ": " +
+                evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp)));
+  if (cacheSettings().Mode == CacheMode::Off) {
+    CompiledKernel Code;
+    LaunchTimes Times;
+    if (std::string Err = makeCode(*K, B, Effective, Staged, Code, Times);
+        !Err.empty())
+      return fail(Err);
+    Function = Code.Function;
+    Owned = Code.Module;
+    return 0;
+  }
+  CacheEntry *E = K->Specializations->find(Staged.key());
+  if (!E || (!E->ready() && E->Failure.empty()))
+    return fail(kernelPrefix(*K) + ": its code is not in the memory cache "
+                                   "after its compile; please report this");
+  if (!E->ready())
+    return fail(E->Failure);
+  Function = E->Code.Function;
   return 0;
 }
 
