@@ -122,8 +122,8 @@ inline void printHeader() {
 // ---- hotspot -------------------------------------------------------------
 
 constexpr std::size_t kHotspotN = 8192;
-constexpr int kHotspotBlock = 16;   // Rodinia's BLOCK_SIZE
-constexpr int kHotspotPyramid = 2;  // iterations per launch
+constexpr int kHotspotBlock = 16;  // Rodinia's BLOCK_SIZE
+constexpr int kHotspotPyramid = 2; // iterations per launch
 constexpr int kHotspotCheckLaunches = 3;
 
 // Rodinia's physical constants. The chip is sized so that a cell is as
@@ -134,8 +134,8 @@ struct HotspotConstants {
 };
 
 inline HotspotConstants hotspotConstants(std::size_t N) {
-  const double TChip = 0.0005, KSi = 100, FactorChip = 0.5,
-               SpecHeatSi = 1.75e6, MaxPd = 3.0e6, Precision = 0.001;
+  const double TChip = 0.0005, KSi = 100, FactorChip = 0.5, SpecHeatSi = 1.75e6,
+               MaxPd = 3.0e6, Precision = 0.001;
   const double Chip = 0.016 * double(N) / 1024.0;
   const double GridH = Chip / double(N), GridW = Chip / double(N);
   const double Cap = FactorChip * SpecHeatSi * TChip * GridW * GridH;
@@ -144,8 +144,8 @@ inline HotspotConstants hotspotConstants(std::size_t N) {
   const double Rz = TChip / (KSi * GridH * GridW);
   const double MaxSlope = MaxPd / (FactorChip * TChip * SpecHeatSi);
   const double Step = Precision / MaxSlope;
-  return {float(Step / Cap), float(1.0 / Rx), float(1.0 / Ry),
-          float(1.0 / Rz), 80.0f};
+  return {float(Step / Cap), float(1.0 / Rx), float(1.0 / Ry), float(1.0 / Rz),
+          80.0f};
 }
 
 inline void hotspotInputs(std::size_t N, std::vector<float> &Temp,
@@ -168,7 +168,8 @@ inline unsigned hotspotGrid(std::size_t N) {
 // One iteration on the CPU: neighbours outside the grid are the cell itself.
 inline void hotspotStepCpu(std::size_t N, const HotspotConstants &C,
                            const std::vector<float> &Power,
-                           const std::vector<float> &T, std::vector<float> &Out) {
+                           const std::vector<float> &T,
+                           std::vector<float> &Out) {
   for (std::size_t R = 0; R < N; ++R)
     for (std::size_t Col = 0; Col < N; ++Col) {
       std::size_t I = R * N + Col;
@@ -177,9 +178,9 @@ inline void hotspotStepCpu(std::size_t N, const HotspotConstants &C,
       float So = T[(R + 1 < N ? R + 1 : R) * N + Col];
       float We = T[R * N + (Col > 0 ? Col - 1 : Col)];
       float Ea = T[R * N + (Col + 1 < N ? Col + 1 : Col)];
-      Out[I] = Tc + C.StepDivCap * (Power[I] + (So + No - 2.0f * Tc) * C.Ry1 +
-                                    (Ea + We - 2.0f * Tc) * C.Rx1 +
-                                    (C.Amb - Tc) * C.Rz1);
+      Out[I] = Tc + C.StepDivCap *
+                        (Power[I] + (So + No - 2.0f * Tc) * C.Ry1 +
+                         (Ea + We - 2.0f * Tc) * C.Rx1 + (C.Amb - Tc) * C.Rz1);
     }
 }
 
@@ -235,8 +236,8 @@ inline void transposeCheck(std::size_t N, const std::vector<float> &In,
       float E = Transposed ? In[X * N + Y] : In[Y * N + X];
       if (Got[Y * N + X] != E)
         fail("transpose " + What + " n=" + std::to_string(N) + " at (" +
-             std::to_string(Y) + ", " + std::to_string(X) + "): " +
-             std::to_string(Got[Y * N + X]) + ", expected " +
+             std::to_string(Y) + ", " + std::to_string(X) +
+             "): " + std::to_string(Got[Y * N + X]) + ", expected " +
              std::to_string(E));
     }
 }
@@ -289,7 +290,8 @@ inline std::vector<unsigned char> histogramInput(std::size_t N) {
   return In;
 }
 
-inline std::vector<unsigned> histogramCpu(const std::vector<unsigned char> &In) {
+inline std::vector<unsigned>
+histogramCpu(const std::vector<unsigned char> &In) {
   std::vector<unsigned> H(kHistogramBins, 0);
   for (unsigned char C : In)
     ++H[C];

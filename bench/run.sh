@@ -10,7 +10,7 @@
 # Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/cold.csv (cold starts), $OUT/checksums.csv (the heat
 # equation's final fields and issue 16's ports' results, nvcc and mstage),
 # $OUT/bench-report.txt and, with
-# matplotlib, $OUT/reduce.png, nbody.png, jit.png and async.png.
+# matplotlib, $OUT/reduce.png, nbody.png, jit.png, async.png and ports.png.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")

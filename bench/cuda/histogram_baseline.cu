@@ -53,8 +53,7 @@ __global__ void histogramGlobal(const uchar4 *__restrict__ in, size_t n4,
 }
 
 int main(int argc, char **argv) {
-  Options O =
-      parseOptions(argc, argv, "histogram_baseline [--reps R] [--n N]");
+  Options O = parseOptions(argc, argv, "histogram_baseline [--reps R] [--n N]");
   const size_t N = O.N ? O.N : kHistogramN;
   if (N % 4)
     fail("histogram: n must be a multiple of 4");

@@ -22,8 +22,8 @@ __global__ void calculateTemp(int iteration, const float *__restrict__ power,
                               const float *__restrict__ tempSrc,
                               float *__restrict__ tempDst, int gridCols,
                               int gridRows, int borderCols, int borderRows,
-                              float stepDivCap, float rx1, float ry1,
-                              float rz1, float amb) {
+                              float stepDivCap, float rx1, float ry1, float rz1,
+                              float amb) {
   __shared__ float tempOn[BLOCK_SIZE][BLOCK_SIZE];
   __shared__ float powerOn[BLOCK_SIZE][BLOCK_SIZE];
   __shared__ float tempT[BLOCK_SIZE][BLOCK_SIZE];
@@ -109,10 +109,9 @@ int main(int argc, char **argv) {
   const int Border = kHotspotPyramid; // pyramid * EXPAND_RATE / 2
   int Src = 0;
   auto launch = [&] {
-    calculateTemp<<<Grid, Block>>>(kHotspotPyramid, DPower, DTemp[Src],
-                                   DTemp[1 - Src], int(N), int(N), Border,
-                                   Border, C.StepDivCap, C.Rx1, C.Ry1, C.Rz1,
-                                   C.Amb);
+    calculateTemp<<<Grid, Block>>>(
+        kHotspotPyramid, DPower, DTemp[Src], DTemp[1 - Src], int(N), int(N),
+        Border, Border, C.StepDivCap, C.Rx1, C.Ry1, C.Rz1, C.Amb);
     Src = 1 - Src;
   };
 

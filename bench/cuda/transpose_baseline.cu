@@ -88,8 +88,7 @@ int main(int argc, char **argv) {
         [&] {
           CUDA_CHECK(
               cudaMemcpy(Got.data(), DOut, Bytes, cudaMemcpyDeviceToHost));
-          transposeCheck(N, In, Got, Transposed,
-                         std::string("nvcc-") + Name);
+          transposeCheck(N, In, Got, Transposed, std::string("nvcc-") + Name);
         });
     printRow("transpose", std::string("nvcc-") + Name, N, TILE_DIM * BLOCK_ROWS,
              Grid.x * Grid.y, T.medianMs, T.minMs, 2.0 * double(Bytes));
