@@ -3,7 +3,7 @@
 reduce.png (throughput against CUB and the copy bandwidth), nbody.png (speed
 against nvcc-template over n), jit.png (first-launch latency) and async.png
 (the asynchronous-API benchmarks, each mstage variant beside its CUDA
-baseline).
+baseline) and ports.png (issue 16's ports, each kernel's time mstage / nvcc).
 
     plot.py bench.csv jit.csv OUT_DIR
 """
@@ -190,6 +190,30 @@ def cold_plot(path, out):
            os.path.join(out, "cold.png"))
 
 
+def ports_plot(rows, out):
+    """ports.png: issue 16's ports, each kernel's time mstage / nvcc."""
+    by = defaultdict(dict)
+    for r in rows:
+        if r["benchmark"] in report.PORTS:
+            side, _, kernel = r["variant"].partition("-")
+            label = r["benchmark"] + (f" {kernel}" if kernel else "")
+            by[label][side] = float(r["median_ms"])
+    bars = [(label, v["mstage"] / v["nvcc"]) for label, v in by.items()
+            if "mstage" in v and v.get("nvcc")]
+    if not bars:
+        return
+    fig, ax = plt.subplots(figsize=(8, 0.4 * len(bars) + 1.2))
+    ax.barh([b[0] for b in bars], [b[1] for b in bars], label="mstage / nvcc")
+    for i, (_, ratio) in enumerate(bars):
+        ax.text(ratio + 0.01, i, f"{ratio:.3f}", va="center", fontsize=8)
+    ax.axvline(1.0, color="gray", lw=0.8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(1.2, max(b[1] for b in bars) * 1.15))
+    ax.set_xlabel("kernel time, mstage / nvcc (lower is better)")
+    finish(fig, ax, "Issue 16's ports against nvcc", "",
+           os.path.join(out, "ports.png"))
+
+
 def main(bench_csv, jit_csv, out, cold_csv=None):
     os.makedirs(out, exist_ok=True)
     if cold_csv:
@@ -198,6 +222,7 @@ def main(bench_csv, jit_csv, out, cold_csv=None):
     reduce_plot(rows, out)
     nbody_plot(rows, out)
     async_plot(rows, out)
+    ports_plot(rows, out)
     jit_plot(load(jit_csv), out)
 
 

@@ -4,9 +4,11 @@ measured in the same run.
 
     report.py bench.csv [jit.csv [checksums.csv [cold.csv]]]
 
-checksums.csv holds the 'checksum,heat,...' lines that async_baselines and
-mstage_async print on stderr (bench/run.sh collects them): the heat
-equation's final fields of nvcc and mstage are compared through them."""
+checksums.csv holds the 'checksum,...' lines that the programs print on
+stderr (bench/run.sh collects them): the heat equation's final fields
+(async_baselines, mstage_async) and the results of issue 16's ports
+(*_baseline, mstage_*) of nvcc and mstage are compared through them."""
+import math
 import csv
 import statistics
 import sys
@@ -182,6 +184,109 @@ def async_report(path, checksums_path):
     print(f"asynchronous API: {sum(met)} of {len(met)} targets met")
 
 
+PORTS = ["hotspot", "transpose", "scan", "histogram"]
+
+
+def load_port_checksums(path):
+    """(benchmark, n) -> side -> value, from the stderr lines
+    checksum,BENCHMARK,SIDE,N,VALUE of issue 16's ports."""
+    sums = defaultdict(dict)
+    try:
+        lines = open(path).read().splitlines()
+    except (OSError, TypeError):
+        return sums
+    for line in lines:
+        f = line.strip().split(",")
+        if len(f) == 5 and f[0] == "checksum" and f[1] in PORTS:
+            sums[(f[1], int(f[3]))][f[2]] = f[4]
+    return sums
+
+
+def same_checksum(bench, a, b):
+    """Exact results (hex FNV-1a) must be equal; hotspot's sum of the field
+    may differ by where each compiler contracts into fma."""
+    if bench != "hotspot":
+        return a == b, "identical" if a == b else "DIFFER"
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return False, "DIFFER"
+    rel = abs(x - y) / max(abs(x), abs(y), 1e-30)
+    ok = rel <= 1e-6
+    return ok, f"{'agree' if ok else 'DIFFER'} (relative {rel:.1e})"
+
+
+def geomean(xs):
+    xs = [x for x in xs if x is not None]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def ports_report(path, checksums_path):
+    """Issue 16's ports: each kernel's time mstage / nvcc, each program's
+    (the geometric mean of its kernels'), the targets and the checksums."""
+    rows = [r for r in csv.DictReader(open(path)) if r["benchmark"] in PORTS]
+    if not rows:
+        return
+    # (benchmark, n, kernel) -> side -> row; the variant is SIDE[-KERNEL].
+    by = defaultdict(dict)
+    order = {}  # kernels in the order the programs ran them
+    for r in rows:
+        side, _, kernel = r["variant"].partition("-")
+        key = (r["benchmark"], int(r["n"]), kernel)
+        by[key][side] = r
+        order.setdefault(key, len(order))
+    print()
+    print("issue 16 ports: kernel time mstage / nvcc of the same run "
+          "(lower is better)")
+    print(f"{'benchmark':>10} {'n':>9} {'kernel':>15} {'nvcc ms':>9} "
+          f"{'mstage ms':>9} {'nvcc GB/s':>9} {'mstage GB/s':>11} {'ratio':>6}")
+    ratios = defaultdict(list)  # benchmark -> kernel ratios
+    for (bench, n, kernel), sides in sorted(
+            by.items(), key=lambda kv: (PORTS.index(kv[0][0]), kv[0][1],
+                                        order[kv[0]])):
+        nv, ms = sides.get("nvcc"), sides.get("mstage")
+        def cell(r, key, w):
+            return f"{float(r[key]):{w}.4f}" if r else f"{'-':>{w}}"
+        def gb(r, w):
+            return f"{float(r['gbps']):{w}.1f}" if r else f"{'-':>{w}}"
+        ratio = (float(ms["median_ms"]) / float(nv["median_ms"])
+                 if nv and ms and float(nv["median_ms"]) > 0 else None)
+        ratios[bench].append(ratio)
+        print(f"{bench:>10} {n:>9} {kernel or '-':>15} {cell(nv, 'median_ms', 9)} "
+              f"{cell(ms, 'median_ms', 9)} {gb(nv, 9)} {gb(ms, 11)} "
+              f"{ratio if ratio is not None else float('nan'):6.3f}")
+    print()
+    print("issue 16 ports targets")
+    met = []
+    per = {}
+    for bench in PORTS:
+        rs = ratios.get(bench, [])
+        per[bench] = None if not rs or None in rs else geomean(rs)
+    met.append(target("hotspot (shared_array tiles) mstage / nvcc",
+                      per["hotspot"], "<=", 1.0))
+    for bench in PORTS[1:]:
+        kernels = len(ratios.get(bench, []))
+        what = f" (geometric mean of {kernels} kernels)" if kernels > 1 else ""
+        met.append(target(f"{bench}{what} mstage / nvcc", per[bench], "<=", 1.0))
+    rest = [per[b] for b in PORTS[1:]]
+    met.append(target("transpose, scan, histogram: geometric mean",
+                      None if None in rest else geomean(rest), "<=", 0.97))
+    sums = load_port_checksums(checksums_path)
+    for bench in PORTS:
+        ns = sorted({n for (b, n, _) in by if b == bench})
+        for n in ns:
+            pair = sums.get((bench, n), {})
+            if "nvcc" in pair and "mstage" in pair:
+                ok, word = same_checksum(bench, pair["nvcc"], pair["mstage"])
+                print(f"  {bench} n={n} results: {word} "
+                      f"(nvcc {pair['nvcc']}, mstage {pair['mstage']})")
+                met.append(ok)
+            else:
+                print(f"  {bench} n={n} results: no checksums to compare MISS")
+                met.append(False)
+    print(f"issue 16 ports: {sum(met)} of {len(met)} targets met")
+
+
 def jit_report(path):
     try:
         rows = list(csv.DictReader(open(path)))
@@ -270,6 +375,7 @@ def cold_report(path, jit_path):
 if __name__ == "__main__":
     main(sys.argv[1])
     async_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
+    ports_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
     if len(sys.argv) > 2:
         jit_report(sys.argv[2])
     if len(sys.argv) > 4:

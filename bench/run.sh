@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runs the benchmarks on a GPU machine, from the folder that
 # tools/gpu/pack.sh made (bench/ beside lib/): the nvcc and CUB baselines and
-# mstage_bench, and the asynchronous-API benchmarks (async_baselines against
-# mstage_async), in one run, then prints the table of ratios.
+# mstage_bench, the asynchronous-API benchmarks (async_baselines against
+# mstage_async) and issue 16's ports (hotspot, transpose, scan, histogram:
+# *_baseline against mstage_*), in one run, then prints the table of ratios.
 #
 #   OUT=<folder> bench/run.sh [reps]
 #
 # Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/cold.csv (cold starts), $OUT/checksums.csv (the heat
-# equation's final fields, nvcc and mstage), $OUT/bench-report.txt and, with
-# matplotlib, $OUT/reduce.png, nbody.png, jit.png and async.png.
+# equation's final fields and issue 16's ports' results, nvcc and mstage),
+# $OUT/bench-report.txt and, with
+# matplotlib, $OUT/reduce.png, nbody.png, jit.png, async.png and ports.png.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -40,6 +42,12 @@ run "mstage reduce" "$here/mstage_bench" reduce --reps "$reps" --grid "${grid:-1
 run "nbody baselines" "$here/nbody_baselines" --reps 50
 run "mstage nbody" "$here/mstage_bench" nbody --reps 50
 run "mstage saxpy" "$here/mstage_bench" saxpy --reps "$reps"
+# Issue 16's ports: each nvcc baseline, then its mstage port; their
+# checksum lines go to checksums.csv with the heat equation's.
+for port in hotspot transpose scan histogram; do
+  run "$port baseline" "$here/${port}_baseline" --reps "$reps"
+  run "mstage $port" "$here/mstage_$port" --reps "$reps"
+done
 run "async baselines" "$here/async_baselines"
 run "mstage async" "$here/mstage_async"
 # JIT latency, cold: no driver cache and an empty mstage cache directory.

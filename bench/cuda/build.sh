@@ -19,7 +19,9 @@ arch="${NVCC_ARCH:-sm_90}"
 flags=(-O3 "-arch=$arch" -std=c++17)
 
 mkdir -p "$out"
-for prog in reduce_baselines nbody_baselines async_baselines heat_cold; do
+# issue 16's ports: hotspot, transpose, scan, histogram.
+for prog in reduce_baselines nbody_baselines async_baselines heat_cold \
+  hotspot_baseline transpose_baseline scan_baseline histogram_baseline; do
   echo "$nvcc ${flags[*]} $here/$prog.cu -o $out/$prog"
   "$nvcc" "${flags[@]}" "$here/$prog.cu" -o "$out/$prog"
 done
