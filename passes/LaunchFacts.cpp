@@ -214,9 +214,10 @@ Expected<std::vector<SlotFact>> parseLaunchFacts(StringRef Text,
       Group = Rest[0] - 'A';
       Rest = Rest.drop_front();
     } else {
-      return Bad("'" + W + "' is not a view: write its allocation as a "
-                               "letter and its alignment in bytes (A16), or "
-                               "? for a pointer not known");
+      return Bad("'" + W +
+                 "' is not a view: write its allocation as a "
+                 "letter and its alignment in bytes (A16), or "
+                 "? for a pointer not known");
     }
     if (Rest.getAsInteger(10, Bytes) || !isPowerOf2_32(Bytes) || Bytes > 16)
       return Bad("'" + W + "': the alignment must be 1, 2, 4, 8 or 16");

@@ -135,8 +135,8 @@ int gpuOccupancy(const Backend &B, const void *HostEntry, void *const *Params,
                               Function, Owned))
     return Err;
   uint32_t Threads = Config.block[0] * Config.block[1] * Config.block[2];
-  Status S = B.Driver->occupancy(Function, int(Threads), Config.shared_bytes,
-                                 &Blocks);
+  Status S =
+      B.Driver->occupancy(Function, int(Threads), Config.shared_bytes, &Blocks);
   if (Owned)
     B.Driver->unloadModule(Owned);
   if (!S)

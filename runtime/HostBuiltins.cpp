@@ -25,8 +25,8 @@
 #include "DeviceBuiltins.h"
 
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 
 #define MSTAGE_EXPORT __attribute__((visibility("default")))
 

@@ -390,8 +390,8 @@ int checkLaunch(const void *HostEntry, uint32_t NumParams,
   warnAboutBoundsCheckVariable();
   std::string Bad = checkConfig(Config, B);
   if (Bad.empty()) // shared_array adds to shared_bytes (LaunchLimits.h)
-    Bad = checkSharedMemory(Config, staticSharedBytes(K->Blob),
-                            launchLimits(B));
+    Bad =
+        checkSharedMemory(Config, staticSharedBytes(K->Blob), launchLimits(B));
   if (!Bad.empty())
     return fail(kernelPrefix(*K) + " " + Bad);
   // MSTAGE_FAST_MATH=1 is fast math for every launch; it then takes part in
