@@ -70,7 +70,10 @@ bool printsAndExits(StringRef Name) {
 //    small body 8-16 times (nvcc: 4);
 //  - the leftover iterations of a runtime-unrolled loop run first (prolog),
 //    not at the end of every thread, where they would slow the kernel's
-//    drain.
+//    drain;
+//  - shared, constant and local memory take 32-bit addresses, as nvcc's
+//    code does: 64-bit ones cost a 64-bit multiply-add per shared access
+//    (the Blelloch scan: 171 64-bit registers against 20).
 // Options are set through the registry, not by parsing a command line: a
 // tool that links the JIT (mstage-ptx) has required options of its own in
 // the same registry. Returns what is wrong with MSTAGE_LLVM_ARGS, or "".
@@ -91,7 +94,7 @@ std::string setLlvmOptions() {
   auto NameOf = [](StringRef Arg) { return Arg.ltrim('-').split('=').first; };
   for (StringRef Default :
        {"scev-cheap-expansion-budget=16", "unroll-partial-threshold=600",
-        "unroll-runtime-epilog=false"})
+        "unroll-runtime-epilog=false", "nvptx-short-ptr=true"})
     if (none_of(Args,
                 [&](StringRef A) { return NameOf(A) == NameOf(Default); }))
       Set(Default);

@@ -7,7 +7,7 @@
 //    take() compares what it needs with it.
 //  - With the launch's 1184 bytes folded (mstage-ptx --shared), the size is
 //    a constant: no %dynamic_smem_size, the doubles sit at byte 8 (aligned
-//    as an offset), the checks of the 16-byte aligned takes are gone, and
+//    as an offset) of a 32-bit shared address (-nvptx-short-ptr), the checks of the 16-byte aligned takes are gone, and
 //    only the over-aligned one, which rounds the address up (and -32), is
 //    left.
 //  - With 1000 bytes folded, the kernel asks for more than the launch
@@ -67,7 +67,7 @@ int main() {
 // FOLDED-NOT: %dynamic_smem_size
 // FOLDED: and.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, -32;
 // FOLDED: st.shared.b8
-// FOLDED: st.shared.b64 [{{%rd[0-9]+}}+8]
+// FOLDED: st.shared.b64 [{{%r[0-9]+}}+8]
 // FOLDED: bar.red.popc.u32 {{%r[0-9]+}}, 0, {{%p[0-9]+}};
 // FOLDED: 1184
 // FOLDED-NOT: %dynamic_smem_size
