@@ -84,7 +84,7 @@ bool writesNoViews(const CallBase &CB) {
 } // namespace
 
 void applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
-                      ArrayRef<SlotFact> Facts) {
+                      ArrayRef<SlotFact> Facts, FactsPass When) {
   if (Slots.empty() || Facts.size() != Slots.size())
     return;
   FactsAnalysis A(Kernel, Slots, Facts);
@@ -124,6 +124,15 @@ void applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
     Used |= X.P.Groups;
 
   LLVMContext &Ctx = Kernel.getContext();
+  if (When == FactsPass::AfterOptimization) {
+    for (const Access &X : Accesses) {
+      auto *L = dyn_cast<LoadInst>(X.I);
+      if (L && L->isSimple() && !X.P.Unknown && X.P.Groups &&
+          !UnknownWrite && !(Written & X.P.Groups))
+        L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+    }
+    return;
+  }
   // One scope per group: accesses of different groups never alias. Each
   // group's own scope and the list of the others, made once.
   SmallVector<MDNode *, 8> Scope(64, nullptr), Others(64, nullptr);

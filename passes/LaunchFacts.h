@@ -37,9 +37,15 @@ struct SlotFact {
   static constexpr uint8_t NoGroup = 0xff;
 };
 
+// When the facts are applied: before the optimizer, everything; after it,
+// !invariant.load again on the loads it made meanwhile (a struct copy's
+// memcpy becomes loads only there), so that they are ld.global.nc too.
+enum class FactsPass { BeforeOptimization, AfterOptimization };
+
 // Applies Facts (one per entry of Slots) to Kernel's IR.
 void applyLaunchFacts(llvm::Function &Kernel, llvm::ArrayRef<PointerSlot> Slots,
-                      llvm::ArrayRef<SlotFact> Facts);
+                      llvm::ArrayRef<SlotFact> Facts,
+                      FactsPass When = FactsPass::BeforeOptimization);
 
 // "A16 B16 A8 ?": per slot, its group as a letter and its alignment.
 std::string formatLaunchFacts(llvm::ArrayRef<SlotFact> Facts);

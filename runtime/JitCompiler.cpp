@@ -6,6 +6,7 @@
 #include "DeviceRetarget.h"
 #include "FastMath.h"
 #include "LibDevice.h"
+#include "SmallCopies.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -301,8 +302,11 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
       return jitError(K, toString(std::move(E)));
     foldLaunchExtents(*M, K.Name, Spec.Extents);
     if (!Spec.Facts.empty())
-      if (Function *Kernel = M->getFunction(K.Name))
+      if (Function *Kernel = M->getFunction(K.Name)) {
+        // The facts mark loads; a struct copy is a memcpy until expanded.
+        expandSmallCopies(*Kernel);
         applyLaunchFacts(*Kernel, K.PointerSlots, Spec.Facts);
+      }
   }
 
   // After the facts, which read pointer slots from the byval parameters;
@@ -326,6 +330,10 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
                            StringRef(LlvmErrors).rtrim());
   if (!LlvmErrors.empty())
     return CompileError();
+  if (Spec.Fold && !Spec.Facts.empty())
+    if (Function *Kernel = M->getFunction(K.Name))
+      applyLaunchFacts(*Kernel, K.PointerSlots, Spec.Facts,
+                       FactsPass::AfterOptimization);
   JitOutput Out;
   Out.OptimizeMs = msSince(T0);
   if (WantIR) {
