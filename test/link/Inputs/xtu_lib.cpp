@@ -1,0 +1,20 @@
+// The other file: device code that xtu_main.cpp's kernels call.
+#include "xtu.h"
+
+#include <cstdio>
+
+#ifndef BIAS
+#define BIAS 0.25f
+#endif
+
+// Internal to this file: linked along with what calls it.
+static float bias(float x) { return x + BIAS; }
+
+float scale(float x, int n) { return bias(x) * n; }
+
+double scale(double x, int n) { return x * n + 0.5; }
+
+int Ring::wrap(int i) const { return i % size; }
+
+// Host code (it prints): not device code, so not exported.
+void report(float x) { std::printf("%g\n", x); }
