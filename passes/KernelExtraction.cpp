@@ -263,6 +263,9 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels,
   // that holds it is unloaded, so that a library loaded later at the same
   // address does not find these kernels.
   constexpr int Priority = 100;
+  // A unit that only exports device code needs the runtime only where other
+  // units' kernels do: linked without it, it skips its registration.
+  bool Weak = Kernels.empty();
   auto AddCall = [&](StringRef Callee, StringRef Name) {
     FunctionCallee Fn =
         M.getOrInsertFunction(Callee, Type::getVoidTy(Ctx), Ptr);
@@ -270,7 +273,19 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels,
         Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
                          GlobalValue::InternalLinkage, Name, M);
     IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
-    B.CreateCall(Fn, {Mod});
+    auto *Decl = dyn_cast<Function>(Fn.getCallee());
+    if (Weak && Decl && Decl->isDeclaration()) {
+      Decl->setLinkage(GlobalValue::ExternalWeakLinkage);
+      BasicBlock *Call = BasicBlock::Create(Ctx, "call", F);
+      BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
+      B.CreateCondBr(B.CreateIsNotNull(Decl), Call, Done);
+      B.SetInsertPoint(Call);
+      B.CreateCall(Fn, {Mod});
+      B.CreateBr(Done);
+      B.SetInsertPoint(Done);
+    } else {
+      B.CreateCall(Fn, {Mod});
+    }
     B.CreateRetVoid();
     return F;
   };
