@@ -12,7 +12,8 @@ static float bias(float x) { return x + BIAS; }
 
 float scale(float x, int n) { return bias(x) * n; }
 
-double scale(double x, int n) { return x * n + 0.5; }
+// Calls into a third file.
+double scale(double x, int n) { return shift(x * n); }
 
 int Ring::wrap(int i) const { return i % size; }
 
