@@ -815,9 +815,13 @@ void KernelChecker::addCall(const FunctionDecl *Callee, SourceLocation Loc) {
     return;
   }
   // Implicitly defaulted members get a body when used; one without a body
-  // was not needed.
+  // was not needed. An export is checked when it is parsed, before the
+  // templates it uses are instantiated at the end of the file: those are
+  // taken on trust (the extraction pass drops an export whose code turns out
+  // to be host code).
   if (isAvailableOnDevice(Callee) || Callee->isDefaulted() ||
-      mayBeDefinedElsewhere(Callee))
+      mayBeDefinedElsewhere(Callee) ||
+      (Silent && Callee->isImplicitlyInstantiable()))
     return;
   error(Loc, Diag.NoBody, Callee, static_cast<const NamedDecl *>(Callee));
 }
@@ -870,6 +874,10 @@ bool KernelChecker::isAvailableOnDevice(const FunctionDecl *FD) const {
 // function declared in a system header has no device export.
 bool KernelChecker::mayBeDefinedElsewhere(const FunctionDecl *FD) const {
   if (FD->getBuiltinID() || !FD->getDeclName())
+    return false;
+  // The runtime's own functions are host code.
+  if (FD->isExternC() && FD->getIdentifier() &&
+      FD->getName().starts_with("mstage_rt_"))
     return false;
   return llvm::none_of(FD->redecls(), [&](const FunctionDecl *D) {
     return isInSystemHeader(D->getLocation());

@@ -57,6 +57,25 @@ std::string typeText(const Function &F) {
   return S;
 }
 
+// A host variable, a function that throws, or inline assembly: what the
+// kernel checks reject, as it shows in the IR. (Invokes are no sign: any
+// call past a destructor is one, and the device lowering makes it a call.)
+bool isHostCode(GlobalValue *GV) {
+  if (auto *Var = dyn_cast<GlobalVariable>(GV))
+    return !Var->isConstant() || Var->isThreadLocal();
+  auto *F = dyn_cast<Function>(GV);
+  if (!F)
+    return false;
+  StringRef Name = F->getName();
+  if (Name.starts_with("__cxa_") ||
+      (Name.starts_with("_ZSt") && Name.contains("__throw_")))
+    return true;
+  for (Instruction &I : instructions(*F))
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->isInlineAsm())
+      return true;
+  return false;
+}
+
 void reportError(Module &M, const Twine &Msg) {
   M.getContext().diagnose(DiagnosticInfoGeneric(Msg, DS_Error));
 }
@@ -164,12 +183,10 @@ void buildDeviceExports(Module &M, const StageFunctions &StageFns,
         !(F->hasExternalLinkage() || F->hasWeakODRLinkage()))
       continue;
     SetVector<GlobalValue *> R = collectReachable(*F, StageFns);
-    // The plugin checked the source; a host variable reached through a
-    // function defined after it is only seen here. Not device code.
-    if (any_of(R, [](GlobalValue *GV) {
-          auto *Var = dyn_cast<GlobalVariable>(GV);
-          return Var && (!Var->isConstant() || Var->isThreadLocal());
-        }))
+    // The plugin checked the source, but not the functions defined after
+    // the export nor the templates instantiated later: host code found in
+    // them here leaves the export out.
+    if (any_of(R, isHostCode))
       continue;
     Roots.push_back(F);
     Reached.insert(R.begin(), R.end());

@@ -15,7 +15,11 @@ float scale(float x, int n) { return bias(x) * n; }
 // Calls into a third file.
 double scale(double x, int n) { return shift(x * n); }
 
-int Ring::wrap(int i) const { return i % size; }
+// A template, instantiated at the end of this file, after wrap() was
+// checked.
+template <class T> T atMost(T x, T hi) { return x < hi ? x : hi; }
+
+int Ring::wrap(int i) const { return atMost(i % size, size - 1); }
 
 // Host code (stderr is a host variable): not device code, so not exported.
 void report(float x) { std::fprintf(stderr, "%g\n", x); }
