@@ -13,6 +13,8 @@
 #               the build directory and NAME, joined by '_' (for example
 #               test_gpu_saxpy), so that two folders may hold the same NAME
 #   FLAGS       further mstage++ flags
+#   SOURCES     further .cpp files of the program, each compiled as its own
+#               translation unit
 #
 # The targets mstage++, mstage_plugin and mstage_rt must exist (in this build,
 # or imported).
@@ -22,7 +24,7 @@ get_filename_component(MSTAGE_PROGRAM_INCLUDE_DIR
   "${CMAKE_CURRENT_LIST_DIR}/../include" ABSOLUTE)
 
 function(mstage_add_program NAME SOURCE OUTPUT_DIR)
-  cmake_parse_arguments(PARSE_ARGV 3 ARG "" "TARGET" "FLAGS")
+  cmake_parse_arguments(PARSE_ARGV 3 ARG "" "TARGET" "FLAGS;SOURCES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR
       "mstage_add_program(${NAME}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
@@ -30,6 +32,12 @@ function(mstage_add_program NAME SOURCE OUTPUT_DIR)
 
   get_filename_component(source "${SOURCE}" ABSOLUTE
     BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  set(sources "${source}")
+  foreach(extra IN LISTS ARG_SOURCES)
+    get_filename_component(extra "${extra}" ABSOLUTE
+      BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND sources "${extra}")
+  endforeach()
   set(output "${OUTPUT_DIR}/${NAME}")
 
   if(ARG_TARGET)
@@ -58,8 +66,8 @@ function(mstage_add_program NAME SOURCE OUTPUT_DIR)
     OUTPUT "${output}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${OUTPUT_DIR}"
     COMMAND "$<TARGET_FILE:mstage++>" -O2 ${ARG_FLAGS}
-            -o "${output}" "${source}"
-    DEPENDS "${source}" ${headers} mstage++ mstage_plugin mstage_rt
+            -o "${output}" ${sources}
+    DEPENDS ${sources} ${headers} mstage++ mstage_plugin mstage_rt
     COMMENT "mstage++ -O2 ${SOURCE} -o ${NAME}"
     VERBATIM)
   add_custom_target(${target} ALL DEPENDS "${output}")

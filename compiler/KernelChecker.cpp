@@ -69,11 +69,13 @@ struct KernelDiags {
         "mstage: kernel function object has a reference member %0; a "
         "reference would point into host memory. Store the value instead or "
         "pass it as a kernel argument");
+    // A user function defined in another file is linked at launch from
+    // that file's device exports; a library function has none.
     NoBody = D.getCustomDiagID(
         Level::Error,
-        "mstage: kernel code calls %q0, which has no definition in this "
-        "translation unit; the GPU can only run functions whose body is "
-        "visible here. Define it in this file or in a header it includes");
+        "mstage: kernel code calls %q0, a library function that has no "
+        "device version; the GPU can only run code that mstage++ compiles. "
+        "Write the operation in C++ in a file compiled with mstage++");
     VirtualCall = D.getCustomDiagID(
         Level::Error,
         "mstage: virtual call to %q0 in a kernel; the vtable is in host "
@@ -182,9 +184,10 @@ namespace {
 
 class KernelChecker {
 public:
-  KernelChecker(ASTContext &Ctx, const FunctionDecl *Entry)
+  // Silent: report nothing, only find out whether there is an error.
+  KernelChecker(ASTContext &Ctx, const FunctionDecl *Entry, bool Silent)
       : Ctx(Ctx), Diags(Ctx.getDiagnostics()), Diag(Diags), Entry(Entry),
-        State(getState(Ctx)) {}
+        State(getState(Ctx)), Silent(Silent) {}
 
   bool run();
   // Appends the functions checked: the entry and every definition it
@@ -214,6 +217,8 @@ public:
   bool error(SourceLocation Loc, unsigned ID, const void *Subject,
              const ArgTs &...Args) {
     Failed = true;
+    if (Silent)
+      return false;
     if (!State.Reported.insert({ID, Loc.getRawEncoding(), Subject}).second)
       return false;
     // Inside the standard library one error per call from user code is
@@ -243,6 +248,7 @@ private:
   void addMemberDestructors(const CXXDestructorDecl *Dtor);
   void addDestructor(QualType T, SourceLocation Loc);
   bool isAvailableOnDevice(const FunctionDecl *FD) const;
+  bool mayBeDefinedElsewhere(const FunctionDecl *FD) const;
   bool isKernelObjectMember(const FunctionDecl *FD) const;
   void noteCallChain();
   SourceLocation findUserCallSite() const;
@@ -270,6 +276,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, CallSite> CalledFrom;
   std::deque<const FunctionDecl *> Worklist;
   std::vector<const FunctionDecl *> Checked;
+  bool Silent;
   bool Failed = false;
 };
 
@@ -630,7 +637,8 @@ bool KernelChecker::run() {
   checkKernelObject();
   CalledFrom[Entry->getCanonicalDecl()] = {nullptr, SourceLocation()};
   Worklist.push_back(Entry);
-  while (!Worklist.empty()) {
+  // Silently, the first error answers the question.
+  while (!Worklist.empty() && !(Silent && Failed)) {
     const FunctionDecl *FD = Worklist.front();
     Worklist.pop_front();
     Checked.push_back(FD);
@@ -807,8 +815,13 @@ void KernelChecker::addCall(const FunctionDecl *Callee, SourceLocation Loc) {
     return;
   }
   // Implicitly defaulted members get a body when used; one without a body
-  // was not needed.
-  if (isAvailableOnDevice(Callee) || Callee->isDefaulted())
+  // was not needed. An export is checked when it is parsed, before the
+  // templates it uses are instantiated at the end of the file: those are
+  // taken on trust (the extraction pass drops an export whose code turns out
+  // to be host code).
+  if (isAvailableOnDevice(Callee) || Callee->isDefaulted() ||
+      mayBeDefinedElsewhere(Callee) ||
+      (Silent && Callee->isImplicitlyInstantiable()))
     return;
   error(Loc, Diag.NoBody, Callee, static_cast<const NamedDecl *>(Callee));
 }
@@ -853,6 +866,22 @@ bool KernelChecker::isAvailableOnDevice(const FunctionDecl *FD) const {
     return false;
   StringRef Name = FD->getName();
   return Name.starts_with("__mstage_") || isDeviceLibraryFunction(Name);
+}
+
+// A function of the program, declared outside the system headers, may be
+// defined in another file compiled by mstage++: the runtime links its
+// device export at launch (or reports that no file defines it). A library
+// function declared in a system header has no device export.
+bool KernelChecker::mayBeDefinedElsewhere(const FunctionDecl *FD) const {
+  if (FD->getBuiltinID() || !FD->getDeclName())
+    return false;
+  // The runtime's own functions are host code.
+  if (FD->isExternC() && FD->getIdentifier() &&
+      FD->getName().starts_with("mstage_rt_"))
+    return false;
+  return llvm::none_of(FD->redecls(), [&](const FunctionDecl *D) {
+    return isInSystemHeader(D->getLocation());
+  });
 }
 
 void KernelChecker::checkVariableUse(const VarDecl *VD, SourceLocation Loc) {
@@ -1052,11 +1081,39 @@ std::vector<const FunctionDecl *> findKernelEntries(ASTContext &Ctx) {
 
 bool checkKernel(ASTContext &Ctx, const FunctionDecl *Entry,
                  std::vector<const FunctionDecl *> *Reached) {
-  KernelChecker Checker(Ctx, Entry);
+  KernelChecker Checker(Ctx, Entry, /*Silent=*/false);
   bool OK = Checker.run();
   if (Reached)
     Checker.getReached(*Reached);
   return OK;
+}
+
+// A definition that other files' kernels may call: externally visible, not
+// inline (an inline function is defined in each file that uses it), in the
+// program's own files, and accepted by the kernel checks. Host code (what
+// launches kernels, prints or uses host globals) fails them and stays out,
+// which keeps the exports small.
+bool isDeviceExportCandidate(ASTContext &Ctx, const FunctionDecl *FD) {
+  if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
+      FD->isInlined() || FD->isMain() || FD->isDeleted() || FD->isDefaulted() ||
+      FD->isConsteval() || isKernelEntry(FD) || isStageEval(FD) ||
+      FD->getFormalLinkage() != Linkage::External)
+    return false;
+  switch (FD->getTemplateSpecializationKind()) {
+  case TSK_Undeclared:
+  case TSK_ExplicitInstantiationDefinition:
+    break;
+  default:
+    return false;
+  }
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && (MD->getParent()->isLambda() || MD->getParent()->isLocalClass()))
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())))
+    return false;
+  KernelChecker Checker(Ctx, FD, /*Silent=*/true);
+  return Checker.run();
 }
 
 } // namespace mstage

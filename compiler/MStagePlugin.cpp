@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AotCompile.h"
+#include "DeviceExports.h"
 #include "DeviceOptimizer.h"
 #include "KernelChecker.h"
 #include "KernelExtraction.h"
@@ -16,6 +17,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/Basic/LangStandard.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
@@ -44,7 +46,24 @@ public:
             mstage::tagStageEval(*Ctx, FD);
           }
         }
+    for (Decl *D : Group)
+      tagDeviceExports(D);
     return true;
+  }
+
+  // Definitions that other files' kernels may call, tagged before code
+  // generation emits them (KernelChecker.h).
+  void tagDeviceExports(Decl *D) {
+    if (auto *DC = dyn_cast<DeclContext>(D);
+        DC && isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D)) {
+      for (Decl *Inner : DC->decls())
+        tagDeviceExports(Inner);
+      return;
+    }
+    if (auto *FD = dyn_cast<FunctionDecl>(D))
+      if (mstage::isDeviceExportCandidate(*Ctx, FD))
+        FD->addAttr(AnnotateAttr::CreateImplicit(
+            *Ctx, mstage::DeviceExportAnnotation, nullptr, 0));
   }
 
   void HandleTranslationUnit(ASTContext &C) override {

@@ -68,6 +68,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     use(*One, Data, Size);
   else
     llvm::consumeError(One.takeError());
+  // The device link reader: its header keeps the size, hash and bitcode at
+  // the same offsets, so the mutator's fixes reach it too.
+  auto Link = readDeviceLinkBlob(Data, Size);
+  if (Link) {
+    checkWithin(Link->Bitcode, Data, Size);
+    if (hashBitcode(Link->Bitcode) != Link->BitcodeHash)
+      std::abort();
+  } else {
+    llvm::consumeError(Link.takeError());
+  }
   return 0;
 }
 

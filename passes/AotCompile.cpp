@@ -394,7 +394,7 @@ PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
   auto *Init = Record
                    ? dyn_cast_or_null<ConstantStruct>(Record->getInitializer())
                    : nullptr;
-  if (!Init || Init->getNumOperands() != 5)
+  if (!Init || Init->getNumOperands() < 5)
     return PreservedAnalyses::all();
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
@@ -417,10 +417,12 @@ PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
   auto *Table = new GlobalVariable(M, TableInit->getType(), true,
                                    GlobalValue::PrivateLinkage, TableInit,
                                    "__mstage_aot_images");
-  Record->setInitializer(ConstantStruct::get(
-      Init->getType(),
-      {Init->getOperand(0), Init->getOperand(1), Init->getOperand(2),
-       ConstantInt::get(Type::getInt32Ty(Ctx), Images.size()), Table}));
+  SmallVector<Constant *, 8> Fields;
+  for (const Use &Op : Init->operands())
+    Fields.push_back(cast<Constant>(Op.get()));
+  Fields[3] = ConstantInt::get(Type::getInt32Ty(Ctx), Images.size());
+  Fields[4] = Table;
+  Record->setInitializer(ConstantStruct::get(Init->getType(), Fields));
   return PreservedAnalyses::none();
 }
 

@@ -85,8 +85,8 @@ Error checkResolved(Module &M) {
     return Error::success();
   return fail("calls " + Missing +
               ", which has no device definition; define it in a source file "
-              "compiled with mstage++ that launches the kernel (inline or in "
-              "a header)");
+              "compiled with mstage++ (the kernel's, a header, or another "
+              "file of the program; mstage-ptx reads only the kernel's)");
 }
 
 } // namespace

@@ -251,4 +251,174 @@ Expected<std::vector<KernelBlob>> readKernelSection(ArrayRef<uint8_t> Section) {
   return Blobs;
 }
 
+//===----------------------------------------------------------------------===//
+// Device link data
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct LinkHeader {
+  char Magic[8];
+  uint32_t Version;
+  uint32_t HeaderSize;
+  uint64_t TotalSize;
+  uint64_t BitcodeHash;
+  uint64_t BitcodeOffset;
+  uint64_t BitcodeSize;
+  uint32_t SourceOffset;
+  uint32_t ExportsOffset; // ExportRecords
+  uint32_t NumExports;
+  uint32_t ImportsOffset; // ImportRecords
+  uint32_t NumImports;
+  uint32_t Reserved;
+};
+static_assert(sizeof(LinkHeader) == 72, "the device link header changed");
+
+struct ExportRecord {
+  uint32_t NameOffset, TypeOffset;
+  uint64_t Hash;
+};
+
+struct ImportRecord {
+  uint32_t RequesterOffset, FromExport, NameOffset, TypeOffset, LocationOffset,
+      Reserved;
+};
+
+Error badLink(const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(),
+                           "corrupt mstage device link data: " + Why);
+}
+
+} // namespace
+
+std::string writeDeviceLinkBlob(const DeviceLinkBlob &Blob) {
+  Writer W;
+  uint32_t SourceOff = W.addString(Blob.Source);
+  std::vector<ExportRecord> Exports;
+  for (const DeviceExport &E : Blob.Exports)
+    Exports.push_back({W.addString(E.Name), W.addString(E.Type), E.Hash});
+  std::vector<ImportRecord> Imports;
+  for (const DeviceImport &I : Blob.Imports)
+    Imports.push_back({W.addString(I.Requester), I.FromExport,
+                       W.addString(I.Name), W.addString(I.Type),
+                       W.addString(I.Location), 0});
+
+  // [Header][ExportRecords][ImportRecords][Strings][pad][Bitcode][pad]
+  uint64_t ExportsOff = sizeof(LinkHeader);
+  uint64_t ImportsOff = ExportsOff + Exports.size() * sizeof(ExportRecord);
+  uint64_t StringsOff = ImportsOff + Imports.size() * sizeof(ImportRecord);
+  uint64_t BitcodeOff = alignTo(StringsOff + W.Strings.size(), 8);
+  uint64_t Total = alignTo(BitcodeOff + Blob.Bitcode.size(), KernelBlobAlign);
+  for (ExportRecord &R : Exports) {
+    R.NameOffset += StringsOff;
+    R.TypeOffset += StringsOff;
+  }
+  for (ImportRecord &R : Imports) {
+    R.RequesterOffset += StringsOff;
+    R.NameOffset += StringsOff;
+    R.TypeOffset += StringsOff;
+    R.LocationOffset += StringsOff;
+  }
+
+  LinkHeader H;
+  std::memcpy(H.Magic, DeviceLinkMagic, sizeof(H.Magic));
+  H.Version = DeviceLinkVersion;
+  H.HeaderSize = sizeof(LinkHeader);
+  H.TotalSize = Total;
+  H.BitcodeHash = hashBitcode(Blob.Bitcode);
+  H.BitcodeOffset = BitcodeOff;
+  H.BitcodeSize = Blob.Bitcode.size();
+  H.SourceOffset = StringsOff + SourceOff;
+  H.ExportsOffset = ExportsOff;
+  H.NumExports = Exports.size();
+  H.ImportsOffset = ImportsOff;
+  H.NumImports = Imports.size();
+  H.Reserved = 0;
+
+  std::string Out(Total, '\0');
+  std::memcpy(&Out[0], &H, sizeof(H));
+  if (!Exports.empty())
+    std::memcpy(&Out[ExportsOff], Exports.data(),
+                Exports.size() * sizeof(ExportRecord));
+  if (!Imports.empty())
+    std::memcpy(&Out[ImportsOff], Imports.data(),
+                Imports.size() * sizeof(ImportRecord));
+  std::memcpy(&Out[StringsOff], W.Strings.data(), W.Strings.size());
+  if (!Blob.Bitcode.empty())
+    std::memcpy(&Out[BitcodeOff], Blob.Bitcode.data(), Blob.Bitcode.size());
+  return Out;
+}
+
+Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
+                                            size_t MaxSize) {
+  if (MaxSize < sizeof(LinkHeader) ||
+      std::memcmp(Data, DeviceLinkMagic, sizeof(DeviceLinkMagic)) != 0)
+    return badLink("bad magic");
+  LinkHeader H;
+  std::memcpy(&H, Data, sizeof(H));
+  if (H.Version != DeviceLinkVersion)
+    return badLink("version " + Twine(H.Version) +
+                   ", this tool reads version " + Twine(DeviceLinkVersion) +
+                   "; rebuild with this mstage++");
+  if (H.HeaderSize != sizeof(LinkHeader))
+    return badLink("header size " + Twine(H.HeaderSize));
+  if (H.TotalSize < sizeof(LinkHeader) || H.TotalSize > MaxSize)
+    return badLink("size " + Twine(H.TotalSize) + " out of range");
+  if (!fits(H.BitcodeOffset, H.BitcodeSize, H.TotalSize))
+    return badLink("bitcode out of range");
+  if (H.NumExports > MaxDeviceLinkEntries ||
+      !fits(H.ExportsOffset, uint64_t(H.NumExports) * sizeof(ExportRecord),
+            H.TotalSize))
+    return badLink("export table out of range");
+  if (H.NumImports > MaxDeviceLinkEntries ||
+      !fits(H.ImportsOffset, uint64_t(H.NumImports) * sizeof(ImportRecord),
+            H.TotalSize))
+    return badLink("import table out of range");
+  auto Str = [&](uint64_t Off, std::string &Out) -> Error {
+    if (Off >= H.TotalSize)
+      return badLink("string offset " + Twine(Off) + " out of range");
+    const char *S = reinterpret_cast<const char *>(Data + Off);
+    size_t Len = strnlen(S, H.TotalSize - Off);
+    if (Len == H.TotalSize - Off)
+      return badLink("unterminated string at offset " + Twine(Off));
+    Out.assign(S, Len);
+    return Error::success();
+  };
+
+  DeviceLinkBlob B;
+  if (Error E = Str(H.SourceOffset, B.Source))
+    return std::move(E);
+  for (uint32_t I = 0; I < H.NumExports; ++I) {
+    ExportRecord R;
+    std::memcpy(&R, Data + H.ExportsOffset + I * sizeof(ExportRecord),
+                sizeof(R));
+    DeviceExport &E = B.Exports.emplace_back();
+    E.Hash = R.Hash;
+    if (Error Err = Str(R.NameOffset, E.Name))
+      return std::move(Err);
+    if (Error Err = Str(R.TypeOffset, E.Type))
+      return std::move(Err);
+  }
+  for (uint32_t I = 0; I < H.NumImports; ++I) {
+    ImportRecord R;
+    std::memcpy(&R, Data + H.ImportsOffset + I * sizeof(ImportRecord),
+                sizeof(R));
+    DeviceImport &Imp = B.Imports.emplace_back();
+    Imp.FromExport = R.FromExport != 0;
+    for (auto [Off, Field] : {std::pair{R.RequesterOffset, &Imp.Requester},
+                              std::pair{R.NameOffset, &Imp.Name},
+                              std::pair{R.TypeOffset, &Imp.Type},
+                              std::pair{R.LocationOffset, &Imp.Location}})
+      if (Error Err = Str(Off, *Field))
+        return std::move(Err);
+  }
+  B.BitcodeHash = H.BitcodeHash;
+  B.Bitcode = StringRef(reinterpret_cast<const char *>(Data + H.BitcodeOffset),
+                        H.BitcodeSize);
+  if (hashBitcode(B.Bitcode) != H.BitcodeHash)
+    return badLink("the exported bitcode of " + B.Source +
+                   " does not match its hash; rebuild the file");
+  return B;
+}
+
 } // namespace mstage

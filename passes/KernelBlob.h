@@ -76,6 +76,53 @@ inline constexpr uint32_t KernelBlobMaxAlign = 4096;
 // Hash of device bitcode, as stored in the header.
 uint64_t hashBitcode(llvm::StringRef Bitcode);
 
+//===----------------------------------------------------------------------===//
+// Device link data: one blob per translation unit that exports device code
+// or whose kernels call functions defined in other units. It lives in its
+// own section, so the kernel blobs (and their readers) are unchanged.
+//===----------------------------------------------------------------------===//
+
+inline constexpr char DeviceLinkMagic[8] = {'M', 'S', 'T', 'G',
+                                            'L', 'N', 'K', '1'};
+inline constexpr uint32_t DeviceLinkVersion = 1;
+inline constexpr const char *DeviceLinkSection = "mstage_device_link";
+
+// A function that the unit defines for other units' kernels.
+struct DeviceExport {
+  std::string Name;  // its symbol
+  std::string Type;  // its LLVM function type, e.g. "float (float)"
+  uint64_t Hash = 0; // of its device code and what it calls here
+};
+
+// A function that a kernel of the unit, or one of its exports, calls and
+// that no file of the unit defines.
+struct DeviceImport {
+  std::string Requester; // the kernel's symbol, or the export's
+  bool FromExport = false;
+  std::string Name;     // the callee's symbol
+  std::string Type;     // as the caller declares it
+  std::string Location; // file:line:col of a call, if known
+};
+
+struct DeviceLinkBlob {
+  std::string Source; // the unit's main file
+  std::vector<DeviceExport> Exports;
+  std::vector<DeviceImport> Imports;
+  uint64_t BitcodeHash = 0;
+  llvm::StringRef Bitcode; // the exports' module; empty without exports
+};
+
+// Serializes Blob, padded to KernelBlobAlign.
+std::string writeDeviceLinkBlob(const DeviceLinkBlob &Blob);
+
+// Reads the blob at Data, of at most MaxSize bytes, checking every offset
+// and the bitcode's hash as readKernelBlob does.
+llvm::Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
+                                                  size_t MaxSize);
+
+// The most exports or imports a blob may list; more are corruption.
+inline constexpr uint32_t MaxDeviceLinkEntries = 1u << 20;
+
 } // namespace mstage
 
 #endif

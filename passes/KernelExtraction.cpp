@@ -3,6 +3,7 @@
 #include "AotCompile.h"
 #include "DeviceAtomics.h"
 #include "DeviceBuiltins.h"
+#include "DeviceExports.h"
 #include "DeviceOptimizer.h"
 #include "DevicePrintf.h"
 #include "DeviceRetarget.h"
@@ -77,45 +78,6 @@ SmallVector<KernelEntry, 4> findKernelEntries(Module &M) {
   return Entries;
 }
 
-// Every global value the entry reaches through calls, references and the
-// initializers of the globals it uses.
-SetVector<GlobalValue *> collectReachable(Function &Entry,
-                                          const StageFunctions &StageFns) {
-  SetVector<GlobalValue *> Reached;
-  SmallVector<GlobalValue *, 32> Work{&Entry};
-  SmallPtrSet<const Constant *, 32> SeenConstants;
-  auto Visit = [&](auto &Self, Value *V) -> void {
-    if (auto *GV = dyn_cast<GlobalValue>(V)) {
-      if (Reached.insert(GV))
-        Work.push_back(GV);
-      return;
-    }
-    auto *C = dyn_cast<Constant>(V);
-    if (!C || isa<ConstantData>(C) || !SeenConstants.insert(C).second)
-      return;
-    for (Value *Op : C->operands())
-      Self(Self, Op);
-  };
-  Reached.insert(&Entry);
-  while (!Work.empty()) {
-    GlobalValue *GV = Work.pop_back_val();
-    if (auto *F = dyn_cast<Function>(GV)) {
-      // stage() functions run on the host; the device gets their results.
-      if (StageFns.count(F))
-        continue;
-      for (Instruction &I : instructions(*F))
-        for (Value *Op : I.operands())
-          Visit(Visit, Op);
-    } else if (auto *Var = dyn_cast<GlobalVariable>(GV)) {
-      if (Var->hasInitializer())
-        Visit(Visit, Var->getInitializer());
-    } else if (auto *GA = dyn_cast<GlobalAlias>(GV)) {
-      Visit(Visit, GA->getAliasee());
-    }
-  }
-  return Reached;
-}
-
 // The device cannot see host variables: only constants travel with the code.
 bool checkGlobals(Module &M, const KernelEntry &K,
                   const SetVector<GlobalValue *> &Reached) {
@@ -164,11 +126,10 @@ Function *createKernelWrapper(Module &Dev, Function &Entry,
 }
 
 // The device module of kernel K as bitcode, or nothing after reporting why.
-std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
-                                              const StagedBody &Staged,
-                                              const StageFunctions &StageFns,
-                                              TargetMachine *TM,
-                                              KernelBlob &Blob) {
+std::optional<std::string>
+buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
+                   const StageFunctions &StageFns, TargetMachine *TM,
+                   KernelBlob &Blob, std::vector<DeviceImport> &Imports) {
   SetVector<GlobalValue *> Reached = collectReachable(*Staged.Body, StageFns);
   if (!checkGlobals(M, K, Reached))
     return std::nullopt;
@@ -196,12 +157,8 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
       GV.setVisibility(GlobalValue::DefaultVisibility);
     }
 
-  retargetToNVPTX(*Dev);
-  lowerDeviceBuiltins(*Dev);
-  lowerAssert(*Dev);
-  scopeDeviceAtomics(*Dev);
-  fenceAtomicReadModifyWrites(*Dev);
-  if (Error E = lowerPrintf(*Dev))
+  StringMap<std::string> Locations = callLocations(*Dev);
+  if (Error E = lowerForDevice(*Dev))
     reportError(M, "mstage: kernel '" + K.Info.PrettyName +
                        "': " + toString(std::move(E)));
   DevEntry->addFnAttr(Attribute::AlwaysInline);
@@ -220,6 +177,11 @@ std::optional<std::string> buildDeviceBitcode(Module &M, const KernelEntry &K,
                          /*LoopTransforms=*/false);
   // What the runtime reads at each launch (PointerSlots.h).
   Blob.PointerSlots = findPointerSlots(*Kernel);
+  // What other units' exports are to define (DeviceExports.h).
+  SmallVector<GlobalValue *, 32> All;
+  for (Function &F : *Dev)
+    All.push_back(&F);
+  Imports = findImports(All, K.Info.Name, /*FromExport=*/false, Locations);
 
   SmallString<0> Bitcode;
   raw_svector_ostream OS(Bitcode);
@@ -238,7 +200,8 @@ struct EmbeddedKernel {
 };
 
 // Emits the blobs, the kernel table and the constructor that registers them.
-void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
+void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels,
+                      StringRef LinkBlob) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
   Type *I32 = Type::getInt32Ty(Ctx);
@@ -272,12 +235,25 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
   auto *Table = new GlobalVariable(M, TableInit->getType(), true,
                                    GlobalValue::PrivateLinkage, TableInit,
                                    "__mstage_kernel_table");
-  auto *ModuleTy = StructType::get(Ctx, {I32, I32, Ptr, I32, Ptr});
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Constant *Link = ConstantPointerNull::get(cast<PointerType>(Ptr));
+  if (!LinkBlob.empty()) {
+    auto *Init = ConstantDataArray::getRaw(LinkBlob, LinkBlob.size(),
+                                           Type::getInt8Ty(Ctx));
+    auto *GV = new GlobalVariable(M, Init->getType(), true,
+                                  GlobalValue::PrivateLinkage, Init,
+                                  "__mstage_device_link");
+    GV->setSection(DeviceLinkSection);
+    GV->setAlignment(Align(KernelBlobAlign));
+    Link = GV;
+  }
+  auto *ModuleTy = StructType::get(Ctx, {I32, I32, Ptr, I32, Ptr, Ptr, I64});
   auto *ModInit = ConstantStruct::get(
-      ModuleTy, {ConstantInt::get(I32, MSTAGE_ABI_VERSION),
-                 ConstantInt::get(I32, Records.size()), Table,
-                 ConstantInt::get(I32, 0),
-                 ConstantPointerNull::get(cast<PointerType>(Ptr))});
+      ModuleTy,
+      {ConstantInt::get(I32, MSTAGE_ABI_VERSION),
+       ConstantInt::get(I32, Records.size()), Table, ConstantInt::get(I32, 0),
+       ConstantPointerNull::get(cast<PointerType>(Ptr)), Link,
+       ConstantInt::get(I64, LinkBlob.size())});
   auto *Mod = new GlobalVariable(M, ModuleTy, true, GlobalValue::PrivateLinkage,
                                  ModInit, ModuleRecordName);
 
@@ -287,6 +263,9 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
   // that holds it is unloaded, so that a library loaded later at the same
   // address does not find these kernels.
   constexpr int Priority = 100;
+  // A unit that only exports device code needs the runtime only where other
+  // units' kernels do: linked without it, it skips its registration.
+  bool Weak = Kernels.empty();
   auto AddCall = [&](StringRef Callee, StringRef Name) {
     FunctionCallee Fn =
         M.getOrInsertFunction(Callee, Type::getVoidTy(Ctx), Ptr);
@@ -294,7 +273,19 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels) {
         Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
                          GlobalValue::InternalLinkage, Name, M);
     IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
-    B.CreateCall(Fn, {Mod});
+    auto *Decl = dyn_cast<Function>(Fn.getCallee());
+    if (Weak && Decl && Decl->isDeclaration()) {
+      Decl->setLinkage(GlobalValue::ExternalWeakLinkage);
+      BasicBlock *Call = BasicBlock::Create(Ctx, "call", F);
+      BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
+      B.CreateCondBr(B.CreateIsNotNull(Decl), Call, Done);
+      B.SetInsertPoint(Call);
+      B.CreateCall(Fn, {Mod});
+      B.CreateBr(Done);
+      B.SetInsertPoint(Done);
+    } else {
+      B.CreateCall(Fn, {Mod});
+    }
     B.CreateRetVoid();
     return F;
   };
@@ -315,7 +306,10 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   if (M.getModuleFlag(ExtractedFlag))
     return PreservedAnalyses::all();
   SmallVector<KernelEntry, 4> Entries = findKernelEntries(M);
-  if (Entries.empty())
+  bool HasExports = any_of(readAnnotations(M), [](const auto &FS) {
+    return is_contained(FS.second, DeviceExportAnnotation);
+  });
+  if (Entries.empty() && !HasExports)
     return PreservedAnalyses::all();
 
   // Without an NVPTX target the bitcode is embedded unoptimized; the JIT
@@ -327,6 +321,10 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     consumeError(TMOrErr.takeError());
 
   StageFunctions StageFns = findStageFunctions(M);
+  DeviceLinkBlob Link;
+  std::string ExportsBitcode;
+  if (HasExports)
+    buildDeviceExports(M, StageFns, TM.get(), Link, ExportsBitcode);
   SmallVector<EmbeddedKernel, 4> Embedded;
   std::vector<AotKernel> Generic;
   for (const KernelEntry &K : Entries) {
@@ -341,9 +339,10 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     Blob.PrettyName = K.Info.PrettyName;
     Blob.Location = K.Info.Location;
     std::optional<std::string> Bitcode;
+    std::vector<DeviceImport> Imports;
     if (StagesOK)
       Bitcode =
-          buildDeviceBitcode(M, K, Staged, StageFns, TM.get(), Blob);
+          buildDeviceBitcode(M, K, Staged, StageFns, TM.get(), Blob, Imports);
     Function *Checker = nullptr;
     if (Bitcode && !Staged.Sites.empty())
       Checker =
@@ -360,6 +359,10 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     Blob.Bitcode = *Bitcode;
     E.Blob = writeKernelBlob(Blob);
     Embedded.push_back(std::move(E));
+    if (Link.Source.empty())
+      Link.Source = M.getSourceFileName();
+    for (DeviceImport &I : Imports)
+      Link.Imports.push_back(std::move(I));
     AotKernel &G = Generic.emplace_back();
     G.Name = Blob.Name;
     G.PrettyName = Blob.PrettyName;
@@ -367,12 +370,18 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     for (const StageSite &Site : Blob.StageSites)
       G.SiteSizes.push_back(Site.Size);
   }
-  if (!Embedded.empty()) {
-    emitRegistration(M, Embedded);
-    // Without an NVPTX target there is no generic code either.
-    if (TM)
-      startAotCompile(M, std::move(Generic));
-  }
+  std::string LinkBlob;
+  if (!Link.Exports.empty() || !Link.Imports.empty())
+    LinkBlob = writeDeviceLinkBlob(Link);
+  if (!Embedded.empty() || !LinkBlob.empty())
+    emitRegistration(M, Embedded, LinkBlob);
+  // Without an NVPTX target there is no generic code either; nor for kernels
+  // that call other units' code, which is linked only at launch (ptxas
+  // compiles a whole module).
+  bool KernelsImport =
+      any_of(Link.Imports, [](const DeviceImport &I) { return !I.FromExport; });
+  if (!Embedded.empty() && TM && !KernelsImport)
+    startAotCompile(M, std::move(Generic));
   // mstage++ adds line tables so that errors can name source lines; they
   // leave the object unless the user asked for debug information.
   if (stripHostDebugInfo())

@@ -2,6 +2,7 @@
 #include "JitCompiler.h"
 #include "CaptureInMemory.h"
 #include "DeviceCodegen.h"
+#include "DeviceLibrary.h"
 #include "DeviceOptimizer.h"
 #include "DeviceRetarget.h"
 #include "FastMath.h"
@@ -293,6 +294,8 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     return jitError(K, "embedded bitcode is unreadable: " +
                            toString(ModOrErr.takeError()));
   std::unique_ptr<Module> M = std::move(*ModOrErr);
+  if (Error E = linkDeviceExports(*M))
+    return jitError(K, toString(std::move(E)));
   if (Spec.Fold) {
     if (Spec.StagedValues.size() != K.StageSites.size())
       return jitError(K, "got " + Twine(Spec.StagedValues.size()) +

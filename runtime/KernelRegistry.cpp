@@ -1,9 +1,10 @@
 //===- KernelRegistry.cpp - Kernels registered by the program's objects ---===//
-#include "HotTls.h"
 #include "KernelRegistry.h"
 #include "Backend.h"
 #include "CompilePool.h"
 #include "CudaDriver.h"
+#include "DeviceLibrary.h"
+#include "HotTls.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -110,6 +111,18 @@ const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
   std::lock_guard<std::mutex> G(R.Lock);
   auto It = R.Kernels.find(HostEntry);
   if (It != R.Kernels.end()) {
+    RegisteredKernel &K = *It->second;
+    if (!K.ImportsResolved) {
+      // Every unit has registered by now (or a later lookup tries again).
+      llvm::Expected<uint64_t> Linked =
+          resolveImports(K.Module, K.Blob.Name, K.Blob.PrettyName);
+      if (!Linked) {
+        Why = llvm::toString(Linked.takeError());
+        return nullptr;
+      }
+      K.Specializations->setLinkedHash(*Linked);
+      K.ImportsResolved = true;
+    }
     LastEntry = HostEntry;
     LastGeneration = R.Generation.load(std::memory_order_relaxed);
     return Last = It->second.get();
@@ -143,6 +156,11 @@ __mstage_register_module(const mstage_module_record *Module) {
     return;
   }
   R.Modules.push_back(Module);
+  if (Module->device_link)
+    if (llvm::Error E = addDeviceLink(
+            Module, static_cast<const uint8_t *>(Module->device_link),
+            Module->device_link_size))
+      R.Problems.emplace_back(Module, llvm::toString(std::move(E)));
   for (uint32_t I = 0; I < Module->num_kernels; ++I)
     addKernel(R, *Module, Module->kernels[I]);
 }
@@ -161,6 +179,7 @@ __mstage_unregister_module(const mstage_module_record *Module) {
     if (M == R.Modules.end())
       return;
     R.Modules.erase(M);
+    removeDeviceLink(Module);
     if (auto G = R.Generic.find(Module); G != R.Generic.end()) {
       Generic = G->second;
       R.Generic.erase(G);

@@ -15,13 +15,17 @@ struct RegisteredKernel {
   std::unique_ptr<SpecializationTable> Specializations;
   const mstage_module_record *Module = nullptr; // the module it came from
   GenericCode *Generic = nullptr; // its module's ahead-of-time code
+  // Set when the functions it calls in other units were found (at the first
+  // lookup that succeeds: DeviceLibrary.h).
+  bool ImportsResolved = false;
 };
 
 // The kernel whose host entry is HostEntry, or null when the program holds no
-// device code for it (then Why says what to do). A kernel whose library is
-// unloaded is found no more, but its RegisteredKernel is never freed, so
-// the result stays valid (and no later kernel gets its address); a thread's
-// repeated lookup takes no lock.
+// device code for it, or when a function it calls in another unit has no
+// device definition or a mismatched one (then Why says what to do). A kernel
+// whose library is unloaded is found no more, but its RegisteredKernel is never
+// freed, so the result stays valid (and no later kernel gets its address); a
+// thread's repeated lookup takes no lock.
 const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why);
 
 } // namespace mstage::rt

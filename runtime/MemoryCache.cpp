@@ -39,6 +39,12 @@ const std::array<uint64_t, 2> &
 SpecializationTable::bitcodeHash(std::string_view Bitcode) {
   std::call_once(Hashed, [&] {
     Hash = hashKernelBitcode(llvm::StringRef(Bitcode.data(), Bitcode.size()));
+    // A rebuilt file that the kernel calls into changes the key.
+    if (LinkedHash) {
+      uint64_t Mixed[3] = {Hash[0], Hash[1], LinkedHash};
+      Hash = hashKernelBitcode(llvm::StringRef(
+          reinterpret_cast<const char *>(Mixed), sizeof(Mixed)));
+    }
   });
   return Hash;
 }

@@ -62,14 +62,19 @@ public:
   // of its ready entries, for the caller to unload.
   std::vector<CompiledKernel> takeAll();
 
-  // The 128-bit hash of the kernel's bitcode, computed on first use.
+  // The 128-bit hash of the kernel's bitcode, computed on first use, and of
+  // the other units' code it links (setLinkedHash).
   const std::array<uint64_t, 2> &bitcodeHash(std::string_view Bitcode);
+  // The hash of the exports the kernel links (DeviceLibrary.h); set before
+  // the first bitcodeHash.
+  void setLinkedHash(uint64_t H) { LinkedHash = H; }
 
 private:
   std::shared_mutex Lock;
   std::unordered_map<std::string_view, std::unique_ptr<CacheEntry>> Entries;
   std::once_flag Hashed;
   std::array<uint64_t, 2> Hash{};
+  uint64_t LinkedHash = 0;
 };
 
 } // namespace mstage::rt

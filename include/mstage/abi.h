@@ -17,8 +17,9 @@ extern "C" {
 #endif
 
 /* 4: records carry their blob's size and their stage checker; modules are
- * unregistered at unload. 5: modules carry ahead-of-time generic code. */
-#define MSTAGE_ABI_VERSION 5u
+ * unregistered at unload. 5: modules carry ahead-of-time generic code.
+ * 6: modules carry their device link data. */
+#define MSTAGE_ABI_VERSION 6u
 
 /* mstage_launch_config::flags */
 #define MSTAGE_LAUNCH_FAST_MATH 1u /* compile this kernel with fast math */
@@ -65,6 +66,10 @@ typedef struct mstage_module_record {
    * -mstage-arch=none): launched while a specialization compiles. */
   uint32_t num_aot_images;
   const mstage_aot_image_ref *aot_images;
+  /* The device code the unit exports to other units' kernels and what its
+   * kernels import (passes/KernelBlob.h), or null. */
+  const void *device_link;
+  uint64_t device_link_size; /* bytes; the runtime reads no further */
 } mstage_module_record;
 
 /* Called by the static constructor that the extraction pass emits. */
