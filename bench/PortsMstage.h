@@ -1,16 +1,21 @@
 // The mstage side of issue 16's ports (bench/mstage_hotspot.cpp and the
-// others): where they may run, and timing by the runtime's per-launch
-// events (mstage_rt_time_launches), as bench/cuda/BenchTiming.cuh times the
-// nvcc side.
+// others): where they may run, timing by the runtime's per-launch events
+// (mstage_rt_time_launches), as bench/cuda/BenchTiming.cuh times the nvcc
+// side, and the two sides each program runs: its kernels call stage through
+// a policy (examples/StagePolicy.h), Staged folding what the host knows at
+// launch, Unstaged leaving it a runtime value as nvcc's kernels have it.
 #ifndef MSTAGE_BENCH_PORTSMSTAGE_H
 #define MSTAGE_BENCH_PORTSMSTAGE_H
 
 #include "PortsReference.h"
+#include "StagePolicy.h"
 
 #include <mstage.hpp>
 
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ports {
@@ -37,6 +42,16 @@ inline bool requireExecution(const char *Program) {
   std::fprintf(stderr, "# %s: back end %s\n", Program, mstage_rt_backend());
   mstage_rt_time_launches(1);
   return true;
+}
+
+// The side a policy's rows and checksums are named by: the staged kernels
+// are "mstage" (the side the targets are measured on), the unstaged ones
+// "unstaged"; a variant is SIDE or SIDE-KERNEL.
+template <class Stage> const char *sideName() {
+  return std::is_same_v<Stage, Staged> ? "mstage" : "unstaged";
+}
+template <class Stage> std::string variantName(const char *Kernel) {
+  return std::string(sideName<Stage>()) + "-" + Kernel;
 }
 
 // Launches Launch() kPortWarmups times, then Reps times, each one timed;

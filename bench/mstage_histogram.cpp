@@ -9,10 +9,14 @@
 // The launches add to the same bins: after R launches each bin must be R
 // times the CPU's count.
 //
+// Each kernel stages the input's length (in.size(), which nvcc's kernels take
+// as an argument) through its policy; they run staged (side "mstage") and
+// unstaged ("unstaged").
+//
 //   mstage_histogram [--reps R] [--n N]       (N a multiple of 4)
 //
-// Prints a CSV row per variant, histogram,mstage-VARIANT,...; on stderr
-// checksum,histogram,mstage,N,FNV-1a of the bins of one launch. Runs on the
+// Prints a CSV row per variant, histogram,SIDE-VARIANT,...; on stderr
+// checksum,histogram,SIDE,N,FNV-1a of the bins of one launch. Runs on the
 // CPU back end too, with a small --n, to show it is right.
 #include "PortsMstage.h"
 
@@ -25,15 +29,15 @@ namespace {
 
 constexpr unsigned Bins = kHistogramBins;
 
-auto sharedKernel() {
-  return [](vector_view<const uchar4> in, vector_view<unsigned> hist) {
+template <class Stage> auto sharedKernel(Stage stage) {
+  return [=](vector_view<const uchar4> in, vector_view<unsigned> hist) {
     shared_array<unsigned, Bins> bins;
     unsigned tid = Thread::get().index.x;
     Block B = Block::get();
     for (unsigned i = tid; i < Bins; i += B.range.x)
       bins[i] = 0;
     B.synchronize();
-    size_t n4 = in.size();
+    const size_t n4 = stage(in.size());
     size_t stride = size_t(Grid::get().range.x) * B.range.x;
     for (size_t i = B.index.x * size_t(B.range.x) + tid; i < n4; i += stride) {
       uchar4 v = in[i];
@@ -49,10 +53,10 @@ auto sharedKernel() {
   };
 }
 
-auto globalKernel() {
-  return [](vector_view<const uchar4> in, vector_view<unsigned> hist) {
+template <class Stage> auto globalKernel(Stage stage) {
+  return [=](vector_view<const uchar4> in, vector_view<unsigned> hist) {
     Thread T = Thread::get();
-    size_t n4 = in.size();
+    const size_t n4 = stage(in.size());
     size_t stride = size_t(Grid::get().range.x) * Block::get().range.x;
     for (size_t i = T.global.x; i < n4; i += stride) {
       uchar4 v = in[i];
@@ -62,6 +66,35 @@ auto globalKernel() {
       atomic_add(&hist[v.w], 1u);
     }
   };
+}
+
+// Runs one side's two variants, each checked, timed and checked again.
+template <class Stage>
+void runSide(const Options &O, bool Runs, size_t N, unsigned Grid,
+             const std::vector<unsigned> &Ref,
+             const device_vector<uchar4> &DIn) {
+  device_vector<unsigned> DHist(Bins);
+  auto bench = [&](const char *Name, auto Lambda) {
+    std::string Variant = variantName<Stage>(Name);
+    auto K = kernel(Lambda, Grid, kHistogramBlock);
+    DHist.fill(0u);
+    K(DIn, DHist);
+    if (!Runs)
+      return;
+    std::vector<unsigned> Got = DHist.download();
+    histogramCheck(Ref, 1, Got, Variant);
+    if (!std::strcmp(Name, "shared"))
+      printChecksum("histogram", sideName<Stage>(), N,
+                    hex(fnv1a(Got.data(), Got.size() * sizeof(unsigned))));
+    std::vector<double> Ms =
+        timeLaunches(O.Reps, [&] { return timedLaunch(K, DIn, DHist); });
+    histogramCheck(Ref, unsigned(1 + kPortWarmups + O.Reps), DHist.download(),
+                   Variant);
+    printRow("histogram", Variant, N, kHistogramBlock, Grid, median(Ms),
+             minimum(Ms), double(N));
+  };
+  bench("shared", sharedKernel(Stage()));
+  bench("global", globalKernel(Stage()));
 }
 
 } // namespace
@@ -77,33 +110,13 @@ int main(int Argc, char **Argv) {
   std::vector<uchar4> In(N / 4);
   std::memcpy(In.data(), Bytes.data(), N);
   const device_vector<uchar4> DIn(In);
-  device_vector<unsigned> DHist(Bins);
   // PTX-only mode knows no multiprocessors, and its code does not depend
   // on the grid.
   const unsigned Grid =
       (Runs ? device::current().multiprocessors() : 1) * kHistogramBlocksPerSm;
 
   printHeader();
-  auto bench = [&](const char *Name, auto Lambda) {
-    std::string Variant = std::string("mstage-") + Name;
-    auto K = kernel(Lambda, Grid, kHistogramBlock);
-    DHist.fill(0u);
-    K(DIn, DHist);
-    if (!Runs)
-      return;
-    std::vector<unsigned> Got = DHist.download();
-    histogramCheck(Ref, 1, Got, Variant);
-    if (!std::strcmp(Name, "shared"))
-      printChecksum("histogram", "mstage", N,
-                    hex(fnv1a(Got.data(), Got.size() * sizeof(unsigned))));
-    std::vector<double> Ms =
-        timeLaunches(O.Reps, [&] { return timedLaunch(K, DIn, DHist); });
-    histogramCheck(Ref, unsigned(1 + kPortWarmups + O.Reps), DHist.download(),
-                   Variant);
-    printRow("histogram", Variant, N, kHistogramBlock, Grid, median(Ms),
-             minimum(Ms), double(N));
-  };
-  bench("shared", sharedKernel());
-  bench("global", globalKernel());
+  runSide<Staged>(O, Runs, N, Grid, Ref, DIn);
+  runSide<Unstaged>(O, Runs, N, Grid, Ref, DIn);
   return 0;
 }

@@ -4,10 +4,15 @@
 // 16x16 block runs two iterations per launch in shared memory and writes
 // its inner 12x12 cells; launches swap the two temperature grids.
 //
+// The kernel takes the arguments Rodinia's does, and stages through its
+// policy what the host knows at launch: the iterations per launch (so the
+// iteration loop is unrolled), the grid's and border's sizes and the float
+// coefficients. It runs staged (side "mstage") and unstaged ("unstaged").
+//
 //   mstage_hotspot [--reps R] [--n N]
 //
-// Prints the CSV row hotspot,mstage,N,256,GRID^2,...; on stderr
-// checksum,hotspot,mstage,N,SUM (the field after 3 launches). Runs on the
+// Prints the CSV rows hotspot,SIDE,N,256,GRID^2,...; on stderr
+// checksum,hotspot,SIDE,N,SUM (the field after 3 launches). Runs on the
 // CPU back end too, with a small --n, to show it is right.
 #include "PortsMstage.h"
 
@@ -22,11 +27,18 @@ constexpr int BS = kHotspotBlock;
 
 bool inRange(int X, int Lo, int Hi) { return X >= Lo && X <= Hi; }
 
-auto hotspotKernel() {
-  return [](int iteration, vector_view<const float> power,
-            vector_view<const float> tempSrc, vector_view<float> tempDst,
-            int gridCols, int gridRows, int borderCols, int borderRows,
-            float stepDivCap, float rx1, float ry1, float rz1, float amb) {
+template <class Stage> auto hotspotKernel(Stage stage) {
+  return [=](int iterationArg, vector_view<const float> power,
+             vector_view<const float> tempSrc, vector_view<float> tempDst,
+             int gridColsArg, int gridRowsArg, int borderColsArg,
+             int borderRowsArg, float stepDivCapArg, float rx1Arg, float ry1Arg,
+             float rz1Arg, float ambArg) {
+    const int iteration = stage(iterationArg);
+    const int gridCols = stage(gridColsArg), gridRows = stage(gridRowsArg);
+    const int borderCols = stage(borderColsArg);
+    const int borderRows = stage(borderRowsArg);
+    const float stepDivCap = stage(stepDivCapArg), rx1 = stage(rx1Arg),
+                ry1 = stage(ry1Arg), rz1 = stage(rz1Arg), amb = stage(ambArg);
     shared_array<float, BS, BS> tempOn;
     shared_array<float, BS, BS> powerOn;
     shared_array<float, BS, BS> tempT;
@@ -90,21 +102,18 @@ auto hotspotKernel() {
   };
 }
 
-} // namespace
-
-int main(int Argc, char **Argv) {
-  Options O = parseOptions(Argc, Argv, "mstage_hotspot [--reps R] [--n N]");
-  const bool Runs = requireExecution("mstage_hotspot");
-  const size_t N = O.N ? O.N : kHotspotN;
-  std::vector<float> Temp, Power;
-  hotspotInputs(N, Temp, Power);
+// Runs one side: the check from the initial field, then the timed launches.
+template <class Stage>
+void runSide(const Options &O, bool Runs, size_t N,
+             const std::vector<float> &Temp, const std::vector<float> &Power) {
+  const char *Side = sideName<Stage>();
   const HotspotConstants C = hotspotConstants(N);
   const device_vector<float> DPower(Power);
   device_vector<float> DTemp[2] = {device_vector<float>(Temp),
                                    device_vector<float>(Temp)};
 
   const unsigned G = hotspotGrid(N);
-  auto K = kernel(hotspotKernel(), dim3(G, G), dim3(BS, BS));
+  auto K = kernel(hotspotKernel(Stage()), dim3(G, G), dim3(BS, BS));
   const int Border = kHotspotPyramid; // pyramid * EXPAND_RATE / 2
   int Src = 0;
   auto launch = [&] {
@@ -120,17 +129,30 @@ int main(int Argc, char **Argv) {
   for (int L = 0; L < kHotspotCheckLaunches; ++L)
     launch();
   if (!Runs)
-    return 0;
+    return;
   std::vector<float> Got = DTemp[Src].download();
   hotspotCheck(N, Temp, Power, kHotspotCheckLaunches * kHotspotPyramid, Got,
-               "mstage");
-  printChecksum("hotspot", "mstage", N, hotspotChecksum(Got));
+               Side);
+  printChecksum("hotspot", Side, N, hotspotChecksum(Got));
 
   // Timed: one launch (two iterations) at a time, going on from there.
   std::vector<double> Ms = timeLaunches(O.Reps, launch);
-  printHeader();
   // Bytes: temperature and power read, temperature written, per cell.
-  printRow("hotspot", "mstage", N, BS * BS, G * G, median(Ms), minimum(Ms),
+  printRow("hotspot", Side, N, BS * BS, G * G, median(Ms), minimum(Ms),
            12.0 * double(N * N));
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Options O = parseOptions(Argc, Argv, "mstage_hotspot [--reps R] [--n N]");
+  const bool Runs = requireExecution("mstage_hotspot");
+  const size_t N = O.N ? O.N : kHotspotN;
+  std::vector<float> Temp, Power;
+  hotspotInputs(N, Temp, Power);
+  if (Runs)
+    printHeader();
+  runSide<Staged>(O, Runs, N, Temp, Power);
+  runSide<Unstaged>(O, Runs, N, Temp, Power);
   return 0;
 }

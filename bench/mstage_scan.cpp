@@ -6,11 +6,16 @@
 // bank conflicts) and writes its total; the totals are scanned the same way,
 // then added back.
 //
+// Each kernel takes its level's length as a runtime argument, as nvcc's, and
+// stages it through its policy (one specialization per level, its bounds
+// checks against a constant); the scan runs staged (side "mstage") and
+// unstaged ("unstaged").
+//
 //   mstage_scan [--reps R] [--n N]
 //
-// Prints the CSV row scan,mstage,...: the time is the sum of the kernels'
+// Prints the CSV rows scan,SIDE,...: the time is the sum of the kernels'
 // own times (mstage_rt_last_kernel_ms after each launch); on stderr
-// checksum,scan,mstage,N,FNV-1a of the scanned array. Runs on the CPU back
+// checksum,scan,SIDE,N,FNV-1a of the scanned array. Runs on the CPU back
 // end too, with a small --n, to show it is right.
 #include "PortsMstage.h"
 
@@ -23,9 +28,11 @@ namespace {
 
 constexpr unsigned conflictFreeOffset(unsigned N) { return N >> 5; }
 
-template <class T, unsigned BLOCK> auto scanBlocksKernel() {
-  return [](vector_view<const T> in, vector_view<T> out, vector_view<T> sums,
-            unsigned n) {
+template <class T, unsigned BLOCK, class Stage>
+auto scanBlocksKernel(Stage stage) {
+  return [=](vector_view<const T> in, vector_view<T> out, vector_view<T> sums,
+             unsigned nArg) {
+    const unsigned n = stage(nArg);
     shared_array<T, 2 * BLOCK + conflictFreeOffset(2 * BLOCK)> temp;
     unsigned tid = Thread::get().index.x;
     unsigned blk = Block::get().index.x;
@@ -71,8 +78,10 @@ template <class T, unsigned BLOCK> auto scanBlocksKernel() {
 }
 
 // Adds each block's scanned total to its 2*BLOCK elements.
-template <class T, unsigned BLOCK> auto addSumsKernel() {
-  return [](vector_view<T> out, vector_view<const T> sums, unsigned n) {
+template <class T, unsigned BLOCK, class Stage>
+auto addSumsKernel(Stage stage) {
+  return [=](vector_view<T> out, vector_view<const T> sums, unsigned nArg) {
+    const unsigned n = stage(nArg);
     unsigned blk = Block::get().index.x;
     T s = sums[blk];
     unsigned i = blk * 2 * BLOCK + Thread::get().index.x;
@@ -85,7 +94,7 @@ template <class T, unsigned BLOCK> auto addSumsKernel() {
 
 // The buffers of every level: level 0 is the input and the output, level k
 // the block totals of level k-1 (Sums) and their scan (Scanned).
-template <class T, unsigned BLOCK> struct Scan {
+template <class T, unsigned BLOCK, class Stage> struct Scan {
   std::vector<size_t> Levels;
   std::vector<device_vector<T>> Sums, Scanned;
 
@@ -105,19 +114,45 @@ template <class T, unsigned BLOCK> struct Scan {
     double Ms = 0;
     size_t Top = Levels.size() - 1;
     for (size_t L = 0; L <= Top; ++L) {
-      auto K = kernel(scanBlocksKernel<T, BLOCK>(), blocks(L), BLOCK);
+      auto K = kernel(scanBlocksKernel<T, BLOCK>(Stage()), blocks(L), BLOCK);
       Ms += L ? timedLaunch(K, std::as_const(Sums[L - 1]), Scanned[L - 1],
                             Sums[L], unsigned(Levels[L]))
               : timedLaunch(K, In, Out, Sums[L], unsigned(Levels[L]));
     }
     for (size_t L = Top; L-- > 0;) {
-      auto K = kernel(addSumsKernel<T, BLOCK>(), blocks(L), BLOCK);
+      auto K = kernel(addSumsKernel<T, BLOCK>(Stage()), blocks(L), BLOCK);
       Ms += timedLaunch(K, L ? Scanned[L - 1] : Out, std::as_const(Scanned[L]),
                         unsigned(Levels[L]));
     }
     return Ms;
   }
 };
+
+// Runs one side: the check, then the timed scans, checked again.
+template <class Stage>
+void runSide(const Options &O, bool Runs, size_t N,
+             const std::vector<int> &In) {
+  const char *Side = sideName<Stage>();
+  const device_vector<int> DIn(In);
+  device_vector<int> DOut(N);
+  Scan<int, kScanBlock, Stage> S(N);
+
+  S.run(DIn, DOut);
+  if (!Runs)
+    return;
+  std::vector<int> Got = DOut.download();
+  scanCheck(In, Got, Side);
+  printChecksum("scan", Side, N,
+                hex(fnv1a(Got.data(), Got.size() * sizeof(int))));
+
+  std::vector<double> Ms =
+      timeLaunches(O.Reps, [&] { return S.run(DIn, DOut); });
+  Got = DOut.download();
+  scanCheck(In, Got, (std::string(Side) + ", after the timed runs").c_str());
+  // Bytes: the input read and the output written once, at least.
+  printRow("scan", Side, N, kScanBlock, S.blocks(0), median(Ms), minimum(Ms),
+           2.0 * double(N * sizeof(int)));
+}
 
 } // namespace
 
@@ -126,25 +161,9 @@ int main(int Argc, char **Argv) {
   const bool Runs = requireExecution("mstage_scan");
   const size_t N = O.N ? O.N : kScanN;
   const std::vector<int> In = scanInput(N);
-  const device_vector<int> DIn(In);
-  device_vector<int> DOut(N);
-  Scan<int, kScanBlock> S(N);
-
-  S.run(DIn, DOut);
-  if (!Runs)
-    return 0;
-  std::vector<int> Got = DOut.download();
-  scanCheck(In, Got, "mstage");
-  printChecksum("scan", "mstage", N,
-                hex(fnv1a(Got.data(), Got.size() * sizeof(int))));
-
-  std::vector<double> Ms =
-      timeLaunches(O.Reps, [&] { return S.run(DIn, DOut); });
-  Got = DOut.download();
-  scanCheck(In, Got, "mstage, after the timed runs");
-  printHeader();
-  // Bytes: the input read and the output written once, at least.
-  printRow("scan", "mstage", N, kScanBlock, S.blocks(0), median(Ms),
-           minimum(Ms), 2.0 * double(N * sizeof(int)));
+  if (Runs)
+    printHeader();
+  runSide<Staged>(O, Runs, N, In);
+  runSide<Unstaged>(O, Runs, N, In);
   return 0;
 }

@@ -223,7 +223,10 @@ def geomean(xs):
 
 def ports_report(path, checksums_path):
     """Issue 16's ports: each kernel's time mstage / nvcc, each program's
-    (the geometric mean of its kernels'), the targets and the checksums."""
+    (the geometric mean of its kernels'), the targets and the checksums.
+    The "mstage" side is the staged port, which the targets are measured
+    on; the "unstaged" side (the same kernels without stage()) is shown
+    beside it, with no target."""
     rows = [r for r in csv.DictReader(open(path)) if r["benchmark"] in PORTS]
     if not rows:
         return
@@ -239,22 +242,29 @@ def ports_report(path, checksums_path):
     print("issue 16 ports: kernel time mstage / nvcc of the same run "
           "(lower is better)")
     print(f"{'benchmark':>10} {'n':>9} {'kernel':>15} {'nvcc ms':>9} "
-          f"{'mstage ms':>9} {'nvcc GB/s':>9} {'mstage GB/s':>11} {'ratio':>6}")
+          f"{'mstage ms':>9} {'nvcc GB/s':>9} {'mstage GB/s':>11} {'ratio':>6} "
+          f"{'unstaged ms':>11} {'unst. ratio':>11}")
     ratios = defaultdict(list)  # benchmark -> kernel ratios
+    unstaged = defaultdict(list)  # benchmark -> unstaged kernel ratios
     for (bench, n, kernel), sides in sorted(
             by.items(), key=lambda kv: (PORTS.index(kv[0][0]), kv[0][1],
                                         order[kv[0]])):
-        nv, ms = sides.get("nvcc"), sides.get("mstage")
+        nv, ms, un = (sides.get(s) for s in ("nvcc", "mstage", "unstaged"))
         def cell(r, key, w):
             return f"{float(r[key]):{w}.4f}" if r else f"{'-':>{w}}"
         def gb(r, w):
             return f"{float(r['gbps']):{w}.1f}" if r else f"{'-':>{w}}"
-        ratio = (float(ms["median_ms"]) / float(nv["median_ms"])
-                 if nv and ms and float(nv["median_ms"]) > 0 else None)
+        def of_nvcc(r):
+            return (float(r["median_ms"]) / float(nv["median_ms"])
+                    if nv and r and float(nv["median_ms"]) > 0 else None)
+        def num(x, w):
+            return f"{x if x is not None else float('nan'):{w}.3f}"
+        ratio, uratio = of_nvcc(ms), of_nvcc(un)
         ratios[bench].append(ratio)
+        unstaged[bench].append(uratio)
         print(f"{bench:>10} {n:>9} {kernel or '-':>15} {cell(nv, 'median_ms', 9)} "
               f"{cell(ms, 'median_ms', 9)} {gb(nv, 9)} {gb(ms, 11)} "
-              f"{ratio if ratio is not None else float('nan'):6.3f}")
+              f"{num(ratio, 6)} {cell(un, 'median_ms', 11)} {num(uratio, 11)}")
     print()
     print("issue 16 ports targets")
     met = []
@@ -271,6 +281,14 @@ def ports_report(path, checksums_path):
     rest = [per[b] for b in PORTS[1:]]
     met.append(target("transpose, scan, histogram: geometric mean",
                       None if None in rest else geomean(rest), "<=", 0.97))
+    # The unstaged ports, for comparison: what stage() adds to each.
+    for bench in PORTS:
+        rs = unstaged.get(bench, [])
+        kernels = len(rs)
+        what = f" (geometric mean of {kernels} kernels)" if kernels > 1 else ""
+        g = None if not rs or None in rs else geomean(rs)
+        print(f"(no target) {bench}{what} unstaged port / nvcc: "
+              + (f"{g:.2f}x" if g is not None else "no data"))
     sums = load_port_checksums(checksums_path)
     for bench in PORTS:
         ns = sorted({n for (b, n, _) in by if b == bench})
@@ -284,6 +302,10 @@ def ports_report(path, checksums_path):
             else:
                 print(f"  {bench} n={n} results: no checksums to compare MISS")
                 met.append(False)
+            if "nvcc" in pair and "unstaged" in pair:
+                _, word = same_checksum(bench, pair["nvcc"], pair["unstaged"])
+                print(f"  (no target) {bench} n={n} unstaged results: {word} "
+                      f"(unstaged {pair['unstaged']})")
     print(f"issue 16 ports: {sum(met)} of {len(met)} targets met")
 
 

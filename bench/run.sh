@@ -42,7 +42,8 @@ run "mstage reduce" "$here/mstage_bench" reduce --reps "$reps" --grid "${grid:-1
 run "nbody baselines" "$here/nbody_baselines" --reps 50
 run "mstage nbody" "$here/mstage_bench" nbody --reps 50
 run "mstage saxpy" "$here/mstage_bench" saxpy --reps "$reps"
-# Issue 16's ports: each nvcc baseline, then its mstage port; their
+# Issue 16's ports: each nvcc baseline, then its mstage port (staged and
+# unstaged kernels, sides "mstage" and "unstaged"); their
 # checksum lines go to checksums.csv with the heat equation's.
 for port in hotspot transpose scan histogram; do
   run "$port baseline" "$here/${port}_baseline" --reps "$reps"
