@@ -125,7 +125,11 @@ template <class T> int complexArithmetic(const char *Type, T Tol) {
         Prod[I] = X[I] * Y[I];
         Quot[I] = X[I] / Y[I];
       },
-      1, unsigned(X.size()))(X, Y, Prod, Quot);
+      1, unsigned(X.size()))
+      // Compared here within rounding; MSTAGE_CHECK=cpu compares bytes, and
+      // a zero's sign or a NaN's bits from Annex G's cases may differ
+      // between the device's helpers and the host's compiler-rt.
+      .check_on_cpu(false)(X, Y, Prod, Quot);
   unsigned Wrong = 0;
   for (std::size_t I = 0; I < X.size(); ++I) {
     C P = X[I] * Y[I], Q = X[I] / Y[I];
