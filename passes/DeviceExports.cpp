@@ -195,13 +195,7 @@ void buildDeviceExports(Module &M, const StageFunctions &StageFns,
     return;
 
   ValueToValueMapTy VMap;
-  std::unique_ptr<Module> Dev = CloneModule(
-      M, VMap, [&](const GlobalValue *GV) { return Reached.count(GV) != 0; });
-  for (StringRef Name :
-       {"llvm.global.annotations", "llvm.used", "llvm.compiler.used",
-        "llvm.global_ctors", "llvm.global_dtors"})
-    if (GlobalVariable *GV = Dev->getNamedGlobal(Name))
-      GV->eraseFromParent();
+  std::unique_ptr<Module> Dev = cloneReached(M, Reached, VMap);
   SmallPtrSet<GlobalValue *, 8> DevRoots;
   for (Function *F : Roots)
     DevRoots.insert(cast<Function>(VMap[F]));

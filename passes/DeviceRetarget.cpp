@@ -4,6 +4,7 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
@@ -63,6 +64,21 @@ void retargetToNVPTX(Module &M) {
   for (StringRef Name : {"llvm.ident", "llvm.linker.options"})
     if (NamedMDNode *N = M.getNamedMetadata(Name))
       M.eraseNamedMetadata(N);
+}
+
+std::unique_ptr<Module> cloneReached(const Module &M,
+                                     const SetVector<GlobalValue *> &Reached,
+                                     ValueToValueMapTy &VMap) {
+  std::unique_ptr<Module> Dev =
+      CloneModule(M, VMap, [&](const GlobalValue *GV) {
+        return Reached.count(const_cast<GlobalValue *>(GV)) != 0;
+      });
+  for (StringRef Name :
+       {"llvm.global.annotations", "llvm.used", "llvm.compiler.used",
+        "llvm.global_ctors", "llvm.global_dtors"})
+    if (GlobalVariable *GV = Dev->getNamedGlobal(Name))
+      GV->eraseFromParent();
+  return Dev;
 }
 
 } // namespace mstage

@@ -2,9 +2,15 @@
 #ifndef MSTAGE_PASSES_DEVICERETARGET_H
 #define MSTAGE_PASSES_DEVICERETARGET_H
 
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <memory>
+
 namespace llvm {
+class GlobalValue;
 class Module;
-}
+} // namespace llvm
 
 namespace mstage {
 
@@ -17,6 +23,13 @@ inline constexpr const char *NVPTXDataLayout =
 // protectors), turns invokes into calls (a kernel cannot throw), and drops
 // comdats, debug info and host module flags.
 void retargetToNVPTX(llvm::Module &M);
+
+// A copy of the part of host module M that device code reaches (Reached),
+// without the host's lists of annotations, used globals and constructors.
+std::unique_ptr<llvm::Module>
+cloneReached(const llvm::Module &M,
+             const llvm::SetVector<llvm::GlobalValue *> &Reached,
+             llvm::ValueToValueMapTy &VMap);
 
 } // namespace mstage
 

@@ -135,13 +135,7 @@ buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
     return std::nullopt;
 
   ValueToValueMapTy VMap;
-  std::unique_ptr<Module> Dev = CloneModule(
-      M, VMap, [&](const GlobalValue *GV) { return Reached.count(GV) != 0; });
-  for (StringRef Name :
-       {"llvm.global.annotations", "llvm.used", "llvm.compiler.used",
-        "llvm.global_ctors", "llvm.global_dtors"})
-    if (GlobalVariable *GV = Dev->getNamedGlobal(Name))
-      GV->eraseFromParent();
+  std::unique_ptr<Module> Dev = cloneReached(M, Reached, VMap);
 
   SmallVector<CallInst *, 8> DevSites;
   for (const StageSiteIR &Site : Staged.Sites)
