@@ -421,4 +421,30 @@ Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
   return B;
 }
 
+Expected<std::vector<ArrayRef<uint8_t>>>
+readDeviceLinkSection(ArrayRef<uint8_t> Section) {
+  std::vector<ArrayRef<uint8_t>> Blobs;
+  size_t Off = 0;
+  while (Off < Section.size()) {
+    ArrayRef<uint8_t> Rest = Section.drop_front(Off);
+    ArrayRef<uint8_t> Pad = Rest.take_front(KernelBlobAlign);
+    if (llvm::all_of(Pad, [](uint8_t C) { return C == 0; })) {
+      Off += Pad.size();
+      continue;
+    }
+    Expected<DeviceLinkBlob> Blob =
+        readDeviceLinkBlob(Rest.data(), Rest.size());
+    if (!Blob)
+      return createStringError(inconvertibleErrorCode(),
+                               "at offset " + Twine(Off) + " of section " +
+                                   DeviceLinkSection + ": " +
+                                   toString(Blob.takeError()));
+    LinkHeader H;
+    std::memcpy(&H, Rest.data(), sizeof(H));
+    Blobs.push_back(Rest.take_front(H.TotalSize));
+    Off += H.TotalSize; // at least sizeof(LinkHeader): the scan advances
+  }
+  return Blobs;
+}
+
 } // namespace mstage

@@ -120,6 +120,11 @@ std::string writeDeviceLinkBlob(const DeviceLinkBlob &Blob);
 llvm::Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
                                                   size_t MaxSize);
 
+// The blobs of a linked mstage_device_link section (one per unit, each
+// padded to KernelBlobAlign), each checked by readDeviceLinkBlob.
+llvm::Expected<std::vector<llvm::ArrayRef<uint8_t>>>
+readDeviceLinkSection(llvm::ArrayRef<uint8_t> Section);
+
 // The most exports or imports a blob may list; more are corruption.
 inline constexpr uint32_t MaxDeviceLinkEntries = 1u << 20;
 

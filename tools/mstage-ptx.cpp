@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AotImage.h"
+#include "DeviceLibrary.h"
 #include "JitCompiler.h"
 #include "KernelBlob.h"
 #include "StageValueText.h"
@@ -157,6 +158,27 @@ readKernels(const object::ObjectFile &Obj) {
     return A.Name < B.Name;
   });
   return Kernels;
+}
+
+// Registers the device code that the file's units export to each other's
+// kernels (mstage_device_link), so that a kernel calling into another file
+// compiles here as it does at run time. The section's data stays in Input.
+static Error registerDeviceLinks(const object::ObjectFile &Obj) {
+  for (const object::SectionRef &Sec : Obj.sections()) {
+    Expected<StringRef> Name = Sec.getName();
+    if (!Name || *Name != DeviceLinkSection)
+      continue;
+    Expected<StringRef> Data = Sec.getContents();
+    if (!Data)
+      return Data.takeError();
+    auto Blobs = readDeviceLinkSection(arrayRefFromStringRef(*Data));
+    if (!Blobs)
+      return Blobs.takeError();
+    for (ArrayRef<uint8_t> B : *Blobs)
+      if (Error E = rt::addDeviceLink(B.data(), B.data(), B.size()))
+        return E;
+  }
+  return Error::success();
 }
 
 // The images of the file's mstage_aot sections, in section order.
@@ -466,6 +488,8 @@ int main(int Argc, char **Argv) {
     return fail(InputFile + ": " + toString(Kernels.takeError()));
   if (ListAot || AotPTX)
     return showAot(**Bin);
+  if (Error E = registerDeviceLinks(**Bin))
+    return fail(InputFile + ": " + toString(std::move(E)));
 
   if (KernelName.empty()) {
     for (size_t I = 0; I < Kernels->size(); ++I) {
