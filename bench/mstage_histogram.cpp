@@ -110,8 +110,9 @@ int main(int Argc, char **Argv) {
   std::vector<uchar4> In(N / 4);
   std::memcpy(In.data(), Bytes.data(), N);
   const device_vector<uchar4> DIn(In);
-  // PTX-only mode knows no multiprocessors, and its code does not depend
-  // on the grid.
+  // PTX-only mode knows no multiprocessors: its PTX is for a grid of
+  // kHistogramBlocksPerSm blocks (the grid is folded into the kernel, so
+  // the GPU's code differs in the grid-stride loop's trip count).
   const unsigned Grid =
       (Runs ? device::current().multiprocessors() : 1) * kHistogramBlocksPerSm;
 
