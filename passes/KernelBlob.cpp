@@ -6,6 +6,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/xxhash.h"
 
+#include <cstddef>
 #include <cstring>
 
 using namespace llvm;
@@ -127,6 +128,35 @@ bool isKnownKind(uint32_t Kind) {
   return Kind <= static_cast<uint32_t>(StageKind::Bool);
 }
 
+// Both blob kinds start with the magic, the version, the header size and
+// the blob's total size.
+constexpr size_t TotalSizeOffset = 16;
+static_assert(offsetof(Header, TotalSize) == TotalSizeOffset);
+
+// Reads each blob of a linked section: the linker pads each object's part
+// to KernelBlobAlign. Read checks the blob at its argument (the rest of the
+// section); the scan then moves past it.
+Error scanSection(ArrayRef<uint8_t> Section, StringRef SectionName,
+                  function_ref<Error(ArrayRef<uint8_t>)> Read) {
+  size_t Off = 0;
+  while (Off < Section.size()) {
+    ArrayRef<uint8_t> Rest = Section.drop_front(Off);
+    ArrayRef<uint8_t> Pad = Rest.take_front(KernelBlobAlign);
+    if (llvm::all_of(Pad, [](uint8_t C) { return C == 0; })) {
+      Off += Pad.size();
+      continue;
+    }
+    if (Error E = Read(Rest))
+      return createStringError(inconvertibleErrorCode(),
+                               "at offset " + Twine(Off) + " of section " +
+                                   SectionName + ": " + toString(std::move(E)));
+    uint64_t Total;
+    std::memcpy(&Total, Rest.data() + TotalSizeOffset, sizeof(Total));
+    Off += Total; // checked by Read to be at least a header: the scan advances
+  }
+  return Error::success();
+}
+
 } // namespace
 
 Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
@@ -228,26 +258,16 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
 
 Expected<std::vector<KernelBlob>> readKernelSection(ArrayRef<uint8_t> Section) {
   std::vector<KernelBlob> Blobs;
-  size_t Off = 0;
-  while (Off < Section.size()) {
-    ArrayRef<uint8_t> Rest = Section.drop_front(Off);
-    // The linker pads each object's part of the section to KernelBlobAlign.
-    ArrayRef<uint8_t> Pad = Rest.take_front(KernelBlobAlign);
-    if (llvm::all_of(Pad, [](uint8_t C) { return C == 0; })) {
-      Off += Pad.size();
-      continue;
-    }
-    Expected<KernelBlob> Blob = readKernelBlob(Rest.data(), Rest.size());
-    if (!Blob)
-      return createStringError(inconvertibleErrorCode(),
-                               "at offset " + Twine(Off) + " of section " +
-                                   KernelBlobSection + ": " +
-                                   toString(Blob.takeError()));
-    Header H;
-    std::memcpy(&H, Rest.data(), sizeof(H));
-    Blobs.push_back(std::move(*Blob));
-    Off += H.TotalSize; // at least sizeof(Header): the scan always advances
-  }
+  if (Error E = scanSection(Section, KernelBlobSection,
+                            [&](ArrayRef<uint8_t> Rest) -> Error {
+                              Expected<KernelBlob> Blob =
+                                  readKernelBlob(Rest.data(), Rest.size());
+                              if (!Blob)
+                                return Blob.takeError();
+                              Blobs.push_back(std::move(*Blob));
+                              return Error::success();
+                            }))
+    return std::move(E);
   return Blobs;
 }
 
@@ -273,6 +293,7 @@ struct LinkHeader {
   uint32_t Reserved;
 };
 static_assert(sizeof(LinkHeader) == 72, "the device link header changed");
+static_assert(offsetof(LinkHeader, TotalSize) == TotalSizeOffset);
 
 struct ExportRecord {
   uint32_t NameOffset, TypeOffset;
@@ -424,26 +445,18 @@ Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
 Expected<std::vector<ArrayRef<uint8_t>>>
 readDeviceLinkSection(ArrayRef<uint8_t> Section) {
   std::vector<ArrayRef<uint8_t>> Blobs;
-  size_t Off = 0;
-  while (Off < Section.size()) {
-    ArrayRef<uint8_t> Rest = Section.drop_front(Off);
-    ArrayRef<uint8_t> Pad = Rest.take_front(KernelBlobAlign);
-    if (llvm::all_of(Pad, [](uint8_t C) { return C == 0; })) {
-      Off += Pad.size();
-      continue;
-    }
-    Expected<DeviceLinkBlob> Blob =
-        readDeviceLinkBlob(Rest.data(), Rest.size());
-    if (!Blob)
-      return createStringError(inconvertibleErrorCode(),
-                               "at offset " + Twine(Off) + " of section " +
-                                   DeviceLinkSection + ": " +
-                                   toString(Blob.takeError()));
-    LinkHeader H;
-    std::memcpy(&H, Rest.data(), sizeof(H));
-    Blobs.push_back(Rest.take_front(H.TotalSize));
-    Off += H.TotalSize; // at least sizeof(LinkHeader): the scan advances
-  }
+  if (Error E = scanSection(Section, DeviceLinkSection,
+                            [&](ArrayRef<uint8_t> Rest) -> Error {
+                              Expected<DeviceLinkBlob> Blob =
+                                  readDeviceLinkBlob(Rest.data(), Rest.size());
+                              if (!Blob)
+                                return Blob.takeError();
+                              LinkHeader H;
+                              std::memcpy(&H, Rest.data(), sizeof(H));
+                              Blobs.push_back(Rest.take_front(H.TotalSize));
+                              return Error::success();
+                            }))
+    return std::move(E);
   return Blobs;
 }
 
