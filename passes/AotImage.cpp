@@ -1,6 +1,8 @@
 //===- AotImage.cpp - A unit's ahead-of-time generic kernel code ----------===//
 #include "AotImage.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/xxhash.h"
 
@@ -51,6 +53,13 @@ uint64_t stagedParamSize(ArrayRef<uint32_t> SiteSizes) {
   for (uint32_t S : SiteSizes)
     Size += alignTo(S, 16);
   return Size;
+}
+
+uint64_t stagedParamSize(ArrayRef<StageSite> Sites) {
+  SmallVector<uint32_t, 8> Sizes;
+  for (const StageSite &S : Sites)
+    Sizes.push_back(S.Size);
+  return stagedParamSize(Sizes);
 }
 
 std::string writeAotImage(const AotImage &Image) {

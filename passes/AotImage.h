@@ -18,6 +18,8 @@
 #ifndef MSTAGE_PASSES_AOTIMAGE_H
 #define MSTAGE_PASSES_AOTIMAGE_H
 
+#include "KernelBlob.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -69,6 +71,8 @@ readAotSection(llvm::ArrayRef<uint8_t> Section);
 // The bytes of the staged-values parameter of a generic kernel whose stage
 // sites have these sizes (0 when it has none: no parameter).
 uint64_t stagedParamSize(llvm::ArrayRef<uint32_t> SiteSizes);
+// The same for a kernel's stage sites.
+uint64_t stagedParamSize(llvm::ArrayRef<StageSite> Sites);
 
 // The number of an architecture, "sm_90" or "sm_90a": 90; 0 for a name
 // that is not sm_ and a number.

@@ -12,6 +12,7 @@
 //    multiprocessor count depend on the GPU (0 and ""), and occupancy fails.
 //
 //===----------------------------------------------------------------------===//
+#include "AotImage.h"
 #include "Backend.h"
 #include "CodeForLaunch.h"
 #include "CpuThreadPool.h"
@@ -74,10 +75,7 @@ ArchFacts archFacts(llvm::StringRef Arch) {
                {89, {100, 1536}},  {90, {228, 2048}},  {100, {228, 2048}},
                {101, {228, 2048}}, {103, {228, 2048}}, {110, {228, 2048}},
                {120, {100, 1536}}, {121, {100, 1536}}};
-  unsigned CC = 0;
-  if (Arch.consume_front("sm_"))
-    Arch.take_while([](char C) { return C >= '0' && C <= '9'; })
-        .getAsInteger(10, CC);
+  unsigned CC = mstage::archNumber(Arch);
   for (const auto &T : Table)
     if (T.CC == CC)
       return T.F;

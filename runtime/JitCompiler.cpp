@@ -1,5 +1,6 @@
 //===- JitCompiler.cpp - Specialize a kernel's bitcode and emit PTX -------===//
 #include "JitCompiler.h"
+#include "AotImage.h"
 #include "CaptureInMemory.h"
 #include "DeviceCodegen.h"
 #include "DeviceLibrary.h"
@@ -315,10 +316,8 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
   // After the facts, which read pointer slots from the byval parameters;
   // before the optimizer, which folds loads through the moved ones.
   if (Function *Kernel = M->getFunction(K.Name)) {
-    uint64_t StagedBytes = 0;
-    for (const StageSite &S : K.StageSites)
-      StagedBytes += alignTo(S.Size, 16);
-    auto Moved = moveLargeParams(*Kernel, Opts.Arch, StagedBytes, K.NumParams);
+    auto Moved = moveLargeParams(*Kernel, Opts.Arch,
+                                 stagedParamSize(K.StageSites), K.NumParams);
     if (!Moved)
       return jitError(K, toString(Moved.takeError()));
   }

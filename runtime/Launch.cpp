@@ -1,4 +1,5 @@
 //===- Launch.cpp - mstage_rt_launch: find or make the code, then launch ===//
+#include "AotImage.h"
 #include "Backend.h"
 #include "CacheKey.h"
 #include "CaptureInMemory.h"
@@ -337,14 +338,6 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
   return "";
 }
 
-// The generic code's staged-values parameter: its bytes.
-uint64_t stagedBytesOf(const mstage::KernelBlob &Blob) {
-  uint64_t Bytes = 0;
-  for (const mstage::StageSite &S : Blob.StageSites)
-    Bytes += llvm::alignTo(S.Size, 16);
-  return Bytes;
-}
-
 // Why a launch whose parameters InMemory are copied to device memory at
 // each launch cannot be captured into a graph (the copy is from the
 // caller's memory, gone when a replay runs).
@@ -545,44 +538,79 @@ mstage_rt_prepare(const void *HostEntry) {
   return findRunnable(HostEntry, K);
 }
 
+namespace {
+
+// Where a compile ahead (mstage_rt_compile) and a question about the code
+// (codeForLaunch) start: the kernel, the launch's effective configuration
+// and, when asked for, the launch's key, with its pointers' facts as
+// prepare() previews them.
+struct CompileRequest {
+  const RegisteredKernel *K = nullptr;
+  mstage_launch_config Effective;
+  std::optional<StagedLaunch> Staged;
+};
+
+int prepareCompile(const void *HostEntry, void *const *Params,
+                   const uint32_t *ParamSizes, uint32_t NumParams,
+                   const mstage_launch_config &Config, bool Keyed,
+                   CompileRequest &R) {
+  if (int Err = checkLaunch(HostEntry, NumParams, Config, R.K, R.Effective))
+    return Err;
+  llvm::SmallVector<mstage::SlotFact, 8> Facts;
+  if (std::string Why = launchFactsOf(*R.K, backend(), Params, ParamSizes,
+                                      NumParams, /*Preview=*/true, Facts);
+      !Why.empty())
+    return fail(kernelPrefix(*R.K) + ": " + Why);
+  if (!Keyed)
+    return 0;
+  R.Staged.emplace(*R.K, Params, R.Effective, Facts);
+  if (R.Staged->GaveUp >= 0)
+    return fail(kernelPrefix(*R.K) + ": " +
+                evaluatorGaveUp(R.K->Blob, uint32_t(R.Staged->GaveUp)));
+  return 0;
+}
+
+// Finds or makes R's cache entry (E) and its code: now with MSTAGE_JIT=sync,
+// else queued for the background.
+int compileEntry(const CompileRequest &R, CacheEntry *&E) {
+  E = &R.K->Specializations->findOrInsert(R.Staged->key());
+  if (E->ready())
+    return 0;
+  if (jitSettings().Async) {
+    queueSpecialization(*R.K, *E, 0);
+    return 0;
+  }
+  LaunchTimes Times;
+  if (int Err =
+          compileNow(*R.K, backend(), R.Effective, *R.Staged, *E, Times, false))
+    return Err;
+  if (traceEnabled())
+    traceLaunch(R.K->Blob, R.Effective, R.Staged->Values, R.Staged->Facts,
+                Times);
+  return 0;
+}
+
+} // namespace
+
 extern "C" __attribute__((visibility("default"))) int
 mstage_rt_compile(const void *HostEntry, void *const *Params,
                   const uint32_t *ParamSizes, uint32_t NumParams,
                   const mstage_launch_config *Config) {
-  const RegisteredKernel *K;
-  mstage_launch_config Effective;
-  if (int Err = checkLaunch(HostEntry, NumParams, *Config, K, Effective))
-    return Err;
-  const Backend &B = backend();
   const CacheSettings &Cache = cacheSettings();
   // The CPU back end compiles nothing; with MSTAGE_CACHE=off no code is
   // kept for a later launch.
-  llvm::SmallVector<mstage::SlotFact, 8> Facts;
-  if (std::string Why = launchFactsOf(*K, B, Params, ParamSizes, NumParams,
-                                      /*Preview=*/true, Facts);
-      !Why.empty())
-    return fail(kernelPrefix(*K) + ": " + Why);
-  if (B.Kind == BackendKind::Cpu || Cache.Mode == CacheMode::Off)
+  bool Keeps =
+      backend().Kind != BackendKind::Cpu && Cache.Mode != CacheMode::Off;
+  CompileRequest R;
+  if (int Err = prepareCompile(HostEntry, Params, ParamSizes, NumParams,
+                               *Config, Keeps && Cache.Error.empty(), R))
+    return Err;
+  if (!Keeps)
     return 0;
   if (!Cache.Error.empty())
-    return fail(kernelPrefix(*K) + ": " + Cache.Error);
-  StagedLaunch Staged(*K, Params, Effective, Facts);
-  if (Staged.GaveUp >= 0)
-    return fail(kernelPrefix(*K) + ": " +
-                evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp)));
-  CacheEntry &E = K->Specializations->findOrInsert(Staged.key());
-  if (E.ready())
-    return 0;
-  if (jitSettings().Async) {
-    queueSpecialization(*K, E, 0);
-    return 0;
-  }
-  LaunchTimes Times;
-  if (int Err = compileNow(*K, B, Effective, Staged, E, Times, false))
-    return Err;
-  if (traceEnabled())
-    traceLaunch(K->Blob, Effective, Staged.Values, Staged.Facts, Times);
-  return 0;
+    return fail(kernelPrefix(*R.K) + ": " + Cache.Error);
+  CacheEntry *E;
+  return compileEntry(R, E);
 }
 
 int mstage::rt::codeForLaunch(const void *HostEntry, void *const *Params,
@@ -590,42 +618,35 @@ int mstage::rt::codeForLaunch(const void *HostEntry, void *const *Params,
                               const mstage_launch_config &Config,
                               CUfunction &Function, CUmodule &Owned) {
   Owned = nullptr;
-  if (int Err =
-          mstage_rt_compile(HostEntry, Params, ParamSizes, NumParams, &Config))
+  CompileRequest R;
+  if (int Err = prepareCompile(HostEntry, Params, ParamSizes, NumParams, Config,
+                               /*Keyed=*/true, R))
     return Err;
-  if (jitSettings().Async)
-    waitForCompiles();
-  const RegisteredKernel *K;
-  mstage_launch_config Effective;
-  if (int Err = checkLaunch(HostEntry, NumParams, Config, K, Effective))
-    return Err;
-  const Backend &B = backend();
-  // The key mstage_rt_compile used.
-  llvm::SmallVector<mstage::SlotFact, 8> Facts;
-  if (std::string Why = launchFactsOf(*K, B, Params, ParamSizes, NumParams,
-                                      /*Preview=*/true, Facts);
-      !Why.empty())
-    return fail(kernelPrefix(*K) + ": " + Why);
-  StagedLaunch Staged(*K, Params, Effective, Facts);
-  if (Staged.GaveUp >= 0)
-    return fail(kernelPrefix(*K) + ": " +
-                evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp)));
-  if (cacheSettings().Mode == CacheMode::Off) {
+  const CacheSettings &Cache = cacheSettings();
+  if (Cache.Mode == CacheMode::Off) {
     CompiledKernel Code;
     LaunchTimes Times;
-    if (std::string Err = makeCode(*K, B, Effective, Staged, Code, Times);
+    if (std::string Err =
+            makeCode(*R.K, backend(), R.Effective, *R.Staged, Code, Times);
         !Err.empty())
       return fail(Err);
     Function = Code.Function;
     Owned = Code.Module;
     return 0;
   }
-  CacheEntry *E = K->Specializations->find(Staged.key());
-  if (!E || (!E->ready() && E->Failure.empty()))
-    return fail(kernelPrefix(*K) + ": its code is not in the memory cache "
-                                   "after its compile; please report this");
+  if (!Cache.Error.empty())
+    return fail(kernelPrefix(*R.K) + ": " + Cache.Error);
+  CacheEntry *E;
+  if (int Err = compileEntry(R, E))
+    return Err;
+  if (jitSettings().Async)
+    waitForCompiles();
   if (!E->ready())
-    return fail(E->Failure);
+    return fail(E->Failure.empty()
+                    ? kernelPrefix(*R.K) +
+                          ": its code is not ready after its compile; please "
+                          "report this"
+                    : E->Failure);
   Function = E->Code.Function;
   return 0;
 }
@@ -685,7 +706,8 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
       // The CPU back end is held to sm_90's parameter space (LaunchLimits.h).
       if (uint64_t InMemory =
               paramsInMemory(llvm::ArrayRef(ParamSizes, NumParams),
-                             stagedBytesOf(K->Blob), kernelParamLimit("sm_90")))
+                             mstage::stagedParamSize(K->Blob.StageSites),
+                             kernelParamLimit("sm_90")))
         return fail(kernelPrefix(*K) + " " +
                     notCapturable("sm_90", ParamSizes, NumParams, InMemory));
       return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,
