@@ -59,17 +59,23 @@ def main(path):
             print(f"{n:>10} {name:>18} {ms:9.4f} {ratio:16.3f}")
 
 
+def checksum_fields(path):
+    """The fields of each checksum,... line of path; none when it cannot be
+    read."""
+    try:
+        lines = open(path).read().splitlines()
+    except (OSError, TypeError):
+        return []
+    return [f for f in (line.strip().split(",") for line in lines)
+            if f[0] == "checksum"]
+
+
 def load_checksums(path):
     """(n, steps) -> variant -> (checksum, residual), from the stderr lines
     checksum,heat,VARIANT,N,STEPS,HASH,RESIDUAL."""
     sums = defaultdict(dict)
-    try:
-        lines = open(path).read().splitlines()
-    except (OSError, TypeError):
-        return sums
-    for line in lines:
-        f = line.strip().split(",")
-        if len(f) == 7 and f[0] == "checksum" and f[1] == "heat":
+    for f in checksum_fields(path):
+        if len(f) == 7 and f[1] == "heat":
             sums[(int(f[3]), int(f[4]))][f[2]] = (f[5], f[6])
     return sums
 
@@ -191,13 +197,8 @@ def load_port_checksums(path):
     """(benchmark, n) -> side -> value, from the stderr lines
     checksum,BENCHMARK,SIDE,N,VALUE of issue 16's ports."""
     sums = defaultdict(dict)
-    try:
-        lines = open(path).read().splitlines()
-    except (OSError, TypeError):
-        return sums
-    for line in lines:
-        f = line.strip().split(",")
-        if len(f) == 5 and f[0] == "checksum" and f[1] in PORTS:
+    for f in checksum_fields(path):
+        if len(f) == 5 and f[1] in PORTS:
             sums[(f[1], int(f[3]))][f[2]] = f[4]
     return sums
 

@@ -124,13 +124,16 @@ void applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
     Used |= X.P.Groups;
 
   LLVMContext &Ctx = Kernel.getContext();
+  // A load from groups that nothing in the kernel writes: ld.global.nc.
+  auto MarkReadOnly = [&](const Access &X) {
+    auto *L = dyn_cast<LoadInst>(X.I);
+    if (L && L->isSimple() && !X.P.Unknown && X.P.Groups && !UnknownWrite &&
+        !(Written & X.P.Groups))
+      L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+  };
   if (When == FactsPass::AfterOptimization) {
-    for (const Access &X : Accesses) {
-      auto *L = dyn_cast<LoadInst>(X.I);
-      if (L && L->isSimple() && !X.P.Unknown && X.P.Groups &&
-          !UnknownWrite && !(Written & X.P.Groups))
-        L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
-    }
+    for (const Access &X : Accesses)
+      MarkReadOnly(X);
     return;
   }
   // One scope per group: accesses of different groups never alias. Each
@@ -168,9 +171,7 @@ void applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
           MDNode::concatenate(X.I->getMetadata(LLVMContext::MD_noalias),
                               Others[G]));
     }
-    auto *L = dyn_cast<LoadInst>(X.I);
-    if (L && L->isSimple() && !UnknownWrite && !(Written & X.P.Groups))
-      L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+    MarkReadOnly(X);
   }
 
   const DataLayout &DL = Kernel.getDataLayout();

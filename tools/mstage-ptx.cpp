@@ -502,7 +502,8 @@ int main(int Argc, char **Argv) {
         ListSeparator Sep(",");
         for (const PointerSlot &P : K.PointerSlots)
           outs() << Sep
-                 << (P.Param ? " arg " + utostr(P.Param - 1) : " capture")
+                 // Numbered as launch errors number them: arguments from 1.
+                 << (P.Param ? " argument " + utostr(P.Param) : " capture")
                  << "+" << P.Offset;
         outs() << "\n";
       }
