@@ -5,7 +5,6 @@
 // --count-allocations prints how many heap allocations the last launch made.
 #include <mstage.hpp>
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,7 +12,9 @@
 #include <thread>
 #include <vector>
 
-static std::atomic<long> Allocations{0};
+// Counts this thread's allocations only: the runtime's compile pool (its
+// warm-up compile) may allocate meanwhile.
+static thread_local long Allocations = 0;
 void *operator new(std::size_t N) {
   ++Allocations;
   if (void *P = std::malloc(N ? N : 1))
