@@ -34,6 +34,7 @@
 #include <string>
 #include <sys/wait.h>
 #include <thread>
+#include <utility>
 #include <unistd.h>
 #include <vector>
 
@@ -170,6 +171,11 @@ void heat(size_t N, int Steps) {
       heatResidualGrid(N), kHeatThreads);
   current_stream().synchronize();
 
+  // JIT_COLD_STEPS=1: when each step's launches returned, and which code
+  // the last of them ran (for finding where the first steps lose time).
+  const bool StepTimes = std::getenv("JIT_COLD_STEPS") != nullptr;
+  std::vector<std::pair<double, int>> Returned;
+  Returned.reserve(StepTimes ? Steps : 0);
   auto T0 = Clock::now();
   int Cur = 0;
   float Res = -1.0f;
@@ -184,9 +190,15 @@ void heat(size_t N, int Steps) {
       std::memcpy(&Res, &Bits, sizeof Res);
     }
     Cur = 1 - Cur;
+    if (StepTimes)
+      Returned.emplace_back(msSince(T0),
+                            mstage_rt_last_launch_source(nullptr));
   }
   current_stream().synchronize();
   double Ms = msSince(T0);
+  for (size_t I = 0; I < Returned.size(); ++I)
+    std::fprintf(stderr, "# step %zu returned %.3f ms, source %d\n", I + 1,
+                 Returned[I].first, Returned[I].second);
 
   std::vector<float> Field = D[Cur].download(), Expected = Initial;
   float ExpectedRes = heatReference(N, Steps, Expected);

@@ -4,6 +4,7 @@
 #include "CpuThreadPool.h"
 #include "CudaDriver.h"
 #include "JitCompiler.h"
+#include "KernelRegistry.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -90,6 +91,8 @@ const Backend &backend() {
     Backend B = chooseBackend();
     if (B.Kind == BackendKind::Gpu || B.Kind == BackendKind::PtxOnly)
       startCompilePool(B.Kind == BackendKind::Gpu, B.Arch);
+    if (B.Kind == BackendKind::Gpu)
+      preloadGenericCode();
     return B;
   }();
   return B;

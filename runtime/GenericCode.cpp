@@ -114,8 +114,12 @@ void GenericCode::load() {
   Kernels = std::move(Found);
 }
 
-const GenericKernel *GenericCode::find(StringRef Name) {
+void GenericCode::preload() {
   std::call_once(Loaded, [this] { load(); });
+}
+
+const GenericKernel *GenericCode::find(StringRef Name) {
+  preload();
   auto It = Kernels.find(Name);
   return It == Kernels.end() ? nullptr : &It->second;
 }

@@ -36,6 +36,10 @@ public:
   // in use (a GPU, or PTX-only), or null when there is none. Thread-safe.
   const GenericKernel *find(llvm::StringRef Name);
 
+  // Loads it now, as find() would (the compile pool does at start, so that
+  // no launch waits for the load). Thread-safe.
+  void preload();
+
   // The module is unloaded: its generic code is dropped.
   void unload();
 

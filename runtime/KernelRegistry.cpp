@@ -138,6 +138,16 @@ const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
   return nullptr;
 }
 
+void preloadGenericCode() {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  for (auto [Module, Generic] : R.Generic)
+    queueCompile(Module, [Generic = Generic] {
+      if (backend().Driver->bindThread())
+        Generic->preload();
+    });
+}
+
 } // namespace mstage::rt
 
 using namespace mstage::rt;

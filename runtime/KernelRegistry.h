@@ -28,6 +28,11 @@ struct RegisteredKernel {
 // thread's repeated lookup takes no lock.
 const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why);
 
+// Loads the generic code of every registered module on the compile pool:
+// the module load (measured: most of a cold first launch) overlaps the
+// program's start instead of delaying its first launch.
+void preloadGenericCode();
+
 } // namespace mstage::rt
 
 #endif

@@ -78,6 +78,10 @@ int main(int argc, char **argv) {
                   unsigned((N + kHeatBlockY - 1) / kHeatBlockY));
   const unsigned Edge = unsigned((N + kHeatThreads - 1) / kHeatThreads);
 
+  // JIT_COLD_STEPS=1: when each step's launches returned (jit_cold's too).
+  const bool StepTimes = std::getenv("JIT_COLD_STEPS") != nullptr;
+  std::vector<double> Returned;
+  Returned.reserve(StepTimes ? Steps : 0);
   auto T0 = std::chrono::steady_clock::now();
   int Cur = 0;
   float Res = -1.0f;
@@ -96,12 +100,19 @@ int main(int argc, char **argv) {
       std::memcpy(&Res, &Bits, sizeof Res);
     }
     Cur = 1 - Cur;
+    if (StepTimes)
+      Returned.push_back(std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - T0)
+                             .count());
   }
   CUDA_CHECK(cudaStreamSynchronize(S));
   CUDA_CHECK(cudaGetLastError());
   double Ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - T0)
                   .count();
+
+  for (size_t I = 0; I < Returned.size(); ++I)
+    std::fprintf(stderr, "# step %zu returned %.3f ms\n", I + 1, Returned[I]);
 
   std::vector<float> Field(Cells), Expected = Initial;
   CUDA_CHECK(cudaMemcpy(Field.data(), D[Cur], Cells * sizeof(float),
