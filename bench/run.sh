@@ -49,6 +49,9 @@ for port in hotspot transpose scan histogram; do
   run "$port baseline" "$here/${port}_baseline" --reps "$reps"
   run "mstage $port" "$here/mstage_$port" --reps "$reps"
 done
+# Issue 18's algorithms (parallel_for, reductions, transform).
+run "algorithms baseline" "$here/algorithms_baseline" --reps "$reps"
+run "mstage algorithms" "$here/mstage_algorithms" --reps "$reps"
 run "async baselines" "$here/async_baselines"
 run "mstage async" "$here/mstage_async"
 # JIT latency, cold: no driver cache and an empty mstage cache directory.
