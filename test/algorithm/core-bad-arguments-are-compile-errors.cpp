@@ -27,8 +27,8 @@ int main() {
   mstage::device_vector<text> t(4);
   (void)h, (void)cd, (void)t;
 #if CASE == 1
-  // HOST: core-bad-arguments-are-compile-errors.cpp:[[@LINE+2]]:{{[0-9]+}}: note: in instantiation
   // HOST: error: static assertion failed {{.*}}: mstage::sum: a std::vector is host memory; copy it into a device_vector (or pass a managed_vector) first
+  // HOST: core-bad-arguments-are-compile-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: note: in instantiation
   mstage::sum(h);
 #elif CASE == 2
   // PTR: error: static assertion failed {{.*}}: mstage::reduce: a pointer has no size; pass a device_vector, a vector_view or an mstage::array

@@ -162,14 +162,15 @@ auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
             struct alignas(16) pack {
               T v[Vec];
             } p;
-            const T *at = tile + (std::size_t(k) * Block + tid) * Vec;
+            // Offsets within a tile are below 2^32: 32-bit arithmetic.
+            const T *at = tile + unsigned((k * Block + unsigned(tid)) * Vec);
             std::memcpy(&p, __builtin_assume_aligned(at, 16), sizeof(pack));
             for (unsigned e = 0; e < Vec; ++e)
               add(p.v[e]);
           }
         } else {
           for (unsigned k = 0; k < Items; ++k)
-            add(tile[k * Block + tid]);
+            add(tile[unsigned(k * Block + unsigned(tid))]);
         }
       }
       if (rest != 0 && full_tiles % grid == block) {
