@@ -22,8 +22,8 @@ namespace {
 constexpr float cfl = 0.5f;
 constexpr float dx = 1.0f;
 
-// Fortran order with lower bound 1: element (j, i) is at (i-1) + nx*(j-1).
-inline int at(int j, int i, int nx) { return (i - 1) + nx * (j - 1); }
+// Fortran order with lower bound 1: element (j, i) is at (j-1) + ny*(i-1).
+inline int at(int j, int i, int ny) { return (j - 1) + ny * (i - 1); }
 
 float speed(float u, float v) { return std::fabs(u) + std::fabs(v); }
 
@@ -33,8 +33,8 @@ void velocity(int ny, int nx, int t, std::vector<float> &u,
               std::vector<float> &v) {
   for (int j = 1; j <= ny; ++j)
     for (int i = 1; i <= nx; ++i) {
-      u[at(j, i, nx)] = std::sin(0.1f * j + 0.3f * t) * (1.0f + 0.1f * t);
-      v[at(j, i, nx)] = std::cos(0.07f * i - 0.2f * t);
+      u[at(j, i, ny)] = std::sin(0.1f * j + 0.3f * t) * (1.0f + 0.1f * t);
+      v[at(j, i, ny)] = std::cos(0.07f * i - 0.2f * t);
     }
 }
 
@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
   std::vector<float> hq(std::size_t(ny) * nx), hu(hq.size()), hv(hq.size());
   for (int j = 1; j <= ny; ++j)
     for (int i = 1; i <= nx; ++i)
-      hq[at(j, i, nx)] = std::exp(-0.01f * ((j - ny / 2) * (j - ny / 2) +
+      hq[at(j, i, ny)] = std::exp(-0.01f * ((j - ny / 2) * (j - ny / 2) +
                                             (i - nx / 3) * (i - nx / 3)));
   q.from_host(hq);
 
@@ -96,12 +96,12 @@ int main(int argc, char **argv) {
       for (int i = 1; i <= nx; ++i) {
         int im = i == 1 ? nx : i - 1, ip = i == nx ? 1 : i + 1;
         int jm = j == 1 ? ny : j - 1, jp = j == ny ? 1 : j + 1;
-        float a = hu[at(j, i, nx)], b = hv[at(j, i, nx)], c = hq[at(j, i, nx)];
-        float fx = a > 0 ? a * (c - hq[at(j, im, nx)])
-                         : a * (hq[at(j, ip, nx)] - c);
-        float fy = b > 0 ? b * (c - hq[at(jm, i, nx)])
-                         : b * (hq[at(jp, i, nx)] - c);
-        hqn[at(j, i, nx)] = c - host_dt / dx * (fx + fy);
+        float a = hu[at(j, i, ny)], b = hv[at(j, i, ny)], c = hq[at(j, i, ny)];
+        float fx = a > 0 ? a * (c - hq[at(j, im, ny)])
+                         : a * (hq[at(j, ip, ny)] - c);
+        float fy = b > 0 ? b * (c - hq[at(jm, i, ny)])
+                         : b * (hq[at(jp, i, ny)] - c);
+        hqn[at(j, i, ny)] = c - host_dt / dx * (fx + fy);
       }
     hq.swap(hqn);
     host_time += host_dt;

@@ -10,7 +10,7 @@
 // RUN: %mstagexx -O2 -DNDEBUG %s -o %t
 // RUN: rm -rf %t.dump && env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t 1048748
 // RUN: cat %t.dump/*.ptx | FileCheck %s
-// RUN: %ptxas -arch=sm_90 %t.dump/*.ptx -o /dev/null
+// RUN: bash -c "for f in %t.dump/*.ptx; do %ptxas -arch=sm_90 \$f -o /dev/null || exit 1; done"
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 #include <mstage.hpp>
@@ -25,3 +25,15 @@ int main(int argc, char **argv) {
   mstage::sum(in, out);
   std::printf("sum of %zu ints compiled\n", n);
 }
+
+// The first pass (grid 257) is dumped first or second; check both kernels
+// by their shapes.
+// CHECK-DAG: .reqntid 256, 1, 1
+// CHECK-DAG: setp.gt.u32 {{.*}}, 255;
+// CHECK-DAG: ld.global.nc.v4.b32
+// CHECK-DAG: setp.ne.b32 {{.*}}, 256;
+// CHECK-DAG: setp.gt.u32 {{.*}}, 171;
+// CHECK-DAG: ld.global.nc.b32 {{.*}}+4194304];
+// CHECK-DAG: shfl.sync.down.b32 {{.*}}, 16, 31, -1;
+// CHECK-NOT: %nctaid
+// CHECK-NOT: %ntid

@@ -300,11 +300,16 @@ auto reduce_impl(const char *call, stream_ref s, In &&in_arg, R init,
   }
 }
 
+// Whether op(R, R) exists and gives an R (invoke_result only when it does).
+template <class Op, class R, class = void>
+struct reduce_op_fits_t : std::false_type {};
+template <class Op, class R>
+struct reduce_op_fits_t<
+    Op, R, std::enable_if_t<std::is_invocable_v<const Op &, const R &, const R &>>>
+    : std::is_convertible<std::invoke_result_t<const Op &, const R &, const R &>,
+                          R> {};
 template <class Op, class T, class R>
-constexpr bool reduce_op_fits =
-    std::is_invocable_v<const Op &, const R &, const R &> &&
-    std::is_convertible_v<std::invoke_result_t<const Op &, const R &, const R &>,
-                          R>;
+constexpr bool reduce_op_fits = reduce_op_fits_t<Op, R>::value;
 
 } // namespace detail
 
