@@ -407,10 +407,65 @@ def cold_report(path, jit_path):
     print(f"zero-wait JIT: {sum(met)} of {len(met)} targets met")
 
 
+# --- issue 18 algorithms (core: reductions, transform, parallel_for) ---
+# Rows of bench/mstage_algorithms.cpp and bench/cuda/algorithms_baseline.cu.
+# The scan and sort rows of issue 18 are reported by their own block.
+ALGO_CORE_TARGETS = [
+    # (benchmark, n or None for every n, baseline, minimum ratio)
+    ("algo-sum-int", 1 << 27, "cub", 1.0),
+    ("algo-sum-int", (1 << 27) + 172, "cub", 1.0),
+    ("algo-sum-int", 1 << 16, "cub", 0.9),
+    ("algo-sum-float", 1 << 27, "cub", 1.0),
+    ("algo-sum-float", (1 << 27) + 172, "cub", 1.0),
+    ("algo-sum-float", 1 << 16, "cub", 0.9),
+    ("algo-sum-double", 1 << 27, "cub", 1.0),
+    ("algo-sum-double", (1 << 27) + 172, "cub", 1.0),
+    ("algo-sum-double", 1 << 16, "cub", 0.9),
+    ("algo-transform", None, "thrust", 0.95),
+    ("algo-transform", None, "cuda", 0.95),
+    ("algo-stencil3d", None, "thrust", 0.95),
+    ("algo-stencil3d", None, "cuda", 0.95),
+]
+
+
+def algorithms_core_report(path):
+    rows = [r for r in csv.DictReader(open(path))
+            if r["benchmark"].startswith(("algo-sum-", "algo-transform",
+                                          "algo-stencil3d"))]
+    if not rows:
+        return
+    by = defaultdict(dict)  # (benchmark, n) -> variant -> median ms
+    for r in rows:
+        by[(r["benchmark"], int(r["n"]))][r["variant"]] = float(r["median_ms"])
+    print()
+    print("issue 18 algorithms: mstage throughput relative to CUB, Thrust and "
+          "CUDA of the same run (higher is better)")
+    print(f"{'benchmark':>16} {'n':>10} {'variant':>8} {'ms':>9} {'mstage x':>9}")
+    for (bench, n), v in sorted(by.items()):
+        for name, ms in sorted(v.items()):
+            ratio = ms / v["mstage"] if "mstage" in v and v["mstage"] else None
+            print(f"{bench:>16} {n:>10} {name:>8} {ms:9.4f} "
+                  f"{ratio if ratio is not None else float('nan'):9.3f}")
+    print()
+    print("issue 18 algorithms targets")
+    met = []
+    for bench, n, base, limit in ALGO_CORE_TARGETS:
+        keys = [k for k in by if k[0] == bench and (n is None or k[1] == n)]
+        for key in keys or [(bench, n)]:
+            v = by.get(key, {})
+            ratio = (v[base] / v["mstage"]
+                     if base in v and v.get("mstage") else None)
+            met.append(target(f"{bench} n={key[1]} mstage / {base}", ratio,
+                              ">=", limit))
+    print(f"issue 18 algorithms: {sum(met)} of {len(met)} targets met")
+# --- end of issue 18 algorithms (core) ---
+
+
 if __name__ == "__main__":
     main(sys.argv[1])
     async_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
     ports_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
+    algorithms_core_report(sys.argv[1])
     if len(sys.argv) > 2:
         jit_report(sys.argv[2])
     if len(sys.argv) > 4:

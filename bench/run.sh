@@ -49,6 +49,9 @@ for port in hotspot transpose scan histogram; do
   run "$port baseline" "$here/${port}_baseline" --reps "$reps"
   run "mstage $port" "$here/mstage_$port" --reps "$reps"
 done
+# Issue 18's algorithms (parallel_for, reductions, transform).
+run "algorithms baseline" "$here/algorithms_baseline" --reps "$reps"
+run "mstage algorithms" "$here/mstage_algorithms" --reps "$reps"
 # Launch-bound figures swing by +-20% between two runs on these machines
 # (measured: heat 256^2 0.85x to 1.25x within minutes): each side runs three
 # times, alternating, and report.py takes the middle of the three.

@@ -25,6 +25,9 @@ for prog in reduce_baselines nbody_baselines async_baselines heat_cold \
   echo "$nvcc ${flags[*]} $here/$prog.cu -o $out/$prog"
   "$nvcc" "${flags[@]}" "$here/$prog.cu" -o "$out/$prog"
 done
+# issue 18's algorithms (parallel_for, reductions, transform): CUB, Thrust.
+echo "$nvcc ${flags[*]} $here/algorithms_baseline.cu -o $out/algorithms_baseline"
+"$nvcc" "${flags[@]}" "$here/algorithms_baseline.cu" -o "$out/algorithms_baseline"
 # NVRTC and the driver API; libcuda is the toolkit's stub at link time.
 echo "$nvcc ${flags[*]} $here/nvrtc_latency.cpp -o $out/nvrtc_latency -lnvrtc -lcuda"
 "$nvcc" "${flags[@]}" "$here/nvrtc_latency.cpp" -o "$out/nvrtc_latency" \

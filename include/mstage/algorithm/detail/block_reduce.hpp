@@ -1,0 +1,83 @@
+// The reduction of one value per thread to one per block, for any trivially
+// copyable type: warp shuffles, then one value per warp through shared
+// memory. With an identity every thread holds a value; without one a flag
+// says which threads hold one (a block's last tile may leave some empty).
+#ifndef MSTAGE_ALGORITHM_DETAIL_BLOCK_REDUCE_HPP
+#define MSTAGE_ALGORITHM_DETAIL_BLOCK_REDUCE_HPP
+
+#include "mstage/algorithm/detail/launch.hpp"
+#include "mstage/bounds_check.hpp"
+#include "mstage/builtins.h"
+#include "mstage/shared_array.hpp"
+
+#include <cstring>
+
+namespace mstage::detail {
+
+// Lane lane_id() + d's value of v (a lane past 31 - d keeps its own), word
+// by word: the warp primitives move 4 or 8 bytes, this any size.
+template <class R> R shfl_down_any(const R &v, unsigned d) {
+  raw_words<R> in{}, out;
+  std::memcpy(&in, &v, sizeof(R));
+  for (unsigned i = 0; i < raw_words<R>::count; ++i)
+    out.w[i] = __mstage_shfl_down_i32(0xffffffffu, in.w[i], d, 32);
+  raw_storage<R> r;
+  std::memcpy(r.bytes, &out, sizeof(R));
+  return __builtin_bit_cast(R, r);
+}
+
+// Combines v with the value d lanes up, the tree of lane 0: each step reads
+// only lanes below 32, so lane 0 ends with the warp's whole reduction.
+template <bool HasIdentity, class R, class Op>
+void combine_down(R &v, bool &have, const Op &op, unsigned d) {
+  R other = shfl_down_any(v, d);
+  if constexpr (HasIdentity) {
+    v = R(op(v, other));
+  } else {
+    bool other_has = __mstage_shfl_down_i32(0xffffffffu, have, d, 32) != 0;
+    if (other_has) {
+      v = have ? R(op(v, other)) : other;
+      have = true;
+    }
+  }
+}
+
+// The block's reduction of v (of the threads whose have is set), in thread 0
+// (and have there: whether any thread had a value). Every thread of the
+// block must call it.
+template <unsigned Block, bool HasIdentity, class R, class Op>
+R block_reduce(R v, bool &have, const Op &op) {
+  static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0,
+                "mstage: the algorithms' blocks are powers of 2 from 32");
+  unsigned tid = __mstage_tid_x();
+  unsigned lane = tid % 32, warp = tid / 32;
+  for (unsigned d = 16; d > 0; d /= 2)
+    combine_down<HasIdentity>(v, have, op, d);
+  if constexpr (Block > 32) {
+    constexpr unsigned Warps = Block / 32;
+    shared_array<raw_storage<R>, Warps> values;
+    shared_array<int, Warps> flags;
+    if (lane == 0) {
+      std::memcpy(values[warp].bytes, &v, sizeof(R));
+      if constexpr (!HasIdentity)
+        flags[warp] = have;
+    }
+    block_barrier(source_place());
+    if (warp == 0) {
+      // Lanes at Warps and up keep their own value: lane 0's tree never
+      // reads them.
+      if (lane < Warps) {
+        std::memcpy(&v, values[lane].bytes, sizeof(R));
+        if constexpr (!HasIdentity)
+          have = flags[lane] != 0;
+      }
+      for (unsigned d = Warps / 2; d > 0; d /= 2)
+        combine_down<HasIdentity>(v, have, op, d);
+    }
+  }
+  return v;
+}
+
+} // namespace mstage::detail
+
+#endif

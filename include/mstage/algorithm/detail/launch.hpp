@@ -1,0 +1,200 @@
+// What every algorithm of mstage/algorithm.hpp shares: the stream it runs on,
+// the launch configuration it takes from the device, the views it accepts,
+// its temporary device memory and the checks of its arguments.
+#ifndef MSTAGE_ALGORITHM_DETAIL_LAUNCH_HPP
+#define MSTAGE_ALGORITHM_DETAIL_LAUNCH_HPP
+
+#include "mstage/abi.h"
+#include "mstage/device_vector.hpp"
+#include "mstage/error.hpp"
+#include "mstage/kernel.hpp"
+#include "mstage/managed_vector.hpp"
+#include "mstage/stream.hpp"
+#include "mstage/vector_view.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace mstage {
+namespace detail {
+
+// The algorithms are function objects, as the C++20 ranges algorithms are:
+// argument-dependent lookup never finds them, and never picks std::'s for a
+// view of a std:: element type. on(s) gives the same algorithm on stream s;
+// without it, an algorithm runs on the calling thread's current stream.
+template <class Derived> struct algorithm_base {
+  mstage_stream *stream_ = nullptr;
+
+  Derived on(stream_ref s) const {
+    Derived d = static_cast<const Derived &>(*this);
+    d.stream_ = s.get();
+    return d;
+  }
+  stream_ref stream() const {
+    return stream_ref(stream_ ? stream_ : mstage_rt_stream_current());
+  }
+};
+
+// What the algorithms need to know of the device, asked once per process
+// (the device of a process's launches does not change).
+struct algorithm_device {
+  unsigned multiprocessors;
+  unsigned blocks_per_multiprocessor; // resident blocks of `block` threads
+  bool cpu;
+};
+
+// Blocks of `block` threads that fill the device once: one per thread of the
+// CPU back end (each runs one block at a time); on a GPU as many as its
+// multiprocessors hold by their thread limit. In PTX-only mode the GPU is not
+// known: an H100's 132 multiprocessors stand in, so that the code compiled
+// is the code an H100 would run.
+inline algorithm_device query_device(unsigned block) {
+  static const mstage_device_properties props = [] {
+    mstage_device_properties p{};
+    check(mstage_rt_device_query(&p, nullptr, nullptr, nullptr, 0, nullptr,
+                                 nullptr));
+    return p;
+  }();
+  algorithm_device d;
+  d.cpu = std::strcmp(props.arch, "cpu") == 0;
+  d.multiprocessors = props.multiprocessors ? props.multiprocessors : 132;
+  unsigned per_sm = props.max_threads_per_multiprocessor / block;
+  d.blocks_per_multiprocessor = d.cpu ? 1 : (per_sm ? per_sm : 1);
+  return d;
+}
+
+// Blocks to launch for `tiles` pieces of work: one per tile up to the number
+// that fills the device; each block then walks its tiles with the grid's
+// stride.
+inline unsigned grid_for(std::size_t tiles, unsigned block) {
+  algorithm_device d = query_device(block);
+  std::size_t full =
+      std::size_t(d.multiprocessors) * d.blocks_per_multiprocessor;
+  return unsigned(tiles < full ? tiles : full);
+}
+
+// Blocks of `block` threads for one thread per element, when the grid fits
+// CUDA's limit; 0 when it does not (the caller then strides).
+inline unsigned grid_one_per_thread(std::size_t n, unsigned block) {
+  std::size_t blocks = (n + block - 1) / block;
+  return blocks <= 0x7fffffffu ? unsigned(blocks) : 0;
+}
+
+// The views an algorithm takes, as a vector_view of device memory: a
+// device_vector (used on the algorithm's stream from now on), a
+// managed_vector, a vector_view, or anything with view() that gives one
+// (mstage::array). A std::vector or a pointer is refused when compiling.
+template <class V> struct view_traits {
+  static constexpr bool host_vector = false;
+  static constexpr bool pointer = std::is_pointer_v<V>;
+};
+template <class T, class A> struct view_traits<std::vector<T, A>> {
+  static constexpr bool host_vector = true;
+  static constexpr bool pointer = false;
+};
+
+template <class T> vector_view<T> as_view(vector_view<T> v, stream_ref) {
+  return v;
+}
+template <class T>
+vector_view<T> as_view(device_vector<T> &v, stream_ref s) {
+  v.use_on(s);
+  return v.view();
+}
+template <class T>
+vector_view<const T> as_view(const device_vector<T> &v, stream_ref s) {
+  v.use_on(s);
+  return v.view();
+}
+template <class T>
+vector_view<T> as_view(managed_vector<T> &v, stream_ref) {
+  return {v.data(), v.size()};
+}
+template <class T>
+vector_view<const T> as_view(const managed_vector<T> &v, stream_ref) {
+  return {v.data(), v.size()};
+}
+// mstage::array and its views: their elements, flat.
+template <class A, class = decltype(std::declval<A &>().flat_view())>
+auto as_view(A &a, stream_ref s) {
+  a.use_on(s);
+  return a.flat_view();
+}
+
+template <class V>
+using view_of = decltype(as_view(std::declval<V &>(), std::declval<stream_ref>()));
+template <class V>
+using element_of = std::remove_const_t<typename view_of<V>::element_type>;
+
+template <class V, class = void> struct is_view_arg : std::false_type {};
+template <class V>
+struct is_view_arg<V, std::void_t<view_of<V>>> : std::true_type {};
+
+// Which ops have an identity the reduction may start every thread from:
+// sums of arithmetic types, min and max, and the logical ones. Others start
+// from the elements themselves, with a flag for "no element yet".
+template <class Op, class R, class = void> struct identity_of {
+  static constexpr bool known = false;
+};
+
+// Bytes of R as 32-bit words, for a shuffle of any trivially copyable type.
+template <class R> struct raw_words {
+  static constexpr unsigned count = (sizeof(R) + 3) / 4;
+  int w[count];
+};
+template <class R> struct raw_storage {
+  alignas(R) unsigned char bytes[sizeof(R)];
+};
+
+// Frees a temporary device allocation in its stream's order.
+class temporary {
+public:
+  temporary(std::size_t bytes, stream_ref s) : stream_(s) {
+    check(mstage_rt_alloc_async(&p_, bytes ? bytes : 1, s.get()));
+  }
+  temporary(const temporary &) = delete;
+  temporary &operator=(const temporary &) = delete;
+  ~temporary() { mstage_rt_free_async(p_, stream_.get()); }
+  void *get() const { return p_; }
+
+private:
+  void *p_ = nullptr;
+  stream_ref stream_;
+};
+
+[[noreturn]] inline void size_mismatch(const char *call, const char *what,
+                                       std::size_t a, std::size_t b) {
+  throw error(std::string("mstage::") + call + ": " + what + " (" +
+              std::to_string(a) + " and " + std::to_string(b) +
+              " elements); pass views of equal size");
+}
+
+} // namespace detail
+} // namespace mstage
+
+// Compile-time checks with the call's name in the message (a static_assert
+// message must be a literal, so these are macros).
+#define MSTAGE_ALGORITHM_CHECK_VIEW(call, V)                                   \
+  static_assert(!::mstage::detail::view_traits<                                \
+                    std::remove_cv_t<std::remove_reference_t<V>>>::host_vector, \
+                "mstage::" call ": a std::vector is host memory; copy it into " \
+                "a device_vector (or pass a managed_vector) first");           \
+  static_assert(!::mstage::detail::view_traits<                                \
+                    std::remove_cv_t<std::remove_reference_t<V>>>::pointer,    \
+                "mstage::" call ": a pointer has no size; pass a "             \
+                "device_vector, a vector_view or an mstage::array");           \
+  static_assert(::mstage::detail::is_view_arg<std::remove_reference_t<V>>::value, \
+                "mstage::" call ": takes a device_vector, a managed_vector, a " \
+                "vector_view or an mstage::array")
+
+#define MSTAGE_ALGORITHM_CHECK_OP(call, Op)                                    \
+  static_assert(std::is_trivially_copyable_v<std::decay_t<Op>>,                \
+                "mstage::" call ": the operator is copied into a kernel: it "  \
+                "must capture only trivially copyable values (views, not "     \
+                "device_vectors), by value")
+
+#endif

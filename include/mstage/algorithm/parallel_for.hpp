@@ -1,0 +1,192 @@
+// parallel_for over 1- to 4-dimensional index ranges, as YAKL's:
+//
+//   mstage::parallel_for(n, [=](int i) { ... });                // 0 <= i < n
+//   mstage::parallel_for(mstage::bounds<3>{nz, ny, nx},
+//                        [=](int k, int j, int i) { ... });
+//   mstage::parallel_for(mstage::bounds<2>{{1, ny}, {1, nx}},    // inclusive
+//                        [=](int j, int i) { ... });
+//
+// A single extent n means 0 <= i < n; a pair {lo, hi} means lo <= i <= hi
+// (hi = lo - 1 is an empty range). f gets int indices, the first the slowest
+// (C order); with mstage::first_fastest the first index is the fastest
+// (Fortran order), which makes neighbouring threads touch neighbouring
+// elements of a Fortran-order array. One thread per index; the launch
+// configuration comes from the device; the extents, the lower limits and
+// the order are staged, so the index arithmetic divides by constants.
+#ifndef MSTAGE_ALGORITHM_PARALLEL_FOR_HPP
+#define MSTAGE_ALGORITHM_PARALLEL_FOR_HPP
+
+#include "mstage/algorithm/detail/launch.hpp"
+#include "mstage/kernel.hpp"
+#include "mstage/stage.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace mstage {
+
+// One dimension of bounds: an extent n ([0, n)) or an inclusive pair
+// {lo, hi}.
+struct bound {
+  long long lo = 0, hi = -1;
+
+  bound() = default;
+  template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
+  bound(I n) : lo(0), hi((long long)n - 1) {}
+  template <class I, class J,
+            class = std::enable_if_t<std::is_integral_v<I> &&
+                                     std::is_integral_v<J>>>
+  bound(I lo, J hi) : lo((long long)lo), hi((long long)hi) {}
+};
+
+// Rank dimensions of bounds; the first is the slowest unless the launch
+// says first_fastest.
+template <int Rank> struct bounds {
+  static_assert(Rank >= 1 && Rank <= 4,
+                "mstage::bounds<Rank>: Rank must be 1 to 4");
+  bound dim[Rank];
+
+  template <class... B, class = std::enable_if_t<sizeof...(B) == Rank>>
+  bounds(B... b) : dim{bound(b)...} {}
+  bounds(std::initializer_list<bound> b) {
+    if (b.size() != Rank)
+      throw error("mstage::bounds<" + std::to_string(Rank) + ">: " +
+                  std::to_string(b.size()) + " dimensions given");
+    int d = 0;
+    for (const bound &x : b)
+      dim[d++] = x;
+  }
+
+  long long lower(int d) const { return dim[d].lo; }
+  long long upper(int d) const { return dim[d].hi; }
+  long long extent(int d) const { return dim[d].hi - dim[d].lo + 1; }
+};
+bounds(bound) -> bounds<1>;
+bounds(bound, bound) -> bounds<2>;
+bounds(bound, bound, bound) -> bounds<3>;
+bounds(bound, bound, bound, bound) -> bounds<4>;
+
+// Which index of f moves fastest from one thread to the next.
+enum class index_order { last_fastest, first_fastest };
+inline constexpr index_order last_fastest = index_order::last_fastest;
+inline constexpr index_order first_fastest = index_order::first_fastest;
+
+namespace detail {
+
+inline constexpr unsigned for_block = 256;
+
+// The staged shape: lower limits and extents, as ints.
+template <int Rank> struct shape {
+  int lo[Rank];
+  int extent[Rank];
+};
+
+template <int Rank, class F>
+auto for_kernel(F f, shape<Rank> sh, std::size_t total, bool first_fast) {
+  return [=]() {
+    const shape<Rank> s = stage(sh);
+    const std::size_t n = stage(total);
+    const bool ff = stage(first_fast);
+    auto run = [&](auto zero) {
+      using I = decltype(zero);
+      const I stride = I(__mstage_nctaid_x()) * I(for_block);
+      for (I g = I(__mstage_ctaid_x()) * I(for_block) + I(__mstage_tid_x());
+           g < I(n); g += stride) {
+        int idx[Rank];
+        I rest = g;
+        // The fastest dimension is the remainder of the first division.
+        for (int r = 0; r < Rank; ++r) {
+          int d = ff ? r : Rank - 1 - r;
+          I e = I(s.extent[d]);
+          idx[d] = s.lo[d] + int(rest % e);
+          rest /= e;
+        }
+        if constexpr (Rank == 1)
+          f(idx[0]);
+        else if constexpr (Rank == 2)
+          f(idx[0], idx[1]);
+        else if constexpr (Rank == 3)
+          f(idx[0], idx[1], idx[2]);
+        else
+          f(idx[0], idx[1], idx[2], idx[3]);
+        if (stride >= I(n)) // one index per thread: no second round
+          break;
+      }
+    };
+    if (n <= 0xffffffffu)
+      run(0u);
+    else
+      run(std::size_t(0));
+  };
+}
+
+template <int Rank, class F> constexpr bool callable_with_ints() {
+  if constexpr (Rank == 1)
+    return std::is_invocable_v<const F &, int>;
+  else if constexpr (Rank == 2)
+    return std::is_invocable_v<const F &, int, int>;
+  else if constexpr (Rank == 3)
+    return std::is_invocable_v<const F &, int, int, int>;
+  else
+    return std::is_invocable_v<const F &, int, int, int, int>;
+}
+
+} // namespace detail
+
+inline constexpr struct parallel_for_fn
+    : detail::algorithm_base<parallel_for_fn> {
+  // parallel_for(n, f): f(i) for 0 <= i < n.
+  template <class I, class F,
+            class = std::enable_if_t<std::is_integral_v<I>>>
+  void operator()(I n, F f) const {
+    (*this)(bounds<1>(bound(n)), f, last_fastest);
+  }
+
+  template <int Rank, class F>
+  void operator()(const bounds<Rank> &b, F f,
+                  index_order order = last_fastest) const {
+    MSTAGE_ALGORITHM_CHECK_OP("parallel_for", F);
+    static_assert(detail::callable_with_ints<Rank, F>(),
+                  "mstage::parallel_for: the body is not callable with one "
+                  "int index per dimension of the bounds");
+    detail::shape<Rank> sh;
+    std::size_t total = 1;
+    for (int d = 0; d < Rank; ++d) {
+      long long lo = b.lower(d), hi = b.upper(d);
+      if (hi < lo - 1)
+        throw error("mstage::parallel_for: dimension " + std::to_string(d) +
+                    " has an upper limit " + std::to_string(hi) +
+                    " below its lower limit " + std::to_string(lo) +
+                    " minus 1; an empty range is {lo, lo - 1}");
+      long long e = hi - lo + 1;
+      if (lo < std::numeric_limits<int>::min() ||
+          hi > std::numeric_limits<int>::max() ||
+          e > std::numeric_limits<int>::max())
+        throw error("mstage::parallel_for: dimension " + std::to_string(d) +
+                    " [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                    "] does not fit int indices");
+      sh.lo[d] = int(lo);
+      sh.extent[d] = int(e);
+      total *= std::size_t(e);
+    }
+    if (total == 0)
+      return;
+    constexpr unsigned B = detail::for_block;
+    unsigned grid = detail::grid_one_per_thread(total, B);
+    if (grid == 0)
+      grid = detail::grid_for((total + B - 1) / B, B);
+    kernel(detail::for_kernel<Rank>(f, sh, total,
+                                    order == index_order::first_fastest),
+           grid, B)
+        .check_on_cpu(false)
+        .on(stream())();
+  }
+} parallel_for{};
+
+} // namespace mstage
+
+#endif

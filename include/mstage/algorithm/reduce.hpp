@@ -1,0 +1,477 @@
+// Device-wide reductions: reduce, transform_reduce, sum, min, max, minmax,
+// count_if, any_of, all_of.
+//
+//   int s = mstage::reduce(v, 0, std::plus<>());       // waits, on the host
+//   mstage::sum(v, out);                               // into out[0], async
+//   auto [lo, hi] = mstage::minmax(v);
+//
+// Each call is one or two launches of one kernel (reduce_kernel): a first
+// pass where each block reduces its tiles to one partial, and a pass of one
+// block over the partials that applies init; an input of one tile needs only
+// the second. The kernel stages what the call knows: the element count, the
+// block size and the items per thread (template constants), the grid, the
+// operator's identity and whether the input is aligned for vector loads, so
+// that each call compiles into a kernel specialized for it
+// (docs/algorithms.md shows the PTX).
+#ifndef MSTAGE_ALGORITHM_REDUCE_HPP
+#define MSTAGE_ALGORITHM_REDUCE_HPP
+
+#include "mstage/algorithm/detail/block_reduce.hpp"
+#include "mstage/algorithm/detail/launch.hpp"
+#include "mstage/index.hpp"
+#include "mstage/kernel.hpp"
+#include "mstage/stage.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace mstage {
+
+// The result of minmax, as std::ranges::minmax_result.
+template <class T> struct minmax_result {
+  T min;
+  T max;
+};
+
+namespace detail {
+
+struct identity_fn {
+  template <class T> const T &operator()(const T &v) const { return v; }
+};
+struct min_op {
+  template <class T> T operator()(const T &a, const T &b) const {
+    return b < a ? b : a;
+  }
+};
+struct max_op {
+  template <class T> T operator()(const T &a, const T &b) const {
+    return a < b ? b : a;
+  }
+};
+struct minmax_op {
+  template <class T>
+  minmax_result<T> operator()(const minmax_result<T> &a,
+                              const minmax_result<T> &b) const {
+    return {b.min < a.min ? b.min : a.min, a.max < b.max ? b.max : a.max};
+  }
+};
+struct minmax_of {
+  template <class T> minmax_result<T> operator()(const T &v) const {
+    return {v, v};
+  }
+};
+
+template <class R> constexpr bool plain_number = std::is_arithmetic_v<R>;
+
+template <class R, class U>
+struct identity_of<std::plus<U>, R, std::enable_if_t<plain_number<R>>> {
+  static constexpr bool known = true;
+  static constexpr R value() { return R(0); }
+};
+template <class R>
+struct identity_of<min_op, R, std::enable_if_t<plain_number<R>>> {
+  static constexpr bool known = true;
+  static constexpr R value() {
+    if constexpr (std::numeric_limits<R>::has_infinity)
+      return std::numeric_limits<R>::infinity();
+    return std::numeric_limits<R>::max();
+  }
+};
+template <class R>
+struct identity_of<max_op, R, std::enable_if_t<plain_number<R>>> {
+  static constexpr bool known = true;
+  static constexpr R value() {
+    if constexpr (std::numeric_limits<R>::has_infinity)
+      return -std::numeric_limits<R>::infinity();
+    return std::numeric_limits<R>::lowest();
+  }
+};
+template <class R>
+struct identity_of<minmax_op, minmax_result<R>,
+                   std::enable_if_t<plain_number<R>>> {
+  static constexpr bool known = true;
+  static constexpr minmax_result<R> value() {
+    return {identity_of<min_op, R>::value(), identity_of<max_op, R>::value()};
+  }
+};
+template <class R, class U>
+struct identity_of<std::logical_or<U>, R, std::enable_if_t<plain_number<R>>> {
+  static constexpr bool known = true;
+  static constexpr R value() { return R(false); }
+};
+template <class R, class U>
+struct identity_of<std::logical_and<U>, R, std::enable_if_t<plain_number<R>>> {
+  static constexpr bool known = true;
+  static constexpr R value() { return R(true); }
+};
+
+// Items each thread reduces per tile: 64 bytes of input, as four 16-byte
+// loads when the input is aligned for them.
+template <class T> constexpr unsigned items_per_thread() {
+  return sizeof(T) <= 16 && 16 % sizeof(T) == 0 ? unsigned(64 / sizeof(T))
+                                                : 4u;
+}
+inline constexpr unsigned reduce_block = 256;
+
+// Which input a pass reads: the elements (transformed), or partials.
+// Block and Items are constants of the kernel; the rest is staged.
+template <unsigned Block, unsigned Items, bool HasIdentity, class R, class Op,
+          class Tf>
+auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
+                   bool final_pass, bool aligned) {
+  return [=](auto in, auto out) {
+    using T = std::remove_const_t<typename decltype(in)::element_type>;
+    constexpr unsigned Tile = Block * Items;
+    constexpr unsigned Vec =
+        16 % sizeof(T) == 0 && sizeof(T) < 16 ? unsigned(16 / sizeof(T)) : 1u;
+    const std::size_t n = stage(in.size());
+    const bool vector_loads = stage(aligned) && Vec > 1 && Items % Vec == 0;
+    const bool with_init = stage(has_init);
+    const bool to_partials = !stage(final_pass);
+    const R id = stage(identity);
+    const T *data = in.data();
+
+    bool have = HasIdentity;
+    R acc = id;
+    auto add = [&](const T &x) {
+      R r = R(tf(x));
+      if constexpr (HasIdentity) {
+        acc = R(op(acc, r));
+      } else {
+        acc = have ? R(op(acc, r)) : r;
+        have = true;
+      }
+    };
+    // 32-bit index arithmetic when the count fits, as it does below 2^32.
+    auto walk = [&](auto zero) {
+      using I = decltype(zero);
+      const I tid = I(__mstage_tid_x());
+      const I block = I(__mstage_ctaid_x());
+      const I grid = I(__mstage_nctaid_x());
+      const I full_tiles = I(n / Tile);
+      const I rest = I(n % Tile);
+      for (I t = block; t < full_tiles; t += grid) {
+        const T *tile = data + std::size_t(t) * Tile;
+        if (Vec > 1 && vector_loads) {
+          constexpr unsigned Chunks = Items / (Vec > 1 ? Vec : 1);
+          for (unsigned k = 0; k < Chunks; ++k) {
+            struct alignas(16) pack {
+              T v[Vec];
+            } p;
+            // Offsets within a tile are below 2^32: 32-bit arithmetic.
+            const T *at = tile + unsigned((k * Block + unsigned(tid)) * Vec);
+            std::memcpy(&p, __builtin_assume_aligned(at, 16), sizeof(pack));
+            for (unsigned e = 0; e < Vec; ++e)
+              add(p.v[e]);
+          }
+        } else {
+          for (unsigned k = 0; k < Items; ++k)
+            add(tile[unsigned(k * Block + unsigned(tid))]);
+        }
+      }
+      if (rest != 0 && full_tiles % grid == block) {
+        const T *tile = data + std::size_t(full_tiles) * Tile;
+        for (unsigned k = 0; k < Items; ++k)
+          if (k * Block + tid < rest)
+            add(tile[k * Block + tid]);
+      }
+    };
+    if (n <= 0xffffffffu)
+      walk(0u);
+    else
+      walk(std::size_t(0));
+
+    acc = block_reduce<Block, HasIdentity>(acc, have, op);
+    if (__mstage_tid_x() == 0) {
+      if (to_partials)
+        out[__mstage_ctaid_x()] = acc;
+      else
+        out[0] = with_init ? R(op(init, acc)) : acc;
+    }
+  };
+}
+
+// Launches the reduction of in (transformed by tf) into out[0]: init first
+// when has_init, else the elements alone (in must not be empty then).
+template <class R, class T, class U, class Op, class Tf>
+void launch_reduce(vector_view<const T> in, R init, bool has_init, Op op,
+                   Tf tf, vector_view<U> out, stream_ref s) {
+  constexpr bool HasIdentity = identity_of<Op, R>::known;
+  R identity = init;
+  if constexpr (HasIdentity)
+    identity = identity_of<Op, R>::value();
+  constexpr unsigned B = reduce_block;
+  constexpr unsigned Items = items_per_thread<T>();
+  constexpr unsigned PartialItems = items_per_thread<R>();
+  std::size_t tiles = (in.size() + B * Items - 1) / (B * Items);
+  unsigned grid = grid_for(tiles, B);
+  auto aligned = [](const void *p) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+  };
+  if (grid <= 1) {
+    kernel(reduce_kernel<B, Items, HasIdentity>(op, tf, identity, init,
+                                                has_init, true,
+                                                aligned(in.data())),
+           1, B)
+        .check_on_cpu(false)
+        .on(s)(in, out);
+    return;
+  }
+  temporary partials(grid * sizeof(R), s);
+  vector_view<R> part(static_cast<R *>(partials.get()), grid);
+  kernel(reduce_kernel<B, Items, HasIdentity>(op, tf, identity, init, false,
+                                              false, aligned(in.data())),
+         grid, B)
+      .check_on_cpu(false)
+      .on(s)(in, part);
+  kernel(reduce_kernel<B, PartialItems, HasIdentity>(
+             op, identity_fn(), identity, init, has_init, true, true),
+         1, B)
+      .check_on_cpu(false)
+      .on(s)(vector_view<const R>(part.data(), grid), out);
+}
+
+// The result of a reduction on the host: launched into a temporary, copied
+// back, waited for.
+template <class R, class T, class Op, class Tf>
+R reduce_to_host(vector_view<const T> in, R init, bool has_init, Op op, Tf tf,
+                 stream_ref s) {
+  temporary result(sizeof(R), s);
+  vector_view<R> out(static_cast<R *>(result.get()), 1);
+  launch_reduce(in, init, has_init, op, tf, out, s);
+  raw_storage<R> bytes;
+  check(mstage_rt_copy_to_host_async(bytes.bytes, result.get(), sizeof(R),
+                                     s.get()));
+  s.synchronize();
+  return __builtin_bit_cast(R, bytes);
+}
+
+// Writes value to out[0] in stream order (an empty input's result).
+template <class R, class U>
+void store_result(const R &value, vector_view<U> out, stream_ref s) {
+  U converted = U(value);
+  check(mstage_rt_copy_to_device_async(out.data(), &converted, sizeof(U),
+                                       s.get()));
+}
+
+template <class U>
+void check_output(const char *call, vector_view<U> out) {
+  if (out.empty())
+    throw error(std::string("mstage::") + call +
+                ": the output view is empty; it needs one element for the "
+                "result");
+}
+
+[[noreturn]] inline void empty_input(const char *call) {
+  throw error(std::string("mstage::") + call +
+              ": the view is empty, so there is no value to return; check "
+              "its size first");
+}
+
+// The engine of every reduction: the result on the host (waited for) when
+// out is absent, else into out[0] (not waited for; nothing is returned).
+template <class R, class In, class Op, class Tf, class... Out>
+auto reduce_impl(const char *call, stream_ref s, In &&in_arg, R init,
+              bool has_init, Op op, Tf tf, Out &&...out_arg) {
+  auto in = as_view(in_arg, s);
+  using T = std::remove_const_t<typename decltype(in)::element_type>;
+  vector_view<const T> cin(in.data(), in.size());
+  if constexpr (sizeof...(Out) == 0) {
+    if (cin.empty()) {
+      if (!has_init)
+        empty_input(call);
+      return init;
+    }
+    return reduce_to_host(cin, init, has_init, op, tf, s);
+  } else {
+    auto out = as_view(out_arg..., s);
+    check_output(call, out);
+    if (cin.empty()) {
+      if (!has_init)
+        empty_input(call);
+      store_result(init, out, s);
+    } else {
+      launch_reduce(cin, init, has_init, op, tf, out, s);
+    }
+  }
+}
+
+// Whether op(R, R) exists and gives an R (invoke_result only when it does).
+template <class Op, class R, class = void>
+struct reduce_op_fits_t : std::false_type {};
+template <class Op, class R>
+struct reduce_op_fits_t<
+    Op, R, std::enable_if_t<std::is_invocable_v<const Op &, const R &, const R &>>>
+    : std::is_convertible<std::invoke_result_t<const Op &, const R &, const R &>,
+                          R> {};
+template <class Op, class T, class R>
+constexpr bool reduce_op_fits = reduce_op_fits_t<Op, R>::value;
+
+} // namespace detail
+
+#define MSTAGE_REDUCE_CHECK_OUT(call, Out)                                     \
+  MSTAGE_ALGORITHM_CHECK_VIEW(call " (output)", Out)
+
+// reduce(view, init, op[, out]): init combined with every element by op,
+// which must be associative and commutative (the order is the GPU's). The
+// result has init's type; with out (a view of device memory with at least
+// one element), it goes to out[0], converted to out's element type, and the
+// call returns nothing and does not wait. So for all the reductions.
+inline constexpr struct reduce_fn : detail::algorithm_base<reduce_fn> {
+  template <class V, class Init, class Op = std::plus<>, class... Out>
+  auto operator()(V &&view, Init init, Op op = {}, Out &&...out) const {
+    MSTAGE_ALGORITHM_CHECK_VIEW("reduce", V);
+    MSTAGE_ALGORITHM_CHECK_OP("reduce", Op);
+    static_assert(sizeof...(Out) <= 1, "mstage::reduce: one output at most");
+    using T = detail::element_of<V>;
+    static_assert(std::is_convertible_v<T, Init>,
+                  "mstage::reduce: the elements do not convert to init's type");
+    static_assert(detail::reduce_op_fits<Op, T, Init>,
+                  "mstage::reduce: the operator is not callable with two "
+                  "values of init's type, or does not return one");
+    return detail::reduce_impl("reduce", stream(), view, init, true, op,
+                               detail::identity_fn(), out...);
+  }
+} reduce{};
+
+// transform_reduce(view, init, reduce_op, transform_op[, out]): init and
+// transform_op(x) of every element, combined by reduce_op.
+inline constexpr struct transform_reduce_fn
+    : detail::algorithm_base<transform_reduce_fn> {
+  template <class V, class Init, class Op, class Tf, class... Out>
+  auto operator()(V &&view, Init init, Op op, Tf tf, Out &&...out) const {
+    MSTAGE_ALGORITHM_CHECK_VIEW("transform_reduce", V);
+    MSTAGE_ALGORITHM_CHECK_OP("transform_reduce", Op);
+    MSTAGE_ALGORITHM_CHECK_OP("transform_reduce", Tf);
+    static_assert(sizeof...(Out) <= 1,
+                  "mstage::transform_reduce: one output at most");
+    using T = detail::element_of<V>;
+    static_assert(std::is_invocable_v<const Tf &, const T &>,
+                  "mstage::transform_reduce: the transform is not callable "
+                  "with the view's element type");
+    static_assert(detail::reduce_op_fits<Op, T, Init>,
+                  "mstage::transform_reduce: the reduction is not callable "
+                  "with two values of init's type, or does not return one");
+    if constexpr (std::is_invocable_v<const Tf &, const T &>)
+      static_assert(
+          std::is_convertible_v<std::invoke_result_t<const Tf &, const T &>,
+                                Init>,
+          "mstage::transform_reduce: the transform's result does not "
+          "convert to init's type");
+    return detail::reduce_impl("transform_reduce", stream(), view, init, true,
+                               op, tf, out...);
+  }
+} transform_reduce{};
+
+// sum(view[, out]): the elements' sum; T{} for an empty view.
+inline constexpr struct sum_fn : detail::algorithm_base<sum_fn> {
+  template <class V, class... Out>
+  auto operator()(V &&view, Out &&...out) const {
+    MSTAGE_ALGORITHM_CHECK_VIEW("sum", V);
+    using T = detail::element_of<V>;
+    static_assert(std::is_invocable_v<std::plus<>, const T &, const T &>,
+                  "mstage::sum: the element type has no +");
+    return detail::reduce_impl("sum", stream(), view, T{}, true, std::plus<>(),
+                               detail::identity_fn(), out...);
+  }
+} sum{};
+
+namespace detail {
+template <class Op, const char *Name> struct extreme_fn
+    : algorithm_base<extreme_fn<Op, Name>> {
+  template <class V, class... Out>
+  auto operator()(V &&view, Out &&...out) const {
+    MSTAGE_ALGORITHM_CHECK_VIEW("min/max", V);
+    using T = element_of<V>;
+    static_assert(std::is_invocable_v<std::less<>, const T &, const T &>,
+                  "mstage::min/max: the element type has no <");
+    return reduce_impl(Name, this->stream(), view, T{}, false, Op(),
+                       identity_fn(), out...);
+  }
+};
+inline constexpr char min_name[] = "min";
+inline constexpr char max_name[] = "max";
+} // namespace detail
+
+// min(view[, out]), max(view[, out]): the least and the greatest element by
+// <; an empty view is an error.
+inline constexpr detail::extreme_fn<detail::min_op, detail::min_name> min{};
+inline constexpr detail::extreme_fn<detail::max_op, detail::max_name> max{};
+
+// minmax(view[, out]): both, in one pass.
+inline constexpr struct minmax_fn : detail::algorithm_base<minmax_fn> {
+  template <class V, class... Out>
+  auto operator()(V &&view, Out &&...out) const {
+    MSTAGE_ALGORITHM_CHECK_VIEW("minmax", V);
+    using T = detail::element_of<V>;
+    static_assert(std::is_invocable_v<std::less<>, const T &, const T &>,
+                  "mstage::minmax: the element type has no <");
+    return detail::reduce_impl("minmax", stream(), view, minmax_result<T>{},
+                               false, detail::minmax_op(), detail::minmax_of(),
+                               out...);
+  }
+} minmax{};
+
+namespace detail {
+template <class Pred> struct count_pred {
+  Pred pred;
+  template <class T> std::size_t operator()(const T &x) const {
+    return pred(x) ? 1 : 0;
+  }
+};
+template <class Pred> struct test_pred {
+  Pred pred;
+  template <class T> bool operator()(const T &x) const {
+    return bool(pred(x));
+  }
+};
+} // namespace detail
+
+#define MSTAGE_ALGORITHM_CHECK_PRED(call, V, Pred)                             \
+  MSTAGE_ALGORITHM_CHECK_VIEW(call, V);                                        \
+  MSTAGE_ALGORITHM_CHECK_OP(call, Pred);                                       \
+  static_assert(                                                               \
+      std::is_invocable_v<const Pred &, const ::mstage::detail::element_of<V> &>, \
+      "mstage::" call ": the predicate is not callable with the view's "      \
+      "element type")
+
+// count_if(view, pred[, out]): how many elements satisfy pred (a size_t).
+inline constexpr struct count_if_fn : detail::algorithm_base<count_if_fn> {
+  template <class V, class Pred, class... Out>
+  auto operator()(V &&view, Pred pred, Out &&...out) const {
+    MSTAGE_ALGORITHM_CHECK_PRED("count_if", V, Pred);
+    return detail::reduce_impl("count_if", stream(), view, std::size_t(0),
+                               true, std::plus<>(),
+                               detail::count_pred<Pred>{pred}, out...);
+  }
+} count_if{};
+
+// any_of(view, pred[, out]) and all_of(view, pred[, out]): false and true for
+// an empty view.
+inline constexpr struct any_of_fn : detail::algorithm_base<any_of_fn> {
+  template <class V, class Pred, class... Out>
+  auto operator()(V &&view, Pred pred, Out &&...out) const {
+    MSTAGE_ALGORITHM_CHECK_PRED("any_of", V, Pred);
+    return detail::reduce_impl("any_of", stream(), view, false, true,
+                               std::logical_or<>(),
+                               detail::test_pred<Pred>{pred}, out...);
+  }
+} any_of{};
+
+inline constexpr struct all_of_fn : detail::algorithm_base<all_of_fn> {
+  template <class V, class Pred, class... Out>
+  auto operator()(V &&view, Pred pred, Out &&...out) const {
+    MSTAGE_ALGORITHM_CHECK_PRED("all_of", V, Pred);
+    return detail::reduce_impl("all_of", stream(), view, true, true,
+                               std::logical_and<>(),
+                               detail::test_pred<Pred>{pred}, out...);
+  }
+} all_of{};
+
+} // namespace mstage
+
+#endif
