@@ -2,8 +2,9 @@
 # Runs the benchmarks on a GPU machine, from the folder that
 # tools/gpu/pack.sh made (bench/ beside lib/): the nvcc and CUB baselines and
 # mstage_bench, the asynchronous-API benchmarks (async_baselines against
-# mstage_async) and issue 16's ports (hotspot, transpose, scan, histogram:
-# *_baseline against mstage_*), in one run, then prints the table of ratios.
+# mstage_async), issue 16's ports (hotspot, transpose, scan, histogram:
+# *_baseline against mstage_*) and issue 18's scan and sort
+# (scan_sort_baseline, CUB, against mstage_scan_sort), in one run, then prints the table of ratios.
 #
 #   OUT=<folder> bench/run.sh [reps]
 #
@@ -49,6 +50,9 @@ for port in hotspot transpose scan histogram; do
   run "$port baseline" "$here/${port}_baseline" --reps "$reps"
   run "mstage $port" "$here/mstage_$port" --reps "$reps"
 done
+# Issue 18's scan and sort: CUB, then mstage's algorithms.
+run "scan/sort baseline (CUB)" "$here/scan_sort_baseline" --reps "$reps"
+run "mstage scan/sort" "$here/mstage_scan_sort" --reps "$reps"
 run "async baselines" "$here/async_baselines"
 run "mstage async" "$here/mstage_async"
 # JIT latency, cold: no driver cache and an empty mstage cache directory.
