@@ -171,6 +171,15 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
   };
 }
 
+template <class Op, class T, class = void>
+struct scan_op_callable : std::false_type {};
+template <class Op, class T>
+struct scan_op_callable<
+    Op, T,
+    std::enable_if_t<std::is_convertible_v<
+        std::invoke_result_t<const Op &, const T &, const T &>, T>>>
+    : std::true_type {};
+
 // Checks one scan call's types; true when they pass, so that a failed call
 // gives its one error and instantiates nothing further.
 template <class In, class Out, class Op>
@@ -188,10 +197,7 @@ constexpr bool scan_check_types(const char *) {
     static_assert(sameType,
                   "mstage::inclusive_scan/exclusive_scan: the output must be "
                   "a writable range of the input's element type");
-    constexpr bool callable =
-        std::is_invocable_v<const Op &, const T &, const T &> &&
-        std::is_convertible_v<
-            std::invoke_result_t<const Op &, const T &, const T &>, T>;
+    constexpr bool callable = scan_op_callable<Op, T>::value;
     static_assert(callable,
                   "mstage::inclusive_scan/exclusive_scan: the operator must "
                   "be callable with two values of the element type and "
@@ -253,7 +259,12 @@ inline constexpr struct inclusive_scan_fn {
                              int> = 0>
   void operator()(InOut &&inout, Op op = {},
                   stream_ref s = current_stream()) const {
-    (*this)(inout, inout, op, s);
+    static_assert(detail::scan_is_range<InOut>,
+                  "mstage::inclusive_scan: the range must be a device_vector "
+                  "or a vector_view (device memory); copy a std::vector into "
+                  "a device_vector");
+    if constexpr (detail::scan_is_range<InOut>)
+      (*this)(inout, inout, op, s);
   }
 } inclusive_scan{};
 
@@ -281,7 +292,12 @@ inline constexpr struct exclusive_scan_fn {
                              int> = 0>
   void operator()(InOut &&inout, const Init &init, Op op = {},
                   stream_ref s = current_stream()) const {
-    (*this)(inout, inout, init, op, s);
+    static_assert(detail::scan_is_range<InOut>,
+                  "mstage::exclusive_scan: the range must be a device_vector "
+                  "or a vector_view (device memory); copy a std::vector into "
+                  "a device_vector");
+    if constexpr (detail::scan_is_range<InOut>)
+      (*this)(inout, inout, init, op, s);
   }
 } exclusive_scan{};
 

@@ -110,7 +110,7 @@ inline constexpr struct sort_by_key_fn {
       using V = detail::scan_value_t<VR>;
       if constexpr (detail::sort_check_key<K>()) {
         detail::scan_check_sizes("sort_by_key", keys.size(), values.size(),
-                                 "keys", "values");
+                                 "key range", "value range");
         detail::radix_sort_run<K, V, true>("sort_by_key",
                                            detail::scan_view(keys, s),
                                            detail::scan_view(values, s), s);
