@@ -124,9 +124,8 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
       } else {
         if (lane == 0)
           status.publish(tile, scan_status_aggregate, aggregate);
+        // The first tile's inclusive prefix has init in it already.
         T p = scan_look_back<T>(status, tile, op);
-        if constexpr (Exclusive)
-          p = scan_apply(op, scan_load(initArg), p);
         if (lane == 0) {
           status.publish(tile, scan_status_inclusive,
                          scan_apply(op, p, aggregate));

@@ -37,8 +37,13 @@ inline constexpr unsigned radix_flag_inclusive = 2u << 30;
 inline constexpr unsigned radix_count_mask = (1u << 30) - 1;
 inline constexpr std::size_t radix_max_keys = radix_count_mask;
 
-template <class K> constexpr unsigned radix_items_per_thread() {
-  return sizeof(K) <= 4 ? 16 : 8;
+// 16 keys a thread (8 for 8-byte keys), fewer where large values would not
+// fit the 48 KiB of static shared memory a block may have.
+template <class K, class V, bool HasValues> constexpr unsigned radix_items_per_thread() {
+  constexpr unsigned keys = sizeof(K) <= 4 ? 16 : 8;
+  constexpr std::size_t bytes = sizeof(K) + (HasValues ? sizeof(V) : 0);
+  constexpr std::size_t fit = 38 * 1024 / (radix_block * bytes);
+  return fit < 1 ? 1 : fit < keys ? unsigned(fit) : keys;
 }
 
 // Counts the digits of every pass in Keys: hist[pass * 256 + digit].
@@ -87,7 +92,7 @@ template <class K, class V, bool HasValues> auto radix_pass_kernel() {
             vector_view<const V> valuesIn, vector_view<V> valuesOut,
             vector_view<const unsigned> starts, vector_view<unsigned> status,
             std::size_t nArg, unsigned passArg) {
-    constexpr unsigned Items = radix_items_per_thread<K>();
+    constexpr unsigned Items = radix_items_per_thread<K, V, HasValues>();
     constexpr unsigned TileItems = radix_block * Items;
     const std::size_t n = stage(nArg);
     const unsigned pass = stage(passArg);
@@ -229,7 +234,8 @@ void radix_sort_run(const char *call, vector_view<K> keys,
                 " keys are more than one call sorts (at most " +
                 std::to_string(radix_max_keys) + ")");
   constexpr unsigned Passes = radix_key<K>::passes;
-  constexpr std::size_t TileItems = radix_block * radix_items_per_thread<K>();
+  constexpr std::size_t TileItems =
+      radix_block * radix_items_per_thread<K, V, HasValues>();
   const std::size_t tiles = (n + TileItems - 1) / TileItems;
 
   // The scratch: the counts, the look-back flags, the other buffers.

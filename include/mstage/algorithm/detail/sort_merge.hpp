@@ -20,8 +20,12 @@
 namespace mstage::detail {
 
 inline constexpr unsigned sort_merge_block = 256;
-inline constexpr unsigned sort_merge_items = 4;
-inline constexpr unsigned sort_merge_tile = sort_merge_block * sort_merge_items;
+// 4 elements a thread, fewer for large T: the tile's two buffers stay within
+// the 48 KiB of static shared memory a block may have.
+template <class T> constexpr unsigned sort_merge_items() {
+  constexpr std::size_t fit = 20 * 1024 / (sort_merge_block * sizeof(T));
+  return fit >= 4 ? 4 : fit >= 2 ? 2 : 1;
+}
 
 // Where src[j] goes when the runs [start, mid) and [mid, end) of src merge.
 template <class T, class Comp>
@@ -54,22 +58,23 @@ std::size_t sort_merge_place(const T *src, std::size_t j, std::size_t start,
 
 template <class T, class Comp> auto sort_merge_tile_kernel(Comp comp) {
   return [comp](vector_view<T> data, std::size_t nArg) {
+    constexpr unsigned Items = sort_merge_items<T>();
+    constexpr unsigned Tile = sort_merge_block * Items;
     const std::size_t n = stage(nArg);
-    shared_array<scan_slot<T>, sort_merge_tile> a, b;
+    shared_array<scan_slot<T>, Tile> a, b;
     T *src = reinterpret_cast<T *>(a.data());
     T *dst = reinterpret_cast<T *>(b.data());
     const unsigned tid = __mstage_tid_x();
-    const std::size_t base = std::size_t(__mstage_ctaid_x()) * sort_merge_tile;
-    const unsigned valid = n - base < sort_merge_tile ? unsigned(n - base)
-                                                      : sort_merge_tile;
-    for (unsigned i = 0; i < sort_merge_items; ++i) {
+    const std::size_t base = std::size_t(__mstage_ctaid_x()) * Tile;
+    const unsigned valid = n - base < Tile ? unsigned(n - base) : Tile;
+    for (unsigned i = 0; i < Items; ++i) {
       unsigned j = i * sort_merge_block + tid;
       if (j < valid)
         src[j] = data.data()[base + j];
     }
     __mstage_barrier();
     for (unsigned w = 1; w < valid; w *= 2) {
-      for (unsigned i = 0; i < sort_merge_items; ++i) {
+      for (unsigned i = 0; i < Items; ++i) {
         unsigned j = i * sort_merge_block + tid;
         if (j < valid) {
           unsigned start = j & ~(2 * w - 1);
@@ -83,7 +88,7 @@ template <class T, class Comp> auto sort_merge_tile_kernel(Comp comp) {
       src = dst;
       dst = t;
     }
-    for (unsigned i = 0; i < sort_merge_items; ++i) {
+    for (unsigned i = 0; i < Items; ++i) {
       unsigned j = i * sort_merge_block + tid;
       if (j < valid)
         data.data()[base + j] = src[j];
@@ -109,14 +114,15 @@ template <class T, class Comp> auto sort_merge_pass_kernel(Comp comp) {
 
 template <class T, class Comp>
 void sort_merge_run(vector_view<T> data, const Comp &comp, stream_ref s) {
+  constexpr unsigned Tile = sort_merge_block * sort_merge_items<T>();
   const std::size_t n = data.size();
   if (n <= 1)
     return;
   kernel(sort_merge_tile_kernel<T>(comp),
-         dim3((n + sort_merge_tile - 1) / sort_merge_tile),
+         dim3((n + Tile - 1) / Tile),
          dim3(sort_merge_block))
       .on(s)(data, n);
-  if (n <= sort_merge_tile)
+  if (n <= Tile)
     return;
   scan_scratch scratch(n * sizeof(T), s);
   vector_view<T> from = data, to = scratch.view<T>(0, n);
@@ -124,7 +130,7 @@ void sort_merge_run(vector_view<T> data, const Comp &comp, stream_ref s) {
                      dim3((n + sort_merge_block - 1) / sort_merge_block),
                      dim3(sort_merge_block))
                   .on(s);
-  for (std::size_t w = sort_merge_tile; w < n; w *= 2) {
+  for (std::size_t w = Tile; w < n; w *= 2) {
     pass(vector_view<const T>(from), to, n, w);
     std::swap(from, to);
   }
