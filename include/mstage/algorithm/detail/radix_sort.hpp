@@ -125,6 +125,7 @@ template <class K, class V, bool HasValues> auto radix_pass_kernel() {
     K keys[Items];
     V values[HasValues ? Items : 1];
     unsigned digits[Items], ranks[Items];
+#pragma unroll
     for (unsigned i = 0; i < Items; ++i) {
       unsigned k = segment + i * 32 + lane;
       if (k < valid) {
@@ -139,7 +140,10 @@ template <class K, class V, bool HasValues> auto radix_pass_kernel() {
 
     // Rank within the warp: the lanes with the same digit (eight ballots),
     // and the warp's count of that digit so far.
+    // Unrolled, so that keys, digits and ranks stay in registers (partly
+    // unrolled, the loop indexed them in local memory).
     const unsigned lowerLanes = (1u << lane) - 1;
+#pragma unroll
     for (unsigned i = 0; i < Items; ++i) {
       unsigned d = digits[i];
       unsigned peers = ~0u;
@@ -200,6 +204,7 @@ template <class K, class V, bool HasValues> auto radix_pass_kernel() {
 
     // Sort the tile in shared memory, then write it out in order: a digit's
     // keys are consecutive there and in the output.
+#pragma unroll
     for (unsigned i = 0; i < Items; ++i) {
       unsigned at = counts[warp * 256 + digits[i]] + ranks[i];
       if (at < valid) {
