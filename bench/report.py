@@ -459,6 +459,53 @@ def algorithms_core_report(path):
                               ">=", limit))
     print(f"issue 18 algorithms: {sum(met)} of {len(met)} targets met")
 # --- end of issue 18 algorithms (core) ---
+# ---- issue 18 scan/sort ----------------------------------------------------
+SCAN_SORT = {  # benchmark -> (label, target x CUB or None)
+    "i18-scan": ("inclusive_scan 2^27 int vs DeviceScan::InclusiveSum", 0.9),
+    "i18-sort-u32": ("sort 2^26 uint32 vs DeviceRadixSort::SortKeys", 0.7),
+    "i18-sort-f32": ("sort 2^26 float vs DeviceRadixSort::SortKeys", 0.7),
+    "i18-sort_by_key-u32": ("sort_by_key 2^26 uint32 vs SortPairs", None),
+}
+
+
+def scan_sort_report(path, checksums_path):
+    """Issue 18's scan and sort: each call's time against CUB's in the same
+    run (CUB ms / mstage ms, higher is better), the targets, and whether the
+    results' checksums agree."""
+    rows = [r for r in csv.DictReader(open(path))
+            if r["benchmark"] in SCAN_SORT]
+    if not rows:
+        return
+    by = defaultdict(dict)  # (benchmark, n) -> variant -> row
+    for r in rows:
+        by[(r["benchmark"], int(r["n"]))][r["variant"]] = r
+    sums = defaultdict(dict)
+    for f in checksum_fields(checksums_path):
+        if len(f) == 5 and f[1] in SCAN_SORT:
+            sums[(f[1], int(f[3]))][f[2]] = f[4]
+    print()
+    print("issue 18 scan/sort: ms per call, x CUB (CUB ms / mstage ms)")
+    print(f"{'benchmark':>20} {'n':>10} {'CUB ms':>9} {'mstage ms':>10} "
+          f"{'x CUB':>7} results")
+    met = []
+    for bench in SCAN_SORT:
+        label, limit = SCAN_SORT[bench]
+        for (b, n), v in sorted(by.items()):
+            if b != bench:
+                continue
+            cub, ms = v.get("cub"), v.get("mstage")
+            ratio = (float(cub["median_ms"]) / float(ms["median_ms"])
+                     if cub and ms else None)
+            sides = sums.get((b, n), {})
+            same = ("identical" if sides.get("cub") and
+                    sides.get("cub") == sides.get("mstage") else "DIFFER")
+            print(f"{b:>20} {n:>10} "
+                  f"{float(cub['median_ms']) if cub else float('nan'):9.4f} "
+                  f"{float(ms['median_ms']) if ms else float('nan'):10.4f} "
+                  f"{ratio if ratio else float('nan'):7.3f} {same}")
+            if limit is not None:
+                met.append(target(label, ratio, ">=", limit))
+    print(f"issue 18 scan/sort: {sum(met)} of {len(met)} targets met")
 
 
 if __name__ == "__main__":
@@ -466,6 +513,7 @@ if __name__ == "__main__":
     async_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
     ports_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
     algorithms_core_report(sys.argv[1])
+    scan_sort_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
     if len(sys.argv) > 2:
         jit_report(sys.argv[2])
     if len(sys.argv) > 4:

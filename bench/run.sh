@@ -2,8 +2,9 @@
 # Runs the benchmarks on a GPU machine, from the folder that
 # tools/gpu/pack.sh made (bench/ beside lib/): the nvcc and CUB baselines and
 # mstage_bench, the asynchronous-API benchmarks (async_baselines against
-# mstage_async) and issue 16's ports (hotspot, transpose, scan, histogram:
-# *_baseline against mstage_*), in one run, then prints the table of ratios.
+# mstage_async), issue 16's ports (hotspot, transpose, scan, histogram:
+# *_baseline against mstage_*) and issue 18's scan and sort
+# (scan_sort_baseline, CUB, against mstage_scan_sort), in one run, then prints the table of ratios.
 #
 #   OUT=<folder> bench/run.sh [reps]
 #
@@ -63,6 +64,9 @@ for _ in 1 2 3; do
 done
 run "async baselines alloc" "$here/async_baselines" --only alloc
 run "mstage async alloc" "$here/mstage_async" --only alloc
+# Issue 18's scan and sort: CUB, then mstage's algorithms.
+run "scan/sort baseline (CUB)" "$here/scan_sort_baseline" --reps "$reps"
+run "mstage scan/sort" "$here/mstage_scan_sort" --reps "$reps"
 # JIT latency, cold: no driver cache and an empty mstage cache directory.
 jitdir=$(mktemp -d /tmp/mstage-jit-XXXXXX)
 echo "== jit latency" >&2
