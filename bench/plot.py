@@ -21,10 +21,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def finish(fig, ax, title, ylabel, path):
+def finish(fig, ax, title, ylabel, path, legend="best"):
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend()
+    ax.legend(loc=legend, fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 
@@ -191,27 +191,38 @@ def cold_plot(path, out):
 
 
 def ports_plot(rows, out):
-    """ports.png: issue 16's ports, each kernel's time mstage / nvcc."""
+    """ports.png: issue 16's ports, each kernel's time mstage / nvcc, staged
+    (the targets) and unstaged side by side."""
     by = defaultdict(dict)
     for r in rows:
         if r["benchmark"] in report.PORTS:
             side, _, kernel = r["variant"].partition("-")
             label = r["benchmark"] + (f" {kernel}" if kernel else "")
             by[label][side] = float(r["median_ms"])
-    bars = [(label, v["mstage"] / v["nvcc"]) for label, v in by.items()
-            if "mstage" in v and v.get("nvcc")]
-    if not bars:
+    labels = [label for label, v in by.items()
+              if v.get("nvcc") and ("mstage" in v or "unstaged" in v)]
+    if not labels:
         return
-    fig, ax = plt.subplots(figsize=(8, 0.4 * len(bars) + 1.2))
-    ax.barh([b[0] for b in bars], [b[1] for b in bars], label="mstage / nvcc")
-    for i, (_, ratio) in enumerate(bars):
-        ax.text(ratio + 0.01, i, f"{ratio:.3f}", va="center", fontsize=8)
+    fig, ax = plt.subplots(figsize=(8, 0.55 * len(labels) + 1.2))
+    for shift, side, name in ((-0.2, "mstage", "staged"),
+                              (0.2, "unstaged", "unstaged")):
+        ys = [i + shift for i in range(len(labels))]
+        ratios = [by[l][side] / by[l]["nvcc"] if side in by[l] else 0
+                  for l in labels]
+        ax.barh(ys, ratios, 0.4, label=f"mstage {name} / nvcc")
+        for y, ratio in zip(ys, ratios):
+            if ratio:
+                ax.text(ratio + 0.01, y, f"{ratio:.3f}", va="center", fontsize=7)
+    ax.set_yticks(range(len(labels)))
+    ax.set_yticklabels(labels)
     ax.axvline(1.0, color="gray", lw=0.8)
     ax.invert_yaxis()
-    ax.set_xlim(0, max(1.2, max(b[1] for b in bars) * 1.15))
+    top = max(by[l][s] / by[l]["nvcc"] for l in labels
+              for s in ("mstage", "unstaged") if s in by[l])
+    ax.set_xlim(0, max(1.45, top * 1.15))
     ax.set_xlabel("kernel time, mstage / nvcc (lower is better)")
     finish(fig, ax, "Issue 16's ports against nvcc", "",
-           os.path.join(out, "ports.png"))
+           os.path.join(out, "ports.png"), legend="upper right")
 
 
 def main(bench_csv, jit_csv, out, cold_csv=None):
