@@ -8,15 +8,13 @@
 #include "DevicePrintf.h"
 #include "DeviceRetarget.h"
 #include "KernelBlob.h"
+#include "KernelEntries.h"
 #include "KernelTags.h"
 #include "PluginOptions.h"
 #include "StageSlicing.h"
 #include "mstage/abi.h"
 
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Demangle/Demangle.h"
@@ -28,7 +26,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -40,42 +37,8 @@ using namespace llvm;
 namespace mstage {
 namespace {
 
-struct KernelEntry {
-  Function *F = nullptr;
-  KernelSourceInfo Info;
-};
-
 void reportError(Module &M, const Twine &Msg) {
   M.getContext().diagnose(DiagnosticInfoGeneric(Msg, DS_Error));
-}
-
-// Finds the functions annotated "mstage.kernel" and the plugin's info.
-SmallVector<KernelEntry, 4> findKernelEntries(Module &M) {
-  SmallVector<KernelEntry, 4> Entries;
-  MapVector<Function *, KernelSourceInfo> Found;
-  DenseSet<Function *> Tagged;
-  for (auto &[F, Strings] : readAnnotations(M))
-    for (StringRef Str : Strings) {
-      if (Str == KernelAnnotation) {
-        Tagged.insert(F);
-        Found.insert({F, {}});
-      } else {
-        KernelSourceInfo Info;
-        if (decodeKernelInfo(Str, Info))
-          Found[F] = Info;
-      }
-    }
-  for (auto &[F, Info] : Found) {
-    if (!Tagged.count(F) || F->isDeclaration())
-      continue;
-    if (Info.Name.empty()) {
-      // Compiled without the plugin's front-end half: derive the names.
-      Info.Name = "mstage_kernel_" + utohexstr(xxh3_64bits(F->getName()));
-      Info.PrettyName = demangle(F->getName());
-    }
-    Entries.push_back({F, Info});
-  }
-  return Entries;
 }
 
 // The device cannot see host variables: only constants travel with the code.
@@ -323,11 +286,8 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   std::vector<AotKernel> Generic;
   for (const KernelEntry &K : Entries) {
     StagedBody Staged;
-    // Location is "file:line:column".
-    StringRef KernelFile =
-        StringRef(K.Info.Location).rsplit(':').first.rsplit(':').first;
-    bool StagesOK =
-        prepareStagedBody(M, *K.F, K.Info.Name, KernelFile, StageFns, Staged);
+    bool StagesOK = prepareStagedBody(M, *K.F, K.Info.Name, kernelFile(K.Info),
+                                      StageFns, Staged);
     KernelBlob Blob;
     Blob.Name = K.Info.Name;
     Blob.PrettyName = K.Info.PrettyName;

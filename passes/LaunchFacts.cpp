@@ -138,23 +138,26 @@ void applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
   }
   // One scope per group: accesses of different groups never alias. Each
   // group's own scope and the list of the others, made once.
+  // The lists are made from the scopes themselves, never from another
+  // group's list (a list in a list is invalid metadata).
   SmallVector<MDNode *, 8> Scope(64, nullptr), Others(64, nullptr);
   if (llvm::popcount(Used) > 1) {
     MDBuilder MDB(Ctx);
     MDNode *Domain = MDB.createAnonymousAliasScopeDomain("mstage.launch");
+    SmallVector<MDNode *, 8> Scopes(64, nullptr);
     for (unsigned G = 0; G < 64; ++G)
       if (Used & (uint64_t(1) << G))
-        Scope[G] = MDB.createAnonymousAliasScope(Domain, "mstage.group." +
-                                                             std::to_string(G));
+        Scopes[G] = MDB.createAnonymousAliasScope(
+            Domain, "mstage.group." + std::to_string(G));
     for (unsigned G = 0; G < 64; ++G) {
-      if (!Scope[G])
+      if (!Scopes[G])
         continue;
       SmallVector<Metadata *, 8> Rest;
       for (unsigned H = 0; H < 64; ++H)
-        if (H != G && Scope[H])
-          Rest.push_back(Scope[H]);
+        if (H != G && Scopes[H])
+          Rest.push_back(Scopes[H]);
       Others[G] = MDNode::get(Ctx, Rest);
-      Scope[G] = MDNode::get(Ctx, {Scope[G]});
+      Scope[G] = MDNode::get(Ctx, {Scopes[G]});
     }
   }
   for (const Access &X : Accesses) {

@@ -20,6 +20,11 @@ config.test_exec_root = os.path.join(config.mstage_obj_root, "test")
 bin_dir = os.path.join(config.mstage_obj_root, "bin")
 config.substitutions.append(("%mstagexx", os.path.join(bin_dir, "mstage++")))
 config.substitutions.append(("%mstage_ptx", os.path.join(bin_dir, "mstage-ptx")))
+# test/transforms: one pass on an IR file, run by LLVM's opt with the passes'
+# plugin (the Clang plugin cannot be loaded by opt).
+config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
+config.substitutions.append(
+    ("%mstage_passes", os.path.join(config.mstage_obj_root, "lib", "MStagePasses.so")))
 config.substitutions.append(("%src_root", config.mstage_src_root))
 config.substitutions.append(("%obj_root", config.mstage_obj_root))
 config.substitutions.append(("%python", sys.executable))

@@ -1,0 +1,46 @@
+//===- KernelEntries.cpp - The kernel entries of a host module ------------===//
+#include "KernelEntries.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Function.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace llvm;
+
+namespace mstage {
+
+SmallVector<KernelEntry, 4> findKernelEntries(Module &M) {
+  SmallVector<KernelEntry, 4> Entries;
+  MapVector<Function *, KernelSourceInfo> Found;
+  DenseSet<Function *> Tagged;
+  for (auto &[F, Strings] : readAnnotations(M))
+    for (StringRef Str : Strings) {
+      if (Str == KernelAnnotation) {
+        Tagged.insert(F);
+        Found.insert({F, {}});
+      } else {
+        KernelSourceInfo Info;
+        if (decodeKernelInfo(Str, Info))
+          Found[F] = Info;
+      }
+    }
+  for (auto &[F, Info] : Found) {
+    if (!Tagged.count(F) || F->isDeclaration())
+      continue;
+    if (Info.Name.empty()) {
+      Info.Name = "mstage_kernel_" + utohexstr(xxh3_64bits(F->getName()));
+      Info.PrettyName = demangle(F->getName());
+    }
+    Entries.push_back({F, Info});
+  }
+  return Entries;
+}
+
+StringRef kernelFile(const KernelSourceInfo &Info) {
+  return StringRef(Info.Location).rsplit(':').first.rsplit(':').first;
+}
+
+} // namespace mstage
