@@ -3,9 +3,11 @@
 # the root is debootstrap's minimal bookworm (made once and kept as a
 # tarball in $MSTAGE_DEB_CACHE, unpacked fresh for every run), with this
 # machine's apt sources (they are where the LLVM/Clang 22 packages come
-# from); apt installs the .deb and its dependencies there, and
+# from); apt installs the .deb and its dependencies there;
 # examples/saxpy.cpp is compiled with /usr/bin/mstage++ and run on the CPU
-# back end. Needs root (debootstrap, chroot) and Debian's mirrors.
+# back end, and test/install's find_package project (with cmake, make and
+# g++ from Debian) is built and run likewise, finding mstage under /usr.
+# Needs root (debootstrap, chroot) and Debian's mirrors.
 #
 #   tools/deb/test-deb.sh [BUILD_DIR]      (default: build)
 set -euo pipefail
@@ -59,6 +61,7 @@ mount -t proc proc "$root/proc"
 
 cp "$deb" "$root/tmp/mstage.deb"
 cp examples/saxpy.cpp "$root/tmp/"
+cp -r test/install/Inputs/find-package "$root/tmp/"
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
 in_root apt-get update -q >"$build/deb-root-apt.log" 2>&1
 in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
@@ -67,4 +70,12 @@ in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 echo "test-deb: installed in a clean Debian 12 root: $(in_root dpkg-query -W -f='${Package} ${Version}, ' mstage clang-22 libllvm22)"
 in_root sh -c 'cd /tmp && mstage++ --version && mstage++ -O2 saxpy.cpp -o saxpy &&
   ldd saxpy | grep mstage_rt && MSTAGE_BACKEND=cpu ./saxpy'
+echo "test-deb: a find_package(mstage) project, with g++ as its compiler"
+in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+  --no-install-recommends cmake make g++ >>"$build/deb-root-apt.log" 2>&1 ||
+  { tail -n 30 "$build/deb-root-apt.log"; echo "test-deb: error: apt-get install cmake failed" >&2; exit 1; }
+in_root sh -c 'cmake -S /tmp/find-package -B /tmp/fp -DCMAKE_BUILD_TYPE=Release >/tmp/fp.log &&
+  cmake --build /tmp/fp >>/tmp/fp.log && grep "found mstage" /tmp/fp.log &&
+  MSTAGE_BACKEND=cpu /tmp/fp/app' ||
+  { cat "$root/tmp/fp.log"; echo "test-deb: error: the find_package project failed" >&2; exit 1; }
 echo "test-deb: PASS"
