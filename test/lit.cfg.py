@@ -18,6 +18,23 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mstage_obj_root, "test")
 
 bin_dir = os.path.join(config.mstage_obj_root, "bin")
+cmake = shutil.which("cmake") or "cmake"
+# `lit --param MSTAGE_INSTALL_PREFIX=P` tests an installed mstage: %mstagexx
+# and %mstage_ptx are P's, and %mstage_install DIR copies P to DIR (the
+# test/install tests) instead of installing this build there.
+install_prefix = lit_config.params.get("MSTAGE_INSTALL_PREFIX")
+if install_prefix:
+    install_prefix = os.path.abspath(install_prefix)
+    bin_dir = os.path.join(install_prefix, "bin")
+    if not os.path.exists(os.path.join(bin_dir, "mstage++")):
+        lit_config.fatal(
+            "MSTAGE_INSTALL_PREFIX=%s has no bin/mstage++" % install_prefix)
+    lit_config.note("testing the mstage installed in " + install_prefix)
+    config.substitutions.append(("%mstage_install", "cp -a " + install_prefix))
+else:
+    config.substitutions.append(
+        ("%mstage_install",
+         "%s --install %s --prefix" % (cmake, config.mstage_obj_root)))
 config.substitutions.append(("%mstagexx", os.path.join(bin_dir, "mstage++")))
 config.substitutions.append(("%mstage_ptx", os.path.join(bin_dir, "mstage-ptx")))
 # test/transforms: one pass on an IR file, run by LLVM's opt with the passes'
@@ -28,7 +45,7 @@ config.substitutions.append(
 config.substitutions.append(("%src_root", config.mstage_src_root))
 config.substitutions.append(("%obj_root", config.mstage_obj_root))
 config.substitutions.append(("%python", sys.executable))
-config.substitutions.append(("%cmake", shutil.which("cmake") or "cmake"))
+config.substitutions.append(("%cmake", cmake))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "")])
 # lit starts tests from a clean environment, so no MSTAGE_* setting of the
@@ -40,6 +57,10 @@ config.environment["MSTAGE_CACHE_DIR"] = os.path.join(
 # each launch: they wait for it (MSTAGE_JIT=sync). test/jit runs with the
 # default, async.
 config.environment["MSTAGE_JIT"] = "sync"
+
+# A compiler other than mstage++'s clang, as a user's project may have.
+if shutil.which("g++"):
+    config.available_features.add("gxx")
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

@@ -3,11 +3,18 @@
 //
 // Accepts everything clang++ accepts. It adds the mstage plugin (front-end
 // checks and kernel extraction), the mstage include directory and, when the
-// command links, the runtime library.
+// command links, the runtime library. All three are found relative to this
+// program (<prefix>/bin/mstage++), so an installed tree can be moved; the
+// build tree has the same layout (build/include links to the sources').
 //
 //===----------------------------------------------------------------------===//
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <cerrno>
-#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,25 +26,28 @@
 #ifndef MSTAGE_CLANGXX
 #error "MSTAGE_CLANGXX must name the clang++ to wrap"
 #endif
+#ifndef MSTAGE_VERSION_STRING
+#error "MSTAGE_VERSION_STRING must give mstage's version"
+#endif
 
-static bool exists(const std::string &Path) {
-  struct stat St;
-  return stat(Path.c_str(), &St) == 0;
+using namespace llvm;
+
+// The installation prefix: this program is <prefix>/bin/mstage++, with
+// symbolic links resolved (the kernel's /proc/self/exe), so that a link to
+// it from elsewhere still finds its own tree.
+static std::string prefixDir(const char *Argv0) {
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
+  if (Exe.empty())
+    return "";
+  return sys::path::parent_path(sys::path::parent_path(Exe)).str();
 }
 
-static std::string parentDir(const std::string &Path) {
-  size_t Slash = Path.find_last_of('/');
-  return Slash == std::string::npos ? "." : Path.substr(0, Slash);
-}
-
-// The installation prefix: this program lives in <prefix>/bin.
-static std::string prefixDir() {
-  char Buf[PATH_MAX];
-  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
-  if (N <= 0)
-    return MSTAGE_BUILD_PREFIX;
-  Buf[N] = '\0';
-  return parentDir(parentDir(Buf));
+static bool hasArg(int Argc, char **Argv, StringRef Flag) {
+  for (int I = 1; I < Argc; ++I)
+    if (Flag == Argv[I])
+      return true;
+  return false;
 }
 
 // True when clang will run the linker for this command line.
@@ -133,25 +143,47 @@ int main(int Argc, char **Argv) {
             In);
     return 1;
   }
-  std::string Prefix = prefixDir();
+  std::string Prefix = prefixDir(Argv[0]);
+  if (Prefix.empty()) {
+    fprintf(stderr, "mstage++: error: cannot find where mstage++ is "
+                    "installed (/proc/self/exe is unreadable); run it "
+                    "with /proc mounted\n");
+    return 1;
+  }
   std::string Plugin = Prefix + "/lib/mstage/MStagePlugin.so";
   std::string LibDir = Prefix + "/lib";
   std::string Include = Prefix + "/include";
-  if (!exists(Include + "/mstage.hpp"))
-    Include = MSTAGE_SOURCE_INCLUDE_DIR;
-  if (!exists(Plugin)) {
-    fprintf(stderr,
-            "mstage++: error: the mstage plugin is missing (%s); "
-            "reinstall mstage\n",
-            Plugin.c_str());
-    return 1;
-  }
+  for (const std::string &Needed : {Plugin, Include + "/mstage.hpp"})
+    if (!sys::fs::exists(Needed)) {
+      fprintf(stderr,
+              "mstage++: error: %s is missing; mstage++ finds its plugin, "
+              "headers and runtime in %s (bin/, lib/, include/): reinstall "
+              "mstage\n",
+              Needed.c_str(), Prefix.c_str());
+      return 1;
+    }
   const char *Cxx = std::getenv("MSTAGE_CXX");
   std::string Clang = Cxx && *Cxx ? Cxx : MSTAGE_CLANGXX;
 
-  std::vector<std::string> Args = {
-      Clang,   "-fplugin=" + Plugin, "-fpass-plugin=" + Plugin, "-isystem",
-      Include, "-D__MSTAGE__=1"};
+  // --version: mstage's and the LLVM's it was built with; clang then adds
+  // its own (the Clang the plugin is loaded into).
+  if (hasArg(Argc, Argv, "--version")) {
+    outs() << "mstage " << MSTAGE_VERSION_STRING << " (" << Prefix << ")\n"
+           << "built with LLVM " << LLVM_VERSION_STRING << ", runs " << Clang
+           << ":\n";
+    outs().flush();
+  }
+
+  std::vector<std::string> Args = {Clang, "-fplugin=" + Plugin,
+                                   "-fpass-plugin=" + Plugin};
+  // Installed under /usr (the .deb), the headers are in the compiler's own
+  // system directory: naming it again would move it before libstdc++'s,
+  // whose #include_next <stdlib.h> would then miss it.
+  if (!sys::fs::equivalent(Include, "/usr/include")) {
+    Args.push_back("-isystem");
+    Args.push_back(Include);
+  }
+  Args.push_back("-D__MSTAGE__=1");
   // -mstage-arch=LIST is mstage's own (the plugin checks the names).
   const char *AotArchs = nullptr;
   for (int I = 1; I < Argc; ++I) {
@@ -182,11 +214,27 @@ int main(int Argc, char **Argv) {
     for (const char *A : {"-gline-tables-only", "-gno-split-dwarf", "-Xclang",
                           "-plugin-arg-mstage", "-Xclang", "strip-debug-info"})
       Args.push_back(A);
-  if (willLink(Argc, Argv))
-    for (const std::string &A :
-         {"-L" + LibDir, "-Wl,-rpath," + LibDir, std::string("-lmstage_rt"),
-          std::string("-pthread")})
-      Args.push_back(A);
+  // The runtime's directory is an absolute RUNPATH: the program and mstage
+  // are separate trees, so a path relative to the program ($ORIGIN) would
+  // not follow either. /usr/lib needs none.
+  if (willLink(Argc, Argv)) {
+    Args.push_back("-L" + LibDir);
+    if (!sys::fs::equivalent(LibDir, "/usr/lib"))
+      Args.push_back("-Wl,-rpath," + LibDir);
+    Args.push_back("-lmstage_rt");
+    Args.push_back("-pthread");
+  }
+
+  // -v: clang shows its own commands; the one that runs clang is ours.
+  if (hasArg(Argc, Argv, "-v")) {
+    errs() << "mstage++:";
+    for (const std::string &A : Args) {
+      errs() << ' ';
+      sys::printArg(errs(), A, /*Quote=*/true);
+    }
+    errs() << '\n';
+    errs().flush();
+  }
 
   std::vector<char *> CArgs;
   for (std::string &A : Args)

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Builds mstage (and its fuzzers, in build-fuzz) if needed and runs the whole
-# test suite (lit), which runs each fuzzer briefly. Tests that need a GPU are
+# Builds mstage (and its fuzzers, in build-fuzz) if needed, installs it into
+# a temporary prefix and runs the whole test suite (lit) against that
+# install, with the build tree's bin/ hidden, so that the suite shows what a
+# user of the install gets (test/install also builds a find_package project
+# there). The suite runs each fuzzer briefly. Tests that need a GPU are
 # reported as unsupported on a machine without one. The last line is
 # "N passed, M failed".
 set -uo pipefail
@@ -17,12 +20,22 @@ else
   echo "run-tests: no libFuzzer (install libclang-rt-22-dev): the fuzzers do not run"
 fi
 
+prefix=$(mktemp -d /tmp/mstage-install.XXXXXX)
+chmod 755 "$prefix" # as an install is: test/cache runs a program as another user
 log=$(mktemp)
-/usr/lib/llvm-22/bin/lit -sv build/test 2>&1 | tee "$log"
+cleanup() {
+  [[ -d build/bin.hidden ]] && mv build/bin.hidden build/bin
+  rm -rf "$prefix" "$log"
+}
+trap cleanup EXIT
+cmake --install build --prefix "$prefix" >"$log" 2>&1 ||
+  { cat "$log"; echo "0 passed, 1 failed (install)"; exit 1; }
+echo "run-tests: testing the install in $prefix (build/bin hidden)"
+mv build/bin build/bin.hidden
+/usr/lib/llvm-22/bin/lit -sv --param MSTAGE_INSTALL_PREFIX="$prefix" build/test 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$log" | tail -n 1; }
 passed=$(count Passed); failed=$(count Failed); unsupported=$(count Unsupported)
-rm -f "$log"
 [[ -n $unsupported ]] && echo "${unsupported} unsupported here (they need a GPU, or ptxas)"
 echo "${passed:-0} passed, ${failed:-0} failed"
 exit "$status"
