@@ -120,11 +120,14 @@ int run(int Argc, char **Argv) {
   // Per device: its stream, memory and launches.
   std::vector<mstage::stream> Streams;
   std::vector<mstage::device_vector<unsigned>> Data;
+  std::vector<std::vector<unsigned>> Hosts; // read by the uploads meanwhile
   for (const mstage::device &D : All) {
     Streams.emplace_back(D);
     Data.emplace_back(N, Streams.back());
-    Data.back().upload(initial(D.index()), Streams.back());
+    Hosts.push_back(initial(D.index()));
   }
+  for (size_t I = 0; I < All.size(); ++I)
+    Data[I].upload(Hosts[I], Streams[I]);
   double SecondSource = -1;
   for (size_t I = 0; I < All.size(); ++I) {
     Scale.on(Streams[I])(Data[I], 7u);
