@@ -495,10 +495,11 @@ void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
 }
 
 // The function of C on device D: where it was compiled and loaded, else
-// loaded on D now from the code the compile kept, once per device. Null
-// with Err set on failure.
+// loaded on D now from the code the compile kept, once per device (also
+// while the stream is captured, as compileNow does). Null with Err set on
+// failure.
 CUfunction functionOn(const RegisteredKernel &K, const Backend &B,
-                      const CompiledKernel &C, CudaDriver &D,
+                      const CompiledKernel &C, CudaDriver &D, bool Capturing,
                       std::string &Err) {
   if (C.Device == D.index())
     return C.Function;
@@ -515,7 +516,12 @@ CUfunction functionOn(const RegisteredKernel &K, const Backend &B,
   if (CUfunction F = Slot.load(std::memory_order_acquire))
     return F;
   CompiledKernel Loaded;
+  std::optional<CUstreamCaptureMode> Restore;
+  if (Capturing)
+    Restore = D.relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
   Err = loadModule(K, B, D, O->PTX, O->Cubin, Loaded);
+  if (Restore)
+    D.relaxCapture(*Restore);
   if (!Err.empty())
     return nullptr;
   O->Module[D.index()] = Loaded.Module;
@@ -730,7 +736,7 @@ int mstage::rt::codeForLaunch(const void *HostEntry, void *const *Params,
                           "report this"
                     : E->Failure);
   std::string Err;
-  Function = functionOn(*R.K, backend(), E->Code, *currentDriver(), Err);
+  Function = functionOn(*R.K, backend(), E->Code, *currentDriver(), false, Err);
   return Function ? 0 : fail(Err);
 }
 
@@ -904,7 +910,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   CUfunction Function = nullptr;
   if (!Generic) {
     std::string Err;
-    Function = functionOn(*K, B, *C, *S.driver(), Err);
+    Function = functionOn(*K, B, *C, *S.driver(), Capturing, Err);
     if (!Function)
       return fail(Err);
   }
