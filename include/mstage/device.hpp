@@ -217,6 +217,10 @@ inline device stream_ref::device() const {
 
 inline device stream::device() const { return stream_ref(s_).device(); }
 
+template <class T> device device_vector<T>::device() const {
+  return device::at(device_);
+}
+
 } // namespace mstage
 
 #endif

@@ -17,6 +17,8 @@
 
 namespace mstage {
 
+class device;
+
 namespace detail {
 
 // The streams a device allocation has been used on, so that it can be used
@@ -115,7 +117,8 @@ public:
   ~device_vector() { release(); }
 
   std::size_t size() const { return size_; }
-  // The number of the device whose memory it is (mstage::device::at).
+  // The device whose memory it is, and its number.
+  mstage::device device() const; // mstage/device.hpp
   unsigned device_index() const { return device_; }
   // The calling thread's current stream of that device, where operations
   // without a stream go.

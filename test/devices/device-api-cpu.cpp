@@ -51,7 +51,7 @@ int main() {
   mstage::device_vector<int> B(8, S);
   B.copy_from(A, S);
   S.synchronize();
-  std::printf("a on device %u: %d, b on device %u: %d\n", A.device_index(),
+  std::printf("a on device %u: %d, b on device %u: %d\n", A.device().index(),
               A.get(7), B.device_index(), B.get(0));
   // CHECK: a on device 0: 13, b on device 0: 13
 
