@@ -8,9 +8,14 @@
 namespace mstage::rt {
 namespace {
 
+struct Allocation {
+  size_t Bytes;
+  int Device;
+};
+
 struct Allocations {
   std::shared_mutex Lock;
-  std::map<uintptr_t, size_t> Sizes; // start -> bytes
+  std::map<uintptr_t, Allocation> Sizes; // by start
 };
 
 // Never destroyed: memory may be freed from static destructors.
@@ -21,12 +26,12 @@ Allocations &allocations() {
 
 } // namespace
 
-void noteAllocation(const void *Start, size_t Bytes) {
+void noteAllocation(const void *Start, size_t Bytes, int Device) {
   if (!Start)
     return;
   Allocations &A = allocations();
   std::unique_lock<std::shared_mutex> G(A.Lock);
-  A.Sizes[reinterpret_cast<uintptr_t>(Start)] = Bytes ? Bytes : 1;
+  A.Sizes[reinterpret_cast<uintptr_t>(Start)] = {Bytes ? Bytes : 1, Device};
 }
 
 void forgetAllocation(const void *Start) {
@@ -37,14 +42,32 @@ void forgetAllocation(const void *Start) {
   A.Sizes.erase(reinterpret_cast<uintptr_t>(Start));
 }
 
+namespace {
+
+// The allocation that holds P, or null; under A.Lock.
+const std::pair<const uintptr_t, Allocation> *holding(Allocations &A,
+                                                      uintptr_t P) {
+  auto It = A.Sizes.upper_bound(P);
+  if (It == A.Sizes.begin())
+    return nullptr;
+  --It;
+  return P - It->first < It->second.Bytes ? &*It : nullptr;
+}
+
+} // namespace
+
 uintptr_t allocationStart(uintptr_t P) {
   Allocations &A = allocations();
   std::shared_lock<std::shared_mutex> G(A.Lock);
-  auto It = A.Sizes.upper_bound(P);
-  if (It == A.Sizes.begin())
-    return 0;
-  --It;
-  return P - It->first < It->second ? It->first : 0;
+  const auto *Found = holding(A, P);
+  return Found ? Found->first : 0;
+}
+
+int allocationDevice(uintptr_t P) {
+  Allocations &A = allocations();
+  std::shared_lock<std::shared_mutex> G(A.Lock);
+  const auto *Found = holding(A, P);
+  return Found ? Found->second.Device : NoDevice;
 }
 
 } // namespace mstage::rt

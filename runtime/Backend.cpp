@@ -57,6 +57,15 @@ static Backend chooseBackend() {
         "MSTAGE_BACKEND='" + Want + "' is not one of auto, cuda, cpu and ptx";
     return B;
   }
+  // The device settings are checked on every back end, so that a mistake
+  // shows before the program meets a GPU.
+  std::vector<int> Visible;
+  if (!parseVisibleDevices(Visible, B.Reason))
+    return B;
+  if (!peerAccessSetting().Error.empty()) {
+    B.Reason = peerAccessSetting().Error;
+    return B;
+  }
   // The CPU and PTX-only back ends do not look for a driver at all.
   if (Want == "cpu")
     return cpu("");
@@ -71,7 +80,17 @@ static Backend chooseBackend() {
       }
     B.Kind = BackendKind::Gpu;
     B.Driver = D;
+    // Compiled once for the oldest architecture among the devices: its PTX
+    // loads on the newer ones too.
     B.Arch = Arch.empty() ? D->arch() : Arch;
+    int Oldest = D->ccMajor() * 10 + D->ccMinor();
+    for (unsigned I = 0; Arch.empty() && I < CudaDriver::count(); ++I) {
+      const CudaDriver &Other = *CudaDriver::at(I);
+      if (int CC = Other.ccMajor() * 10 + Other.ccMinor(); CC < Oldest) {
+        Oldest = CC;
+        B.Arch = Other.arch();
+      }
+    }
     return B;
   }
   std::string Why = CudaDriver::whyUnavailable();
@@ -96,6 +115,13 @@ const Backend &backend() {
     return B;
   }();
   return B;
+}
+
+unsigned deviceCount() {
+  const Backend &B = backend();
+  if (B.Kind == BackendKind::Gpu)
+    return CudaDriver::count();
+  return B.Kind == BackendKind::Unavailable ? 0 : 1;
 }
 
 const char *backendName(BackendKind Kind) {

@@ -29,6 +29,10 @@ struct Backend {
 // fallback (PTX-only or the CPU) is announced on stderr once.
 const Backend &backend();
 
+// The devices that launches may go to: the GPUs (CudaDriver::count()), or
+// the one of the CPU back end and of PTX-only mode; 0 when unavailable.
+unsigned deviceCount();
+
 // The name of a backend kind as mstage_rt_backend() gives it.
 const char *backendName(BackendKind Kind);
 

@@ -89,7 +89,14 @@ constexpr const char *DriverLibrary = "libcuda.so.1";
   X(cuGraphLaunch, "cuGraphLaunch")                                            \
   X(cuGraphExecDestroy, "cuGraphExecDestroy")                                  \
   X(cuPointerGetAttributes, "cuPointerGetAttributes")                          \
-  X(cuGraphDestroy, "cuGraphDestroy")
+  X(cuGraphDestroy, "cuGraphDestroy")                                          \
+  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2")                                   \
+  X(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId")                                \
+  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                            \
+  X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                            \
+  X(cuMemPoolSetAccess, "cuMemPoolSetAccess")                                  \
+  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")                                    \
+  X(cuPointerGetAttribute, "cuPointerGetAttribute")
 
 // A macro argument is expanded before it is substituted, so Api arrives as
 // cuda.h's versioned name: the static_assert compares that name with Symbol,
@@ -153,9 +160,10 @@ std::string versionText(int Version) {
          std::to_string(Version % 1000 / 10);
 }
 
-// Reads MSTAGE_DEVICE. Returns false, with Why set, when it is not a number.
-bool requestedDevice(int &Ordinal, std::string &Why) {
-  Ordinal = 0;
+// Reads MSTAGE_DEVICE, the default device's number among the visible ones.
+// Returns false, with Why set, when it is not a number.
+bool requestedDevice(int &Index, std::string &Why) {
+  Index = 0;
   const char *Value = std::getenv("MSTAGE_DEVICE");
   if (!Value || !*Value)
     return true;
@@ -167,7 +175,7 @@ bool requestedDevice(int &Ordinal, std::string &Why) {
           "' is not a device number such as 0";
     return false;
   }
-  Ordinal = static_cast<int>(Parsed);
+  Index = static_cast<int>(Parsed);
   return true;
 }
 
@@ -240,10 +248,47 @@ private:
   std::vector<void *> Values;
 };
 
-CudaDriver *TheDriver = nullptr;
+std::vector<CudaDriver *> *TheDevices = nullptr;
+unsigned TheDefault = 0;
 std::string *TheReason = nullptr;
 
+std::string deviceCountText(size_t Count) {
+  return Count == 1 ? "is 1 CUDA device"
+                    : "are " + std::to_string(Count) + " CUDA devices";
+}
+
 } // namespace
+
+bool mstage::rt::parseVisibleDevices(std::vector<int> &Ordinals,
+                                     std::string &Why) {
+  Ordinals.clear();
+  const char *Value = std::getenv("MSTAGE_VISIBLE_DEVICES");
+  if (!Value || !*Value)
+    return true;
+  std::string_view Rest(Value);
+  while (true) {
+    size_t Comma = Rest.find(',');
+    std::string Item(Rest.substr(0, Comma));
+    char *End = nullptr;
+    errno = 0;
+    long Parsed = Item.empty() ? -1 : std::strtol(Item.c_str(), &End, 10);
+    bool Repeated = false;
+    for (int O : Ordinals)
+      Repeated |= O == Parsed;
+    if (Item.empty() || errno || *End || Parsed < 0 || Parsed > 1 << 20 ||
+        Repeated || Ordinals.size() == MaxDevices) {
+      Why = std::string("MSTAGE_VISIBLE_DEVICES='") + Value + "' is not " +
+            (Repeated ? "a list of distinct device numbers (" + Item +
+                            " is repeated)"
+                      : "a list of device numbers such as 0,1");
+      return false;
+    }
+    Ordinals.push_back(static_cast<int>(Parsed));
+    if (Comma == std::string_view::npos)
+      return true;
+    Rest.remove_prefix(Comma + 1);
+  }
+}
 
 Status Status::failure(CUresult Code, std::string Message) {
   Status S;
@@ -258,9 +303,22 @@ CudaDriver *CudaDriver::get() {
     // Never destroyed: kernels may still be running at exit, and the driver
     // tears itself down.
     TheReason = new std::string;
-    TheDriver = create(*TheReason);
+    auto *Devices = new std::vector<CudaDriver *>;
+    if (create(*Devices, TheDefault, *TheReason))
+      TheDevices = Devices;
   });
-  return TheDriver;
+  return TheDevices ? (*TheDevices)[TheDefault] : nullptr;
+}
+
+unsigned CudaDriver::count() {
+  get();
+  return TheDevices ? unsigned(TheDevices->size()) : 0;
+}
+
+CudaDriver *CudaDriver::at(unsigned Index) {
+  get();
+  return TheDevices && Index < TheDevices->size() ? (*TheDevices)[Index]
+                                                  : nullptr;
 }
 
 const std::string &CudaDriver::whyUnavailable() {
@@ -268,7 +326,8 @@ const std::string &CudaDriver::whyUnavailable() {
   return *TheReason;
 }
 
-CudaDriver *CudaDriver::create(std::string &Why) {
+bool CudaDriver::create(std::vector<CudaDriver *> &Devices, unsigned &Default,
+                        std::string &Why) {
   // The library stays loaded for the life of the process, even on failure:
   // once cuInit has run, unloading the driver is not safe.
   void *Library = dlopen(DriverLibrary, RTLD_NOW | RTLD_LOCAL);
@@ -276,7 +335,7 @@ CudaDriver *CudaDriver::create(std::string &Why) {
     const char *Error = dlerror();
     Why = std::string("cannot load the CUDA driver (") +
           (Error ? Error : DriverLibrary) + ")";
-    return nullptr;
+    return false;
   }
 
   static Entries Fn;
@@ -288,12 +347,12 @@ CudaDriver *CudaDriver::create(std::string &Why) {
         Fn.cuDriverGetVersion(&Version) == CUDA_SUCCESS)
       Why += " (driver " + versionText(Version) + ")";
     Why += " does not export " + Missing;
-    return nullptr;
+    return false;
   }
 
   auto Fail = [&](CUresult Code, std::string_view What) {
     Why = formatError(Fn, Code, What);
-    return nullptr;
+    return false;
   };
 
   if (CUresult R = Fn.cuInit(0); R != CUDA_SUCCESS)
@@ -306,19 +365,63 @@ CudaDriver *CudaDriver::create(std::string &Why) {
     return Fail(R, "cuDeviceGetCount");
   if (Count <= 0) {
     Why = "no CUDA device (the driver reports none)";
-    return nullptr;
+    return false;
   }
-  int Ordinal = 0;
-  if (!requestedDevice(Ordinal, Why))
-    return nullptr;
-  if (Ordinal >= Count) {
-    Why = "MSTAGE_DEVICE=" + std::to_string(Ordinal) + " but there " +
-          (Count == 1 ? "is 1 CUDA device"
-                      : "are " + std::to_string(Count) + " CUDA devices");
-    return nullptr;
+  // CUDA_VISIBLE_DEVICES is the driver's: Count is already what it leaves.
+  std::vector<int> Ordinals;
+  if (!parseVisibleDevices(Ordinals, Why))
+    return false;
+  for (int O : Ordinals)
+    if (O >= Count) {
+      Why = "MSTAGE_VISIBLE_DEVICES names device " + std::to_string(O) +
+            " but there " + deviceCountText(Count);
+      return false;
+    }
+  if (Ordinals.empty())
+    for (int O = 0; O < Count && O < int(MaxDevices); ++O)
+      Ordinals.push_back(O);
+  int Requested = 0;
+  if (!requestedDevice(Requested, Why))
+    return false;
+  if (Requested >= int(Ordinals.size())) {
+    Why =
+        "MSTAGE_DEVICE=" + std::to_string(Requested) + " but there " +
+        deviceCountText(Ordinals.size()) +
+        (Ordinals.size() == size_t(Count) ? "" : " in MSTAGE_VISIBLE_DEVICES");
+    return false;
   }
+  for (unsigned I = 0; I < Ordinals.size(); ++I) {
+    CudaDriver *D = describe(Fn, I, Ordinals[I], Version, Why);
+    if (!D) {
+      for (CudaDriver *Made : Devices)
+        delete Made;
+      Devices.clear();
+      return false;
+    }
+    Devices.push_back(D);
+  }
+  Default = unsigned(Requested);
+  // The default device's context is made now, as before there were several:
+  // its failure is the back end's.
+  if (Status S = Devices[Default]->bindThread(); !S) {
+    Why = S.Message;
+    for (CudaDriver *Made : Devices)
+      delete Made;
+    Devices.clear();
+    return false;
+  }
+  return true;
+}
 
+// The properties of CUDA device Ordinal, visible as device Index.
+CudaDriver *CudaDriver::describe(const Entries &Fn, unsigned Index, int Ordinal,
+                                 int Version, std::string &Why) {
+  auto Fail = [&](CUresult Code, std::string_view What) -> CudaDriver * {
+    Why = formatError(Fn, Code, What);
+    return nullptr;
+  };
   std::unique_ptr<CudaDriver> D(new CudaDriver(Fn));
+  D->Index = Index;
   D->Ordinal = Ordinal;
   D->DriverVersion = Version;
   if (CUresult R = Fn.cuDeviceGet(&D->Device, Ordinal); R != CUDA_SUCCESS)
@@ -329,7 +432,12 @@ CudaDriver *CudaDriver::create(std::string &Why) {
       R != CUDA_SUCCESS)
     return Fail(R, "cuDeviceGetName");
   D->DeviceName = Name;
-
+  if (CUresult R = Fn.cuDeviceTotalMem(&D->TotalMemory, D->Device);
+      R != CUDA_SUCCESS)
+    return Fail(R, "cuDeviceTotalMem");
+  char Bus[64] = {};
+  if (Fn.cuDeviceGetPCIBusId(Bus, sizeof(Bus) - 1, D->Device) == CUDA_SUCCESS)
+    D->PciBusId = Bus;
   struct {
     CUdevice_attribute Attribute;
     const char *What;
@@ -378,15 +486,23 @@ CudaDriver *CudaDriver::create(std::string &Why) {
         R != CUDA_SUCCESS)
       return Fail(R, A.What);
 
-  // The primary context is the one the CUDA runtime uses too, and any thread
-  // may make it current. It is retained for the life of the process.
-  if (CUresult R = Fn.cuDevicePrimaryCtxRetain(&D->Context, D->Device);
-      R != CUDA_SUCCESS)
-    return Fail(R, "cuDevicePrimaryCtxRetain(device " +
-                       std::to_string(Ordinal) + ", " + D->DeviceName + ")");
-  if (CUresult R = Fn.cuCtxSetCurrent(D->Context); R != CUDA_SUCCESS)
-    return Fail(R, "cuCtxSetCurrent");
   return D.release();
+}
+
+// The primary context is the one the CUDA runtime uses too, and any thread
+// may make it current. It is retained for the life of the process, on the
+// device's first use.
+Status CudaDriver::retainContext() {
+  std::call_once(ContextOnce, [this] {
+    ContextError = Fn.cuDevicePrimaryCtxRetain(&Context, Device);
+    if (ContextError != CUDA_SUCCESS)
+      Context = nullptr;
+    else
+      Used.store(true, std::memory_order_release);
+  });
+  if (ContextError != CUDA_SUCCESS)
+    return check(ContextError, "cuDevicePrimaryCtxRetain(" + shortName() + ")");
+  return Status::success();
 }
 
 std::string CudaDriver::arch() const {
@@ -396,6 +512,10 @@ std::string CudaDriver::arch() const {
 std::string CudaDriver::description() const {
   return DeviceName + " (" + arch() + "), device " + std::to_string(Ordinal) +
          ", driver " + versionText(DriverVersion);
+}
+
+std::string CudaDriver::shortName() const {
+  return "device " + std::to_string(Index) + " (" + DeviceName + ")";
 }
 
 std::string CudaDriver::errorText(CUresult Code, std::string_view What) const {
@@ -409,6 +529,8 @@ Status CudaDriver::check(CUresult Code, std::string_view What) const {
 }
 
 Status CudaDriver::bindThread() {
+  if (Status S = retainContext(); !S)
+    return S;
   CUcontext Current = nullptr;
   if (CUresult R = Fn.cuCtxGetCurrent(&Current); R != CUDA_SUCCESS)
     return check(R, "cuCtxGetCurrent");
@@ -697,8 +819,7 @@ Status CudaDriver::elapsedMs(float *Ms, CUevent Start, CUevent End) {
 }
 
 Status CudaDriver::memoryPool(CUmemoryPool *Out) {
-  static std::once_flag Once;
-  std::call_once(Once, [this] {
+  std::call_once(PoolOnce, [this] {
     CUmemPoolProps Props = {};
     Props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
     Props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
@@ -898,4 +1019,61 @@ void CudaDriver::destroyGraph(CUgraph Graph, CUgraphExec Exec) {
     Fn.cuGraphExecDestroy(Exec);
   if (Graph)
     Fn.cuGraphDestroy(Graph);
+}
+
+const BoolSetting &mstage::rt::peerAccessSetting() {
+  static const BoolSetting S = readBoolSetting("MSTAGE_PEER_ACCESS", true);
+  return S;
+}
+
+bool CudaDriver::peerAccess(CudaDriver &Owner) {
+  if (&Owner == this)
+    return true;
+  std::atomic<uint8_t> &State = Peer[Owner.Index];
+  if (uint8_t Known = State.load(std::memory_order_acquire))
+    return Known == 1;
+  std::lock_guard<std::mutex> G(PeerLock);
+  if (uint8_t Known = State.load(std::memory_order_acquire))
+    return Known == 1;
+  int Can = 0;
+  bool On =
+      peerAccessSetting().Value &&
+      Fn.cuDeviceCanAccessPeer(&Can, Device, Owner.Device) == CUDA_SUCCESS &&
+      Can;
+  // Kernels here reach Owner's cuMemAlloc memory once this context has
+  // peer access to Owner's, and Owner's pool memory once the pool allows
+  // this device too.
+  if (On && bindThread() && Owner.retainContext()) {
+    CUresult R = Fn.cuCtxEnablePeerAccess(Owner.Context, 0);
+    On = R == CUDA_SUCCESS || R == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+    CUmemoryPool OwnerPool;
+    if (On && Owner.memoryPool(&OwnerPool)) {
+      CUmemAccessDesc Access = {};
+      Access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+      Access.location.id = Ordinal;
+      Access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+      On = Fn.cuMemPoolSetAccess(OwnerPool, &Access, 1) == CUDA_SUCCESS;
+    }
+  } else {
+    On = false;
+  }
+  State.store(On ? 1 : 2, std::memory_order_release);
+  return On;
+}
+
+Status CudaDriver::copyPeerAsync(CUdeviceptr Dst, CUdeviceptr Src,
+                                 CudaDriver &SrcDev, size_t Bytes,
+                                 CUstream Stream) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  if (Status S = SrcDev.retainContext(); !S)
+    return S;
+  // Without peer access the driver stages the copy through host memory.
+  peerAccess(SrcDev);
+  return check(
+      Fn.cuMemcpyPeerAsync(Dst, Context, Src, SrcDev.Context, Bytes, Stream),
+      "cuMemcpyPeerAsync(" + std::to_string(Bytes) + " bytes from " +
+          SrcDev.shortName() + " to " + shortName() + ")");
 }

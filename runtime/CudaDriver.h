@@ -4,10 +4,13 @@
 // first use, never linked, so a machine without a driver still compiles
 // kernels and emits PTX, and reports in one sentence why nothing can run.
 //
-// One device is used: device 0, or the one MSTAGE_DEVICE=N names. Its primary
-// context is retained once and made current on whichever host thread calls;
-// every operation below does that itself, so any thread may call any of them.
-// Launches and the *Async operations go to the stream they are given.
+// One CudaDriver per visible device: CUDA's devices (after the driver applies
+// CUDA_VISIBLE_DEVICES), or those MSTAGE_VISIBLE_DEVICES lists, numbered
+// from 0 in that order. get() is the default one, 0 or MSTAGE_DEVICE=N. A
+// device's primary context is retained on its first use and made current on
+// whichever host thread calls; every operation below does that itself, so
+// any thread may call any of them. Launches and the *Async operations go to
+// the stream they are given, which must be this device's.
 //
 // Every CUresult is checked. A failure comes back as a Status whose Message
 // reads "<what>: <CUDA_ERROR_NAME> (<error string>)", followed where it helps
@@ -17,12 +20,17 @@
 #ifndef MSTAGE_RUNTIME_CUDADRIVER_H
 #define MSTAGE_RUNTIME_CUDADRIVER_H
 
+#include "Settings.h"
+
 #include <cuda.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mstage {
 namespace rt {
@@ -40,18 +48,38 @@ struct Status {
   static Status failure(CUresult Code, std::string Message);
 };
 
+// MSTAGE_PEER_ACCESS (default on): off, devices never reach each other's
+// memory; copies between them are staged through the host.
+const BoolSetting &peerAccessSetting();
+
+// The most devices one process uses.
+constexpr unsigned MaxDevices = 64;
+
+// Parses MSTAGE_VISIBLE_DEVICES (unset or empty: none given). Returns false,
+// with Why set, when it is not a list of distinct device numbers.
+bool parseVisibleDevices(std::vector<int> &Ordinals, std::string &Why);
+
 class CudaDriver {
 public:
-  // Loads libcuda.so.1, initializes the device and retains its primary
-  // context, once per process (thread-safe). Returns nullptr when no driver or
-  // no device is usable; whyUnavailable() then says why.
+  // Loads libcuda.so.1, initializes the visible devices and retains the
+  // default one's primary context, once per process (thread-safe). Returns
+  // nullptr when no driver or no device is usable; whyUnavailable() then
+  // says why.
   static CudaDriver *get();
   // One sentence: dlopen's error, a missing symbol, cuInit's error, "no CUDA
   // device", ... Empty when get() succeeds.
   static const std::string &whyUnavailable();
+  // The visible devices (0 without a driver), and the one numbered Index
+  // (null past the last).
+  static unsigned count();
+  static CudaDriver *at(unsigned Index);
 
-  // The device in use.
+  // This device: its number among the visible devices, and CUDA's.
+  unsigned index() const { return Index; }
   int deviceOrdinal() const { return Ordinal; }
+  CUcontext context() const { return Context; } // null until first used
+  size_t totalMemory() const { return TotalMemory; }
+  const std::string &pciBusId() const { return PciBusId; }
   CUdevice device() const { return Device; }
   const std::string &deviceName() const { return DeviceName; }
   int ccMajor() const { return CcMajor; }
@@ -75,6 +103,19 @@ public:
   int maxGridDim(int Axis) const { return MaxGridDim[Axis]; }
   // "NVIDIA H200 (sm_90), device 0, driver 13.0"
   std::string description() const;
+  // "device 1 (NVIDIA H200)"
+  std::string shortName() const;
+
+  // Whether kernels on this device may read Owner's memory: possible
+  // (cuDeviceCanAccessPeer) and not turned off by MSTAGE_PEER_ACCESS=0. The
+  // first call for a pair enables it (cuCtxEnablePeerAccess, and access to
+  // Owner's memory pool); the answer is kept. True for Owner == this.
+  bool peerAccess(CudaDriver &Owner);
+  // Copies Bytes from Src on device SrcDev to Dst on this device, on Stream
+  // (this device's): directly with peer access, else staged by the driver
+  // through host memory.
+  Status copyPeerAsync(CUdeviceptr Dst, CUdeviceptr Src, CudaDriver &SrcDev,
+                       size_t Bytes, CUstream Stream);
 
   // Makes the primary context current on the calling thread; cheap when it
   // already is. The operations below call it themselves.
@@ -114,6 +155,8 @@ public:
                    int *Blocks);
   // Waits for all work on the device.
   Status synchronize();
+  // Whether this device's context exists (some thread used the device).
+  bool used() const { return Used.load(std::memory_order_acquire); }
 
   // Streams and events. Streams are non-blocking: they do not wait for the
   // legacy default stream. Events are made with timing unless told not to.
@@ -176,7 +219,11 @@ public:
 
 private:
   explicit CudaDriver(const Entries &Fn) : Fn(Fn) {}
-  static CudaDriver *create(std::string &Why);
+  static bool create(std::vector<CudaDriver *> &Devices, unsigned &Default,
+                     std::string &Why);
+  static CudaDriver *describe(const Entries &Fn, unsigned Index, int Ordinal,
+                              int DriverVersion, std::string &Why);
+  Status retainContext();
   Status check(CUresult Code, std::string_view What) const;
   Status loadImage(const void *Image, const std::string &What,
                    const std::string *Ptx, CUmodule *Module,
@@ -185,11 +232,21 @@ private:
   Status memoryPool(CUmemoryPool *Pool);
 
   const Entries &Fn;
+  std::once_flag PoolOnce;
   CUmemoryPool Pool = nullptr; // made on first use, under PoolOnce
   std::string PoolError;
+  std::once_flag ContextOnce;
+  std::atomic<bool> Used{false};
+  CUresult ContextError = CUDA_SUCCESS;
+  std::mutex PeerLock;
+  // Per owner device: 0 not asked yet, 1 enabled, 2 not possible.
+  std::atomic<uint8_t> Peer[MaxDevices] = {};
+  unsigned Index = 0;
   int Ordinal = 0;
   CUdevice Device = 0;
-  CUcontext Context = nullptr;
+  CUcontext Context = nullptr; // set under ContextOnce
+  size_t TotalMemory = 0;
+  std::string PciBusId;
   std::string DeviceName;
   int CcMajor = 0, CcMinor = 0;
   int DriverVersion = 0;

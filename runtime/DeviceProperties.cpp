@@ -1,7 +1,9 @@
 //===- DeviceProperties.cpp - What mstage::device reports -----------------===//
 //
-// mstage_rt_device_query answers for the back end that launches go to:
-//  - a GPU: the driver's attributes, and the occupancy of a launch's own
+// mstage_rt_device_query answers for the back end that launches go to, and
+// mstage_rt_device_properties for one of its devices:
+//  - a GPU: the driver's attributes of the device, and the occupancy of a
+//  launch's own
 //    specialization (compiled through mstage_rt_compile, so that the launch
 //    that follows finds it in the cache) from cuOccupancy;
 //  - the CPU back end: the host (its name from /proc/cpuinfo, arch "cpu",
@@ -21,6 +23,7 @@
 #include "LaunchLimits.h"
 #include "RuntimeError.h"
 #include "Settings.h"
+#include "Stream.h"
 
 #include "mstage/abi.h"
 
@@ -82,11 +85,15 @@ ArchFacts archFacts(llvm::StringRef Arch) {
   return {0, 0};
 }
 
-void fillProperties(const Backend &B, mstage_device_properties &P) {
+void fillProperties(const Backend &B, unsigned Device,
+                    mstage_device_properties &P) {
   std::memset(&P, 0, sizeof(P));
   P.warp_size = 32;
-  if (B.Driver) {
-    const CudaDriver &D = *B.Driver;
+  P.index = Device;
+  if (const CudaDriver *Driver = driverOf(Device)) {
+    const CudaDriver &D = *Driver;
+    P.total_memory = D.totalMemory();
+    copyText(P.pci_bus_id, sizeof(P.pci_bus_id), D.pciBusId());
     copyText(P.name, sizeof(P.name), D.deviceName());
     copyText(P.arch, sizeof(P.arch), D.arch());
     P.multiprocessors = uint32_t(D.multiprocessorCount());
@@ -133,10 +140,10 @@ int gpuOccupancy(const Backend &B, const void *HostEntry, void *const *Params,
                               Function, Owned))
     return Err;
   uint32_t Threads = Config.block[0] * Config.block[1] * Config.block[2];
-  Status S =
-      B.Driver->occupancy(Function, int(Threads), Config.shared_bytes, &Blocks);
+  CudaDriver *D = currentDriver();
+  Status S = D->occupancy(Function, int(Threads), Config.shared_bytes, &Blocks);
   if (Owned)
-    B.Driver->unloadModule(Owned);
+    D->unloadModule(Owned);
   if (!S)
     return fail(kernelPrefix(HostEntry) + ": " + S.Message);
   return 0;
@@ -152,7 +159,7 @@ mstage_rt_device_query(mstage_device_properties *Props, const void *HostEntry,
   const Backend &B = backend();
   if (B.Kind == BackendKind::Unavailable)
     return fail("mstage: no device to describe: " + B.Reason);
-  fillProperties(B, *Props);
+  fillProperties(B, currentDevice(), *Props);
   if (!HostEntry)
     return 0;
   // A shape that cannot launch has no occupancy: said as a launch says it.
@@ -171,4 +178,70 @@ mstage_rt_device_query(mstage_device_properties *Props, const void *HostEntry,
                 ": its occupancy cannot be known in PTX-only mode "
                 "(MSTAGE_BACKEND=ptx): only a GPU's driver can tell");
   }
+}
+
+namespace {
+
+// What keeps a device from being asked about: no back end, or no device of
+// that number. "" when it can be.
+std::string deviceProblem(unsigned Device) {
+  const Backend &B = backend();
+  if (B.Kind == BackendKind::Unavailable)
+    return "no device to describe: " + B.Reason;
+  return checkDevice(Device);
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_device_count(unsigned *Count) {
+  *Count = 0;
+  if (backend().Kind == BackendKind::Unavailable)
+    return fail("mstage: no device: " + backend().Reason);
+  *Count = deviceCount();
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) unsigned
+mstage_rt_device_current(void) {
+  return currentDevice();
+}
+
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_device_set_current(unsigned Device) {
+  return setCurrentDevice(Device);
+}
+
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_device_properties(unsigned Device, mstage_device_properties *Props) {
+  if (std::string Why = deviceProblem(Device); !Why.empty())
+    return fail("mstage: " + Why);
+  fillProperties(backend(), Device, *Props);
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_device_native(unsigned Device, int *Ordinal, void **Context) {
+  *Ordinal = -1;
+  *Context = nullptr;
+  if (std::string Why = deviceProblem(Device); !Why.empty())
+    return fail("mstage: " + Why);
+  CudaDriver *D = driverOf(Device);
+  if (!D)
+    return 0;
+  // The context is made on first use; NCCL and the CUDA runtime use it.
+  if (Status S = D->bindThread(); !S)
+    return fail("mstage: " + S.Message);
+  *Ordinal = D->deviceOrdinal();
+  *Context = D->context();
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int
+mstage_rt_device_peer_access(unsigned Device, unsigned Owner) {
+  if (!deviceProblem(Device).empty() || !deviceProblem(Owner).empty())
+    return 0;
+  CudaDriver *D = driverOf(Device);
+  return !D || Device == Owner ? Device == Owner
+                               : D->peerAccess(*driverOf(Owner));
 }

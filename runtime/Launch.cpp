@@ -1,4 +1,5 @@
 //===- Launch.cpp - mstage_rt_launch: find or make the code, then launch ===//
+#include "AllocationMap.h"
 #include "AotImage.h"
 #include "Backend.h"
 #include "CacheKey.h"
@@ -175,11 +176,17 @@ bool contextLost(const Status &S) {
 thread_local bool LoadFoundContextLost = false;
 
 std::string loadModule(const RegisteredKernel &K, const Backend &B,
-                       const CachedCode &Code, CompiledKernel &Out) {
+                       CudaDriver &D, const std::string &PTX,
+                       const std::string &Cubin, CompiledKernel &Out) {
   static std::atomic<bool> CubinsRefused{false};
   LoadFoundContextLost = false;
-  if (!Code.Cubin.empty() && !CubinsRefused.load(std::memory_order_relaxed)) {
-    Status S = B.Driver->loadModuleFromCubin(Code.Cubin, &Out.Module);
+  Out.Device = D.index();
+  // The code is compiled for B.Arch; with several devices, one of another
+  // architecture JIT-compiles the PTX (a cubin it refuses would turn cubins
+  // off for the others too).
+  if (!Cubin.empty() && (D.arch() == B.Arch || CudaDriver::count() == 1) &&
+      !CubinsRefused.load(std::memory_order_relaxed)) {
+    Status S = D.loadModuleFromCubin(Cubin, &Out.Module);
     if (S) {
       Out.FromCubin = true;
     } else if (contextLost(S)) {
@@ -195,10 +202,10 @@ std::string loadModule(const RegisteredKernel &K, const Backend &B,
       CubinsRefused = true;
     }
   }
-  Status S = Out.Module ? Status::success()
-                        : B.Driver->loadModuleFromPtx(Code.PTX, &Out.Module);
+  Status S =
+      Out.Module ? Status::success() : D.loadModuleFromPtx(PTX, &Out.Module);
   if (S)
-    S = B.Driver->getFunction(Out.Module, K.Blob.Name, &Out.Function);
+    S = D.getFunction(Out.Module, K.Blob.Name, &Out.Function);
   if (!S) {
     LoadFoundContextLost = contextLost(S);
     return kernelPrefix(K) + ": " + S.Message;
@@ -233,9 +240,9 @@ private:
 };
 
 // Makes the code of one specialization: from the disk cache when it has
-// it, else with the JIT (and then into the disk cache). Returns an error
-// message, or "".
-std::string makeCode(const RegisteredKernel &K, const Backend &B,
+// it, else with the JIT (and then into the disk cache), and loads it on
+// device D (null off the GPU). Returns an error message, or "".
+std::string makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
                      const mstage_launch_config &Config,
                      const StagedLaunch &Staged, CompiledKernel &Out,
                      LaunchTimes &Times) {
@@ -320,8 +327,15 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B,
     Lock.release(); // the entry is stored: waiting processes read it
   }
   if (B.Kind == BackendKind::Gpu) {
-    if (std::string Err = loadModule(K, B, Code, Out); !Err.empty())
+    if (std::string Err = loadModule(K, B, *D, Code.PTX, Code.Cubin, Out);
+        !Err.empty())
       return Err;
+    // Kept for the other devices, which load it when they first launch it.
+    if (CudaDriver::count() > 1) {
+      Out.Others = std::make_shared<OtherDevices>();
+      Out.Others->PTX = Code.PTX;
+      Out.Others->Cubin = Code.Cubin;
+    }
   } else {
     Out.FromCubin = !Code.Cubin.empty();
   }
@@ -404,7 +418,7 @@ int checkLaunch(const void *HostEntry, uint32_t NumParams,
 
 // Makes E's code now, unless another thread made it meanwhile: the sync
 // path. A background compile that failed is this launch's failure.
-int compileNow(const RegisteredKernel &K, const Backend &B,
+int compileNow(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
                const mstage_launch_config &Config, const StagedLaunch &Staged,
                CacheEntry &E, LaunchTimes &Times, bool Capturing) {
   std::lock_guard<std::mutex> G(E.Compiling);
@@ -418,7 +432,7 @@ int compileNow(const RegisteredKernel &K, const Backend &B,
   std::optional<CUstreamCaptureMode> Restore;
   if (Capturing && B.Kind == BackendKind::Gpu)
     Restore = B.Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
-  std::string Err = makeCode(K, B, Config, Staged, E.Code, Times);
+  std::string Err = makeCode(K, B, D, Config, Staged, E.Code, Times);
   if (Restore)
     B.Driver->relaxCapture(*Restore);
   if (!Err.empty())
@@ -433,7 +447,8 @@ int compileNow(const RegisteredKernel &K, const Backend &B,
 // reported once (the entry is compiled once); its launches go on running the
 // generic code.
 void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
-                         const std::string &Key, double EvaluateMs) {
+                         const std::string &Key, double EvaluateMs,
+                         CudaDriver *D) {
   const Backend &B = backend();
   std::lock_guard<std::mutex> G(E.Compiling);
   if (E.ready())
@@ -444,11 +459,11 @@ void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   Times.Evaluate = EvaluateMs;
   Times.Background = true;
   std::string Err;
-  if (B.Kind == BackendKind::Gpu)
-    if (Status S = B.Driver->bindThread(); !S)
+  if (D)
+    if (Status S = D->bindThread(); !S)
       Err = kernelPrefix(K) + ": " + S.Message;
   if (Err.empty())
-    Err = makeCode(K, B, Config, Staged, E.Code, Times);
+    Err = makeCode(K, B, D, Config, Staged, E.Code, Times);
   if (!Err.empty()) {
     llvm::StringRef Why(Err);
     Why.consume_front(kernelPrefix(K) + ": ");
@@ -469,14 +484,85 @@ void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
 // Queues E's compile unless it is queued, made or failed already: only the
 // launch that finds it empty queues it.
 void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
-                         double EvaluateMs) {
+                         double EvaluateMs, CudaDriver *D) {
   EntryState Empty = EntryState::Empty;
   if (!E.State.compare_exchange_strong(Empty, EntryState::Queued,
                                        std::memory_order_acq_rel))
     return;
-  queueCompile(K.Module, [&K, &E, Key = E.Key, EvaluateMs] {
-    compileInBackground(K, E, Key, EvaluateMs);
+  queueCompile(K.Module, [&K, &E, Key = E.Key, EvaluateMs, D] {
+    compileInBackground(K, E, Key, EvaluateMs, D);
   });
+}
+
+// The function of C on device D: where it was compiled and loaded, else
+// loaded on D now from the code the compile kept, once per device (also
+// while the stream is captured, as compileNow does). Null with Err set on
+// failure.
+CUfunction functionOn(const RegisteredKernel &K, const Backend &B,
+                      const CompiledKernel &C, CudaDriver &D, bool Capturing,
+                      std::string &Err) {
+  if (C.Device == D.index())
+    return C.Function;
+  OtherDevices *O = C.Others.get();
+  if (!O) {
+    Err = kernelPrefix(K) + ": its code was not kept for " + D.shortName() +
+          "; please report this";
+    return nullptr;
+  }
+  std::atomic<CUfunction> &Slot = O->Function[D.index()];
+  if (CUfunction F = Slot.load(std::memory_order_acquire))
+    return F;
+  std::lock_guard<std::mutex> G(O->Loading);
+  if (CUfunction F = Slot.load(std::memory_order_acquire))
+    return F;
+  CompiledKernel Loaded;
+  std::optional<CUstreamCaptureMode> Restore;
+  if (Capturing)
+    Restore = D.relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
+  Err = loadModule(K, B, D, O->PTX, O->Cubin, Loaded);
+  if (Restore)
+    D.relaxCapture(*Restore);
+  if (!Err.empty())
+    return nullptr;
+  O->Module[D.index()] = Loaded.Module;
+  Slot.store(Loaded.Function, std::memory_order_release);
+  return Loaded.Function;
+}
+
+// "argument 2" or "a capture of the kernel's lambda", for the slot S.
+std::string slotHolder(const mstage::PointerSlot &S) {
+  return S.Param == 0 ? "a capture of the kernel's lambda"
+                      : "argument " + std::to_string(S.Param);
+}
+
+// With several GPUs: "" when every pointer of the launch that the runtime
+// allocated is memory of D or of a device D has peer access to, else the
+// error, naming both devices.
+std::string checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
+                                   void *const *Params,
+                                   const uint32_t *ParamSizes,
+                                   uint32_t NumParams) {
+  for (const mstage::PointerSlot &S : K.Blob.PointerSlots) {
+    if (S.Param >= NumParams || uint64_t(S.Offset) + 8 > ParamSizes[S.Param])
+      continue;
+    uintptr_t P;
+    std::memcpy(&P, static_cast<const char *>(Params[S.Param]) + S.Offset,
+                sizeof(P));
+    int Owner = P ? allocationDevice(P) : NoDevice;
+    if (Owner == NoDevice || unsigned(Owner) == D.index())
+      continue;
+    CudaDriver &OwnerDev = *CudaDriver::at(unsigned(Owner));
+    if (D.peerAccess(OwnerDev))
+      continue;
+    return slotHolder(S) + " is memory of " + OwnerDev.shortName() +
+           ", but the kernel runs on " + D.shortName() +
+           ", which has no peer access to it" +
+           std::string(peerAccessSetting().Value ? ""
+                                                 : " (MSTAGE_PEER_ACCESS=0)") +
+           "; copy the data with copy_from, or launch on a stream of " +
+           OwnerDev.shortName();
+  }
+  return "";
 }
 
 // The generic code that a launch whose code is not ready may run instead
@@ -486,9 +572,11 @@ void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
 // give other results).
 const GenericKernel *genericCodeFor(const RegisteredKernel &K,
                                     const mstage_launch_config &Config,
-                                    bool Capturing) {
+                                    bool Capturing, const Stream &S) {
+  // The generic code is loaded on the default device only.
   if (!jitSettings().Async || cacheSettings().Mode == CacheMode::Off ||
-      Capturing || fastMath(Config) || !K.Generic)
+      Capturing || fastMath(Config) || !K.Generic ||
+      S.driver() != backend().Driver)
     return nullptr;
   return K.Generic->find(K.Blob.Name);
 }
@@ -577,12 +665,12 @@ int compileEntry(const CompileRequest &R, CacheEntry *&E) {
   if (E->ready())
     return 0;
   if (jitSettings().Async) {
-    queueSpecialization(*R.K, *E, 0);
+    queueSpecialization(*R.K, *E, 0, currentDriver());
     return 0;
   }
   LaunchTimes Times;
-  if (int Err =
-          compileNow(*R.K, backend(), R.Effective, *R.Staged, *E, Times, false))
+  if (int Err = compileNow(*R.K, backend(), currentDriver(), R.Effective,
+                           *R.Staged, *E, Times, false))
     return Err;
   if (traceEnabled())
     traceLaunch(R.K->Blob, R.Effective, R.Staged->Values, R.Staged->Facts,
@@ -626,8 +714,8 @@ int mstage::rt::codeForLaunch(const void *HostEntry, void *const *Params,
   if (Cache.Mode == CacheMode::Off) {
     CompiledKernel Code;
     LaunchTimes Times;
-    if (std::string Err =
-            makeCode(*R.K, backend(), R.Effective, *R.Staged, Code, Times);
+    if (std::string Err = makeCode(*R.K, backend(), currentDriver(),
+                                   R.Effective, *R.Staged, Code, Times);
         !Err.empty())
       return fail(Err);
     Function = Code.Function;
@@ -647,8 +735,9 @@ int mstage::rt::codeForLaunch(const void *HostEntry, void *const *Params,
                           ": its code is not ready after its compile; please "
                           "report this"
                     : E->Failure);
-  Function = E->Code.Function;
-  return 0;
+  std::string Err;
+  Function = functionOn(*R.K, backend(), E->Code, *currentDriver(), false, Err);
+  return Function ? 0 : fail(Err);
 }
 
 extern "C" __attribute__((visibility("default"))) int mstage_rt_jit_wait(void) {
@@ -700,6 +789,13 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                                       /*Preview=*/false, Facts);
       !Why.empty())
     return fail(kernelPrefix(*K) + ": " + Why);
+  // Memory of another device than the stream's is an error without peer
+  // access; with one device there is no other.
+  if (B.Kind == BackendKind::Gpu && CudaDriver::count() > 1)
+    if (std::string Why = checkDevicesOfPointers(*K, *S.driver(), Params,
+                                                 ParamSizes, NumParams);
+        !Why.empty())
+      return fail(kernelPrefix(*K) + ": " + Why);
   if (B.Kind == BackendKind::Cpu) {
     LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
     if (S.capturing()) {
@@ -762,16 +858,17 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   if (!E || !E->ready()) {
     if (!E)
       E = &K->Specializations->findOrInsert(Staged.key());
-    Generic = Uncached ? nullptr : genericCodeFor(*K, *Config, Capturing);
+    Generic = Uncached ? nullptr : genericCodeFor(*K, *Config, Capturing, S);
     if (Generic) {
-      queueSpecialization(*K, *E, Times.Evaluate);
+      queueSpecialization(*K, *E, Times.Evaluate, S.driver());
       if (E->ready())
         Generic = nullptr; // made meanwhile
       else
         Times.Source = CodeSource::Generic;
     }
     if (!Generic) {
-      if (int Err = compileNow(*K, B, *Config, Staged, *E, Times, Capturing))
+      if (int Err = compileNow(*K, B, S.driver(), *Config, Staged, *E, Times,
+                               Capturing))
         return Err;
       if (Uncached)
         Times.Source = CodeSource::Uncached;
@@ -791,7 +888,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   // Destroyed after the launch: frees the copies after the kernel.
   ParamsInMemory Moved;
   if (InMemory) {
-    std::string Err = Moved.copy(*B.Driver, S.handle(), Params, ParamSizes,
+    std::string Err = Moved.copy(*S.driver(), S.handle(), Params, ParamSizes,
                                  NumParams, InMemory);
     if (!Err.empty())
       return fail(kernelPrefix(*K) + ": cannot copy " +
@@ -809,15 +906,23 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     if (!K->Blob.StageSites.empty())
       GenericParams.push_back(const_cast<char *>(Staged.stagedBytes().data()));
   }
-  Status St = B.Driver->launch(
-      Generic ? Generic->Function : C->Function, Config->grid, Config->block,
+  // Compiled once, loaded on each device that launches it.
+  CUfunction Function = nullptr;
+  if (!Generic) {
+    std::string Err;
+    Function = functionOn(*K, B, *C, *S.driver(), Capturing, Err);
+    if (!Function)
+      return fail(Err);
+  }
+  Status St = S.driver()->launch(
+      Generic ? Generic->Function : Function, Config->grid, Config->block,
       Config->shared_bytes,
       Generic ? GenericParams.data() : const_cast<void **>(Params), S.handle(),
       Timed ? &Ms : nullptr);
   LastKernelMs = Ms;
   if (!St) {
     if (Uncached && Uncached->Code.Module)
-      B.Driver->unloadModule(Uncached->Code.Module);
+      S.driver()->unloadModule(Uncached->Code.Module);
     // A fault of an earlier kernel makes every later call fail: name those.
     if (St.Code == CUDA_ERROR_INVALID_VALUE ||
         St.Code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
@@ -830,9 +935,9 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   // Code that is not cached is unloaded after its kernel, which must be
   // waited for; so must every launch under MSTAGE_LAUNCH_BLOCKING=1.
   if (!Capturing && (Uncached || launchBlocking())) {
-    St = B.Driver->synchronizeStream(S.handle());
+    St = S.driver()->synchronizeStream(S.handle());
     if (Uncached && Uncached->Code.Module)
-      B.Driver->unloadModule(Uncached->Code.Module);
+      S.driver()->unloadModule(Uncached->Code.Module);
     if (!St)
       return fail(kernelPrefix(*K) + " failed: " + St.Message);
     S.forgetLaunches();

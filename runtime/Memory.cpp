@@ -1,8 +1,9 @@
 //===- Memory.cpp - The C API's device memory functions -------------------===//
 //
-// On a GPU these are driver allocations and copies. On the CPU back end and
-// in PTX-only mode device memory is host memory, so that programs run
-// through unchanged.
+// On a GPU these are driver allocations and copies, on the device of the
+// stream they are given (or the thread's current device). On the CPU back
+// end and in PTX-only mode device memory is host memory, so that programs
+// run through unchanged.
 //
 //===----------------------------------------------------------------------===//
 #include "AllocationMap.h"
@@ -33,12 +34,19 @@ static int hostAlloc(void **Ptr, size_t Bytes) {
   return *Ptr ? 0 : fail("mstage: out of host memory");
 }
 
-// Each allocation is noted, so that launches can place their pointers
-// (AllocationMap.h).
-static int noted(int Err, void *const *Ptr, size_t Bytes) {
+// Each allocation is noted, with its device, so that launches can place
+// their pointers (AllocationMap.h).
+static int noted(int Err, void *const *Ptr, size_t Bytes,
+                 int Device = NoDevice) {
   if (!Err)
-    noteAllocation(*Ptr, Bytes);
+    noteAllocation(*Ptr, Bytes, Device);
   return Err;
+}
+
+// The driver of the device whose memory P is, else of the current device.
+static CudaDriver *driverFor(const void *P) {
+  int Device = allocationDevice(reinterpret_cast<uintptr_t>(P));
+  return Device == NoDevice ? currentDriver() : driverOf(unsigned(Device));
 }
 
 extern "C" {
@@ -61,7 +69,7 @@ static int allocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu) {
     CUdeviceptr D = 0;
-    Status S = B.Driver->alloc(Bytes, &D);
+    Status S = currentDriver()->alloc(Bytes, &D);
     *Ptr = reinterpret_cast<void *>(D);
     return result(S);
   }
@@ -71,14 +79,14 @@ static int allocImpl(void **Ptr, size_t Bytes) {
 }
 
 MSTAGE_EXPORT int mstage_rt_alloc(void **Ptr, size_t Bytes) {
-  return noted(allocImpl(Ptr, Bytes), Ptr, Bytes);
+  return noted(allocImpl(Ptr, Bytes), Ptr, Bytes, int(currentDevice()));
 }
 
 MSTAGE_EXPORT int mstage_rt_free(void *Ptr) {
+  CudaDriver *D = driverFor(Ptr);
   forgetAllocation(Ptr);
-  const Backend &B = backend();
-  if (B.Kind == BackendKind::Gpu)
-    return result(B.Driver->free(reinterpret_cast<CUdeviceptr>(Ptr)));
+  if (D)
+    return result(D->free(reinterpret_cast<CUdeviceptr>(Ptr)));
   std::free(Ptr);
   return 0;
 }
@@ -87,8 +95,8 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device(void *Dst, const void *Src,
                                            size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
-    return result(
-        B.Driver->copyToDevice(reinterpret_cast<CUdeviceptr>(Dst), Src, Bytes));
+    return result(driverFor(Dst)->copyToDevice(
+        reinterpret_cast<CUdeviceptr>(Dst), Src, Bytes));
   if (B.Kind == BackendKind::Unavailable)
     return unavailable();
   std::memcpy(Dst, Src, Bytes);
@@ -99,8 +107,8 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host(void *Dst, const void *Src,
                                          size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
-    return result(
-        B.Driver->copyToHost(Dst, reinterpret_cast<CUdeviceptr>(Src), Bytes));
+    return result(driverFor(Src)->copyToHost(
+        Dst, reinterpret_cast<CUdeviceptr>(Src), Bytes));
   if (B.Kind == BackendKind::Unavailable)
     return unavailable();
   std::memcpy(Dst, Src, Bytes);
@@ -130,14 +138,16 @@ static int allocAsyncImpl(void **Ptr, size_t Bytes, mstage_stream *SP) {
   if (B.Kind != BackendKind::Gpu)
     return allocImpl(Ptr, Bytes);
   CUdeviceptr D = 0;
-  Status S = B.Driver->allocAsync(Bytes, streamOf(SP).handle(), &D);
+  Stream &St = streamOf(SP);
+  Status S = St.driver()->allocAsync(Bytes, St.handle(), &D);
   *Ptr = reinterpret_cast<void *>(D);
   return result(S);
 }
 
 MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
                                         mstage_stream *SP) {
-  return noted(allocAsyncImpl(Ptr, Bytes, SP), Ptr, Bytes);
+  return noted(allocAsyncImpl(Ptr, Bytes, SP), Ptr, Bytes,
+               int(streamOf(SP).device()));
 }
 
 MSTAGE_EXPORT int mstage_rt_free_async(void *Ptr, mstage_stream *SP) {
@@ -145,7 +155,7 @@ MSTAGE_EXPORT int mstage_rt_free_async(void *Ptr, mstage_stream *SP) {
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu)
-    return result(B.Driver->freeAsync(dev(Ptr), S.handle()));
+    return result(S.driver()->freeAsync(dev(Ptr), S.handle()));
   if (S.capturing()) { // a graph's replays may still use it
     S.recording().Frees.push_back(Ptr);
     return 0;
@@ -161,7 +171,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device_async(void *Dst, const void *Src,
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu)
     return result(
-        B.Driver->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle()));
+        S.driver()->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle()));
   return hostCopy(S, Dst, Src, Bytes);
 }
 
@@ -171,7 +181,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu) {
-    Status St = B.Driver->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
+    Status St = S.driver()->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
     // A fault of an earlier kernel surfaces here.
     return St ? 0 : fail(asyncFailure(St, &S, "copying to the host"));
   }
@@ -182,9 +192,19 @@ MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
                                               size_t Bytes, mstage_stream *SP) {
   const Backend &B = backend();
   Stream &S = streamOf(SP);
-  if (B.Kind == BackendKind::Gpu)
+  if (B.Kind == BackendKind::Gpu) {
+    // Between two devices' memory: a peer copy. One device has no other.
+    if (CudaDriver::count() > 1) {
+      int To = allocationDevice(dev(Dst)), From = allocationDevice(dev(Src));
+      if (To != NoDevice && From != NoDevice && To != From)
+        return result(driverOf(unsigned(To))
+                          ->copyPeerAsync(dev(Dst), dev(Src),
+                                          *driverOf(unsigned(From)), Bytes,
+                                          S.handle()));
+    }
     return result(
-        B.Driver->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle()));
+        S.driver()->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle()));
+  }
   return hostCopy(S, Dst, Src, Bytes);
 }
 
@@ -194,8 +214,8 @@ MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu)
-    return result(B.Driver->fillAsync(dev(Dst), Pattern, ElementBytes, Count,
-                                      S.handle()));
+    return result(S.driver()->fillAsync(dev(Dst), Pattern, ElementBytes, Count,
+                                        S.handle()));
   if (B.Kind == BackendKind::Unavailable)
     return unavailable();
   std::string Element(static_cast<const char *>(Pattern), ElementBytes);
@@ -210,7 +230,7 @@ MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,
 static int hostAllocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
-    return result(B.Driver->allocHost(Bytes, Ptr));
+    return result(currentDriver()->allocHost(Bytes, Ptr));
   return hostAlloc(Ptr, Bytes);
 }
 
@@ -222,7 +242,7 @@ MSTAGE_EXPORT int mstage_rt_host_free(void *Ptr) {
   forgetAllocation(Ptr);
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
-    return result(B.Driver->freeHost(Ptr));
+    return result(currentDriver()->freeHost(Ptr));
   std::free(Ptr);
   return 0;
 }
@@ -231,7 +251,7 @@ static int managedAllocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu) {
     CUdeviceptr D = 0;
-    Status S = B.Driver->allocManaged(Bytes, &D);
+    Status S = currentDriver()->allocManaged(Bytes, &D);
     *Ptr = reinterpret_cast<void *>(D);
     return result(S);
   }
@@ -246,7 +266,7 @@ MSTAGE_EXPORT int mstage_rt_managed_free(void *Ptr) {
   forgetAllocation(Ptr);
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
-    return result(B.Driver->free(dev(Ptr)));
+    return result(currentDriver()->free(dev(Ptr)));
   std::free(Ptr);
   return 0;
 }
@@ -256,8 +276,13 @@ MSTAGE_EXPORT int mstage_rt_prefetch(const void *Ptr, size_t Bytes,
   const Backend &B = backend();
   if (B.Kind != BackendKind::Gpu)
     return 0; // already where the CPU back end runs
-  return result(B.Driver->prefetch(dev(Ptr), Bytes, ToDevice != 0,
-                                   streamOf(SP).handle()));
+  Stream &S = streamOf(SP);
+  return result(
+      S.driver()->prefetch(dev(Ptr), Bytes, ToDevice != 0, S.handle()));
+}
+
+MSTAGE_EXPORT int mstage_rt_pointer_device(const void *Ptr) {
+  return allocationDevice(reinterpret_cast<uintptr_t>(Ptr));
 }
 
 } // extern "C"

@@ -27,10 +27,21 @@
 
 namespace mstage::rt {
 
+// With several devices, the code of a specialization is compiled once and
+// loaded on each device that launches it: the compile keeps it here.
+struct OtherDevices {
+  std::string PTX, Cubin; // as compiled (Cubin may be empty)
+  std::mutex Loading;     // held while it is loaded on a device
+  std::atomic<CUfunction> Function[MaxDevices] = {}; // null: not loaded
+  CUmodule Module[MaxDevices] = {};
+};
+
 struct CompiledKernel {
   bool FromCubin = false; // else from PTX
   CUmodule Module = nullptr;
   CUfunction Function = nullptr;
+  unsigned Device = 0;                  // where Module is loaded
+  std::shared_ptr<OtherDevices> Others; // with several devices
 };
 
 enum class EntryState : uint8_t {

@@ -42,40 +42,49 @@ void waitAtExit() {
     llvm::errs() << Err << " (found at exit)\n";
 }
 
-Stream *registerStream(CUstream Handle) {
+Stream *registerStream(CUstream Handle, unsigned Device) {
   Registry &R = registry();
-  auto *S = new Stream(R.NextId++, Handle);
+  auto *S = new Stream(R.NextId++, Handle, Device, driverOf(Device));
   std::lock_guard<std::mutex> G(R.Lock);
   R.Live.emplace(S->id(), S);
   return S;
 }
 
-Stream *makeStream(std::string &Why) {
+Stream *makeStream(unsigned Device, std::string &Why) {
   const Backend &B = backend();
   CUstream Handle = nullptr;
   static std::once_flag AtExit;
   if (B.Kind == BackendKind::Gpu)
     std::call_once(AtExit, [] { std::atexit(waitAtExit); });
   if (B.Kind == BackendKind::Gpu)
-    if (Status S = B.Driver->createStream(&Handle); !S) {
+    if (Status S = driverOf(Device)->createStream(&Handle); !S) {
       Why = "mstage: cannot make a stream: " + S.Message;
       return nullptr;
     }
-  return registerStream(Handle);
+  return registerStream(Handle, Device);
 }
 
-// A thread's default stream goes back to the spares when the thread ends,
-// for the next thread: its id stays valid, so nothing that refers to it
-// dangles. The pointer itself outlives the guard, for destructors that run
-// after it at exit.
-MSTAGE_HOT_TLS thread_local Stream *ThreadDefault = nullptr;
+// The thread's current device, plus one: 0 is the default (MSTAGE_DEVICE),
+// so that the thread-local needs no dynamic initialization.
+MSTAGE_HOT_TLS thread_local unsigned CurrentDevicePlusOne = 0;
+
+unsigned defaultDevice() {
+  const Backend &B = backend();
+  return B.Kind == BackendKind::Gpu ? B.Driver->index() : 0;
+}
+
+// A thread's default streams, one per device it used, go back to the spares
+// when the thread ends, for the next thread: their ids stay valid, so
+// nothing that refers to them dangles. The pointers themselves outlive the
+// guard, for destructors that run after it at exit.
+MSTAGE_HOT_TLS thread_local Stream *ThreadDefaults[MaxDevices] = {};
 struct DefaultStreamGuard {
   ~DefaultStreamGuard() {
-    if (!ThreadDefault)
-      return;
     Registry &R = registry();
     std::lock_guard<std::mutex> G(R.Lock);
-    R.SpareDefaults.push_back(ThreadDefault);
+    for (Stream *S : ThreadDefaults)
+      if (S)
+        R.SpareDefaults.push_back(S);
   }
 };
 thread_local DefaultStreamGuard DefaultGuard;
@@ -164,58 +173,106 @@ Recording Stream::takeRecording() {
 }
 
 Status Stream::orderAfter(Stream &Other) {
-  const Backend &B = backend();
-  if (B.Kind != BackendKind::Gpu || &Other == this)
+  if (!Driver || !Other.Driver || &Other == this)
     return Status::success();
+  // The fence is Other's device's; a stream may wait for an event of
+  // another device.
   std::lock_guard<std::mutex> G(Other.Lock);
   if (!Other.Fence)
-    if (Status S = B.Driver->createEvent(&Other.Fence, /*Timing=*/false); !S)
+    if (Status S = Other.Driver->createEvent(&Other.Fence, /*Timing=*/false);
+        !S)
       return S;
-  if (Status S = B.Driver->recordEvent(Other.Fence, Other.Handle); !S)
+  if (Status S = Other.Driver->recordEvent(Other.Fence, Other.Handle); !S)
     return S;
   if (!Capturing)
-    return B.Driver->waitEvent(Handle, Other.Fence);
+    return Driver->waitEvent(Handle, Other.Fence);
   // A graph cannot depend on work outside it; its replays all come later,
   // so the host waits for that work now.
   CUstreamCaptureMode Mode =
-      B.Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
-  Status S = B.Driver->synchronizeEvent(Other.Fence);
-  B.Driver->relaxCapture(Mode);
+      Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
+  Status S = Other.Driver->synchronizeEvent(Other.Fence);
+  Driver->relaxCapture(Mode);
   return S;
 }
 
-Stream &currentStream() {
-  if (ThreadDefault)
-    return *ThreadDefault;
+CudaDriver *driverOf(unsigned Device) {
+  return backend().Kind == BackendKind::Gpu ? CudaDriver::at(Device) : nullptr;
+}
+
+unsigned currentDevice() {
+  unsigned D = CurrentDevicePlusOne;
+  return D ? D - 1 : defaultDevice();
+}
+
+CudaDriver *currentDriver() { return driverOf(currentDevice()); }
+
+std::string checkDevice(unsigned Index) {
+  unsigned Count = deviceCount();
+  if (Index < Count)
+    return "";
+  const Backend &B = backend();
+  return "there is no device " + std::to_string(Index) + ": there " +
+         (Count == 1 ? "is 1 device (0)"
+                     : "are " + std::to_string(Count) + " devices (0 to " +
+                           std::to_string(Count - 1) + ")") +
+         (B.Kind == BackendKind::Gpu
+              ? ""
+              : std::string(" on the ") + backendName(B.Kind) + " back end");
+}
+
+int setCurrentDevice(unsigned Index) {
+  if (backend().Kind == BackendKind::Unavailable)
+    return fail("mstage: no device can be made current: " + backend().Reason);
+  if (std::string Bad = checkDevice(Index); !Bad.empty())
+    return fail("mstage: make_current: " + Bad);
+  CurrentDevicePlusOne = Index + 1;
+  return 0;
+}
+
+Stream &currentStreamOn(unsigned Device) {
+  if (Stream *S = ThreadDefaults[Device])
+    return *S;
   (void)&DefaultGuard; // constructs the guard on this thread
+  Stream *&Slot = ThreadDefaults[Device];
   Registry &R = registry();
   {
     std::lock_guard<std::mutex> G(R.Lock);
-    if (!R.SpareDefaults.empty()) {
-      ThreadDefault = R.SpareDefaults.back();
-      R.SpareDefaults.pop_back();
-      return *ThreadDefault;
-    }
+    for (auto It = R.SpareDefaults.begin(); It != R.SpareDefaults.end(); ++It)
+      if ((*It)->device() == Device) {
+        Slot = *It;
+        R.SpareDefaults.erase(It);
+        return *Slot;
+      }
   }
   std::string Why;
-  ThreadDefault = makeStream(Why);
-  if (!ThreadDefault) {
+  Slot = makeStream(Device, Why);
+  if (!Slot) {
     // Without a stream of its own, the thread uses the legacy default
     // stream, which is always there; the failure shows at the first
     // operation that needs more.
     llvm::errs() << Why << "; using the legacy default stream\n";
-    ThreadDefault = registerStream(nullptr);
+    Slot = registerStream(nullptr, Device);
   }
-  return *ThreadDefault;
+  return *Slot;
 }
+
+Stream &currentStream() { return currentStreamOn(currentDevice()); }
 
 Stream &streamOf(mstage_stream *S) {
   return S ? *reinterpret_cast<Stream *>(S) : currentStream();
 }
 
-Stream *createStream() {
+Stream *createStream(unsigned Device) {
+  if (backend().Kind == BackendKind::Unavailable) {
+    fail("mstage: cannot make a stream: " + backend().Reason);
+    return nullptr;
+  }
+  if (std::string Bad = checkDevice(Device); !Bad.empty()) {
+    fail("mstage: cannot make a stream: " + Bad);
+    return nullptr;
+  }
   std::string Why;
-  Stream *S = makeStream(Why);
+  Stream *S = makeStream(Device, Why);
   if (!S)
     fail(Why);
   return S;
@@ -234,9 +291,8 @@ void destroyStream(Stream *S) {
     std::lock_guard<std::mutex> G(R.Lock);
     R.Live.erase(S->id());
   }
-  const Backend &B = backend();
-  if (B.Kind == BackendKind::Gpu && S->handle())
-    B.Driver->destroyStream(S->handle());
+  if (S->driver() && S->handle())
+    S->driver()->destroyStream(S->handle());
   delete S;
 }
 
@@ -285,10 +341,9 @@ std::string synchronizeStream(Stream &S) {
            " while it is captured into a graph (a download, get(), a "
            "std::vector& argument or synchronize() inside mstage::capture); "
            "use device_vector arguments and read results after the capture";
-  const Backend &B = backend();
-  if (B.Kind != BackendKind::Gpu)
+  if (!S.driver())
     return "";
-  Status St = B.Driver->synchronizeStream(S.handle());
+  Status St = S.driver()->synchronizeStream(S.handle());
   std::string Err;
   if (!St)
     Err = asyncFailure(St, &S, "waiting for " + describe(S));
@@ -300,7 +355,12 @@ std::string synchronizeAll() {
   const Backend &B = backend();
   if (B.Kind != BackendKind::Gpu)
     return "";
-  Status St = B.Driver->synchronize();
+  // Every device that some thread used; the first failure is reported.
+  Status St;
+  for (unsigned I = 0, N = CudaDriver::count(); I < N; ++I)
+    if (CudaDriver *D = CudaDriver::at(I); D->used())
+      if (Status DS = D->synchronize(); !DS && St)
+        St = DS;
   std::string Err;
   if (!St)
     Err = asyncFailure(St, nullptr, "waiting for all streams");

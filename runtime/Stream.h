@@ -1,6 +1,7 @@
 //===- Stream.h - Ordered queues of launches, copies and events -*- C++ -*-===//
 //
-// A Stream is a CUDA stream on a GPU. On the CPU back end and in PTX-only
+// A Stream is a CUDA stream on a GPU, and belongs to one device: what is
+// enqueued on it runs there. On the CPU back end and in PTX-only
 // mode it is an order of host operations that run as they are enqueued, so
 // that work on one stream is in order there too, and every wait is already
 // satisfied. While a stream is captured into a graph, its host operations
@@ -25,8 +26,6 @@
 
 namespace mstage::rt {
 
-
-
 // A host operation: returns 0, or the status of fail().
 using HostOp = std::function<int()>;
 
@@ -46,10 +45,13 @@ struct Recording {
 
 class Stream {
 public:
-  Stream(uint64_t Id, CUstream Handle) : Id(Id), Handle(Handle) {}
+  Stream(uint64_t Id, CUstream Handle, unsigned Device, CudaDriver *Driver)
+      : Id(Id), Handle(Handle), Device(Device), Driver(Driver) {}
 
   uint64_t id() const { return Id; }
   CUstream handle() const { return Handle; } // null off the GPU
+  unsigned device() const { return Device; }
+  CudaDriver *driver() const { return Driver; } // null off the GPU
 
   // Kernels in flight (or recorded, while captured).
   void noteLaunch(const void *Key, const std::string &Name,
@@ -77,6 +79,8 @@ public:
 private:
   uint64_t Id;
   CUstream Handle;
+  unsigned Device;
+  CudaDriver *Driver;
   std::mutex Lock; // InFlight, Rec
   std::vector<InFlightKernel> InFlight;
   uint64_t OtherLaunches = 0; // beyond the kernels InFlight names
@@ -85,13 +89,26 @@ private:
   CUevent Fence = nullptr; // for orderAfter, made on first use
 };
 
-// The calling thread's current stream: its default stream, made on first
-// use. Never null.
+// The calling thread's current device (MSTAGE_DEVICE until it chooses one),
+// and its choice; setCurrentDevice fails (fail()) for a device that does
+// not exist.
+unsigned currentDevice();
+int setCurrentDevice(unsigned Index);
+// The driver of a device (null off the GPU), and of the current device.
+CudaDriver *driverOf(unsigned Device);
+CudaDriver *currentDriver();
+// "there is no device 2: there are 2 (0 and 1)", or "" when Index exists.
+std::string checkDevice(unsigned Index);
+
+// The calling thread's current stream: its default stream on its current
+// device, made on first use. Never null.
 Stream &currentStream();
+// The calling thread's default stream on Device, which must exist.
+Stream &currentStreamOn(unsigned Device);
 // The stream behind a C ABI handle; null is the current stream.
 Stream &streamOf(mstage_stream *S);
-// A new stream, or null with the reason recorded (fail()).
-Stream *createStream();
+// A new stream on Device, or null with the reason recorded (fail()).
+Stream *createStream(unsigned Device);
 // Waits for S, reports a failure on stderr (destructors cannot throw), and
 // frees it.
 void destroyStream(Stream *S);
@@ -101,8 +118,8 @@ Stream *findStream(uint64_t Id);
 // Waits for S. Returns "" or the whole error message, naming the kernels
 // that were in flight on S.
 std::string synchronizeStream(Stream &S);
-// Waits for all work of the process; the error names the kernels in flight
-// on every stream.
+// Waits for all work of the process, on every device; the error names the
+// kernels in flight on every stream.
 std::string synchronizeAll();
 // The message for a failure that surfaced asynchronously on S (null: any
 // stream): What, the CUDA error, and the kernels in flight.

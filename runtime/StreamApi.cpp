@@ -1,9 +1,10 @@
 //===- StreamApi.cpp - The C ABI of streams, events and graphs ------------===//
 //
-// On a GPU each is its CUDA object. Off the GPU work runs as it is
-// enqueued: an event completes when it is recorded (its time is the host's
-// clock then), and a graph is the list of host operations its capture
-// recorded, replayed in order.
+// On a GPU each is its CUDA object, of the device of the stream it is used
+// on (an event is remade on a stream's device when recorded there). Off the GPU
+// work runs as it is enqueued: an event completes when it is recorded (its time
+// is the host's clock then), and a graph is the list of host operations its
+// capture recorded, replayed in order.
 //
 //===----------------------------------------------------------------------===//
 #include "Backend.h"
@@ -21,7 +22,8 @@ using namespace mstage::rt;
 #define MSTAGE_EXPORT __attribute__((visibility("default")))
 
 struct mstage_event {
-  CUevent Handle = nullptr; // GPU
+  CUevent Handle = nullptr;     // GPU
+  CudaDriver *Driver = nullptr; // the device of Handle
   uint64_t StreamId = 0;    // where it was last recorded; 0: never
   // Off the GPU: when it was recorded; shared with a capture's recorded
   // operation, which may replay after the event is gone.
@@ -30,6 +32,7 @@ struct mstage_event {
 };
 
 struct mstage_graph {
+  CudaDriver *Driver = nullptr; // the captured stream's device
   CUgraph Graph = nullptr;
   CUgraphExec Exec = nullptr;
   Recording Rec; // off the GPU: the operations; on it: the kernels
@@ -46,9 +49,24 @@ bool onGpu() { return backend().Kind == BackendKind::Gpu; }
 extern "C" {
 
 MSTAGE_EXPORT int mstage_rt_stream_create(mstage_stream **Out) {
-  Stream *S = createStream();
+  return mstage_rt_stream_create_on(currentDevice(), Out);
+}
+
+MSTAGE_EXPORT int mstage_rt_stream_create_on(unsigned Device,
+                                             mstage_stream **Out) {
+  Stream *S = createStream(Device);
   *Out = reinterpret_cast<mstage_stream *>(S);
   return S ? 0 : 1;
+}
+
+MSTAGE_EXPORT unsigned mstage_rt_stream_device(mstage_stream *S) {
+  return streamOf(S).device();
+}
+
+MSTAGE_EXPORT mstage_stream *mstage_rt_stream_current_on(unsigned Device) {
+  if (Device >= MaxDevices || !checkDevice(Device).empty())
+    return nullptr;
+  return reinterpret_cast<mstage_stream *>(&currentStreamOn(Device));
 }
 
 MSTAGE_EXPORT void mstage_rt_stream_destroy(mstage_stream *S) {
@@ -93,8 +111,9 @@ MSTAGE_EXPORT int mstage_rt_stream_order_after(mstage_stream *S,
 
 MSTAGE_EXPORT int mstage_rt_event_create(mstage_event **Out) {
   auto *E = new mstage_event;
-  if (onGpu())
-    if (Status St = backend().Driver->createEvent(&E->Handle); !St) {
+  E->Driver = currentDriver();
+  if (E->Driver)
+    if (Status St = E->Driver->createEvent(&E->Handle); !St) {
       delete E;
       *Out = nullptr;
       return fail("mstage: cannot make an event: " + St.Message);
@@ -107,7 +126,7 @@ MSTAGE_EXPORT void mstage_rt_event_destroy(mstage_event *E) {
   if (!E)
     return;
   if (E->Handle)
-    backend().Driver->destroyEvent(E->Handle);
+    E->Driver->destroyEvent(E->Handle);
   delete E;
 }
 
@@ -115,7 +134,17 @@ MSTAGE_EXPORT int mstage_rt_event_record(mstage_event *E, mstage_stream *SP) {
   Stream &S = streamOf(SP);
   E->StreamId = S.id();
   if (onGpu()) {
-    Status St = backend().Driver->recordEvent(E->Handle, S.handle());
+    // An event is recorded on a stream of its own device: one of another
+    // device is remade here.
+    if (E->Driver != S.driver()) {
+      CUevent Handle = nullptr;
+      if (Status St = S.driver()->createEvent(&Handle); !St)
+        return fail("mstage: recording an event: " + St.Message);
+      E->Driver->destroyEvent(E->Handle);
+      E->Handle = Handle;
+      E->Driver = S.driver();
+    }
+    Status St = E->Driver->recordEvent(E->Handle, S.handle());
     return St ? 0 : fail("mstage: recording an event: " + St.Message);
   }
   return S.runOrRecord([Time = E->Time] {
@@ -128,14 +157,16 @@ MSTAGE_EXPORT int mstage_rt_stream_wait_event(mstage_stream *S,
                                               mstage_event *E) {
   if (!onGpu() || !E->StreamId)
     return 0; // off the GPU, recorded work is done; unrecorded: no wait
-  Status St = backend().Driver->waitEvent(streamOf(S).handle(), E->Handle);
+  // A stream may wait for an event of another device.
+  Stream &Waiting = streamOf(S);
+  Status St = Waiting.driver()->waitEvent(Waiting.handle(), E->Handle);
   return St ? 0 : fail("mstage: waiting for an event: " + St.Message);
 }
 
 MSTAGE_EXPORT int mstage_rt_event_synchronize(mstage_event *E) {
   if (!onGpu() || !E->StreamId)
     return 0;
-  Status St = backend().Driver->synchronizeEvent(E->Handle);
+  Status St = E->Driver->synchronizeEvent(E->Handle);
   if (St)
     return 0;
   return fail(asyncFailure(St, findStream(E->StreamId),
@@ -145,13 +176,12 @@ MSTAGE_EXPORT int mstage_rt_event_synchronize(mstage_event *E) {
 MSTAGE_EXPORT int mstage_rt_event_query(mstage_event *E) {
   if (!onGpu() || !E->StreamId)
     return 1;
-  CUresult R = backend().Driver->queryEvent(E->Handle);
+  CUresult R = E->Driver->queryEvent(E->Handle);
   if (R == CUDA_SUCCESS)
     return 1;
   if (R == CUDA_ERROR_NOT_READY)
     return 0;
-  fail(asyncFailure(Status::failure(
-                        R, backend().Driver->errorText(R, "cuEventQuery")),
+  fail(asyncFailure(Status::failure(R, E->Driver->errorText(R, "cuEventQuery")),
                     findStream(E->StreamId), "waiting for an event"));
   return -1;
 }
@@ -162,7 +192,11 @@ MSTAGE_EXPORT int mstage_rt_event_elapsed(float *Ms, mstage_event *Start,
   if (!Start->StreamId || !End->StreamId)
     return fail("mstage: elapsed_ms: an event was never recorded");
   if (onGpu()) {
-    Status St = backend().Driver->elapsedMs(Ms, Start->Handle, End->Handle);
+    if (Start->Driver != End->Driver)
+      return fail("mstage: elapsed_ms: the events were recorded on " +
+                  Start->Driver->shortName() + " and " +
+                  End->Driver->shortName() + "; time events of one device");
+    Status St = Start->Driver->elapsedMs(Ms, Start->Handle, End->Handle);
     return St ? 0 : fail("mstage: elapsed_ms: " + St.Message);
   }
   *Ms = std::chrono::duration<float, std::milli>(*End->Time - *Start->Time)
@@ -180,7 +214,7 @@ MSTAGE_EXPORT int mstage_rt_capture_begin(mstage_stream *SP) {
     return fail("mstage: capture: stream " + std::to_string(S.id()) +
                 " is already being captured");
   if (onGpu())
-    if (Status St = backend().Driver->beginCapture(S.handle()); !St)
+    if (Status St = S.driver()->beginCapture(S.handle()); !St)
       return fail("mstage: capture: " + St.Message);
   S.setCapturing(true);
   return 0;
@@ -197,12 +231,13 @@ MSTAGE_EXPORT int mstage_rt_capture_end(mstage_stream *SP,
   S.setCapturing(false);
   auto G = std::make_unique<mstage_graph>();
   G->Rec = S.takeRecording();
+  G->Driver = S.driver();
   if (onGpu()) {
-    Status St = backend().Driver->endCapture(S.handle(), &G->Graph);
+    Status St = G->Driver->endCapture(S.handle(), &G->Graph);
     if (St && Out)
-      St = backend().Driver->instantiate(G->Graph, &G->Exec);
+      St = G->Driver->instantiate(G->Graph, &G->Exec);
     if (!St) {
-      backend().Driver->destroyGraph(G->Graph, G->Exec);
+      G->Driver->destroyGraph(G->Graph, G->Exec);
       return fail("mstage: capture: " + St.Message);
     }
   }
@@ -217,7 +252,12 @@ MSTAGE_EXPORT int mstage_rt_capture_end(mstage_stream *SP,
 MSTAGE_EXPORT int mstage_rt_graph_launch(mstage_graph *G, mstage_stream *SP) {
   Stream &S = streamOf(SP);
   if (onGpu()) {
-    Status St = backend().Driver->launchGraph(G->Exec, S.handle());
+    if (S.driver() != G->Driver)
+      return fail("mstage: launching a graph captured on " +
+                  G->Driver->shortName() + " on a stream of " +
+                  S.driver()->shortName() +
+                  "; a graph runs on the device it was captured on");
+    Status St = G->Driver->launchGraph(G->Exec, S.handle());
     if (!St)
       return fail(asyncFailure(St, &S, "launching a graph"));
     S.noteLaunches(G->Rec.Kernels);
@@ -235,8 +275,8 @@ MSTAGE_EXPORT void mstage_rt_graph_destroy(mstage_graph *G) {
     return;
   for (void *P : G->Rec.Frees)
     std::free(P);
-  if (onGpu())
-    backend().Driver->destroyGraph(G->Graph, G->Exec);
+  if (G->Driver)
+    G->Driver->destroyGraph(G->Graph, G->Exec);
   delete G;
 }
 

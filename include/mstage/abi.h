@@ -119,11 +119,34 @@ int mstage_rt_compile(const void *host_entry, void *const *params,
 /* Waits until no background compile is queued or running. */
 int mstage_rt_jit_wait(void);
 
-/* A new non-blocking stream; destroy waits for it and reports a failure on
- * stderr. */
+/* Devices are numbered from 0 among the visible ones (mstage/device.hpp);
+ * the CPU back end and PTX-only mode have one. Each host thread has a
+ * current device (MSTAGE_DEVICE until it sets one) and a default stream on
+ * each device it uses. */
+int mstage_rt_device_count(unsigned *count);
+unsigned mstage_rt_device_current(void);
+int mstage_rt_device_set_current(unsigned device);
+/* The device's CUdevice (CUDA's ordinal, which cudaSetDevice takes) and its
+ * primary CUcontext (made if it was not); -1 and null off the GPU. */
+int mstage_rt_device_native(unsigned device, int *ordinal, void **context);
+/* 1 when kernels on device may read memory of owner (peer access, enabled
+ * by this call), else 0. */
+int mstage_rt_device_peer_access(unsigned device, unsigned owner);
+/* The device a stream's work runs on. */
+unsigned mstage_rt_stream_device(mstage_stream *stream);
+/* The calling thread's default stream on device (null: no such device). */
+mstage_stream *mstage_rt_stream_current_on(unsigned device);
+/* A new non-blocking stream on device. */
+int mstage_rt_stream_create_on(unsigned device, mstage_stream **stream);
+/* The device whose memory ptr (from mstage_rt_alloc*) is in; -1 for host
+ * memory and pointers the runtime did not allocate. */
+int mstage_rt_pointer_device(const void *ptr);
+
+/* A new non-blocking stream on the current device; destroy waits for it
+ * and reports a failure on stderr. */
 int mstage_rt_stream_create(mstage_stream **stream);
 void mstage_rt_stream_destroy(mstage_stream *stream);
-/* The calling thread's default stream (never null). */
+/* The calling thread's default stream on its current device (never null). */
 mstage_stream *mstage_rt_stream_current(void);
 /* A process-unique number (never reused), 1 and up. */
 uint64_t mstage_rt_stream_id(mstage_stream *stream);
@@ -155,7 +178,9 @@ int mstage_rt_capture_end(mstage_stream *stream, mstage_graph **graph);
 int mstage_rt_graph_launch(mstage_graph *graph, mstage_stream *stream);
 void mstage_rt_graph_destroy(mstage_graph *graph);
 
-/* Stream-ordered device memory, from the runtime's pool. */
+/* Stream-ordered device memory, from the pool of the stream's device. A copy
+ * between memory of two devices is a peer copy (staged through the host by
+ * the driver without peer access). */
 int mstage_rt_alloc_async(void **device_ptr, size_t bytes,
                           mstage_stream *stream);
 int mstage_rt_free_async(void *device_ptr, mstage_stream *stream);
@@ -206,9 +231,17 @@ typedef struct mstage_device_properties {
   uint32_t max_threads_per_block;
   uint32_t max_threads_per_multiprocessor;
   uint32_t warp_size;
+  uint32_t index;         /* the device's number among the visible ones */
+  uint64_t total_memory;  /* bytes; 0 off the GPU */
+  char pci_bus_id[32];    /* "0000:19:00.0"; "" off the GPU */
 } mstage_device_properties;
 
-/* Fills props. With host_entry non-null, also writes to blocks how many
+/* Fills props for the visible device numbered device. */
+int mstage_rt_device_properties(unsigned device,
+                                mstage_device_properties *props);
+
+/* Fills props for the calling thread's current device. With host_entry
+ * non-null, also writes to blocks how many
  * blocks of the launch (params and config as for mstage_rt_compile) one
  * multiprocessor runs at once: the specialization is compiled first (and
  * kept for the launches), and the driver's cuOccupancy answers; the CPU back

@@ -17,6 +17,8 @@
 
 namespace mstage {
 
+class device;
+
 namespace detail {
 
 // The streams a device allocation has been used on, so that it can be used
@@ -68,11 +70,16 @@ private:
 // kernel it arrives as a vector_view<T> (vector_view<const T> when passed as
 // const), with nothing copied.
 //
-// Operations without a stream argument are enqueued on the current stream,
-// in order with launches there; get() and the download()s without a stream
-// wait for the current stream's earlier work. The overloads that take a
-// stream enqueue there and do not wait: their host memory must stay as it
-// is until the stream reaches them (pinned host memory makes them overlap).
+// It belongs to one device: the calling thread's current one when made, or
+// the device of the stream (or mstage::device) it is made with. Operations
+// without a stream argument are enqueued on the thread's current stream of
+// that device, in order with launches there; get() and the download()s
+// without a stream wait for that stream's earlier work. copy_from between
+// two devices' vectors is a peer copy (staged through the host without peer
+// access). data() is the device address, for NCCL and CUDA-aware MPI. The
+// overloads that take a stream enqueue there and do not wait: their host memory
+// must stay as it is until the stream reaches them (pinned host memory makes
+// them overlap).
 template <class T> class device_vector {
   static_assert(std::is_trivially_copyable_v<T>,
                 "mstage: device_vector elements must be trivially copyable");
@@ -83,6 +90,9 @@ public:
   device_vector() = default;
   // n elements, not initialized.
   explicit device_vector(std::size_t n) { allocate(n, current_stream()); }
+  // n elements on s's device (a device converts to its current stream),
+  // allocated in s's order.
+  device_vector(std::size_t n, stream_ref s) { allocate(n, s); }
   device_vector(std::size_t n, const T &value) : device_vector(n) {
     fill(value);
   }
@@ -93,10 +103,12 @@ public:
   }
   device_vector(device_vector &&other) noexcept
       : data_(std::exchange(other.data_, nullptr)),
-        size_(std::exchange(other.size_, 0)), uses_(other.uses_) {}
+        size_(std::exchange(other.size_, 0)), device_(other.device_),
+        uses_(other.uses_) {}
   device_vector &operator=(device_vector &&other) noexcept {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
+    std::swap(device_, other.device_);
     std::swap(uses_, other.uses_);
     return *this;
   }
@@ -105,6 +117,14 @@ public:
   ~device_vector() { release(); }
 
   std::size_t size() const { return size_; }
+  // The device whose memory it is, and its number.
+  mstage::device device() const; // mstage/device.hpp
+  unsigned device_index() const { return device_; }
+  // The calling thread's current stream of that device, where operations
+  // without a stream go.
+  stream_ref home_stream() const {
+    return stream_ref(mstage_rt_stream_current_on(device_));
+  }
   bool empty() const { return size_ == 0; }
   T *data() const { return static_cast<T *>(data_); }
   vector_view<T> view() { return {data(), size_}; }
@@ -113,9 +133,9 @@ public:
   // Copies host into the device array; the sizes must match. From pinned
   // memory, waits for the copy, so that host may change after it returns.
   template <class A> void upload(const std::vector<T, A> &host) {
-    upload(host, current_stream());
+    upload(host, home_stream());
     if constexpr (std::is_same_v<A, pinned_allocator<T>>)
-      current_stream().synchronize();
+      home_stream().synchronize();
   }
   template <class A>
   void upload(const std::vector<T, A> &host, stream_ref s) {
@@ -128,8 +148,8 @@ public:
   // Copies the device array into host, resized to fit.
   template <class A> void download(std::vector<T, A> &host) const {
     host.resize(size_);
-    download_range(host.data(), size_, 0, current_stream());
-    current_stream().synchronize();
+    download_range(host.data(), size_, 0, home_stream());
+    home_stream().synchronize();
   }
   std::vector<T> download() const {
     std::vector<T> host;
@@ -147,8 +167,8 @@ public:
             class = decltype(std::declval<Range &>().data() +
                              std::declval<Range &>().size())>
   void download(Range &&out, std::size_t offset) const {
-    download_range(out.data(), out.size(), offset, current_stream());
-    current_stream().synchronize();
+    download_range(out.data(), out.size(), offset, home_stream());
+    home_stream().synchronize();
   }
   template <class Range,
             class = decltype(std::declval<Range &>().data() +
@@ -163,13 +183,13 @@ public:
                   ") of a device_vector of " + std::to_string(size_) +
                   " elements");
     T value;
-    download_range(&value, 1, i, current_stream());
-    current_stream().synchronize();
+    download_range(&value, 1, i, home_stream());
+    home_stream().synchronize();
     return value;
   }
 
   // Sets every element to value.
-  void fill(const T &value) { fill(value, current_stream()); }
+  void fill(const T &value) { fill(value, home_stream()); }
   void fill(const T &value, stream_ref s) {
     use_on(s);
     detail::check(
@@ -177,8 +197,10 @@ public:
   }
 
   // Copies other's elements into this one, on the device; sizes must match.
+  // other may be another device's: the copy is then a peer copy, enqueued
+  // on this vector's stream after other's earlier work.
   void copy_from(const device_vector &other) {
-    copy_from(other, current_stream());
+    copy_from(other, home_stream());
   }
   void copy_from(const device_vector &other, stream_ref s) {
     check_size(other.size_, "copy_from");
@@ -193,12 +215,13 @@ public:
   void resize(std::size_t n) {
     if (n == size_)
       return;
-    device_vector next(n);
+    stream_ref home = home_stream();
+    device_vector next(n, home);
     std::size_t keep = n < size_ ? n : size_;
     if (keep != 0) {
-      use_on(current_stream());
+      use_on(home);
       detail::check(mstage_rt_copy_device_async(next.data_, data_, bytes(keep),
-                                                mstage_rt_stream_current()));
+                                                home.get()));
     }
     *this = std::move(next);
   }
@@ -211,6 +234,7 @@ private:
   static std::size_t bytes(std::size_t n) { return n * sizeof(T); }
 
   void allocate(std::size_t n, stream_ref s) {
+    device_ = mstage_rt_stream_device(s.get());
     detail::check(mstage_rt_alloc_async(&data_, bytes(n), s.get()));
     size_ = n;
     uses_.reset(s);
@@ -218,7 +242,7 @@ private:
   void release() {
     if (!data_)
       return;
-    stream_ref s = current_stream();
+    stream_ref s = home_stream(); // its device's pool takes it back
     // A destructor cannot throw: a failure here is the stream's, and shows
     // at its next synchronization.
     try {
@@ -247,6 +271,7 @@ private:
 
   void *data_ = nullptr;
   std::size_t size_ = 0;
+  unsigned device_ = 0;
   mutable detail::stream_uses uses_;
 };
 

@@ -14,6 +14,8 @@ struct CUevent_st;
 
 namespace mstage {
 
+class device;
+
 // A recorded point in a stream's work. Made by stream::record(), with
 // timing; elapsed_ms() measures between two.
 class event {
@@ -55,6 +57,7 @@ inline float elapsed_ms(const event &start, const event &end) {
 }
 
 // A stream that someone else owns: the current one, or an mstage::stream.
+// Every stream belongs to one device: what is enqueued on it runs there.
 class stream_ref {
 public:
   explicit stream_ref(mstage_stream *s) : s_(s) {}
@@ -79,6 +82,8 @@ public:
   }
   mstage_stream *get() const { return s_; }
   std::uint64_t id() const { return mstage_rt_stream_id(s_); }
+  // The device the stream's work runs on (mstage/device.hpp).
+  mstage::device device() const;
   bool operator==(const stream_ref &o) const { return s_ == o.s_; }
   bool operator!=(const stream_ref &o) const { return s_ != o.s_; }
 
@@ -86,18 +91,20 @@ private:
   mstage_stream *s_;
 };
 
-// The calling thread's current stream: its default stream, which does not
-// wait for mstage::stream objects, nor they for it.
+// The calling thread's current stream: its default stream on its current
+// device, which does not wait for mstage::stream objects, nor they for it.
 inline stream_ref current_stream() {
   return stream_ref(mstage_rt_stream_current());
 }
 
 // A stream of its own: work on it runs in order, and concurrently with other
-// streams. The destructor waits for its work; a failure found then is
-// reported on stderr, since a destructor cannot throw.
+// streams. It belongs to the calling thread's current device, or to the
+// device it is given. The destructor waits for its work; a failure found
+// then is reported on stderr, since a destructor cannot throw.
 class stream {
 public:
   stream() { detail::check(mstage_rt_stream_create(&s_)); }
+  explicit stream(const mstage::device &d); // mstage/device.hpp
   stream(stream &&other) noexcept : s_(std::exchange(other.s_, nullptr)) {}
   stream &operator=(stream &&other) noexcept {
     std::swap(s_, other.s_);
@@ -117,12 +124,13 @@ public:
   CUstream_st *native_handle() const { return stream_ref(s_).native_handle(); }
   mstage_stream *get() const { return s_; }
   std::uint64_t id() const { return mstage_rt_stream_id(s_); }
+  mstage::device device() const;
 
 private:
   mstage_stream *s_ = nullptr;
 };
 
-// Waits for all work of the process, on every stream.
+// Waits for all work of the process, on every stream of every device.
 inline void synchronize() { detail::check(mstage_rt_synchronize()); }
 
 } // namespace mstage
