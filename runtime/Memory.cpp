@@ -10,6 +10,7 @@
 #include "CudaDriver.h"
 #include "RuntimeError.h"
 #include "Stream.h"
+#include "TraceEvents.h"
 
 #include "mstage/abi.h"
 
@@ -86,6 +87,7 @@ MSTAGE_EXPORT int mstage_rt_free(void *Ptr) {
 MSTAGE_EXPORT int mstage_rt_copy_to_device(void *Dst, const void *Src,
                                            size_t Bytes) {
   const Backend &B = backend();
+  HostSpan Span(SpanKind::CopyToDevice, Bytes);
   if (B.Kind == BackendKind::Gpu)
     return result(
         B.Driver->copyToDevice(reinterpret_cast<CUdeviceptr>(Dst), Src, Bytes));
@@ -98,6 +100,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device(void *Dst, const void *Src,
 MSTAGE_EXPORT int mstage_rt_copy_to_host(void *Dst, const void *Src,
                                          size_t Bytes) {
   const Backend &B = backend();
+  HostSpan Span(SpanKind::CopyToHost, Bytes);
   if (B.Kind == BackendKind::Gpu)
     return result(
         B.Driver->copyToHost(Dst, reinterpret_cast<CUdeviceptr>(Src), Bytes));
@@ -116,10 +119,12 @@ static CUdeviceptr dev(const void *P) {
 }
 
 // Off the GPU, a copy is a memmove in the stream's order.
-static int hostCopy(Stream &S, void *Dst, const void *Src, size_t Bytes) {
+static int hostCopy(Stream &S, void *Dst, const void *Src, size_t Bytes,
+                    SpanKind Kind) {
   if (backend().Kind == BackendKind::Unavailable)
     return unavailable();
-  return S.runOrRecord([=] {
+  return S.runOrRecord([=, Id = S.id()] {
+    StreamSpan Span(Kind, Id, Bytes);
     std::memmove(Dst, Src, Bytes);
     return 0;
   });
@@ -159,10 +164,12 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device_async(void *Dst, const void *Src,
                                                  mstage_stream *SP) {
   const Backend &B = backend();
   Stream &S = streamOf(SP);
-  if (B.Kind == BackendKind::Gpu)
-    return result(
-        B.Driver->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle()));
-  return hostCopy(S, Dst, Src, Bytes);
+  if (B.Kind == BackendKind::Gpu) {
+    GpuSpan Span(SpanKind::CopyToDevice, *B.Driver, S.handle(), S.id(), Bytes);
+    return Span.enqueued(
+        result(B.Driver->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle())));
+  }
+  return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyToDevice);
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
@@ -171,21 +178,25 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu) {
+    GpuSpan Span(SpanKind::CopyToHost, *B.Driver, S.handle(), S.id(), Bytes);
     Status St = B.Driver->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
     // A fault of an earlier kernel surfaces here.
-    return St ? 0 : fail(asyncFailure(St, &S, "copying to the host"));
+    return Span.enqueued(
+        St ? 0 : fail(asyncFailure(St, &S, "copying to the host")));
   }
-  return hostCopy(S, Dst, Src, Bytes);
+  return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyToHost);
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
                                               size_t Bytes, mstage_stream *SP) {
   const Backend &B = backend();
   Stream &S = streamOf(SP);
-  if (B.Kind == BackendKind::Gpu)
-    return result(
-        B.Driver->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle()));
-  return hostCopy(S, Dst, Src, Bytes);
+  if (B.Kind == BackendKind::Gpu) {
+    GpuSpan Span(SpanKind::CopyOnDevice, *B.Driver, S.handle(), S.id(), Bytes);
+    return Span.enqueued(result(
+        B.Driver->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle())));
+  }
+  return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyOnDevice);
 }
 
 MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,

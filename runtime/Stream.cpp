@@ -4,6 +4,7 @@
 #include "HotTls.h"
 #include "RuntimeError.h"
 #include "Settings.h"
+#include "TraceEvents.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -289,6 +290,7 @@ std::string synchronizeStream(Stream &S) {
   if (B.Kind != BackendKind::Gpu)
     return "";
   Status St = B.Driver->synchronizeStream(S.handle());
+  collectGpuSpans();
   std::string Err;
   if (!St)
     Err = asyncFailure(St, &S, "waiting for " + describe(S));
@@ -301,6 +303,7 @@ std::string synchronizeAll() {
   if (B.Kind != BackendKind::Gpu)
     return "";
   Status St = B.Driver->synchronize();
+  collectGpuSpans();
   std::string Err;
   if (!St)
     Err = asyncFailure(St, nullptr, "waiting for all streams");
