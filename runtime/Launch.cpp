@@ -829,7 +829,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     if (!K->Blob.StageSites.empty())
       GenericParams.push_back(const_cast<char *>(Staged.stagedBytes().data()));
   }
-  GpuSpan Run(SpanKind::Kernel, *B.Driver, S.handle(), S.id());
+  GpuSpan Run(SpanKind::Kernel, *B.Driver, S);
   Status St = B.Driver->launch(
       Generic ? Generic->Function : C->Function, Config->grid, Config->block,
       Config->shared_bytes,

@@ -165,7 +165,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device_async(void *Dst, const void *Src,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu) {
-    GpuSpan Span(SpanKind::CopyToDevice, *B.Driver, S.handle(), S.id(), Bytes);
+    GpuSpan Span(SpanKind::CopyToDevice, *B.Driver, S, Bytes);
     return Span.enqueued(
         result(B.Driver->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle())));
   }
@@ -178,7 +178,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu) {
-    GpuSpan Span(SpanKind::CopyToHost, *B.Driver, S.handle(), S.id(), Bytes);
+    GpuSpan Span(SpanKind::CopyToHost, *B.Driver, S, Bytes);
     Status St = B.Driver->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
     // A fault of an earlier kernel surfaces here.
     return Span.enqueued(
@@ -192,7 +192,7 @@ MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu) {
-    GpuSpan Span(SpanKind::CopyOnDevice, *B.Driver, S.handle(), S.id(), Bytes);
+    GpuSpan Span(SpanKind::CopyOnDevice, *B.Driver, S, Bytes);
     return Span.enqueued(result(
         B.Driver->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle())));
   }

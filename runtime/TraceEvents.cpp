@@ -321,8 +321,13 @@ static const StreamOrigin *originOf(CudaDriver &Driver, CUstream Stream,
   StreamOrigin O;
   if (!Driver.createEvent(&O.Event))
     return nullptr;
-  if (!Driver.recordEvent(O.Event, Stream) ||
-      !Driver.synchronizeEvent(O.Event)) {
+  // Another thread's capture in the global mode would refuse the wait.
+  CUstreamCaptureMode Mode =
+      Driver.relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
+  bool Done =
+      Driver.recordEvent(O.Event, Stream) && Driver.synchronizeEvent(O.Event);
+  Driver.relaxCapture(Mode);
+  if (!Done) {
     Driver.destroyEvent(O.Event);
     return nullptr;
   }
@@ -381,8 +386,11 @@ static void collect(bool Wait) {
   {
     std::lock_guard<std::mutex> G(R.Lock);
     for (auto &P : R.Pending) {
+      CUstreamCaptureMode Mode =
+          P->Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
       bool Complete = Wait ? bool(P->Driver->synchronizeEvent(P->End))
                            : P->Driver->queryEvent(P->End) == CUDA_SUCCESS;
+      P->Driver->relaxCapture(Mode);
       if (Complete)
         Done.push_back(std::move(P));
     }

@@ -20,6 +20,7 @@
 
 #include "CudaDriver.h"
 #include "KernelBlob.h"
+#include "Stream.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -186,13 +187,13 @@ private:
 
 // Work enqueued on a GPU stream: CUDA events are recorded before it and, by
 // enqueued(), after it; the span is read from them later. Not enqueued (its
-// call failed), the span is dropped.
+// call failed), the span is dropped. Nothing is recorded while the stream is
+// captured: the events would be nodes of the graph.
 class GpuSpan {
 public:
-  GpuSpan(SpanKind Kind, CudaDriver &Driver, CUstream Stream, uint64_t StreamId,
-          uint64_t Bytes = 0) {
-    if (recording())
-      begin(Kind, Driver, Stream, StreamId, Bytes);
+  GpuSpan(SpanKind Kind, CudaDriver &Driver, Stream &S, uint64_t Bytes = 0) {
+    if (recording() && !S.capturing())
+      begin(Kind, Driver, S.handle(), S.id(), Bytes);
   }
   ~GpuSpan() {
     if (Started)
