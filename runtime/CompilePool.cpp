@@ -176,6 +176,8 @@ void waitForCompiles() {
     P->waitAll();
 }
 
+void stopCompilePool() { exitHandler(); }
+
 void finishCompilesOf(const void *Owner) {
   if (CompilePool *P = Made.load(std::memory_order_acquire))
     P->finish(Owner);

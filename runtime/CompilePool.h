@@ -30,6 +30,11 @@ void queueCompile(const void *Owner, llvm::unique_function<void()> Job);
 // Waits until no compile is queued or running (mstage::jit_wait()).
 void waitForCompiles();
 
+// What exit() does to the pool, done earlier by an exit handler that must
+// come after the compiles (TraceEvents.h): queued compiles are dropped, and
+// running ones waited for.
+void stopCompilePool();
+
 // Owner is being unloaded: drops its queued compiles and waits for its
 // running ones, which read its code.
 void finishCompilesOf(const void *Owner);

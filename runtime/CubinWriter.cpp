@@ -2,6 +2,7 @@
 #include "CubinWriter.h"
 #include "CudaTools.h"
 #include "DiskCache.h"
+#include "TraceEvents.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -106,6 +107,7 @@ Expected<std::string> assembleWithPtxas(StringRef Kernel, StringRef PTX,
                                         StringRef Arch) {
   if (!ptxasUsable())
     return "";
+  HostSpan Span(SpanKind::Ptxas);
   auto Cubin = assembleCubin(PTX, Arch, cacheTemporaryDir());
   if (Cubin)
     return std::move(*Cubin);

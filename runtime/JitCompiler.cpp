@@ -338,6 +338,7 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
                        FactsPass::AfterOptimization);
   JitOutput Out;
   Out.OptimizeMs = msSince(T0);
+  Out.OptimizeStart = T0;
   if (WantIR) {
     raw_string_ostream OS(Out.OptimizedIR);
     M->print(OS, nullptr);
@@ -350,6 +351,7 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     return CompileError();
   Out.PTX = std::move(*PTX);
   Out.CodegenMs = msSince(T1);
+  Out.CodegenStart = T1;
   return std::move(Out);
 }
 

@@ -8,6 +8,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <chrono>
 #include <string>
 
 namespace mstage::rt {
@@ -33,6 +34,8 @@ struct JitOutput {
   std::string PTX;
   std::string OptimizedIR; // filled only when WantIR
   double OptimizeMs = 0, CodegenMs = 0;
+  // Where the phases began, for MSTAGE_TRACE=chrome (TraceEvents.h).
+  std::chrono::steady_clock::time_point OptimizeStart, CodegenStart;
 };
 
 // An error, listing the architectures NVPTX knows, unless it compiles for

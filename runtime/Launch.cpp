@@ -25,8 +25,10 @@
 #include "StageCheck.h"
 #include "StageValueText.h"
 #include "StagedLaunch.h"
+#include "Stats.h"
 #include "Stream.h"
 #include "Trace.h"
+#include "TraceEvents.h"
 
 #include "mstage/abi.h"
 
@@ -179,6 +181,7 @@ std::string loadModule(const RegisteredKernel &K, const Backend &B,
                        CudaDriver &D, const std::string &PTX,
                        const std::string &Cubin, CompiledKernel &Out) {
   static std::atomic<bool> CubinsRefused{false};
+  HostSpan Span(SpanKind::Load);
   LoadFoundContextLost = false;
   Out.Device = D.index();
   // The code is compiled for B.Arch; with several devices, one of another
@@ -269,12 +272,16 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
   // it rather than compile it too (DiskCache.h).
   CacheLock Lock;
   std::optional<DriverJitClaim> DriverJit;
-  if (!Dump.IR)
+  if (!Dump.IR) {
+    HostSpan Lookup(SpanKind::DiskCache);
     Hit = loadFromDiskCacheOrLock(Key, Lock);
+    Lookup.outcome(Hit ? "hit" : "miss");
+  }
   if (Hit) {
     Times.Source = CodeSource::Disk;
     Code = std::move(*Hit);
   } else {
+    HostSpan Compile(SpanKind::Compile);
     Times.Source = CodeSource::Compiled;
     JitOptions Opts;
     Opts.Arch = B.Arch;
@@ -292,6 +299,8 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
       return llvm::toString(Result.takeError());
     Times.Optimize = Result->OptimizeMs;
     Times.Codegen = Result->CodegenMs;
+    noteJit(Result->OptimizeStart, Result->OptimizeMs, Result->CodegenStart,
+            Result->CodegenMs);
     if (Dump.IR)
       dumpFile(K.Blob.Name, ShortHash, "ll", Result->OptimizedIR);
     Code.PTX = std::move(Result->PTX);
@@ -407,7 +416,7 @@ int checkLaunch(const void *HostEntry, uint32_t NumParams,
       readBoolSetting("MSTAGE_FAST_MATH");
   for (const std::string *Err :
        {&FastMathEverywhere.Error, &traceSetting().Error,
-        &launchBlockingError(), &jitSettings().Error})
+        &launchBlockingError(), &jitSettings().Error, &statsSetting().Error})
     if (!Err->empty())
       return fail(kernelPrefix(*K) + ": " + *Err);
   Effective = Config;
@@ -454,6 +463,7 @@ void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   if (E.ready())
     return; // a launch that could not wait made it
   StagedLaunch Staged(K, Key);
+  KernelScope Scope(K.Blob, Staged.Values);
   mstage_launch_config Config = Staged.config();
   LaunchTimes Times;
   Times.Evaluate = EvaluateMs;
@@ -479,6 +489,7 @@ void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   E.State.store(EntryState::Ready, std::memory_order_release);
   if (traceEnabled())
     traceLaunch(K.Blob, Config, Staged.Values, Staged.Facts, Times);
+  noteCompileDone(K.Blob, Times);
 }
 
 // Queues E's compile unless it is queued, made or failed already: only the
@@ -669,12 +680,14 @@ int compileEntry(const CompileRequest &R, CacheEntry *&E) {
     return 0;
   }
   LaunchTimes Times;
+  KernelScope Scope(R.K->Blob, R.Staged->Values);
   if (int Err = compileNow(*R.K, backend(), currentDriver(), R.Effective,
                            *R.Staged, *E, Times, false))
     return Err;
   if (traceEnabled())
     traceLaunch(R.K->Blob, R.Effective, R.Staged->Values, R.Staged->Facts,
                 Times);
+  noteCompileDone(R.K->Blob, Times);
   return 0;
 }
 
@@ -780,6 +793,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   mstage_launch_config Effective;
   if (int Err = checkLaunch(HostEntry, NumParams, *Config, K, Effective))
     return Err;
+  LaunchScope Scope(K->Blob);
   const Backend &B = backend();
   Config = &Effective;
   Stream &S = streamOf(StreamPtr);
@@ -809,6 +823,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
       return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,
                              NumParams, *Config);
     }
+    StreamSpan Run(SpanKind::Kernel, S.id());
     return launchOnCpuStageChecked(*K, Invoke, Params, *Config,
                                    TimeLaunches ? &LastKernelMs : nullptr);
   }
@@ -824,9 +839,11 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   Times = LaunchTimes();
   auto T0 = Measure ? std::chrono::steady_clock::now()
                     : std::chrono::steady_clock::time_point();
+  TracePoint EvaluateStart = traceNow();
   StagedLaunch Staged(*K, Params, *Config, Facts);
   if (Measure)
     Times.Evaluate = msSince(T0);
+  noteStaged(K->Blob, Staged.Values, EvaluateStart);
   if (Staged.GaveUp >= 0)
     return fail(kernelPrefix(*K) + ": " +
                 evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp)));
@@ -851,9 +868,11 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     return fail(kernelPrefix(*K) + ": cannot be captured into a graph with "
                                    "MSTAGE_CACHE=off: the graph needs the "
                                    "code to stay loaded");
+  TracePoint Lookup = traceNow();
   CacheEntry *E = Cache.Mode == CacheMode::Off
                       ? &Uncached.emplace()
                       : K->Specializations->find(Staged.key());
+  noteMemoryLookup(Lookup, E && E->ready());
   const GenericKernel *Generic = nullptr;
   if (!E || !E->ready()) {
     if (!E)
@@ -878,6 +897,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   Times.FromCubin = !Generic && C->FromCubin;
   if (traceEnabled())
     traceLaunch(K->Blob, *Config, Staged.Values, Staged.Facts, Times);
+  noteLaunchCode(K->Blob, Staged.key(), Times);
   if (B.Kind == BackendKind::PtxOnly) {
     if (Capturing)
       return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,
@@ -914,6 +934,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     if (!Function)
       return fail(Err);
   }
+  GpuSpan Run(SpanKind::Kernel, *S.driver(), S);
   Status St = S.driver()->launch(
       Generic ? Generic->Function : Function, Config->grid, Config->block,
       Config->shared_bytes,
@@ -931,6 +952,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     return fail(
         asyncFailure(St, &S, "launching kernel '" + K->Blob.PrettyName + "'"));
   }
+  Run.enqueued();
   S.noteLaunch(HostEntry, K->Blob.PrettyName, K->Blob.Location);
   // Code that is not cached is unloaded after its kernel, which must be
   // waited for; so must every launch under MSTAGE_LAUNCH_BLOCKING=1.

@@ -11,6 +11,7 @@
 #include "CudaDriver.h"
 #include "RuntimeError.h"
 #include "Stream.h"
+#include "TraceEvents.h"
 
 #include "mstage/abi.h"
 
@@ -94,6 +95,7 @@ MSTAGE_EXPORT int mstage_rt_free(void *Ptr) {
 MSTAGE_EXPORT int mstage_rt_copy_to_device(void *Dst, const void *Src,
                                            size_t Bytes) {
   const Backend &B = backend();
+  HostSpan Span(SpanKind::CopyToDevice, Bytes);
   if (B.Kind == BackendKind::Gpu)
     return result(driverFor(Dst)->copyToDevice(
         reinterpret_cast<CUdeviceptr>(Dst), Src, Bytes));
@@ -106,6 +108,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device(void *Dst, const void *Src,
 MSTAGE_EXPORT int mstage_rt_copy_to_host(void *Dst, const void *Src,
                                          size_t Bytes) {
   const Backend &B = backend();
+  HostSpan Span(SpanKind::CopyToHost, Bytes);
   if (B.Kind == BackendKind::Gpu)
     return result(driverFor(Src)->copyToHost(
         Dst, reinterpret_cast<CUdeviceptr>(Src), Bytes));
@@ -124,10 +127,12 @@ static CUdeviceptr dev(const void *P) {
 }
 
 // Off the GPU, a copy is a memmove in the stream's order.
-static int hostCopy(Stream &S, void *Dst, const void *Src, size_t Bytes) {
+static int hostCopy(Stream &S, void *Dst, const void *Src, size_t Bytes,
+                    SpanKind Kind) {
   if (backend().Kind == BackendKind::Unavailable)
     return unavailable();
-  return S.runOrRecord([=] {
+  return S.runOrRecord([=, Id = S.id()] {
+    StreamSpan Span(Kind, Id, Bytes);
     std::memmove(Dst, Src, Bytes);
     return 0;
   });
@@ -169,10 +174,12 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device_async(void *Dst, const void *Src,
                                                  mstage_stream *SP) {
   const Backend &B = backend();
   Stream &S = streamOf(SP);
-  if (B.Kind == BackendKind::Gpu)
-    return result(
-        S.driver()->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle()));
-  return hostCopy(S, Dst, Src, Bytes);
+  if (B.Kind == BackendKind::Gpu) {
+    GpuSpan Span(SpanKind::CopyToDevice, *S.driver(), S, Bytes);
+    return Span.enqueued(result(
+        S.driver()->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle())));
+  }
+  return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyToDevice);
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
@@ -181,11 +188,13 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu) {
+    GpuSpan Span(SpanKind::CopyToHost, *S.driver(), S, Bytes);
     Status St = S.driver()->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
     // A fault of an earlier kernel surfaces here.
-    return St ? 0 : fail(asyncFailure(St, &S, "copying to the host"));
+    return Span.enqueued(
+        St ? 0 : fail(asyncFailure(St, &S, "copying to the host")));
   }
-  return hostCopy(S, Dst, Src, Bytes);
+  return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyToHost);
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
@@ -193,19 +202,21 @@ MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu) {
+    GpuSpan Span(SpanKind::CopyOnDevice, *S.driver(), S, Bytes);
     // Between two devices' memory: a peer copy. One device has no other.
     if (CudaDriver::count() > 1) {
       int To = allocationDevice(dev(Dst)), From = allocationDevice(dev(Src));
       if (To != NoDevice && From != NoDevice && To != From)
-        return result(driverOf(unsigned(To))
-                          ->copyPeerAsync(dev(Dst), dev(Src),
-                                          *driverOf(unsigned(From)), Bytes,
-                                          S.handle()));
+        return Span.enqueued(
+            result(driverOf(unsigned(To))
+                       ->copyPeerAsync(dev(Dst), dev(Src),
+                                       *driverOf(unsigned(From)), Bytes,
+                                       S.handle())));
     }
-    return result(
-        S.driver()->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle()));
+    return Span.enqueued(result(
+        S.driver()->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle())));
   }
-  return hostCopy(S, Dst, Src, Bytes);
+  return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyOnDevice);
 }
 
 MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,

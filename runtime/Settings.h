@@ -34,6 +34,18 @@ struct BoolSetting {
 };
 BoolSetting readBoolSetting(llvm::StringRef Name, bool Default = false);
 
+// MSTAGE_TRACE: a boolean (the text trace, one line per launch), or
+// chrome:FILE, a timeline written to FILE at exit (TraceEvents.h). FILE is
+// made absolute when read, and its folder must be writable then, so that a
+// path that cannot be written fails the first launch, not the exit.
+struct TraceSetting {
+  bool Text = false;
+  std::string ChromeFile; // absolute; empty without chrome:
+  std::string Error;
+};
+TraceSetting parseTraceSetting(llvm::StringRef Text);
+TraceSetting readTraceSetting();
+
 } // namespace mstage::rt
 
 #endif

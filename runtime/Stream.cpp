@@ -4,6 +4,7 @@
 #include "HotTls.h"
 #include "RuntimeError.h"
 #include "Settings.h"
+#include "TraceEvents.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -344,6 +345,7 @@ std::string synchronizeStream(Stream &S) {
   if (!S.driver())
     return "";
   Status St = S.driver()->synchronizeStream(S.handle());
+  collectGpuSpans();
   std::string Err;
   if (!St)
     Err = asyncFailure(St, &S, "waiting for " + describe(S));
@@ -361,6 +363,7 @@ std::string synchronizeAll() {
     if (CudaDriver *D = CudaDriver::at(I); D->used())
       if (Status DS = D->synchronize(); !DS && St)
         St = DS;
+  collectGpuSpans();
   std::string Err;
   if (!St)
     Err = asyncFailure(St, nullptr, "waiting for all streams");

@@ -10,12 +10,23 @@ using namespace llvm;
 
 namespace mstage::rt {
 
-const BoolSetting &traceSetting() {
-  static const BoolSetting S = readBoolSetting("MSTAGE_TRACE");
+const TraceSetting &traceSetting() {
+  static const TraceSetting S = readTraceSetting();
   return S;
 }
 
-bool traceEnabled() { return traceSetting().Value; }
+bool traceEnabled() { return traceSetting().Text; }
+
+std::string stagedValuesText(const KernelBlob &Kernel,
+                             ArrayRef<StringRef> StagedValues) {
+  std::string Text = "{";
+  for (size_t I = 0; I < StagedValues.size(); ++I) {
+    const StageSite &S = Kernel.StageSites[I];
+    Text += (I ? ", line " : "line ") + std::to_string(S.Line) + ": " +
+            formatStageValue(S, StagedValues[I]);
+  }
+  return Text + "}";
+}
 
 const char *codeSourceName(CodeSource Source) {
   switch (Source) {
@@ -58,14 +69,8 @@ void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
   std::string Line;
   raw_string_ostream OS(Line);
   traceHead(OS, Kernel, C);
-  OS << " staged {";
-  for (size_t I = 0; I < StagedValues.size(); ++I) {
-    const StageSite &S = Kernel.StageSites[I];
-    OS << (I ? ", " : "") << "line " << S.Line << ": "
-       << formatStageValue(S, StagedValues[I]);
-  }
-  OS << "} cache " << codeSourceName(T.Source)
-     << (T.Background ? " (background)" : "")
+  OS << " staged " << stagedValuesText(Kernel, StagedValues) << " cache "
+     << codeSourceName(T.Source) << (T.Background ? " (background)" : "")
      << format(": evaluate %.3f ms", T.Evaluate);
   if (T.Source != CodeSource::Memory && T.Source != CodeSource::Generic)
     OS << format(", optimize %.3f ms, codegen %.3f ms, load %.3f ms (%s)",

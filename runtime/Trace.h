@@ -39,11 +39,17 @@ struct LaunchTimes {
   uint64_t BytesInMemory = 0;
 };
 
-// MSTAGE_TRACE, read once; a value that is not a boolean fails launches.
-const BoolSetting &traceSetting();
+// MSTAGE_TRACE, read once; a value that is neither a boolean nor
+// chrome:FILE fails launches.
+const TraceSetting &traceSetting();
 
-// MSTAGE_TRACE=1.
+// MSTAGE_TRACE=1: the text trace.
 bool traceEnabled();
+
+// The staged values of a launch as the trace prints them:
+// "{line 12: 256, line 13: true}".
+std::string stagedValuesText(const KernelBlob &Kernel,
+                             llvm::ArrayRef<llvm::StringRef> StagedValues);
 
 // Prints the launch of Kernel to stderr on one line: the kernel, its launch
 // configuration, its staged values (with their source lines), the cache
