@@ -47,6 +47,9 @@ set -uo pipefail
 RACECHECK_PROGRAMS=(shared_barrier shared_views shared_array vector_half_atomics reduce_listing2 reduce reduce_staged nbody cooperative_groups algorithms scan_sort)
 # Programs that fault on purpose (to test error reports): no memcheck run.
 NO_MEMCHECK_PROGRAMS=(launch_error device_assert bounds_check async_fault)
+# Programs whose checks need two GPUs: on a machine with one they are not
+# run, and the summary says so (they would only SKIP, which fails a run).
+TWO_GPU_PROGRAMS=(multi_device)
 
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 SUITE_BUDGET=${SUITE_BUDGET:-540}
@@ -86,6 +89,9 @@ finish() {
     IFS='|' read -r program mode result seconds <<<"$row"
     printf '%-28s %-10s %-30s %8s\n' "$program" "$mode" "$result" "$seconds"
   done
+  if ((${#not_run[@]})); then
+    echo "not run, they need 2 GPUs and this machine has $gpus: ${not_run[*]}"
+  fi
   echo "$passed passed, $failed failed"
   {
     echo
@@ -267,6 +273,20 @@ run_one() { # program mode
   fi
   record "$program" "$mode" "$result" "$seconds"
 }
+
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+not_run=()
+if ((gpus < 2)); then
+  kept=()
+  for program in "${programs[@]}"; do
+    if listed "${program##*/}" "${TWO_GPU_PROGRAMS[@]}"; then
+      not_run+=("$program")
+    else
+      kept+=("$program")
+    fi
+  done
+  programs=("${kept[@]}")
+fi
 
 say ""
 say "== runs"
