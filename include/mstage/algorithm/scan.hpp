@@ -173,8 +173,7 @@ inline constexpr bool scan_args_ok<
 template <class T, bool Exclusive, class Op>
 void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
               const Op &op, raw_storage<T> init, stream_ref s) {
-  if (in.size() != out.size())
-    size_mismatch(call, "the input and the output differ", in.size(),
+  check_same_size(call, "the input and the output differ", in.size(),
                   out.size());
   const std::size_t n = in.size();
   if (n == 0)

@@ -92,8 +92,7 @@ inline constexpr struct sort_by_key_fn
       stream_ref s = stream();
       auto k = detail::as_view(keys, s);
       auto v = detail::as_view(values, s);
-      if (k.size() != v.size())
-        detail::size_mismatch("sort_by_key", "the keys and the values differ",
+      detail::check_same_size("sort_by_key", "the keys and the values differ",
                               k.size(), v.size());
       detail::radix_sort_run<detail::element_of<KR>, detail::element_of<VR>,
                              true>("sort_by_key", k, v, s);

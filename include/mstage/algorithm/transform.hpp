@@ -97,8 +97,7 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
     stream_ref s = stream();
     auto i = detail::as_view(in, s);
     auto o = detail::as_view(out, s);
-    if (i.size() != o.size())
-      detail::size_mismatch("transform", "the input and the output differ",
+    detail::check_same_size("transform", "the input and the output differ",
                             i.size(), o.size());
     detail::launch_elementwise(detail::apply_value<F>{f}, o, s,
                                detail::const_view(i));
@@ -126,11 +125,9 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
     auto a = detail::as_view(in1, s);
     auto b = detail::as_view(in2, s);
     auto o = detail::as_view(out, s);
-    if (a.size() != b.size())
-      detail::size_mismatch("transform", "the two inputs differ", a.size(),
+    detail::check_same_size("transform", "the two inputs differ", a.size(),
                             b.size());
-    if (a.size() != o.size())
-      detail::size_mismatch("transform", "the inputs and the output differ",
+    detail::check_same_size("transform", "the inputs and the output differ",
                             a.size(), o.size());
     detail::launch_elementwise(detail::apply_value<F>{f}, o, s,
                                detail::const_view(a), detail::const_view(b));
@@ -167,8 +164,7 @@ inline constexpr struct copy_fn : detail::algorithm_base<copy_fn> {
     stream_ref s = stream();
     auto i = detail::as_view(in, s);
     auto o = detail::as_view(out, s);
-    if (i.size() != o.size())
-      detail::size_mismatch("copy", "the input and the output differ", i.size(),
+    detail::check_same_size("copy", "the input and the output differ", i.size(),
                             o.size());
     if (i.empty() || i.data() == o.data())
       return;

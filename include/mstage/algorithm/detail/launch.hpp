@@ -219,11 +219,13 @@ private:
   stream_ref stream_;
 };
 
-[[noreturn]] inline void size_mismatch(const char *call, const char *what,
-                                       std::size_t a, std::size_t b) {
-  throw error(std::string("mstage::") + call + ": " + what + " (" +
-              std::to_string(a) + " and " + std::to_string(b) +
-              " elements); pass views of equal size");
+// Throws, naming the call, unless the views' sizes a and b are equal.
+inline void check_same_size(const char *call, const char *what, std::size_t a,
+                            std::size_t b) {
+  if (a != b)
+    throw error(std::string("mstage::") + call + ": " + what + " (" +
+                std::to_string(a) + " and " + std::to_string(b) +
+                " elements); pass views of equal size");
 }
 
 } // namespace detail
