@@ -139,9 +139,9 @@ auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
     auto add = [&](const T &x) {
       R r = R(tf(x));
       if constexpr (HasIdentity) {
-        acc = R(op(acc, r));
+        acc = apply_op(op, acc, r);
       } else {
-        acc = have ? R(op(acc, r)) : r;
+        acc = have ? apply_op(op, acc, r) : r;
         have = true;
       }
     };
@@ -189,7 +189,7 @@ auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
       if (to_partials)
         out[__mstage_ctaid_x()] = acc;
       else
-        out[0] = with_init ? R(op(init, acc)) : acc;
+        out[0] = with_init ? apply_op(op, init, acc) : acc;
     }
   };
 }

@@ -92,7 +92,7 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
     for (unsigned i = 0; i < Items; ++i)
       items[i] = buf[tid * Items + i];
     for (unsigned i = 1; i < Items; ++i)
-      items[i] = scan_apply(op, items[i - 1], items[i]);
+      items[i] = apply_op(op, items[i - 1], items[i]);
 
     // The threads' totals over the block: the block's aggregate, and what
     // comes before this thread's items within the block.
@@ -109,7 +109,7 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
         if (lane == 0) {
           T incl = aggregate;
           if constexpr (Exclusive)
-            incl = scan_apply(op, from_raw(initArg), aggregate);
+            incl = apply_op(op, from_raw(initArg), aggregate);
           status.publish(0, scan_status_inclusive, incl);
           prefixMem[0] = initArg;
         }
@@ -120,7 +120,7 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
         T p = scan_look_back<T>(status, tile, op);
         if (lane == 0) {
           status.publish(tile, scan_status_inclusive,
-                         scan_apply(op, p, aggregate));
+                         apply_op(op, p, aggregate));
           prefixMem[0] = to_raw(p);
         }
       }
@@ -132,18 +132,18 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
     T prefix = blockPrefix;
     if (hasTilePrefix)
       prefix = hasBlockPrefix
-                   ? scan_apply(op, from_raw(prefixMem[0]), blockPrefix)
+                   ? apply_op(op, from_raw(prefixMem[0]), blockPrefix)
                    : from_raw(prefixMem[0]);
     const bool hasPrefix = hasTilePrefix || hasBlockPrefix;
 
     if constexpr (Exclusive) {
       buf[tid * Items] = prefix;
       for (unsigned i = 1; i < Items; ++i)
-        buf[tid * Items + i] = scan_apply(op, prefix, items[i - 1]);
+        buf[tid * Items + i] = apply_op(op, prefix, items[i - 1]);
     } else {
       for (unsigned i = 0; i < Items; ++i)
         buf[tid * Items + i] =
-            hasPrefix ? scan_apply(op, prefix, items[i]) : items[i];
+            hasPrefix ? apply_op(op, prefix, items[i]) : items[i];
     }
     __mstage_barrier();
     T *dst = out.data() + base;
@@ -167,8 +167,9 @@ inline constexpr bool scan_args_ok = false;
 template <class In, class Out, class Op>
 inline constexpr bool scan_args_ok<
     In, Out, Op, std::enable_if_t<view_arg_v<In> && writable_view_v<Out>>> =
-    std::is_same_v<element_of<In>, element_of<Out>>
-        &&op_fits_v<Op, element_of<In>> &&std::is_trivially_copyable_v<Op>;
+    std::conjunction_v<std::is_same<element_of<In>, element_of<Out>>,
+                       op_fits<Op, element_of<In>>,
+                       std::is_trivially_copyable<Op>>;
 
 template <class T, bool Exclusive, class Op>
 void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,

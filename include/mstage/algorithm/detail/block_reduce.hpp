@@ -19,11 +19,11 @@ template <bool HasIdentity, class R, class Op>
 void combine_down(R &v, bool &have, const Op &op, unsigned d) {
   R other = shfl_down_any(v, d);
   if constexpr (HasIdentity) {
-    v = R(op(v, other));
+    v = apply_op(op, v, other);
   } else {
     bool other_has = __mstage_shfl_down_i32(0xffffffffu, have, d, 32) != 0;
     if (other_has) {
-      v = have ? R(op(v, other)) : other;
+      v = have ? apply_op(op, v, other) : other;
       have = true;
     }
   }

@@ -33,12 +33,12 @@ T block_exclusive_scan(T v, const Op &op, raw_storage<T> *warpMem, T &aggregate,
   for (unsigned w = 1; w < Warps; ++w) {
     if (w == warp)
       warpPrefix = aggregate;
-    aggregate = static_cast<T>(op(aggregate, from_raw(warpMem[w])));
+    aggregate = apply_op(op, aggregate, from_raw(warpMem[w]));
   }
   has_prefix = tid != 0;
   if (warp == 0)
     return laneExclusive;
-  return lane == 0 ? warpPrefix : static_cast<T>(op(warpPrefix, laneExclusive));
+  return lane == 0 ? warpPrefix : apply_op(op, warpPrefix, laneExclusive);
 }
 
 // The exclusive sum of v over the block's threads (0 in thread 0), and the

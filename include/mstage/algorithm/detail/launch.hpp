@@ -164,6 +164,11 @@ struct op_fits<
 template <class Op, class R>
 inline constexpr bool op_fits_v = op_fits<Op, R>::value;
 
+// f(a, b) as a T: what an operator gives may be another type.
+template <class T, class Op> T apply_op(const Op &f, const T &a, const T &b) {
+  return static_cast<T>(f(a, b));
+}
+
 // Which ops have an identity the reduction may start every thread from:
 // sums of arithmetic types, min and max, and the logical ones. Others start
 // from the elements themselves, with a flag for "no element yet".

@@ -28,11 +28,6 @@ enum : unsigned {
   scan_status_inclusive = 2, // the reduction of this tile and all before it
 };
 
-// f(a, b) as a T.
-template <class T, class Op> T scan_apply(const Op &f, const T &a, const T &b) {
-  return static_cast<T>(f(a, b));
-}
-
 // The tile flags of T's of at most 4 bytes: one 64-bit word per tile, the
 // status in the low half and the value in the high one, so that a relaxed
 // atomic store publishes both at once and no fence is needed.
@@ -121,10 +116,10 @@ T scan_look_back(const Status &st, unsigned tile, const Op &op) {
     for (unsigned d = 1; d < 32; d *= 2) {
       T other = shfl_down_any(v, d);
       if (lane + d <= last)
-        v = scan_apply(op, other, v);
+        v = apply_op(op, other, v);
     }
     T window = shfl_any(v, 0);
-    prefix = have ? scan_apply(op, window, prefix) : window;
+    prefix = have ? apply_op(op, window, prefix) : window;
     have = true;
     if (inclusive)
       return prefix;

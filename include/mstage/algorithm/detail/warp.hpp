@@ -49,7 +49,7 @@ T warp_inclusive_scan(T v, const Op &op, T &exclusive) {
   for (unsigned d = 1; d < 32; d *= 2) {
     T other = shfl_up_any(v, d);
     if (lane >= d)
-      v = static_cast<T>(op(other, v));
+      v = apply_op(op, other, v);
   }
   exclusive = shfl_up_any(v, 1);
   return v;
