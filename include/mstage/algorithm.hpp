@@ -9,16 +9,9 @@
 
 #include "mstage/algorithm/parallel_for.hpp"
 #include "mstage/algorithm/reduce.hpp"
+#include "mstage/algorithm/scan.hpp"
+#include "mstage/algorithm/sort.hpp"
 #include "mstage/algorithm/transform.hpp"
 #include "mstage/array.hpp"
-
-// The scans and sorts are written apart (issue 18, items 3 and 4): included
-// once they are there, so that this header builds either way.
-#if __has_include("mstage/algorithm/scan.hpp")
-#include "mstage/algorithm/scan.hpp"
-#endif
-#if __has_include("mstage/algorithm/sort.hpp")
-#include "mstage/algorithm/sort.hpp"
-#endif
 
 #endif

@@ -123,19 +123,19 @@ void checkScans(const char *Type, std::size_t N, Op Fn, T Init,
   std::vector<T> Want(N);
   std::inclusive_scan(In.begin(), In.end(), Want.begin(), Fn);
   mstage::device_vector<T> DIn(In), DOut(N);
-  mstage::inclusive_scan(DIn, DOut, Fn, S);
+  mstage::inclusive_scan.on(S)(DIn, DOut, Fn);
   S.synchronize();
   expectSame("inclusive_scan", Type, N, Sd, DOut.download(), Want);
-  mstage::inclusive_scan(DIn.view(), Fn, S); // in place
+  mstage::inclusive_scan.on(S)(DIn.view(), Fn); // in place
   S.synchronize();
   expectSame("inclusive_scan(inout)", Type, N, Sd, DIn.download(), Want);
 
   std::exclusive_scan(In.begin(), In.end(), Want.begin(), Init, Fn);
   DIn.upload(In);
-  mstage::exclusive_scan(DIn, DOut, Init, Fn, S);
+  mstage::exclusive_scan.on(S)(DIn, DOut, Init, Fn);
   S.synchronize();
   expectSame("exclusive_scan", Type, N, Sd, DOut.download(), Want);
-  mstage::exclusive_scan(DIn, Init, Fn, S);
+  mstage::exclusive_scan.on(S)(DIn, Init, Fn);
   S.synchronize();
   expectSame("exclusive_scan(inout)", Type, N, Sd, DIn.download(), Want);
 }
@@ -201,12 +201,12 @@ void checkSortByKey(const char *Type, std::size_t N, mstage::stream_ref S) {
   }
   mstage::device_vector<K> DK(Keys);
   mstage::device_vector<V> DV(Values);
-  mstage::sort_by_key(DK, DV, S);
+  mstage::sort_by_key.on(S)(DK, DV);
   S.synchronize();
   expectSame("sort_by_key keys", Type, N, Sd, DK.download(), WantKeys);
   expectSame("sort_by_key values", Type, N, Sd, DV.download(), WantValues);
   DK.upload(Keys);
-  mstage::sort(DK.view(), S);
+  mstage::sort.on(S)(DK.view());
   S.synchronize();
   expectSame("sort", Type, N, Sd, DK.download(), WantKeys);
 }
@@ -228,7 +228,7 @@ void checkSortComp(const char *Type, std::size_t N, Comp C,
   std::vector<T> Want = In;
   std::stable_sort(Want.begin(), Want.end(), C);
   mstage::device_vector<T> D(In);
-  mstage::sort(D, C, S);
+  mstage::sort.on(S)(D, C);
   S.synchronize();
   expectSame("sort(comp)", Type, N, Sd, D.download(), Want);
 }
@@ -257,8 +257,6 @@ template <int = 0> int runScanChecks(const char *Name, bool Quick) {
   return finish(Name);
 }
 
-#endif
-
 template <int = 0> int runSortChecks(const char *Name, bool Quick) {
   using namespace scan_sort_checks;
   mstage::stream Own;
@@ -283,3 +281,5 @@ template <int = 0> int runSortChecks(const char *Name, bool Quick) {
   }
   return finish(Name);
 }
+
+#endif

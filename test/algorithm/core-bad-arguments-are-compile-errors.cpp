@@ -1,7 +1,8 @@
 // Arguments an algorithm cannot take are compile errors whose message names
 // the call and says what to do: host memory (std::vector), a pointer, an
 // operator that is not callable with the element type, a predicate or a
-// parallel_for body of the wrong arity, a const output.
+// parallel_for body of the wrong arity, a const output (of a reduction
+// too), an element type without < for max (named max, not "min/max").
 // RUN: not %mstagexx -fsyntax-only -DCASE=1 %s 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: not %mstagexx -fsyntax-only -DCASE=2 %s 2>&1 | FileCheck %s --check-prefix=PTR
 // RUN: not %mstagexx -fsyntax-only -DCASE=3 %s 2>&1 | FileCheck %s --check-prefix=OP
@@ -9,6 +10,8 @@
 // RUN: not %mstagexx -fsyntax-only -DCASE=5 %s 2>&1 | FileCheck %s --check-prefix=FOR
 // RUN: not %mstagexx -fsyntax-only -DCASE=6 %s 2>&1 | FileCheck %s --check-prefix=CONST
 // RUN: not %mstagexx -fsyntax-only -DCASE=7 %s 2>&1 | FileCheck %s --check-prefix=TRANSFORM
+// RUN: not %mstagexx -fsyntax-only -DCASE=8 %s 2>&1 | FileCheck %s --check-prefix=MAX
+// RUN: not %mstagexx -fsyntax-only -DCASE=9 %s 2>&1 | FileCheck %s --check-prefix=OUT
 // RUN: %mstagexx -fsyntax-only -DCASE=0 %s
 #include <mstage.hpp>
 #include <mstage/algorithm.hpp>
@@ -48,5 +51,11 @@ int main() {
 #elif CASE == 7
   // TRANSFORM: error: static assertion failed {{.*}}: mstage::transform: the function is not callable with the input's element type
   mstage::transform(t, d, [](int x) { return x; });
+#elif CASE == 8
+  // MAX: error: static assertion failed {{.*}}: mstage::max: the element type has no <
+  mstage::max(t);
+#elif CASE == 9
+  // OUT: error: static assertion failed {{.*}}: mstage::sum: the output is read-only
+  mstage::sum(d, cd);
 #endif
 }

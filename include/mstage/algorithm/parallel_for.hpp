@@ -37,9 +37,9 @@ struct bound {
   bound() = default;
   template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
   bound(I n) : lo(0), hi((long long)n - 1) {}
-  template <class I, class J,
-            class = std::enable_if_t<std::is_integral_v<I> &&
-                                     std::is_integral_v<J>>>
+  template <
+      class I, class J,
+      class = std::enable_if_t<std::is_integral_v<I> && std::is_integral_v<J>>>
   bound(I lo, J hi) : lo((long long)lo), hi((long long)hi) {}
 };
 
@@ -54,8 +54,8 @@ template <int Rank> struct bounds {
   bounds(B... b) : dim{bound(b)...} {}
   bounds(std::initializer_list<bound> b) {
     if (b.size() != Rank)
-      throw error("mstage::bounds<" + std::to_string(Rank) + ">: " +
-                  std::to_string(b.size()) + " dimensions given");
+      throw error("mstage::bounds<" + std::to_string(Rank) +
+                  ">: " + std::to_string(b.size()) + " dimensions given");
     int d = 0;
     for (const bound &x : b)
       dim[d++] = x;
@@ -65,10 +65,10 @@ template <int Rank> struct bounds {
   long long upper(int d) const { return dim[d].hi; }
   long long extent(int d) const { return dim[d].hi - dim[d].lo + 1; }
 };
-bounds(bound) -> bounds<1>;
-bounds(bound, bound) -> bounds<2>;
-bounds(bound, bound, bound) -> bounds<3>;
-bounds(bound, bound, bound, bound) -> bounds<4>;
+bounds(bound)->bounds<1>;
+bounds(bound, bound)->bounds<2>;
+bounds(bound, bound, bound)->bounds<3>;
+bounds(bound, bound, bound, bound)->bounds<4>;
 
 // Which index of f moves fastest from one thread to the next.
 enum class index_order { last_fastest, first_fastest };
@@ -140,8 +140,7 @@ template <int Rank, class F> constexpr bool callable_with_ints() {
 inline constexpr struct parallel_for_fn
     : detail::algorithm_base<parallel_for_fn> {
   // parallel_for(n, f): f(i) for 0 <= i < n.
-  template <class I, class F,
-            class = std::enable_if_t<std::is_integral_v<I>>>
+  template <class I, class F, class = std::enable_if_t<std::is_integral_v<I>>>
   void operator()(I n, F f) const {
     (*this)(bounds<1>(bound(n)), f, last_fastest);
   }

@@ -112,8 +112,7 @@ struct identity_of<std::logical_and<U>, R, std::enable_if_t<plain_number<R>>> {
 // Items each thread reduces per tile: 64 bytes of input, as four 16-byte
 // loads when the input is aligned for them.
 template <class T> constexpr unsigned items_per_thread() {
-  return sizeof(T) <= 16 && 16 % sizeof(T) == 0 ? unsigned(64 / sizeof(T))
-                                                : 4u;
+  return sizeof(T) <= 16 && 16 % sizeof(T) == 0 ? unsigned(64 / sizeof(T)) : 4u;
 }
 inline constexpr unsigned reduce_block = 256;
 
@@ -140,9 +139,9 @@ auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
     auto add = [&](const T &x) {
       R r = R(tf(x));
       if constexpr (HasIdentity) {
-        acc = R(op(acc, r));
+        acc = apply_op(op, acc, r);
       } else {
-        acc = have ? R(op(acc, r)) : r;
+        acc = have ? apply_op(op, acc, r) : r;
         have = true;
       }
     };
@@ -190,7 +189,7 @@ auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
       if (to_partials)
         out[__mstage_ctaid_x()] = acc;
       else
-        out[0] = with_init ? R(op(init, acc)) : acc;
+        out[0] = with_init ? apply_op(op, init, acc) : acc;
     }
   };
 }
@@ -198,8 +197,8 @@ auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
 // Launches the reduction of in (transformed by tf) into out[0]: init first
 // when has_init, else the elements alone (in must not be empty then).
 template <class R, class T, class U, class Op, class Tf>
-void launch_reduce(vector_view<const T> in, R init, bool has_init, Op op,
-                   Tf tf, vector_view<U> out, stream_ref s) {
+void launch_reduce(vector_view<const T> in, R init, bool has_init, Op op, Tf tf,
+                   vector_view<U> out, stream_ref s) {
   constexpr bool HasIdentity = identity_of<Op, R>::known;
   R identity = init;
   if constexpr (HasIdentity)
@@ -213,9 +212,8 @@ void launch_reduce(vector_view<const T> in, R init, bool has_init, Op op,
     return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
   };
   if (grid <= 1) {
-    kernel(reduce_kernel<B, Items, HasIdentity>(op, tf, identity, init,
-                                                has_init, true,
-                                                aligned(in.data())),
+    kernel(reduce_kernel<B, Items, HasIdentity>(
+               op, tf, identity, init, has_init, true, aligned(in.data())),
            1, B)
         .check_on_cpu(false)
         .on(s)(in, out);
@@ -247,7 +245,7 @@ R reduce_to_host(vector_view<const T> in, R init, bool has_init, Op op, Tf tf,
   check(mstage_rt_copy_to_host_async(bytes.bytes, result.get(), sizeof(R),
                                      s.get()));
   s.synchronize();
-  return __builtin_bit_cast(R, bytes);
+  return from_raw(bytes);
 }
 
 // Writes value to out[0] in stream order (an empty input's result).
@@ -258,8 +256,7 @@ void store_result(const R &value, vector_view<U> out, stream_ref s) {
                                        s.get()));
 }
 
-template <class U>
-void check_output(const char *call, vector_view<U> out) {
+template <class U> void check_output(const char *call, vector_view<U> out) {
   if (out.empty())
     throw error(std::string("mstage::") + call +
                 ": the output view is empty; it needs one element for the "
@@ -276,7 +273,7 @@ void check_output(const char *call, vector_view<U> out) {
 // out is absent, else into out[0] (not waited for; nothing is returned).
 template <class R, class In, class Op, class Tf, class... Out>
 auto reduce_impl(const char *call, stream_ref s, In &&in_arg, R init,
-              bool has_init, Op op, Tf tf, Out &&...out_arg) {
+                 bool has_init, Op op, Tf tf, Out &&...out_arg) {
   auto in = as_view(in_arg, s);
   using T = std::remove_const_t<typename decltype(in)::element_type>;
   vector_view<const T> cin(in.data(), in.size());
@@ -300,21 +297,20 @@ auto reduce_impl(const char *call, stream_ref s, In &&in_arg, R init,
   }
 }
 
-// Whether op(R, R) exists and gives an R (invoke_result only when it does).
-template <class Op, class R, class = void>
-struct reduce_op_fits_t : std::false_type {};
-template <class Op, class R>
-struct reduce_op_fits_t<
-    Op, R, std::enable_if_t<std::is_invocable_v<const Op &, const R &, const R &>>>
-    : std::is_convertible<std::invoke_result_t<const Op &, const R &, const R &>,
-                          R> {};
-template <class Op, class T, class R>
-constexpr bool reduce_op_fits = reduce_op_fits_t<Op, R>::value;
+// The type of a reduction's output argument; a view that passes the checks
+// when there is none.
+template <class... Out> struct out_arg { using type = vector_view<int>; };
+template <class Out> struct out_arg<Out> { using type = Out; };
+template <class... Out> using out_arg_t = typename out_arg<Out...>::type;
 
 } // namespace detail
 
-#define MSTAGE_REDUCE_CHECK_OUT(call, Out)                                     \
-  MSTAGE_ALGORITHM_CHECK_VIEW(call " (output)", Out)
+// The checks of a reduction's view and optional output, naming the call.
+#define MSTAGE_REDUCE_CHECK_VIEWS(call, V, Out)                                \
+  MSTAGE_ALGORITHM_CHECK_VIEW(call, V);                                        \
+  static_assert(sizeof...(Out) <= 1, "mstage::" call ": one output at most");  \
+  MSTAGE_ALGORITHM_CHECK_WRITABLE(call, ::mstage::detail::out_arg_t<Out...>,   \
+                                  "the output")
 
 // reduce(view, init, op[, out]): init combined with every element by op,
 // which must be associative and commutative (the order is the GPU's). The
@@ -324,13 +320,12 @@ constexpr bool reduce_op_fits = reduce_op_fits_t<Op, R>::value;
 inline constexpr struct reduce_fn : detail::algorithm_base<reduce_fn> {
   template <class V, class Init, class Op = std::plus<>, class... Out>
   auto operator()(V &&view, Init init, Op op = {}, Out &&...out) const {
-    MSTAGE_ALGORITHM_CHECK_VIEW("reduce", V);
+    MSTAGE_REDUCE_CHECK_VIEWS("reduce", V, Out);
     MSTAGE_ALGORITHM_CHECK_OP("reduce", Op);
-    static_assert(sizeof...(Out) <= 1, "mstage::reduce: one output at most");
     using T = detail::element_of<V>;
     static_assert(std::is_convertible_v<T, Init>,
                   "mstage::reduce: the elements do not convert to init's type");
-    static_assert(detail::reduce_op_fits<Op, T, Init>,
+    static_assert(detail::op_fits_v<Op, Init>,
                   "mstage::reduce: the operator is not callable with two "
                   "values of init's type, or does not return one");
     return detail::reduce_impl("reduce", stream(), view, init, true, op,
@@ -344,16 +339,14 @@ inline constexpr struct transform_reduce_fn
     : detail::algorithm_base<transform_reduce_fn> {
   template <class V, class Init, class Op, class Tf, class... Out>
   auto operator()(V &&view, Init init, Op op, Tf tf, Out &&...out) const {
-    MSTAGE_ALGORITHM_CHECK_VIEW("transform_reduce", V);
+    MSTAGE_REDUCE_CHECK_VIEWS("transform_reduce", V, Out);
     MSTAGE_ALGORITHM_CHECK_OP("transform_reduce", Op);
     MSTAGE_ALGORITHM_CHECK_OP("transform_reduce", Tf);
-    static_assert(sizeof...(Out) <= 1,
-                  "mstage::transform_reduce: one output at most");
     using T = detail::element_of<V>;
     static_assert(std::is_invocable_v<const Tf &, const T &>,
                   "mstage::transform_reduce: the transform is not callable "
                   "with the view's element type");
-    static_assert(detail::reduce_op_fits<Op, T, Init>,
+    static_assert(detail::op_fits_v<Op, Init>,
                   "mstage::transform_reduce: the reduction is not callable "
                   "with two values of init's type, or does not return one");
     if constexpr (std::is_invocable_v<const Tf &, const T &>)
@@ -371,7 +364,7 @@ inline constexpr struct transform_reduce_fn
 inline constexpr struct sum_fn : detail::algorithm_base<sum_fn> {
   template <class V, class... Out>
   auto operator()(V &&view, Out &&...out) const {
-    MSTAGE_ALGORITHM_CHECK_VIEW("sum", V);
+    MSTAGE_REDUCE_CHECK_VIEWS("sum", V, Out);
     using T = detail::element_of<V>;
     static_assert(std::is_invocable_v<std::plus<>, const T &, const T &>,
                   "mstage::sum: the element type has no +");
@@ -380,33 +373,31 @@ inline constexpr struct sum_fn : detail::algorithm_base<sum_fn> {
   }
 } sum{};
 
-namespace detail {
-template <class Op, const char *Name> struct extreme_fn
-    : algorithm_base<extreme_fn<Op, Name>> {
-  template <class V, class... Out>
-  auto operator()(V &&view, Out &&...out) const {
-    MSTAGE_ALGORITHM_CHECK_VIEW("min/max", V);
-    using T = element_of<V>;
-    static_assert(std::is_invocable_v<std::less<>, const T &, const T &>,
-                  "mstage::min/max: the element type has no <");
-    return reduce_impl(Name, this->stream(), view, T{}, false, Op(),
-                       identity_fn(), out...);
-  }
-};
-inline constexpr char min_name[] = "min";
-inline constexpr char max_name[] = "max";
-} // namespace detail
-
 // min(view[, out]), max(view[, out]): the least and the greatest element by
 // <; an empty view is an error.
-inline constexpr detail::extreme_fn<detail::min_op, detail::min_name> min{};
-inline constexpr detail::extreme_fn<detail::max_op, detail::max_name> max{};
+#define MSTAGE_REDUCE_EXTREME(name, Op)                                        \
+  template <class V, class... Out>                                             \
+  auto operator()(V &&view, Out &&...out) const {                              \
+    MSTAGE_REDUCE_CHECK_VIEWS(name, V, Out);                                   \
+    using T = detail::element_of<V>;                                           \
+    static_assert(std::is_invocable_v<std::less<>, const T &, const T &>,      \
+                  "mstage::" name ": the element type has no <");              \
+    return detail::reduce_impl(name, stream(), view, T{}, false, Op(),         \
+                               detail::identity_fn(), out...);                 \
+  }
+inline constexpr struct min_fn
+    : detail::algorithm_base<min_fn>{
+          MSTAGE_REDUCE_EXTREME("min", detail::min_op)} min {};
+inline constexpr struct max_fn
+    : detail::algorithm_base<max_fn>{
+          MSTAGE_REDUCE_EXTREME("max", detail::max_op)} max {};
+#undef MSTAGE_REDUCE_EXTREME
 
 // minmax(view[, out]): both, in one pass.
 inline constexpr struct minmax_fn : detail::algorithm_base<minmax_fn> {
   template <class V, class... Out>
   auto operator()(V &&view, Out &&...out) const {
-    MSTAGE_ALGORITHM_CHECK_VIEW("minmax", V);
+    MSTAGE_REDUCE_CHECK_VIEWS("minmax", V, Out);
     using T = detail::element_of<V>;
     static_assert(std::is_invocable_v<std::less<>, const T &, const T &>,
                   "mstage::minmax: the element type has no <");
@@ -425,28 +416,27 @@ template <class Pred> struct count_pred {
 };
 template <class Pred> struct test_pred {
   Pred pred;
-  template <class T> bool operator()(const T &x) const {
-    return bool(pred(x));
-  }
+  template <class T> bool operator()(const T &x) const { return bool(pred(x)); }
 };
 } // namespace detail
 
-#define MSTAGE_ALGORITHM_CHECK_PRED(call, V, Pred)                             \
-  MSTAGE_ALGORITHM_CHECK_VIEW(call, V);                                        \
+#define MSTAGE_REDUCE_CHECK_PRED(call, V, Pred, Out)                           \
+  MSTAGE_REDUCE_CHECK_VIEWS(call, V, Out);                                     \
   MSTAGE_ALGORITHM_CHECK_OP(call, Pred);                                       \
-  static_assert(                                                               \
-      std::is_invocable_v<const Pred &, const ::mstage::detail::element_of<V> &>, \
-      "mstage::" call ": the predicate is not callable with the view's "      \
-      "element type")
+  static_assert(std::is_invocable_v<const Pred &,                              \
+                                    const ::mstage::detail::element_of<V> &>,  \
+                "mstage::" call                                                \
+                ": the predicate is not callable with the view's "             \
+                "element type")
 
 // count_if(view, pred[, out]): how many elements satisfy pred (a size_t).
 inline constexpr struct count_if_fn : detail::algorithm_base<count_if_fn> {
   template <class V, class Pred, class... Out>
   auto operator()(V &&view, Pred pred, Out &&...out) const {
-    MSTAGE_ALGORITHM_CHECK_PRED("count_if", V, Pred);
-    return detail::reduce_impl("count_if", stream(), view, std::size_t(0),
-                               true, std::plus<>(),
-                               detail::count_pred<Pred>{pred}, out...);
+    MSTAGE_REDUCE_CHECK_PRED("count_if", V, Pred, Out);
+    return detail::reduce_impl("count_if", stream(), view, std::size_t(0), true,
+                               std::plus<>(), detail::count_pred<Pred>{pred},
+                               out...);
   }
 } count_if{};
 
@@ -455,7 +445,7 @@ inline constexpr struct count_if_fn : detail::algorithm_base<count_if_fn> {
 inline constexpr struct any_of_fn : detail::algorithm_base<any_of_fn> {
   template <class V, class Pred, class... Out>
   auto operator()(V &&view, Pred pred, Out &&...out) const {
-    MSTAGE_ALGORITHM_CHECK_PRED("any_of", V, Pred);
+    MSTAGE_REDUCE_CHECK_PRED("any_of", V, Pred, Out);
     return detail::reduce_impl("any_of", stream(), view, false, true,
                                std::logical_or<>(),
                                detail::test_pred<Pred>{pred}, out...);
@@ -465,7 +455,7 @@ inline constexpr struct any_of_fn : detail::algorithm_base<any_of_fn> {
 inline constexpr struct all_of_fn : detail::algorithm_base<all_of_fn> {
   template <class V, class Pred, class... Out>
   auto operator()(V &&view, Pred pred, Out &&...out) const {
-    MSTAGE_ALGORITHM_CHECK_PRED("all_of", V, Pred);
+    MSTAGE_REDUCE_CHECK_PRED("all_of", V, Pred, Out);
     return detail::reduce_impl("all_of", stream(), view, true, true,
                                std::logical_and<>(),
                                detail::test_pred<Pred>{pred}, out...);

@@ -1,25 +1,25 @@
-// Scans with std::'s argument order and semantics, on device ranges
-// (device_vector or vector_view), for any associative operator and any
-// trivially copyable T:
+// Scans with std::'s argument order and semantics, for any associative
+// operator (it need not be commutative) and any trivially copyable T:
 //
-//   mstage::inclusive_scan(in, out);                  // out[i] = in[0] + ... + in[i]
-//   mstage::inclusive_scan(v, mstage::maximum{});     // in place
-//   mstage::exclusive_scan(in, out, 0);               // out[i] = 0 + in[0] + ... + in[i-1]
-//   mstage::exclusive_scan(v, 1.0, std::multiplies<>{}, s);  // on stream s
+//   mstage::inclusive_scan(in, out);                  // out[i] = in[0] + ... +
+//   in[i] mstage::inclusive_scan(v, mstage::maximum{});     // in place
+//   mstage::exclusive_scan(in, out, 0);               // out[i] = 0 + in[0] +
+//   ... + in[i-1] mstage::exclusive_scan.on(s)(v, 1.0, std::multiplies<>{}); //
+//   on stream s
 //
-// The call is enqueued on the stream (the current one unless given after the
-// operator) and returns. One kernel, single pass: each block scans a tile of
-// Block * Items elements and finds the tile's prefix by a decoupled look-back
-// (detail/scan_lookback.hpp), so the data is read once and written once, as
-// CUB's DeviceScan does. The size is staged, and the tile shape is a
-// constant of the element type: every loop over a thread's items is
-// unrolled and every bound folded. The tile flags live in scratch memory
-// from the stream's pool, zeroed by a memset before the kernel.
+// None waits: each is enqueued on the stream. One kernel, single pass: each
+// block scans a tile of Block * Items elements and finds the tile's prefix
+// by a decoupled look-back (detail/scan_lookback.hpp), so the data is read
+// once and written once, as CUB's DeviceScan does. The size is staged, and
+// the tile shape is a constant of the element type: every loop over a
+// thread's items is unrolled and every bound folded. The tile flags live in
+// scratch memory from the stream's pool, zeroed by a memset before the
+// kernel.
 #ifndef MSTAGE_ALGORITHM_SCAN_HPP
 #define MSTAGE_ALGORITHM_SCAN_HPP
 
 #include "mstage/algorithm/detail/block_scan.hpp"
-#include "mstage/algorithm/detail/scan_common.hpp"
+#include "mstage/algorithm/detail/launch.hpp"
 #include "mstage/algorithm/detail/scan_lookback.hpp"
 #include "mstage/atomic.hpp"
 #include "mstage/builtins.h"
@@ -47,7 +47,7 @@ template <class T> constexpr unsigned scan_items_per_thread() {
 template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
   return [op](vector_view<const T> in, vector_view<T> out,
               vector_view<unsigned long long> scratch, std::size_t nArg,
-              std::size_t tilesArg, scan_slot<T> initArg) {
+              std::size_t tilesArg, raw_storage<T> initArg) {
     constexpr unsigned Block = scan_block_threads<T>();
     constexpr unsigned Items = scan_items_per_thread<T>();
     constexpr unsigned TileItems = Block * Items;
@@ -55,9 +55,9 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
     const std::size_t n = stage(nArg);
     const std::size_t tiles = stage(tilesArg);
 
-    shared_array<scan_slot<T>, TileItems> tileMem;
-    shared_array<scan_slot<T>, Warps> warpMem;
-    shared_array<scan_slot<T>, 1> prefixMem;
+    shared_array<raw_storage<T>, TileItems> tileMem;
+    shared_array<raw_storage<T>, Warps> warpMem;
+    shared_array<raw_storage<T>, 1> prefixMem;
     shared_array<unsigned, 1> tileIdMem;
     T *buf = reinterpret_cast<T *>(tileMem.data());
 
@@ -92,23 +92,15 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
     for (unsigned i = 0; i < Items; ++i)
       items[i] = buf[tid * Items + i];
     for (unsigned i = 1; i < Items; ++i)
-      items[i] = scan_apply(op, items[i - 1], items[i]);
+      items[i] = apply_op(op, items[i - 1], items[i]);
 
+    // The threads' totals over the block: the block's aggregate, and what
+    // comes before this thread's items within the block.
+    T aggregate;
+    bool hasBlockPrefix;
+    const T blockPrefix = block_exclusive_scan<Block>(
+        items[Items - 1], op, warpMem.data(), aggregate, hasBlockPrefix);
     const unsigned lane = tid % 32, warp = tid / 32;
-    T laneExclusive; // valid for lane > 0
-    T warpTotal = block_scan_warp_inclusive(items[Items - 1], op, laneExclusive);
-    if (lane == 31)
-      warpMem[warp] = scan_store(warpTotal);
-    __mstage_barrier();
-
-    // The block's aggregate, and the reduction of the warps before this one.
-    T warpPrefix = scan_load(warpMem[0]);
-    T aggregate = warpPrefix;
-    for (unsigned w = 1; w < Warps; ++w) {
-      if (w == warp)
-        warpPrefix = aggregate;
-      aggregate = scan_apply(op, aggregate, scan_load(warpMem[w]));
-    }
 
     // The tile's prefix: init for the first tile of an exclusive scan, none
     // for the first of an inclusive one.
@@ -117,7 +109,7 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
         if (lane == 0) {
           T incl = aggregate;
           if constexpr (Exclusive)
-            incl = scan_apply(op, scan_load(initArg), aggregate);
+            incl = apply_op(op, from_raw(initArg), aggregate);
           status.publish(0, scan_status_inclusive, incl);
           prefixMem[0] = initArg;
         }
@@ -128,32 +120,30 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
         T p = scan_look_back<T>(status, tile, op);
         if (lane == 0) {
           status.publish(tile, scan_status_inclusive,
-                         scan_apply(op, p, aggregate));
-          prefixMem[0] = scan_store(p);
+                         apply_op(op, p, aggregate));
+          prefixMem[0] = to_raw(p);
         }
       }
     }
     __mstage_barrier();
 
-    // This thread's prefix: the tile's, the warps', the lanes' before it.
+    // This thread's prefix: the tile's, then the block's before it.
     const bool hasTilePrefix = Exclusive || tile != 0;
-    T prefix = hasTilePrefix ? scan_load(prefixMem[0]) : warpPrefix;
-    if (hasTilePrefix && warp != 0)
-      prefix = scan_apply(op, prefix, warpPrefix);
-    if (lane != 0)
-      prefix = hasTilePrefix || warp != 0
-                   ? scan_apply(op, prefix, laneExclusive)
-                   : laneExclusive;
-    const bool hasPrefix = hasTilePrefix || warp != 0 || lane != 0;
+    T prefix = blockPrefix;
+    if (hasTilePrefix)
+      prefix = hasBlockPrefix
+                   ? apply_op(op, from_raw(prefixMem[0]), blockPrefix)
+                   : from_raw(prefixMem[0]);
+    const bool hasPrefix = hasTilePrefix || hasBlockPrefix;
 
     if constexpr (Exclusive) {
       buf[tid * Items] = prefix;
       for (unsigned i = 1; i < Items; ++i)
-        buf[tid * Items + i] = scan_apply(op, prefix, items[i - 1]);
+        buf[tid * Items + i] = apply_op(op, prefix, items[i - 1]);
     } else {
       for (unsigned i = 0; i < Items; ++i)
         buf[tid * Items + i] =
-            hasPrefix ? scan_apply(op, prefix, items[i]) : items[i];
+            hasPrefix ? apply_op(op, prefix, items[i]) : items[i];
     }
     __mstage_barrier();
     T *dst = out.data() + base;
@@ -170,49 +160,22 @@ template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
   };
 }
 
-template <class Op, class T, class = void>
-struct scan_op_callable : std::false_type {};
-template <class Op, class T>
-struct scan_op_callable<
-    Op, T,
-    std::enable_if_t<std::is_convertible_v<
-        std::invoke_result_t<const Op &, const T &, const T &>, T>>>
-    : std::true_type {};
-
-// Checks one scan call's types; true when they pass, so that a failed call
-// gives its one error and instantiates nothing further.
+// Whether a scan's arguments pass the checks below: then, and only then,
+// the call goes on, so that a failed check is its one error.
+template <class In, class Out, class Op, class = void>
+inline constexpr bool scan_args_ok = false;
 template <class In, class Out, class Op>
-constexpr bool scan_check_types(const char *) {
-  constexpr bool ranges = scan_is_range<In> && scan_is_range<Out>;
-  static_assert(ranges, "mstage::inclusive_scan/exclusive_scan: the ranges "
-                        "must be device_vector or vector_view (device "
-                        "memory); copy a std::vector into a device_vector");
-  if constexpr (ranges) {
-    using T = scan_value_t<In>;
-    constexpr bool copyable = std::is_trivially_copyable_v<T>;
-    static_assert(copyable, "mstage::inclusive_scan/exclusive_scan: the "
-                            "element type must be trivially copyable");
-    constexpr bool sameType = std::is_same_v<scan_element_t<Out>, T>;
-    static_assert(sameType,
-                  "mstage::inclusive_scan/exclusive_scan: the output must be "
-                  "a writable range of the input's element type");
-    constexpr bool callable = scan_op_callable<Op, T>::value;
-    static_assert(callable,
-                  "mstage::inclusive_scan/exclusive_scan: the operator must "
-                  "be callable with two values of the element type and "
-                  "return one convertible to it");
-    static_assert(std::is_trivially_copyable_v<Op>,
-                  "mstage::inclusive_scan/exclusive_scan: the operator must "
-                  "be trivially copyable (a lambda capturing by value)");
-    return copyable && sameType && callable && std::is_trivially_copyable_v<Op>;
-  }
-  return false;
-}
+inline constexpr bool scan_args_ok<
+    In, Out, Op, std::enable_if_t<view_arg_v<In> && writable_view_v<Out>>> =
+    std::conjunction_v<std::is_same<element_of<In>, element_of<Out>>,
+                       op_fits<Op, element_of<In>>,
+                       std::is_trivially_copyable<Op>>;
 
 template <class T, bool Exclusive, class Op>
 void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
-              const Op &op, scan_slot<T> init, stream_ref s) {
-  scan_check_sizes(call, in.size(), out.size());
+              const Op &op, raw_storage<T> init, stream_ref s) {
+  check_same_size(call, "the input and the output differ", in.size(),
+                  out.size());
   const std::size_t n = in.size();
   if (n == 0)
     return;
@@ -220,83 +183,86 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
   constexpr std::size_t TileItems = Block * scan_items_per_thread<T>();
   const std::size_t tiles = (n + TileItems - 1) / TileItems;
   if (tiles > INT_MAX)
-    throw error(std::string("mstage: ") + call + ": " + std::to_string(n) +
+    throw error(std::string("mstage::") + call + ": " + std::to_string(n) +
                 " elements are more than one launch scans");
   using Status = scan_tile_status<T>;
   const std::size_t words = 1 + Status::bytes(tiles) / 8 + 1;
-  scan_scratch scratch(words * 8, s);
+  temporary scratch(words * 8, s);
   scratch.zero(8 + Status::flag_bytes(tiles));
   kernel(scan_kernel<T, Exclusive>(op), dim3(tiles), dim3(Block))
       .on(s)(in, out, scratch.view<unsigned long long>(0, words), n, tiles,
              init);
 }
 
-template <class V> constexpr bool scan_is_stream() {
-  return std::is_convertible_v<std::decay_t<V>, stream_ref> &&
-         !scan_is_range<V>;
-}
-
 } // namespace detail
 
-// inclusive_scan(in, out[, op[, stream]]), inclusive_scan(inout[, op[,
-// stream]]): out[i] = in[0] op ... op in[i]; op defaults to std::plus<>.
-inline constexpr struct inclusive_scan_fn {
+// The checks of a scan from in to out by op, each naming the call.
+#define MSTAGE_SCAN_CHECK(call, In, Out, Op)                                   \
+  MSTAGE_ALGORITHM_CHECK_VIEW(call, In);                                       \
+  MSTAGE_ALGORITHM_CHECK_WRITABLE(call, Out, "the output");                    \
+  MSTAGE_ALGORITHM_CHECK_OP(call, Op);                                         \
+  if constexpr (::mstage::detail::view_arg_v<In> &&                            \
+                ::mstage::detail::writable_view_v<Out>) {                      \
+    using T_ = ::mstage::detail::element_of<In>;                               \
+    static_assert(std::is_same_v<T_, ::mstage::detail::element_of<Out>>,       \
+                  "mstage::" call ": the output's element type is not the "    \
+                  "input's");                                                  \
+    static_assert(::mstage::detail::op_fits_v<Op, T_>,                         \
+                  "mstage::" call ": the operator is not callable with two "   \
+                  "values of the element type, or does not return one");       \
+  }
+
+// inclusive_scan(in, out[, op]), inclusive_scan(inout[, op]): out[i] = in[0]
+// op ... op in[i]; op defaults to std::plus<>.
+inline constexpr struct inclusive_scan_fn
+    : detail::algorithm_base<inclusive_scan_fn> {
   template <class In, class Out, class Op = std::plus<>,
-            std::enable_if_t<detail::scan_is_range<Out>, int> = 0>
-  void operator()(In &&in, Out &&out, Op op = {},
-                  stream_ref s = current_stream()) const {
-    if constexpr (detail::scan_check_types<In, Out, Op>("inclusive_scan")) {
-      using T = detail::scan_value_t<In>;
-      detail::scan_run<T, false>("inclusive_scan", detail::scan_view(in, s),
-                                 detail::scan_view(out, s), op,
-                                 detail::scan_slot<T>{}, s);
+            std::enable_if_t<detail::range_arg_v<Out>, int> = 0>
+  void operator()(In &&in, Out &&out, Op op = {}) const {
+    MSTAGE_SCAN_CHECK("inclusive_scan", In, Out, Op)
+    if constexpr (detail::scan_args_ok<In, Out, Op>) {
+      using T = detail::element_of<In>;
+      stream_ref s = stream();
+      detail::scan_run<T, false>("inclusive_scan", detail::as_view(in, s),
+                                 detail::as_view(out, s), op,
+                                 detail::raw_storage<T>{}, s);
     }
   }
   template <class InOut, class Op = std::plus<>,
-            std::enable_if_t<!detail::scan_is_range<Op> &&
-                                 !detail::scan_is_stream<Op>(),
-                             int> = 0>
-  void operator()(InOut &&inout, Op op = {},
-                  stream_ref s = current_stream()) const {
-    static_assert(detail::scan_is_range<InOut>,
-                  "mstage::inclusive_scan: the range must be a device_vector "
-                  "or a vector_view (device memory); copy a std::vector into "
-                  "a device_vector");
-    if constexpr (detail::scan_is_range<InOut>)
-      (*this)(inout, inout, op, s);
+            std::enable_if_t<!detail::range_arg_v<Op>, int> = 0>
+  void operator()(InOut &&inout, Op op = {}) const {
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("inclusive_scan", InOut, "the view");
+    if constexpr (detail::writable_view_v<InOut>)
+      (*this)(inout, inout, op);
   }
 } inclusive_scan{};
 
-// exclusive_scan(in, out, init[, op[, stream]]), exclusive_scan(inout,
-// init[, op[, stream]]): out[i] = init op in[0] op ... op in[i-1].
-inline constexpr struct exclusive_scan_fn {
+// exclusive_scan(in, out, init[, op]), exclusive_scan(inout, init[, op]):
+// out[i] = init op in[0] op ... op in[i-1].
+inline constexpr struct exclusive_scan_fn
+    : detail::algorithm_base<exclusive_scan_fn> {
   template <class In, class Out, class Init, class Op = std::plus<>,
-            std::enable_if_t<detail::scan_is_range<Out>, int> = 0>
-  void operator()(In &&in, Out &&out, const Init &init, Op op = {},
-                  stream_ref s = current_stream()) const {
-    if constexpr (detail::scan_check_types<In, Out, Op>("exclusive_scan")) {
-      using T = detail::scan_value_t<In>;
-      static_assert(std::is_convertible_v<const Init &, T>,
-                    "mstage::exclusive_scan: init must be convertible to the "
-                    "element type");
-      if constexpr (std::is_convertible_v<const Init &, T>)
-        detail::scan_run<T, true>("exclusive_scan", detail::scan_view(in, s),
-                                  detail::scan_view(out, s), op,
-                                  detail::scan_store(static_cast<T>(init)), s);
+            std::enable_if_t<detail::range_arg_v<Out>, int> = 0>
+  void operator()(In &&in, Out &&out, const Init &init, Op op = {}) const {
+    MSTAGE_SCAN_CHECK("exclusive_scan", In, Out, Op)
+    if constexpr (detail::scan_args_ok<In, Out, Op>) {
+      using T = detail::element_of<In>;
+      constexpr bool converts = std::is_convertible_v<const Init &, T>;
+      static_assert(converts, "mstage::exclusive_scan: init does not "
+                              "convert to the element type");
+      stream_ref s = stream();
+      if constexpr (converts)
+        detail::scan_run<T, true>("exclusive_scan", detail::as_view(in, s),
+                                  detail::as_view(out, s), op,
+                                  detail::to_raw(static_cast<T>(init)), s);
     }
   }
   template <class InOut, class Init, class Op = std::plus<>,
-            std::enable_if_t<!detail::scan_is_range<Init> &&
-                                 !detail::scan_is_stream<Op>(),
-                             int> = 0>
-  void operator()(InOut &&inout, const Init &init, Op op = {},
-                  stream_ref s = current_stream()) const {
-    static_assert(detail::scan_is_range<InOut>,
-                  "mstage::exclusive_scan: the range must be a device_vector "
-                  "or a vector_view (device memory); copy a std::vector into "
-                  "a device_vector");
-    if constexpr (detail::scan_is_range<InOut>)
-      (*this)(inout, inout, init, op, s);
+            std::enable_if_t<!detail::range_arg_v<Init>, int> = 0>
+  void operator()(InOut &&inout, const Init &init, Op op = {}) const {
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("exclusive_scan", InOut, "the view");
+    if constexpr (detail::writable_view_v<InOut>)
+      (*this)(inout, inout, init, op);
   }
 } exclusive_scan{};
 

@@ -1,9 +1,9 @@
-// Sorts of device ranges (device_vector or vector_view), in place, enqueued
-// on a stream (the current one unless given last):
+// Sorts, in place, enqueued on the stream (none waits):
 //
-//   mstage::sort(keys);                          // integer or floating-point keys: radix sort
-//   mstage::sort_by_key(keys, values);           // values follow their keys, stably
-//   mstage::sort(v, [](const P &a, const P &b) { return a.x < b.x; });  // any comparator
+//   mstage::sort(keys);                          // integer or floating-point
+//   keys: radix sort mstage::sort_by_key(keys, values);           // values
+//   follow their keys, stably mstage::sort(v, [](const P &a, const P &b) {
+//   return a.x < b.x; });  // any comparator
 //
 // sort(view) and sort_by_key are an LSD radix sort (detail/radix_sort.hpp):
 // integers in their order, floats in the order of their bits made
@@ -15,11 +15,10 @@
 #ifndef MSTAGE_ALGORITHM_SORT_HPP
 #define MSTAGE_ALGORITHM_SORT_HPP
 
+#include "mstage/algorithm/detail/launch.hpp"
 #include "mstage/algorithm/detail/radix_keys.hpp"
 #include "mstage/algorithm/detail/radix_sort.hpp"
-#include "mstage/algorithm/detail/scan_common.hpp"
 #include "mstage/algorithm/detail/sort_merge.hpp"
-#include "mstage/stream.hpp"
 
 #include <functional>
 #include <type_traits>
@@ -27,94 +26,76 @@
 namespace mstage {
 namespace detail {
 
-// Checks a sort's range; true when it passes, so that a failed call gives
-// its one error.
-template <class R> constexpr bool sort_check_range() {
-  constexpr bool range = scan_is_range<R>;
-  static_assert(range, "mstage::sort/sort_by_key: the range must be a "
-                       "device_vector or a vector_view (device memory); copy "
-                       "a std::vector into a device_vector");
-  if constexpr (range) {
-    constexpr bool writable = !std::is_const_v<scan_element_t<R>>;
-    static_assert(writable, "mstage::sort/sort_by_key: the range must be "
-                            "writable (not const)");
-    return writable;
-  }
-  return false;
-}
-
-template <class K> constexpr bool sort_check_key() {
-  constexpr bool ok = radix_sortable<K>;
-  static_assert(ok, "mstage::sort/sort_by_key: the radix sort sorts integer "
-                    "and floating-point keys; for other types call "
-                    "mstage::sort(range, comp) with a comparator");
-  return ok;
-}
-
 template <class K, class Comp>
-inline constexpr bool sort_is_less =
-    radix_sortable<K> &&
-    (std::is_same_v<Comp, std::less<>> || std::is_same_v<Comp, std::less<K>>);
+inline constexpr bool sort_is_less = radix_sortable<K> &&
+                                     (std::is_same_v<Comp, std::less<>> ||
+                                      std::is_same_v<Comp, std::less<K>>);
 
-template <class V> constexpr bool sort_is_stream() {
-  return std::is_convertible_v<std::decay_t<V>, stream_ref> &&
-         !scan_is_range<V>;
-}
+template <class R, class = void>
+inline constexpr bool radix_sortable_view = false;
+template <class R>
+inline constexpr bool
+    radix_sortable_view<R, std::enable_if_t<writable_view_v<R>>> =
+        radix_sortable<element_of<R>>;
 
 } // namespace detail
 
-inline constexpr struct sort_fn {
-  // Radix sort of integer or floating-point keys.
-  template <class R, std::enable_if_t<!detail::sort_is_stream<R>() &&
-                                          !std::is_invocable_v<R>,
-                                      int> = 0>
-  void operator()(R &&r, stream_ref s = current_stream()) const {
-    if constexpr (detail::sort_check_range<R>()) {
-      using K = detail::scan_value_t<R>;
-      if constexpr (detail::sort_check_key<K>())
-        detail::radix_sort_run<K, char, false>(
-            "sort", detail::scan_view(r, s), vector_view<char>(), s);
+// The checks of a radix sort's keys, naming the call.
+#define MSTAGE_SORT_CHECK_KEYS(call, R, what)                                  \
+  MSTAGE_ALGORITHM_CHECK_WRITABLE(call, R, what);                              \
+  static_assert(                                                               \
+      !::mstage::detail::writable_view_v<R> ||                                 \
+          ::mstage::detail::radix_sortable_view<R>,                            \
+      "mstage::" call ": the radix sort sorts integer and "                    \
+      "floating-point keys; for other types call mstage::sort(view, "          \
+      "comp) with a comparator")
+
+// sort(view): radix sort of integer or floating-point keys; sort(view,
+// comp): stable merge sort by comp, a strict weak order.
+inline constexpr struct sort_fn : detail::algorithm_base<sort_fn> {
+  template <class R> void operator()(R &&r) const {
+    MSTAGE_SORT_CHECK_KEYS("sort", R, "the view");
+    if constexpr (detail::radix_sortable_view<R>) {
+      stream_ref s = stream();
+      detail::radix_sort_run<detail::element_of<R>, char, false>(
+          "sort", detail::as_view(r, s), vector_view<char>(), s);
     }
   }
-  // Stable merge sort by comp, a strict weak order.
-  template <class R, class Comp,
-            std::enable_if_t<!detail::sort_is_stream<Comp>(), int> = 0>
-  void operator()(R &&r, Comp comp, stream_ref s = current_stream()) const {
-    if constexpr (detail::sort_check_range<R>()) {
-      using T = detail::scan_value_t<R>;
+  template <class R, class Comp> void operator()(R &&r, Comp comp) const {
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("sort", R, "the view");
+    MSTAGE_ALGORITHM_CHECK_OP("sort", Comp);
+    if constexpr (detail::writable_view_v<R>) {
+      using T = detail::element_of<R>;
       constexpr bool callable =
           std::is_invocable_r_v<bool, const Comp &, const T &, const T &>;
-      static_assert(callable, "mstage::sort: the comparator must be callable "
-                              "with two values of the element type and "
-                              "return bool");
-      static_assert(std::is_trivially_copyable_v<Comp>,
-                    "mstage::sort: the comparator must be trivially copyable "
-                    "(a lambda capturing by value)");
+      static_assert(callable, "mstage::sort: the comparator is not callable "
+                              "with two values of the element type, or does "
+                              "not return bool");
       if constexpr (detail::sort_is_less<T, Comp>)
-        (*this)(r, s);
+        (*this)(r);
       else if constexpr (callable && std::is_trivially_copyable_v<Comp>)
-        detail::sort_merge_run<T>(detail::scan_view(r, s), comp, s);
+        detail::sort_merge_run<T>(detail::as_view(r, stream()), comp, stream());
     }
   }
 } sort{};
 
-// Sorts keys (integer or floating point) and permutes values with them;
-// keys that compare equal keep their values' order.
-inline constexpr struct sort_by_key_fn {
-  template <class KR, class VR>
-  void operator()(KR &&keys, VR &&values,
-                  stream_ref s = current_stream()) const {
-    if constexpr (detail::sort_check_range<KR>() &&
-                  detail::sort_check_range<VR>()) {
-      using K = detail::scan_value_t<KR>;
-      using V = detail::scan_value_t<VR>;
-      if constexpr (detail::sort_check_key<K>()) {
-        detail::scan_check_sizes("sort_by_key", keys.size(), values.size(),
-                                 "key range", "value range");
-        detail::radix_sort_run<K, V, true>("sort_by_key",
-                                           detail::scan_view(keys, s),
-                                           detail::scan_view(values, s), s);
-      }
+// sort_by_key(keys, values): sorts keys (integer or floating point) and
+// permutes values with them; keys that compare equal keep their values'
+// order.
+inline constexpr struct sort_by_key_fn
+    : detail::algorithm_base<sort_by_key_fn> {
+  template <class KR, class VR> void operator()(KR &&keys, VR &&values) const {
+    MSTAGE_SORT_CHECK_KEYS("sort_by_key", KR, "the key view");
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("sort_by_key", VR, "the value view");
+    if constexpr (detail::radix_sortable_view<KR> &&
+                  detail::writable_view_v<VR>) {
+      stream_ref s = stream();
+      auto k = detail::as_view(keys, s);
+      auto v = detail::as_view(values, s);
+      detail::check_same_size("sort_by_key", "the keys and the values differ",
+                              k.size(), v.size());
+      detail::radix_sort_run<detail::element_of<KR>, detail::element_of<VR>,
+                             true>("sort_by_key", k, v, s);
     }
   }
 } sort_by_key{};

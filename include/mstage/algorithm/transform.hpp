@@ -69,8 +69,7 @@ template <class T> struct iota_value {
   template <class I> T operator()(I i) const { return T(start + T(i)); }
 };
 
-template <class T>
-vector_view<const T> const_view(vector_view<T> v) {
+template <class T> vector_view<const T> const_view(vector_view<T> v) {
   return {v.data(), v.size()};
 }
 
@@ -83,7 +82,7 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
   template <class In, class Out, class F>
   void operator()(In &&in, Out &&out, F f) const {
     MSTAGE_ALGORITHM_CHECK_VIEW("transform", In);
-    MSTAGE_ALGORITHM_CHECK_VIEW("transform", Out);
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("transform", Out, "the output");
     MSTAGE_ALGORITHM_CHECK_OP("transform", F);
     using T = detail::element_of<In>;
     using U = detail::element_of<Out>;
@@ -91,17 +90,14 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
                   "mstage::transform: the function is not callable with the "
                   "input's element type");
     if constexpr (std::is_invocable_v<const F &, const T &>)
-      static_assert(std::is_assignable_v<
-                        U &, std::invoke_result_t<const F &, const T &>>,
-                    "mstage::transform: the function's result cannot be "
-                    "assigned to the output's elements");
+      static_assert(
+          std::is_assignable_v<U &, std::invoke_result_t<const F &, const T &>>,
+          "mstage::transform: the function's result cannot be "
+          "assigned to the output's elements");
     stream_ref s = stream();
     auto i = detail::as_view(in, s);
     auto o = detail::as_view(out, s);
-    static_assert(!std::is_const_v<typename decltype(o)::element_type>,
-                  "mstage::transform: the output is read-only");
-    if (i.size() != o.size())
-      detail::size_mismatch("transform", "the input and the output differ",
+    detail::check_same_size("transform", "the input and the output differ",
                             i.size(), o.size());
     detail::launch_elementwise(detail::apply_value<F>{f}, o, s,
                                detail::const_view(i));
@@ -111,7 +107,7 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
   void operator()(In1 &&in1, In2 &&in2, Out &&out, F f) const {
     MSTAGE_ALGORITHM_CHECK_VIEW("transform", In1);
     MSTAGE_ALGORITHM_CHECK_VIEW("transform", In2);
-    MSTAGE_ALGORITHM_CHECK_VIEW("transform", Out);
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("transform", Out, "the output");
     MSTAGE_ALGORITHM_CHECK_OP("transform", F);
     using T1 = detail::element_of<In1>;
     using T2 = detail::element_of<In2>;
@@ -129,13 +125,9 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
     auto a = detail::as_view(in1, s);
     auto b = detail::as_view(in2, s);
     auto o = detail::as_view(out, s);
-    static_assert(!std::is_const_v<typename decltype(o)::element_type>,
-                  "mstage::transform: the output is read-only");
-    if (a.size() != b.size())
-      detail::size_mismatch("transform", "the two inputs differ", a.size(),
+    detail::check_same_size("transform", "the two inputs differ", a.size(),
                             b.size());
-    if (a.size() != o.size())
-      detail::size_mismatch("transform", "the inputs and the output differ",
+    detail::check_same_size("transform", "the inputs and the output differ",
                             a.size(), o.size());
     detail::launch_elementwise(detail::apply_value<F>{f}, o, s,
                                detail::const_view(a), detail::const_view(b));
@@ -145,15 +137,13 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
 // fill(view, value): every element set to value.
 inline constexpr struct fill_fn : detail::algorithm_base<fill_fn> {
   template <class V, class T> void operator()(V &&view, const T &value) const {
-    MSTAGE_ALGORITHM_CHECK_VIEW("fill", V);
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("fill", V, "the view");
     using E = detail::element_of<V>;
     static_assert(std::is_convertible_v<const T &, E>,
                   "mstage::fill: the value does not convert to the view's "
                   "element type");
     stream_ref s = stream();
     auto v = detail::as_view(view, s);
-    static_assert(!std::is_const_v<typename decltype(v)::element_type>,
-                  "mstage::fill: the view is read-only");
     if (v.empty())
       return;
     E e = E(value);
@@ -166,7 +156,7 @@ inline constexpr struct fill_fn : detail::algorithm_base<fill_fn> {
 inline constexpr struct copy_fn : detail::algorithm_base<copy_fn> {
   template <class In, class Out> void operator()(In &&in, Out &&out) const {
     MSTAGE_ALGORITHM_CHECK_VIEW("copy", In);
-    MSTAGE_ALGORITHM_CHECK_VIEW("copy", Out);
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("copy", Out, "the output");
     static_assert(
         std::is_same_v<detail::element_of<In>, detail::element_of<Out>>,
         "mstage::copy: the input and the output have different element "
@@ -174,11 +164,8 @@ inline constexpr struct copy_fn : detail::algorithm_base<copy_fn> {
     stream_ref s = stream();
     auto i = detail::as_view(in, s);
     auto o = detail::as_view(out, s);
-    static_assert(!std::is_const_v<typename decltype(o)::element_type>,
-                  "mstage::copy: the output is read-only");
-    if (i.size() != o.size())
-      detail::size_mismatch("copy", "the input and the output differ",
-                            i.size(), o.size());
+    detail::check_same_size("copy", "the input and the output differ", i.size(),
+                            o.size());
     if (i.empty() || i.data() == o.data())
       return;
     detail::check(mstage_rt_copy_device_async(o.data(), i.data(),
@@ -189,15 +176,13 @@ inline constexpr struct copy_fn : detail::algorithm_base<copy_fn> {
 // iota(view, start): view[i] = start + i.
 inline constexpr struct iota_fn : detail::algorithm_base<iota_fn> {
   template <class V, class T> void operator()(V &&view, T start) const {
-    MSTAGE_ALGORITHM_CHECK_VIEW("iota", V);
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("iota", V, "the view");
     using E = detail::element_of<V>;
     static_assert(std::is_convertible_v<T, E>,
                   "mstage::iota: the start does not convert to the view's "
                   "element type");
     stream_ref s = stream();
     auto v = detail::as_view(view, s);
-    static_assert(!std::is_const_v<typename decltype(v)::element_type>,
-                  "mstage::iota: the view is read-only");
     detail::launch_elementwise(detail::iota_value<E>{E(start)}, v, s);
   }
 } iota{};

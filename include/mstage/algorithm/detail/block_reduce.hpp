@@ -6,25 +6,12 @@
 #define MSTAGE_ALGORITHM_DETAIL_BLOCK_REDUCE_HPP
 
 #include "mstage/algorithm/detail/launch.hpp"
+#include "mstage/algorithm/detail/warp.hpp"
 #include "mstage/bounds_check.hpp"
 #include "mstage/builtins.h"
 #include "mstage/shared_array.hpp"
 
-#include <cstring>
-
 namespace mstage::detail {
-
-// Lane lane_id() + d's value of v (a lane past 31 - d keeps its own), word
-// by word: the warp primitives move 4 or 8 bytes, this any size.
-template <class R> R shfl_down_any(const R &v, unsigned d) {
-  raw_words<R> in{}, out;
-  std::memcpy(&in, &v, sizeof(R));
-  for (unsigned i = 0; i < raw_words<R>::count; ++i)
-    out.w[i] = __mstage_shfl_down_i32(0xffffffffu, in.w[i], d, 32);
-  raw_storage<R> r;
-  std::memcpy(r.bytes, &out, sizeof(R));
-  return __builtin_bit_cast(R, r);
-}
 
 // Combines v with the value d lanes up, the tree of lane 0: each step reads
 // only lanes below 32, so lane 0 ends with the warp's whole reduction.
@@ -32,11 +19,11 @@ template <bool HasIdentity, class R, class Op>
 void combine_down(R &v, bool &have, const Op &op, unsigned d) {
   R other = shfl_down_any(v, d);
   if constexpr (HasIdentity) {
-    v = R(op(v, other));
+    v = apply_op(op, v, other);
   } else {
     bool other_has = __mstage_shfl_down_i32(0xffffffffu, have, d, 32) != 0;
     if (other_has) {
-      v = have ? R(op(v, other)) : other;
+      v = have ? apply_op(op, v, other) : other;
       have = true;
     }
   }
@@ -58,7 +45,7 @@ R block_reduce(R v, bool &have, const Op &op) {
     shared_array<raw_storage<R>, Warps> values;
     shared_array<int, Warps> flags;
     if (lane == 0) {
-      std::memcpy(values[warp].bytes, &v, sizeof(R));
+      values[warp] = to_raw(v);
       if constexpr (!HasIdentity)
         flags[warp] = have;
     }
@@ -67,7 +54,7 @@ R block_reduce(R v, bool &have, const Op &op) {
       // Lanes at Warps and up keep their own value: lane 0's tree never
       // reads them.
       if (lane < Warps) {
-        std::memcpy(&v, values[lane].bytes, sizeof(R));
+        v = from_raw(values[lane]);
         if constexpr (!HasIdentity)
           have = flags[lane] != 0;
       }

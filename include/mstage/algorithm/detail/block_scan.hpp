@@ -1,52 +1,54 @@
-// Scans within a warp and a block, for the scans and the radix sort: warp
-// shuffles (5 steps for 32 lanes) and one shared array of warp totals.
+// The scan of one value per thread over a block, for the scans and the
+// radix sort: a warp scan by shuffles (detail/warp.hpp), then the warps'
+// totals through shared memory.
 #ifndef MSTAGE_ALGORITHM_DETAIL_BLOCK_SCAN_HPP
 #define MSTAGE_ALGORITHM_DETAIL_BLOCK_SCAN_HPP
 
-#include "mstage/algorithm/detail/scan_common.hpp"
+#include "mstage/algorithm/detail/launch.hpp"
+#include "mstage/algorithm/detail/warp.hpp"
 #include "mstage/builtins.h"
 
 namespace mstage::detail {
 
-// The inclusive scan of v over the warp's lanes, returned to each lane; the
-// last lane's is the warp's total. exclusive gets the scan up to the lane
-// before (meaningless in lane 0).
-template <class T, class Op>
-T block_scan_warp_inclusive(T v, const Op &op, T &exclusive) {
-  unsigned lane = __mstage_lane_id();
-  for (unsigned d = 1; d < 32; d *= 2) {
-    T other = scan_shfl_up(v, d);
-    if (lane >= d)
-      v = static_cast<T>(op(other, v));
+// The exclusive scan by op of v over the block's threads (Block of them, a
+// multiple of 32), in thread order (op need not be commutative): the
+// combination of the threads before this one, which thread 0 has none of
+// (has_prefix false, the value meaningless); the whole block's in
+// aggregate, in every thread. warpMem holds Block / 32 values; it must not
+// be written again before the next barrier.
+template <unsigned Block, class T, class Op>
+T block_exclusive_scan(T v, const Op &op, raw_storage<T> *warpMem, T &aggregate,
+                       bool &has_prefix) {
+  static_assert(Block % 32 == 0, "mstage: a block scan takes whole warps");
+  constexpr unsigned Warps = Block / 32;
+  const unsigned tid = __mstage_tid_x(), lane = tid % 32, warp = tid / 32;
+  T laneExclusive; // valid for lane > 0
+  T warpTotal = warp_inclusive_scan(v, op, laneExclusive);
+  if (lane == 31)
+    warpMem[warp] = to_raw(warpTotal);
+  __mstage_barrier();
+  // The warps before this one, and all of them.
+  T warpPrefix = from_raw(warpMem[0]);
+  aggregate = warpPrefix;
+  for (unsigned w = 1; w < Warps; ++w) {
+    if (w == warp)
+      warpPrefix = aggregate;
+    aggregate = apply_op(op, aggregate, from_raw(warpMem[w]));
   }
-  exclusive = scan_shfl_up(v, 1);
-  return v;
+  has_prefix = tid != 0;
+  if (warp == 0)
+    return laneExclusive;
+  return lane == 0 ? warpPrefix : apply_op(op, warpPrefix, laneExclusive);
 }
 
-// The exclusive sum of v over the block's threads (Block of them, a multiple
-// of 32), and the block's total in total; warpMem holds Block / 32 values.
-// Ends with a barrier, so warpMem may be used again after it.
+// The exclusive sum of v over the block's threads (0 in thread 0), and the
+// block's total in total.
 template <unsigned Block, class T>
-T block_scan_exclusive_sum(T v, T *warpMem, T &total) {
-  constexpr unsigned Warps = Block / 32;
-  unsigned tid = __mstage_tid_x(), lane = tid % 32, warp = tid / 32;
-  T excl;
-  T incl = block_scan_warp_inclusive(v, [](T a, T b) { return T(a + b); }, excl);
-  if (lane == 0)
-    excl = T(0);
-  if (lane == 31)
-    warpMem[warp] = incl;
-  __mstage_barrier();
-  T before = T(0), sum = T(0);
-  for (unsigned w = 0; w < Warps; ++w) {
-    T x = warpMem[w];
-    if (w < warp)
-      before += x;
-    sum += x;
-  }
-  total = sum;
-  __mstage_barrier();
-  return before + excl;
+T block_exclusive_sum(T v, raw_storage<T> *warpMem, T &total) {
+  bool has_prefix;
+  T prefix = block_exclusive_scan<Block>(
+      v, [](T a, T b) { return T(a + b); }, warpMem, total, has_prefix);
+  return has_prefix ? prefix : T(0);
 }
 
 } // namespace mstage::detail

@@ -90,7 +90,8 @@ inline unsigned grid_one_per_thread(std::size_t n, unsigned block) {
 // (mstage::array). A std::vector or a pointer is refused when compiling.
 template <class V> struct view_traits {
   static constexpr bool host_vector = false;
-  static constexpr bool pointer = std::is_pointer_v<V>;
+  static constexpr bool pointer =
+      std::is_pointer_v<V> && std::is_object_v<std::remove_pointer_t<V>>;
 };
 template <class T, class A> struct view_traits<std::vector<T, A>> {
   static constexpr bool host_vector = true;
@@ -100,8 +101,7 @@ template <class T, class A> struct view_traits<std::vector<T, A>> {
 template <class T> vector_view<T> as_view(vector_view<T> v, stream_ref) {
   return v;
 }
-template <class T>
-vector_view<T> as_view(device_vector<T> &v, stream_ref s) {
+template <class T> vector_view<T> as_view(device_vector<T> &v, stream_ref s) {
   v.use_on(s);
   return v.view();
 }
@@ -110,8 +110,7 @@ vector_view<const T> as_view(const device_vector<T> &v, stream_ref s) {
   v.use_on(s);
   return v.view();
 }
-template <class T>
-vector_view<T> as_view(managed_vector<T> &v, stream_ref) {
+template <class T> vector_view<T> as_view(managed_vector<T> &v, stream_ref) {
   return {v.data(), v.size()};
 }
 template <class T>
@@ -126,13 +125,49 @@ auto as_view(A &a, stream_ref s) {
 }
 
 template <class V>
-using view_of = decltype(as_view(std::declval<V &>(), std::declval<stream_ref>()));
+using view_of =
+    decltype(as_view(std::declval<V &>(), std::declval<stream_ref>()));
 template <class V>
 using element_of = std::remove_const_t<typename view_of<V>::element_type>;
 
 template <class V, class = void> struct is_view_arg : std::false_type {};
 template <class V>
 struct is_view_arg<V, std::void_t<view_of<V>>> : std::true_type {};
+
+template <class V>
+inline constexpr bool view_arg_v =
+    is_view_arg<std::remove_reference_t<V>>::value;
+// A view, or what the checks refuse as one (host memory, a pointer): the
+// argument the caller meant as a range, so that overloads that tell a range
+// from an operator send it to the check that explains the mistake.
+template <class V, class D = std::remove_cv_t<std::remove_reference_t<V>>>
+inline constexpr bool range_arg_v =
+    view_arg_v<V> || view_traits<D>::host_vector || view_traits<D>::pointer;
+
+template <class V, class = void> struct is_writable_view : std::false_type {};
+template <class V>
+struct is_writable_view<V, std::enable_if_t<is_view_arg<V>::value>>
+    : std::bool_constant<!std::is_const_v<typename view_of<V>::element_type>> {
+};
+template <class V>
+inline constexpr bool writable_view_v =
+    is_writable_view<std::remove_reference_t<V>>::value;
+
+// Whether op(R, R) exists and gives something that converts to R.
+template <class Op, class R, class = void> struct op_fits : std::false_type {};
+template <class Op, class R>
+struct op_fits<
+    Op, R,
+    std::enable_if_t<std::is_invocable_v<const Op &, const R &, const R &>>>
+    : std::is_convertible<
+          std::invoke_result_t<const Op &, const R &, const R &>, R> {};
+template <class Op, class R>
+inline constexpr bool op_fits_v = op_fits<Op, R>::value;
+
+// f(a, b) as a T: what an operator gives may be another type.
+template <class T, class Op> T apply_op(const Op &f, const T &a, const T &b) {
+  return static_cast<T>(f(a, b));
+}
 
 // Which ops have an identity the reduction may start every thread from:
 // sums of arithmetic types, min and max, and the logical ones. Others start
@@ -141,16 +176,26 @@ template <class Op, class R, class = void> struct identity_of {
   static constexpr bool known = false;
 };
 
-// Bytes of R as 32-bit words, for a shuffle of any trivially copyable type.
-template <class R> struct raw_words {
-  static constexpr unsigned count = (sizeof(R) + 3) / 4;
-  int w[count];
+// Room for one T that is trivially constructible whatever T is, so that
+// shared arrays, kernel arguments and host buffers can hold any trivially
+// copyable T.
+template <class T> struct raw_storage {
+  alignas(T) unsigned char bytes[sizeof(T)];
 };
-template <class R> struct raw_storage {
-  alignas(R) unsigned char bytes[sizeof(R)];
-};
+template <class T> raw_storage<T> to_raw(const T &v) {
+  return __builtin_bit_cast(raw_storage<T>, v);
+}
+template <class T> T from_raw(const raw_storage<T> &r) {
+  return __builtin_bit_cast(T, r);
+}
 
-// Frees a temporary device allocation in its stream's order.
+inline constexpr std::size_t align_up(std::size_t n, std::size_t a) {
+  return (n + a - 1) / a * a;
+}
+
+// Device memory from the stream's pool for one call: allocated and freed in
+// stream order, so that it may be freed as soon as the call's kernels are
+// enqueued.
 class temporary {
 public:
   temporary(std::size_t bytes, stream_ref s) : stream_(s) {
@@ -161,35 +206,62 @@ public:
   ~temporary() { mstage_rt_free_async(p_, stream_.get()); }
   void *get() const { return p_; }
 
+  // n T's from byte offset on.
+  template <class T>
+  vector_view<T> view(std::size_t offset, std::size_t n) const {
+    return {reinterpret_cast<T *>(static_cast<unsigned char *>(p_) + offset),
+            n};
+  }
+  // Zeroes the first bytes bytes, in stream order.
+  void zero(std::size_t bytes) const {
+    unsigned char zero = 0;
+    if (bytes)
+      check(mstage_rt_fill_async(p_, &zero, 1, bytes, stream_.get()));
+  }
+
 private:
   void *p_ = nullptr;
   stream_ref stream_;
 };
 
-[[noreturn]] inline void size_mismatch(const char *call, const char *what,
-                                       std::size_t a, std::size_t b) {
-  throw error(std::string("mstage::") + call + ": " + what + " (" +
-              std::to_string(a) + " and " + std::to_string(b) +
-              " elements); pass views of equal size");
+// Throws, naming the call, unless the views' sizes a and b are equal.
+inline void check_same_size(const char *call, const char *what, std::size_t a,
+                            std::size_t b) {
+  if (a != b)
+    throw error(std::string("mstage::") + call + ": " + what + " (" +
+                std::to_string(a) + " and " + std::to_string(b) +
+                " elements); pass views of equal size");
 }
 
 } // namespace detail
 } // namespace mstage
 
 // Compile-time checks with the call's name in the message (a static_assert
-// message must be a literal, so these are macros).
+// message must be a literal, so these are macros). Each fails with one
+// message; the callers guard the rest of the call with view_arg_v and the
+// like, so that a failed check is the call's only error.
 #define MSTAGE_ALGORITHM_CHECK_VIEW(call, V)                                   \
-  static_assert(!::mstage::detail::view_traits<                                \
-                    std::remove_cv_t<std::remove_reference_t<V>>>::host_vector, \
-                "mstage::" call ": a std::vector is host memory; copy it into " \
-                "a device_vector (or pass a managed_vector) first");           \
+  static_assert(                                                               \
+      !::mstage::detail::view_traits<                                          \
+          std::remove_cv_t<std::remove_reference_t<V>>>::host_vector,          \
+      "mstage::" call ": a std::vector is host memory; copy it into "          \
+      "a device_vector (or pass a managed_vector) first");                     \
   static_assert(!::mstage::detail::view_traits<                                \
                     std::remove_cv_t<std::remove_reference_t<V>>>::pointer,    \
                 "mstage::" call ": a pointer has no size; pass a "             \
                 "device_vector, a vector_view or an mstage::array");           \
-  static_assert(::mstage::detail::is_view_arg<std::remove_reference_t<V>>::value, \
-                "mstage::" call ": takes a device_vector, a managed_vector, a " \
+  static_assert(::mstage::detail::range_arg_v<V>,                              \
+                "mstage::" call                                                \
+                ": takes a device_vector, a managed_vector, a "                \
                 "vector_view or an mstage::array")
+
+// An output: a view whose elements the call may write (`what` is "the
+// output", "the view", ...).
+#define MSTAGE_ALGORITHM_CHECK_WRITABLE(call, V, what)                         \
+  MSTAGE_ALGORITHM_CHECK_VIEW(call, V);                                        \
+  static_assert(!::mstage::detail::view_arg_v<V> ||                            \
+                    ::mstage::detail::writable_view_v<V>,                      \
+                "mstage::" call ": " what " is read-only")
 
 #define MSTAGE_ALGORITHM_CHECK_OP(call, Op)                                    \
   static_assert(std::is_trivially_copyable_v<std::decay_t<Op>>,                \

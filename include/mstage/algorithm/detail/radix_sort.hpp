@@ -15,8 +15,8 @@
 #define MSTAGE_ALGORITHM_DETAIL_RADIX_SORT_HPP
 
 #include "mstage/algorithm/detail/block_scan.hpp"
+#include "mstage/algorithm/detail/launch.hpp"
 #include "mstage/algorithm/detail/radix_keys.hpp"
-#include "mstage/algorithm/detail/scan_common.hpp"
 #include "mstage/atomic.hpp"
 #include "mstage/builtins.h"
 #include "mstage/kernel.hpp"
@@ -39,7 +39,8 @@ inline constexpr std::size_t radix_max_keys = radix_count_mask;
 
 // 16 keys a thread (8 for 8-byte keys), fewer where large values would not
 // fit the 48 KiB of static shared memory a block may have.
-template <class K, class V, bool HasValues> constexpr unsigned radix_items_per_thread() {
+template <class K, class V, bool HasValues>
+constexpr unsigned radix_items_per_thread() {
   constexpr unsigned keys = sizeof(K) <= 4 ? 16 : 8;
   constexpr std::size_t bytes = sizeof(K) + (HasValues ? sizeof(V) : 0);
   constexpr std::size_t fit = 38 * 1024 / (radix_block * bytes);
@@ -78,10 +79,10 @@ template <class K> auto radix_histogram_kernel() {
 // Turns each pass's counts into the digits' starts (one block per pass).
 inline auto radix_starts_kernel() {
   return [](vector_view<unsigned> hist) {
-    shared_array<unsigned, radix_warps> warpMem;
+    shared_array<raw_storage<unsigned>, radix_warps> warpMem;
     unsigned *h = hist.data() + __mstage_ctaid_x() * 256 + __mstage_tid_x();
     unsigned total;
-    *h = block_scan_exclusive_sum<radix_block>(*h, warpMem.data(), total);
+    *h = block_exclusive_sum<radix_block>(*h, warpMem.data(), total);
   };
 }
 
@@ -97,11 +98,11 @@ template <class K, class V, bool HasValues> auto radix_pass_kernel() {
     const std::size_t n = stage(nArg);
     const unsigned pass = stage(passArg);
 
-    shared_array<scan_slot<K>, TileItems> keyMem;
-    shared_array<scan_slot<V>, HasValues ? TileItems : 1> valueMem;
+    shared_array<raw_storage<K>, TileItems> keyMem;
+    shared_array<raw_storage<V>, HasValues ? TileItems : 1> valueMem;
     shared_array<unsigned, radix_warps * 256> warpCounts;
     shared_array<unsigned, 256> globalBase;
-    shared_array<unsigned, radix_warps> scanMem;
+    shared_array<raw_storage<unsigned>, radix_warps> scanMem;
     shared_array<unsigned, 1> tileMem;
     K *sortedKeys = reinterpret_cast<K *>(keyMem.data());
     V *sortedValues = reinterpret_cast<V *>(valueMem.data());
@@ -178,7 +179,7 @@ template <class K, class V, bool HasValues> auto radix_pass_kernel() {
                std::memory_order_relaxed);
     unsigned total;
     const unsigned tileStart =
-        block_scan_exclusive_sum<radix_block>(count, scanMem.data(), total);
+        block_exclusive_sum<radix_block>(count, scanMem.data(), total);
     for (unsigned w = 0; w < radix_warps; ++w)
       counts[w * 256 + d] += tileStart;
 
@@ -235,7 +236,7 @@ void radix_sort_run(const char *call, vector_view<K> keys,
   if (n <= 1)
     return;
   if (n > radix_max_keys)
-    throw error(std::string("mstage: ") + call + ": " + std::to_string(n) +
+    throw error(std::string("mstage::") + call + ": " + std::to_string(n) +
                 " keys are more than one call sorts (at most " +
                 std::to_string(radix_max_keys) + ")");
   constexpr unsigned Passes = radix_key<K>::passes;
@@ -245,10 +246,10 @@ void radix_sort_run(const char *call, vector_view<K> keys,
 
   // The scratch: the counts, the look-back flags, the other buffers.
   const std::size_t histBytes = Passes * 256 * 4;
-  const std::size_t statusBytes = scan_align_up(4 + tiles * 256 * 4, 16);
-  const std::size_t keyBytes = scan_align_up(n * sizeof(K), 16);
+  const std::size_t statusBytes = align_up(4 + tiles * 256 * 4, 16);
+  const std::size_t keyBytes = align_up(n * sizeof(K), 16);
   const std::size_t valueBytes = HasValues ? n * sizeof(V) : 0;
-  scan_scratch scratch(histBytes + statusBytes + keyBytes + valueBytes, s);
+  temporary scratch(histBytes + statusBytes + keyBytes + valueBytes, s);
   vector_view<unsigned> hist = scratch.view<unsigned>(0, Passes * 256);
   vector_view<unsigned> status =
       scratch.view<unsigned>(histBytes, 1 + tiles * 256);
@@ -272,12 +273,11 @@ void radix_sort_run(const char *call, vector_view<K> keys,
   for (unsigned p = 0; p < Passes; ++p) {
     // The status follows the counts in the scratch: zero it alone.
     unsigned char zero = 0;
-    check(mstage_rt_fill_async(status.data(), &zero, 1,
-                               (1 + tiles * 256) * 4, s.get()));
+    check(mstage_rt_fill_async(status.data(), &zero, 1, (1 + tiles * 256) * 4,
+                               s.get()));
     pass(vector_view<const K>(keysFrom), keysTo,
          vector_view<const V>(valuesFrom), valuesTo,
-         vector_view<const unsigned>(hist.data() + p * 256, 256), status, n,
-         p);
+         vector_view<const unsigned>(hist.data() + p * 256, 256), status, n, p);
     std::swap(keysFrom, keysTo);
     std::swap(valuesFrom, valuesTo);
   }

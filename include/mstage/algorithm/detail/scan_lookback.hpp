@@ -11,7 +11,8 @@
 #ifndef MSTAGE_ALGORITHM_DETAIL_SCAN_LOOKBACK_HPP
 #define MSTAGE_ALGORITHM_DETAIL_SCAN_LOOKBACK_HPP
 
-#include "mstage/algorithm/detail/scan_common.hpp"
+#include "mstage/algorithm/detail/launch.hpp"
+#include "mstage/algorithm/detail/warp.hpp"
 #include "mstage/atomic.hpp"
 #include "mstage/builtins.h"
 
@@ -27,11 +28,6 @@ enum : unsigned {
   scan_status_inclusive = 2, // the reduction of this tile and all before it
 };
 
-// f(a, b) as a T.
-template <class T, class Op> T scan_apply(const Op &f, const T &a, const T &b) {
-  return static_cast<T>(f(a, b));
-}
-
 // The tile flags of T's of at most 4 bytes: one 64-bit word per tile, the
 // status in the low half and the value in the high one, so that a relaxed
 // atomic store publishes both at once and no fence is needed.
@@ -46,13 +42,13 @@ template <class T, bool Packed = (sizeof(T) <= 4)> struct scan_tile_status {
   void publish(unsigned tile, unsigned status, const T &v) const {
     unsigned bits = 0;
     std::memcpy(&bits, static_cast<const void *>(&v), sizeof(T));
-    atomic_ref<unsigned long long>(words[tile]).store(
-        status | (static_cast<unsigned long long>(bits) << 32),
-        std::memory_order_relaxed);
+    atomic_ref<unsigned long long>(words[tile])
+        .store(status | (static_cast<unsigned long long>(bits) << 32),
+               std::memory_order_relaxed);
   }
   unsigned peek(unsigned tile, T &v) const {
-    unsigned long long w =
-        atomic_ref<unsigned long long>(words[tile]).load(std::memory_order_relaxed);
+    unsigned long long w = atomic_ref<unsigned long long>(words[tile])
+                               .load(std::memory_order_relaxed);
     unsigned bits = static_cast<unsigned>(w >> 32);
     std::memcpy(static_cast<void *>(&v), &bits, sizeof(T));
     return static_cast<unsigned>(w);
@@ -67,10 +63,10 @@ template <class T> struct scan_tile_status<T, false> {
   std::size_t tiles;
 
   static std::size_t flag_bytes(std::size_t tiles) {
-    return scan_align_up(tiles * 4, 16);
+    return align_up(tiles * 4, 16);
   }
   static std::size_t bytes(std::size_t tiles) {
-    return flag_bytes(tiles) + 2 * scan_align_up(tiles * sizeof(T), 16);
+    return flag_bytes(tiles) + 2 * align_up(tiles * sizeof(T), 16);
   }
 
   unsigned *flags() const { return reinterpret_cast<unsigned *>(words); }
@@ -79,12 +75,13 @@ template <class T> struct scan_tile_status<T, false> {
   T *values(std::size_t tiles, unsigned which) const {
     return reinterpret_cast<T *>(reinterpret_cast<unsigned char *>(words) +
                                  flag_bytes(tiles) +
-                                 which * scan_align_up(tiles * sizeof(T), 16));
+                                 which * align_up(tiles * sizeof(T), 16));
   }
 
   void publish(unsigned tile, unsigned status, const T &v) const {
     values(tiles, status - 1)[tile] = v;
-    atomic_ref<unsigned>(flags()[tile]).store(status, std::memory_order_release);
+    atomic_ref<unsigned>(flags()[tile])
+        .store(status, std::memory_order_release);
   }
   unsigned peek(unsigned tile, T &v) const {
     unsigned s =
@@ -100,12 +97,12 @@ template <class T> struct scan_tile_status<T, false> {
 template <class T, class Op, class Status>
 T scan_look_back(const Status &st, unsigned tile, const Op &op) {
   unsigned lane = __mstage_lane_id();
-  T prefix = scan_load(scan_slot<T>{});
+  T prefix = from_raw(raw_storage<T>{});
   bool have = false;
   long long nearest = static_cast<long long>(tile) - 1; // lane 0's tile
   for (;;) {
     long long t = nearest - lane;
-    T v = scan_load(scan_slot<T>{});
+    T v = from_raw(raw_storage<T>{});
     unsigned s;
     // Tiles before the first (t < 0) never count: the first tile publishes
     // only an inclusive prefix, which ends the window before them.
@@ -117,12 +114,12 @@ T scan_look_back(const Status &st, unsigned tile, const Op &op) {
     // Lane 0 gets x[last] op ... op x[0]: lanes further back hold earlier
     // tiles, which go on the left.
     for (unsigned d = 1; d < 32; d *= 2) {
-      T other = scan_shfl_down(v, d);
+      T other = shfl_down_any(v, d);
       if (lane + d <= last)
-        v = scan_apply(op, other, v);
+        v = apply_op(op, other, v);
     }
-    T window = scan_shfl(v, 0);
-    prefix = have ? scan_apply(op, window, prefix) : window;
+    T window = shfl_any(v, 0);
+    prefix = have ? apply_op(op, window, prefix) : window;
     have = true;
     if (inclusive)
       return prefix;

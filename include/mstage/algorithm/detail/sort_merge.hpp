@@ -8,7 +8,7 @@
 #ifndef MSTAGE_ALGORITHM_DETAIL_SORT_MERGE_HPP
 #define MSTAGE_ALGORITHM_DETAIL_SORT_MERGE_HPP
 
-#include "mstage/algorithm/detail/scan_common.hpp"
+#include "mstage/algorithm/detail/launch.hpp"
 #include "mstage/builtins.h"
 #include "mstage/kernel.hpp"
 #include "mstage/shared_array.hpp"
@@ -61,7 +61,7 @@ template <class T, class Comp> auto sort_merge_tile_kernel(Comp comp) {
     constexpr unsigned Items = sort_merge_items<T>();
     constexpr unsigned Tile = sort_merge_block * Items;
     const std::size_t n = stage(nArg);
-    shared_array<scan_slot<T>, Tile> a, b;
+    shared_array<raw_storage<T>, Tile> a, b;
     T *src = reinterpret_cast<T *>(a.data());
     T *dst = reinterpret_cast<T *>(b.data());
     const unsigned tid = __mstage_tid_x();
@@ -118,13 +118,12 @@ void sort_merge_run(vector_view<T> data, const Comp &comp, stream_ref s) {
   const std::size_t n = data.size();
   if (n <= 1)
     return;
-  kernel(sort_merge_tile_kernel<T>(comp),
-         dim3((n + Tile - 1) / Tile),
+  kernel(sort_merge_tile_kernel<T>(comp), dim3((n + Tile - 1) / Tile),
          dim3(sort_merge_block))
       .on(s)(data, n);
   if (n <= Tile)
     return;
-  scan_scratch scratch(n * sizeof(T), s);
+  temporary scratch(n * sizeof(T), s);
   vector_view<T> from = data, to = scratch.view<T>(0, n);
   auto pass = kernel(sort_merge_pass_kernel<T>(comp),
                      dim3((n + sort_merge_block - 1) / sort_merge_block),
