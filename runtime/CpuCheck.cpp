@@ -14,6 +14,7 @@
 
 #include "mstage/abi.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdio>
@@ -73,17 +74,27 @@ MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry, int Checkable) {
   BackendKind Kind = backend().Kind;
   if (!S.Cpu || (Kind != BackendKind::Gpu && Kind != BackendKind::Cpu))
     return 0;
-  if (Checkable)
+  // A pointer in the lambda's captures (a captured view) is device memory
+  // too, which the CPU's run would dereference.
+  std::string Why;
+  const RegisteredKernel *K = findKernel(HostEntry, Why);
+  bool Captures =
+      K && llvm::any_of(K->Blob.PointerSlots, [](const mstage::PointerSlot &S) {
+        return S.Param == 0;
+      });
+  if (Checkable && !Captures)
     return 1;
   static std::mutex Lock;
   static std::set<const void *> Warned;
   std::lock_guard<std::mutex> G(Lock);
   if (Warned.insert(HostEntry).second)
     std::fprintf(stderr,
-                 "mstage: MSTAGE_CHECK=cpu: kernel '%s' takes a raw pointer, "
-                 "which the CPU cannot follow into device memory; its "
-                 "launches are not checked (pass a device_vector instead)\n",
-                 mstage_rt_kernel_name(HostEntry));
+                 "mstage: MSTAGE_CHECK=cpu: kernel '%s' %s a pointer to "
+                 "device memory (a raw pointer or a view), which the CPU "
+                 "cannot follow; its launches are not checked (pass a "
+                 "device_vector instead)\n",
+                 mstage_rt_kernel_name(HostEntry),
+                 Captures ? "captures" : "takes");
   return 0;
 }
 

@@ -19,8 +19,8 @@
 #include <future>
 #include <limits>
 #include <optional>
-#include <thread>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -85,6 +85,9 @@ struct kernel_invoker<F, std::index_sequence<I...>, D...> {
 };
 template <class F, class... D>
 using kernel_invoke = kernel_invoker<F, std::index_sequence_for<D...>, D...>;
+
+template <class T> struct is_vector_view : std::false_type {};
+template <class T> struct is_vector_view<vector_view<T>> : std::true_type {};
 
 template <class T> struct is_std_vector : std::false_type {};
 template <class T, class A>
@@ -164,9 +167,10 @@ template <class Arg, class = void> struct argument {
   static device_type preview(const value_type &v) { return v; }
   void finish() const {}
 
-  // A raw pointer is device memory, which the CPU cannot read.
-  static constexpr bool checkable =
-      !std::is_pointer_v<value_type> && !std::is_member_pointer_v<value_type>;
+  // A raw pointer or a view is device memory, which the CPU cannot read.
+  static constexpr bool checkable = !std::is_pointer_v<value_type> &&
+                                    !std::is_member_pointer_v<value_type> &&
+                                    !is_vector_view<value_type>::value;
   void snapshot() {}
   const device_type &cpu_device() const { return value; }
   std::string divergence() const { return ""; }
@@ -443,8 +447,8 @@ private:
     void *params[] = {
         const_cast<F *>(&f_),
         const_cast<void *>(static_cast<const void *>(&args.device()))...};
-    const uint32_t sizes[] = {
-        uint32_t(sizeof(F)), uint32_t(sizeof(typename A::device_type))...};
+    const uint32_t sizes[] = {uint32_t(sizeof(F)),
+                              uint32_t(sizeof(typename A::device_type))...};
     mstage_launch_config config = this->config();
     // A captured launch does not run now: there is nothing to compare.
     bool compare = check_on_cpu_ && check_mode(key, (A::checkable && ...)) &&
@@ -454,8 +458,8 @@ private:
       s.synchronize();
       (args.snapshot(), ...);
     }
-    detail::check(mstage_rt_launch(key, invoke, params, sizes,
-                                   1 + sizeof...(A), &config, s.get()));
+    detail::check(mstage_rt_launch(key, invoke, params, sizes, 1 + sizeof...(A),
+                                   &config, s.get()));
     (args.finish(), ...);
     if (!compare)
       return;

@@ -1,7 +1,7 @@
 // MSTAGE_CHECK=cpu. On the CPU back end each launch runs twice, the second
 // time on copies of its inputs, and the outputs are compared: here they
 // agree, and the program's results are those of one run. A kernel that
-// takes a raw pointer cannot be checked, which is said once. The comparison
+// takes a raw pointer (or a view) cannot be checked, which is said once. The comparison
 // itself (mstage::detail::first_divergence): floats within the relative
 // tolerance, NaN against NaN, integers exactly, other types byte for byte,
 // or as the values check_as names.
@@ -83,8 +83,8 @@ int main() {
 // CHECK: trace: kernel 'main::lambda@{{.*}}check.cpp:42:9' {{.*}} backend cpu
 // CHECK-NEXT: trace: kernel 'main::lambda@{{.*}}check.cpp:42:9' {{.*}} backend cpu
 // CHECK: y[999] = 1999
-// CHECK: mstage: MSTAGE_CHECK=cpu: kernel 'main::lambda@{{.*}}check.cpp:53:9' takes a raw pointer, which the CPU cannot follow into device memory; its launches are not checked (pass a device_vector instead)
-// CHECK-NOT: takes a raw pointer
+// CHECK: mstage: MSTAGE_CHECK=cpu: kernel 'main::lambda@{{.*}}check.cpp:53:9' takes a pointer to device memory (a raw pointer or a view), which the CPU cannot follow; its launches are not checked (pass a device_vector instead)
+// CHECK-NOT: a pointer to device memory
 // CHECK: floats: element 2 of 3: first run 3, second run 3.0999999
 // CHECK: nan: ''
 // CHECK: cancellation: ''
