@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ports {
@@ -308,6 +309,23 @@ inline void histogramCheck(const std::vector<unsigned> &Ref, unsigned Times,
       fail("histogram " + What + " bin " + std::to_string(B) + ": " +
            std::to_string(Got[B]) + ", expected " +
            std::to_string(Ref[B] * Times));
+}
+
+// Issue 18's scan and sort input: N values of T from Salt (ints in
+// [-500, 500), floats with fractions, unsigned keys over the whole range).
+template <class T>
+std::vector<T> scanSortInput(std::size_t N, unsigned Salt) {
+  std::vector<T> V(N);
+  for (std::size_t I = 0; I < N; ++I) {
+    std::uint32_t X = mix(I * 4 + Salt);
+    if constexpr (std::is_same_v<T, float>)
+      V[I] = float(int(X)) * 0x1p-16f;
+    else if constexpr (std::is_same_v<T, int>)
+      V[I] = int(X % 1000) - 500;
+    else
+      V[I] = T(X);
+  }
+  return V;
 }
 
 } // namespace ports

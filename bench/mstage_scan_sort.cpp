@@ -43,20 +43,6 @@ template <class F> std::vector<double> timeCalls(int Reps, F Call) {
   return Ms;
 }
 
-template <class T> std::vector<T> input(std::size_t N, unsigned Salt) {
-  std::vector<T> V(N);
-  for (std::size_t I = 0; I < N; ++I) {
-    std::uint32_t X = mix(I * 4 + Salt);
-    if constexpr (std::is_same_v<T, float>)
-      V[I] = float(int(X)) * 0x1p-16f;
-    else if constexpr (std::is_same_v<T, int>)
-      V[I] = int(X % 1000) - 500;
-    else
-      V[I] = T(X);
-  }
-  return V;
-}
-
 template <class T>
 void report(const char *Bench, std::size_t N, const std::vector<T> &Got,
             const std::vector<double> &Ms, double Bytes) {
@@ -66,7 +52,7 @@ void report(const char *Bench, std::size_t N, const std::vector<T> &Got,
 }
 
 void benchScan(const Options &O, bool Runs, std::size_t N) {
-  std::vector<int> In = input<int>(N, 0);
+  std::vector<int> In = scanSortInput<int>(N, 0);
   device_vector<int> DIn(In), DOut(N);
   inclusive_scan(DIn, DOut);
   if (!Runs)
@@ -81,7 +67,7 @@ void benchScan(const Options &O, bool Runs, std::size_t N) {
 
 template <class K>
 void benchSort(const Options &O, bool Runs, const char *Bench, std::size_t N) {
-  std::vector<K> In = input<K>(N, 1);
+  std::vector<K> In = scanSortInput<K>(N, 1);
   device_vector<K> D(In);
   sort(D);
   if (!Runs)
@@ -105,7 +91,7 @@ void benchSort(const Options &O, bool Runs, const char *Bench, std::size_t N) {
 }
 
 void benchSortByKey(const Options &O, bool Runs, std::size_t N) {
-  std::vector<unsigned> Keys = input<unsigned>(N, 2);
+  std::vector<unsigned> Keys = scanSortInput<unsigned>(N, 2);
   std::vector<unsigned> Values(N);
   std::iota(Values.begin(), Values.end(), 0u);
   device_vector<unsigned> DK(Keys), DV(Values);

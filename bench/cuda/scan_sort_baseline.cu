@@ -22,20 +22,6 @@ using namespace ports;
 
 namespace {
 
-template <class T> std::vector<T> input(std::size_t N, unsigned Salt) {
-  std::vector<T> V(N);
-  for (std::size_t I = 0; I < N; ++I) {
-    std::uint32_t X = mix(I * 4 + Salt);
-    if constexpr (std::is_same_v<T, float>)
-      V[I] = float(int(X)) * 0x1p-16f;
-    else if constexpr (std::is_same_v<T, int>)
-      V[I] = int(X % 1000) - 500;
-    else
-      V[I] = T(X);
-  }
-  return V;
-}
-
 template <class T> T *toDevice(const std::vector<T> &H) {
   T *D;
   CUDA_CHECK(cudaMalloc(&D, H.size() * sizeof(T)));
@@ -80,7 +66,7 @@ void report(const char *Bench, std::size_t N, const std::vector<T> &Got,
 }
 
 void benchScan(const Options &O, std::size_t N) {
-  std::vector<int> In = input<int>(N, 0);
+  std::vector<int> In = scanSortInput<int>(N, 0);
   int *DIn = toDevice(In), *DOut;
   CUDA_CHECK(cudaMalloc(&DOut, N * sizeof(int)));
   void *Tmp = nullptr;
@@ -106,7 +92,7 @@ void benchScan(const Options &O, std::size_t N) {
 
 template <class K>
 void benchSort(const Options &O, const char *Bench, std::size_t N) {
-  std::vector<K> In = input<K>(N, 1);
+  std::vector<K> In = scanSortInput<K>(N, 1);
   K *DIn = toDevice(In), *DOut;
   CUDA_CHECK(cudaMalloc(&DOut, N * sizeof(K)));
   void *Tmp = nullptr;
@@ -135,7 +121,7 @@ void benchSort(const Options &O, const char *Bench, std::size_t N) {
 }
 
 void benchSortPairs(const Options &O, std::size_t N) {
-  std::vector<unsigned> Keys = input<unsigned>(N, 2), Values(N);
+  std::vector<unsigned> Keys = scanSortInput<unsigned>(N, 2), Values(N);
   std::iota(Values.begin(), Values.end(), 0u);
   unsigned *DK = toDevice(Keys), *DV = toDevice(Values), *DKOut, *DVOut;
   CUDA_CHECK(cudaMalloc(&DKOut, N * sizeof(unsigned)));
