@@ -14,6 +14,8 @@
 // benchmark,variant,n,block,grid,median_ms,min_ms,gbps; the baselines are
 // bench/cuda/algorithms_baseline.cu. Results are checked against the host
 // before the times count.
+#include "AlgorithmsReference.h"
+
 #include <mstage.hpp>
 #include <mstage/algorithm.hpp>
 
@@ -65,12 +67,8 @@ void row(const std::string &Bench, const char *Variant, size_t N,
 }
 
 template <class T> void benchSum(const char *TypeName, size_t N) {
-  std::vector<T> Host(N);
-  double Expected = 0;
-  for (size_t I = 0; I < N; ++I) {
-    Host[I] = T(int(I % 7) - 3 + int(I % 3));
-    Expected += double(Host[I]);
-  }
+  double Expected;
+  std::vector<T> Host = algorithms::sumInput<T>(N, Expected);
   device_vector<T> In(Host), Out(1);
   Timing Time = timeCalls([&] { sum(In, Out); });
   double Got = double(Out.get(0));
@@ -83,9 +81,7 @@ template <class T> void benchSum(const char *TypeName, size_t N) {
 }
 
 void benchTransform(size_t N) {
-  std::vector<float> Host(N);
-  for (size_t I = 0; I < N; ++I)
-    Host[I] = float(I % 1000) * 0.5f;
+  std::vector<float> Host = algorithms::transformInput(N);
   device_vector<float> X(Host), Y(N);
   Timing Time = timeCalls(
       [&] { transform(X, Y, [](float x) { return 2.0f * x + 1.0f; }); });
@@ -97,9 +93,7 @@ void benchTransform(size_t N) {
 
 void benchStencil(int Nz, int Ny, int Nx) {
   size_t N = size_t(Nz) * Ny * Nx;
-  std::vector<float> Host(N);
-  for (size_t I = 0; I < N; ++I)
-    Host[I] = float(I % 17);
+  std::vector<float> Host = algorithms::stencilInput(N);
   device_vector<float> In(Host), Out(N, 0.0f);
   auto A = In.view();
   auto B = Out.view();
@@ -113,11 +107,8 @@ void benchStencil(int Nz, int Ny, int Nx) {
                                   A[c + sy] + A[c - sz] + A[c + sz]);
                  });
   });
-  size_t c = (size_t(Nz / 2) * Ny + Ny / 3) * Nx + Nx / 4;
-  float Want = 0.4f * Host[c] +
-               0.1f * (Host[c - 1] + Host[c + 1] + Host[c - Nx] +
-                       Host[c + Nx] + Host[c - size_t(Nx) * Ny] +
-                       Host[c + size_t(Nx) * Ny]);
+  size_t c = algorithms::stencilProbe(Nz, Ny, Nx);
+  float Want = algorithms::stencilAt(Host, c, Ny, Nx);
   if (std::fabs(Out.get(c) - Want) > 1e-4f)
     failCheck("stencil3d");
   size_t Interior = size_t(Nz - 2) * (Ny - 2) * (Nx - 2);

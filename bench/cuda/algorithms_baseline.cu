@@ -3,6 +3,7 @@
 // data and checks; the same CSV.
 //
 //   algorithms_baseline [--reps N]
+#include "../AlgorithmsReference.h"
 #include "BenchTiming.cuh"
 
 #include <cub/device/device_reduce.cuh>
@@ -34,12 +35,8 @@ void row(const std::string &bench, const char *variant, size_t n, int block,
 }
 
 template <class T> void benchSum(const char *typeName, size_t n) {
-  std::vector<T> host(n);
-  double expected = 0;
-  for (size_t i = 0; i < n; ++i) {
-    host[i] = T(int(i % 7) - 3 + int(i % 3));
-    expected += double(host[i]);
-  }
+  double expected;
+  std::vector<T> host = algorithms::sumInput<T>(n, expected);
   T *in, *out;
   CUDA_CHECK(cudaMalloc(&in, n * sizeof(T)));
   CUDA_CHECK(cudaMalloc(&out, sizeof(T)));
@@ -74,9 +71,7 @@ __global__ void transformKernel(const float *x, float *y, unsigned n) {
 }
 
 void benchTransform(size_t n) {
-  std::vector<float> host(n);
-  for (size_t i = 0; i < n; ++i)
-    host[i] = float(i % 1000) * 0.5f;
+  std::vector<float> host = algorithms::transformInput(n);
   thrust::device_vector<float> x(host.begin(), host.end()), y(n);
   auto check = [&] {
     for (size_t i : {size_t(0), n / 3, n - 1})
@@ -122,19 +117,14 @@ __global__ void stencilKernel(stencil s, unsigned n) {
 
 void benchStencil(int nz, int ny, int nx) {
   size_t n = size_t(nz) * ny * nx;
-  std::vector<float> host(n);
-  for (size_t i = 0; i < n; ++i)
-    host[i] = float(i % 17);
+  std::vector<float> host = algorithms::stencilInput(n);
   thrust::device_vector<float> a(host.begin(), host.end()), b(n, 0.0f);
   stencil s{thrust::raw_pointer_cast(a.data()), thrust::raw_pointer_cast(b.data()),
             ny, nx, ny - 2, nx - 2};
   unsigned interior = unsigned(size_t(nz - 2) * (ny - 2) * (nx - 2));
-  size_t c = (size_t(nz / 2) * ny + ny / 3) * nx + nx / 4;
+  size_t c = algorithms::stencilProbe(nz, ny, nx);
   auto check = [&] {
-    float want = 0.4f * host[c] +
-                 0.1f * (host[c - 1] + host[c + 1] + host[c - nx] +
-                         host[c + nx] + host[c - size_t(nx) * ny] +
-                         host[c + size_t(nx) * ny]);
+    float want = algorithms::stencilAt(host, c, ny, nx);
     if (std::fabs(float(b[c]) - want) > 1e-4f)
       failCheck("stencil3d");
   };
