@@ -1,15 +1,18 @@
 // heat_mpi: a 2-D heat equation (Jacobi iteration) on nx x ny cells, cut
 // into slabs of rows, one MPI rank per slab and one GPU per rank.
 //
-//   mpirun -np 2 heat_mpi [nx ny steps every] [--halo=nccl|mpi]
+//   mpirun -np 2 heat_mpi [nx ny steps every] [--halo=nccl|mpi] [--plain]
 //
 // Each step updates every interior cell from its four neighbours; the top
 // edge is held at 1, the others at 0. Between steps neighbouring ranks swap
 // their edge rows (halos), and every `every` steps the global residual (the
 // largest change of a cell) is reduced over all ranks. On a GPU both go
-// through NCCL on the rank's mstage stream (libnccl.so.2, loaded at run
-// time), unless --halo=mpi or NCCL is missing; then, and on the CPU back
-// end, the halos go through MPI on host memory.
+// through NCCL (libnccl.so.2, loaded at run time) on a second mstage stream
+// of the rank's device, unless --halo=mpi or NCCL is missing; then, and on
+// the CPU back end, the halos go through MPI on host memory. A rank updates
+// its edge rows first, and their exchange overlaps the update of the rows
+// between them. --plain (one rank) is the same program with no exchange
+// code: the single-GPU program to compare with.
 //
 // Rank 0 prints the residual history and a checksum of the final field on
 // stdout: both are exact (a maximum, and a sum of fixed-point values), so
@@ -24,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,7 +36,8 @@ namespace {
 
 struct Options {
   unsigned Nx = 512, Ny = 512, Steps = 500, Every = 100;
-  bool Nccl = true; // on a GPU, when libnccl.so.2 loads
+  bool Nccl = true;   // on a GPU, when libnccl.so.2 loads
+  bool Plain = false; // one rank, no exchange code at all
 };
 
 Options parse(int Argc, char **Argv) {
@@ -43,6 +48,8 @@ Options parse(int Argc, char **Argv) {
     std::string A = Argv[I];
     if (A == "--halo=mpi")
       O.Nccl = false;
+    else if (A == "--plain")
+      O.Plain = true;
     else if (A == "--halo=nccl")
       O.Nccl = true;
     else if (Next < 4 && std::atol(A.c_str()) > 0)
@@ -50,7 +57,7 @@ Options parse(int Argc, char **Argv) {
     else
       throw std::runtime_error("heat_mpi: unexpected argument '" + A +
                                "'; usage: heat_mpi [nx ny steps every] "
-                               "[--halo=nccl|mpi]");
+                               "[--halo=nccl|mpi] [--plain]");
   }
   return O;
 }
@@ -74,11 +81,13 @@ void checkMpi(int Err, const char *What) {
     throw std::runtime_error(std::string("heat_mpi: ") + What + " failed");
 }
 
-// The halo and residual exchanges of one rank.
+// The halo and residual exchanges of one rank, on a stream of their own
+// beside the rank's stream S, so that a halo exchange overlaps the update of
+// the slab's interior.
 class Exchange {
 public:
   Exchange(const Options &O, int Rank, int Ranks, mstage::stream_ref S)
-      : Rank(Rank), Ranks(Ranks), S(S) {
+      : Rank(Rank), Ranks(Ranks), S(S), Side(S.device()) {
     bool Gpu = std::string(mstage_rt_backend()) == "cuda";
     if (Gpu && O.Nccl && !Nccl.ok() && Rank == 0)
       std::fprintf(stderr,
@@ -105,8 +114,10 @@ public:
   bool nccl() const { return UseNccl; }
 
   // Swaps the edge rows of U (rows 1 and Rows, each W values) with the
-  // neighbours' halo rows (0 and Rows + 1).
+  // neighbours' halo rows (0 and Rows + 1): after the work on S so far, and
+  // before S's work after join().
   void halos(mstage::device_vector<double> &U, unsigned W, unsigned Rows) {
+    Side.wait(S.record());
     double *Base = U.data();
     double *Top = Base, *First = Base + W, *Last = Base + size_t(Rows) * W,
            *Bottom = Base + size_t(Rows + 1) * W;
@@ -114,32 +125,32 @@ public:
       Nccl.check(Nccl.GroupStart(), "ncclGroupStart");
       if (Rank > 0) {
         Nccl.check(Nccl.Send(First, W, nccl::Float64, Rank - 1, Comm,
-                             S.native_handle()),
+                             Side.native_handle()),
                    "ncclSend");
-        Nccl.check(
-            Nccl.Recv(Top, W, nccl::Float64, Rank - 1, Comm, S.native_handle()),
-            "ncclRecv");
+        Nccl.check(Nccl.Recv(Top, W, nccl::Float64, Rank - 1, Comm,
+                             Side.native_handle()),
+                   "ncclRecv");
       }
       if (Rank + 1 < Ranks) {
         Nccl.check(Nccl.Send(Last, W, nccl::Float64, Rank + 1, Comm,
-                             S.native_handle()),
+                             Side.native_handle()),
                    "ncclSend");
         Nccl.check(Nccl.Recv(Bottom, W, nccl::Float64, Rank + 1, Comm,
-                             S.native_handle()),
+                             Side.native_handle()),
                    "ncclRecv");
       }
       Nccl.check(Nccl.GroupEnd(), "ncclGroupEnd");
       return;
     }
     // Through host memory: the edge rows come down, MPI swaps them, the
-    // halos go up, all in the stream's order.
+    // halos go up, all in the side stream's order.
     Host.resize(4 * size_t(W));
     double *SendUp = Host.data(), *SendDown = SendUp + W,
            *FromUp = SendDown + W, *FromDown = FromUp + W;
     size_t Bytes = W * sizeof(double);
-    checkRt(mstage_rt_copy_to_host_async(SendUp, First, Bytes, S.get()));
-    checkRt(mstage_rt_copy_to_host_async(SendDown, Last, Bytes, S.get()));
-    S.synchronize();
+    checkRt(mstage_rt_copy_to_host_async(SendUp, First, Bytes, Side.get()));
+    checkRt(mstage_rt_copy_to_host_async(SendDown, Last, Bytes, Side.get()));
+    Side.synchronize();
     int Up = Rank > 0 ? Rank - 1 : MPI_PROC_NULL;
     int Down = Rank + 1 < Ranks ? Rank + 1 : MPI_PROC_NULL;
     checkMpi(MPI_Sendrecv(SendUp, int(W), MPI_DOUBLE, Up, 0, FromDown, int(W),
@@ -150,18 +161,24 @@ public:
                           MPI_DOUBLE, Up, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
              "MPI_Sendrecv");
     if (Up != MPI_PROC_NULL)
-      checkRt(mstage_rt_copy_to_device_async(Top, FromUp, Bytes, S.get()));
+      checkRt(mstage_rt_copy_to_device_async(Top, FromUp, Bytes, Side.get()));
     if (Down != MPI_PROC_NULL)
-      checkRt(mstage_rt_copy_to_device_async(Bottom, FromDown, Bytes, S.get()));
-    S.synchronize(); // Host is reused
+      checkRt(
+          mstage_rt_copy_to_device_async(Bottom, FromDown, Bytes, Side.get()));
+    Side.synchronize(); // Host is reused
   }
+
+  // S's later work waits for the exchange.
+  void join() { S.wait(Side.record()); }
 
   // The largest of every rank's Local[0].
   double max(mstage::device_vector<double> &Local) {
     if (UseNccl) {
+      Side.wait(S.record());
       Nccl.check(Nccl.AllReduce(Local.data(), Local.data(), 1, nccl::Float64,
-                                nccl::Max, Comm, S.native_handle()),
+                                nccl::Max, Comm, Side.native_handle()),
                  "ncclAllReduce");
+      join();
       return Local.get(0);
     }
     double Mine = Local.get(0), All = 0;
@@ -176,6 +193,7 @@ private:
   bool UseNccl = false;
   int Rank, Ranks;
   mstage::stream_ref S;
+  mstage::stream Side;
   std::vector<double> Host;
 };
 
@@ -214,30 +232,49 @@ int run(int Argc, char **Argv) {
   mstage::device_vector<double> Cur(Initial), Next(Initial);
   mstage::device_vector<double> RowMax(Rows), Max(1);
 
-  Exchange X(O, Rank, Ranks, S);
+  if (O.Plain && Ranks != 1)
+    throw std::runtime_error("heat_mpi: --plain is one rank alone, not " +
+                             std::to_string(Ranks));
+  // --plain makes no exchange at all: the single-GPU program to compare
+  // with.
+  std::unique_ptr<Exchange> X;
+  if (!O.Plain)
+    X = std::make_unique<Exchange>(O, Rank, Ranks, S);
   if (Rank == 0) {
     std::printf("heat_mpi: %u x %u cells, %u steps\n", O.Nx, O.Ny, O.Steps);
     std::fprintf(stderr,
                  "heat_mpi: %d rank(s), rank 0 on device %u (%s), halos "
                  "through %s\n",
                  Ranks, Dev.index(), Dev.arch().c_str(),
-                 X.nccl() ? "NCCL" : "MPI");
+                 !X          ? "nothing (--plain)"
+                 : X->nccl() ? "NCCL"
+                             : "MPI");
   }
 
-  const mstage::dim3 Block(32, 8);
-  auto Jacobi = mstage::kernel(
-      [](const auto &U, auto &V, unsigned Width, unsigned Height) {
-        unsigned Wd = mstage::stage(Width);
-        auto T = mstage::Thread::get().global;
-        unsigned J = T.x + 1, I = T.y + 1;
-        if (I <= Height && J + 1 < Wd) {
-          size_t C = size_t(I) * Wd + J;
-          V[C] = 0.25 * (U[C - Wd] + U[C + Wd] + U[C - 1] + U[C + 1]);
-        }
-      },
-      mstage::dim3((O.Nx + Block.x - 1) / Block.x,
-                   (Rows + Block.y - 1) / Block.y),
-      Block);
+  // Rows First, First + Step, ... (Count of them) of V from U. Only the
+  // width is staged: ranks whose slabs differ by a row share the code.
+  auto Update = [](const auto &U, auto &V, unsigned Width, unsigned First,
+                   unsigned Step, unsigned Count) {
+    unsigned Wd = mstage::stage(Width);
+    auto T = mstage::Thread::get().global;
+    unsigned J = T.x + 1, I = First + T.y * Step;
+    if (T.y < Count && J + 1 < Wd) {
+      size_t C = size_t(I) * Wd + J;
+      V[C] = 0.25 * (U[C - Wd] + U[C + Wd] + U[C - 1] + U[C + 1]);
+    }
+  };
+  // The whole slab; or, beside a neighbour, its edge rows (1 and Rows),
+  // whose exchange then overlaps the update of the rows between them.
+  const mstage::dim3 Block(32, 8), EdgeBlock(256, 1);
+  const bool Overlap = X && Ranks > 1 && Rows > 2;
+  const unsigned Inner = Overlap ? Rows - 2 : Rows;
+  auto Jacobi = mstage::kernel(Update,
+                               mstage::dim3((O.Nx + Block.x - 1) / Block.x,
+                                            (Inner + Block.y - 1) / Block.y),
+                               Block);
+  auto Edges = mstage::kernel(
+      Update, mstage::dim3((O.Nx + EdgeBlock.x - 1) / EdgeBlock.x, 2),
+      EdgeBlock);
   // The largest change in each row, then in the slab.
   auto RowChange = mstage::kernel(
       [](const auto &U, const auto &V, auto &Out, unsigned Width) {
@@ -272,14 +309,22 @@ int run(int Argc, char **Argv) {
       MPI_Barrier(MPI_COMM_WORLD);
       T0 = MPI_Wtime();
     }
-    Jacobi(Cur, Next, W, Rows);
+    if (Overlap) {
+      Edges(Cur, Next, W, 1u, Rows - 1, 2u);
+      Jacobi(Cur, Next, W, 2u, 1u, Inner); // beside the exchange
+      X->halos(Next, W, Rows);
+      X->join();
+    } else {
+      Jacobi(Cur, Next, W, 1u, 1u, Rows);
+      if (X && Ranks > 1)
+        X->halos(Next, W, Rows), X->join();
+    }
     if (Step % O.Every == 0 || Step == O.Steps) {
       RowChange(Cur, Next, RowMax, W);
       Largest(RowMax, Max);
-      History.push_back(X.max(Max));
+      History.push_back(X ? X->max(Max) : Max.get(0));
     }
     std::swap(Cur, Next);
-    X.halos(Cur, W, Rows);
   }
   S.synchronize();
   MPI_Barrier(MPI_COMM_WORLD);

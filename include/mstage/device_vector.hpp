@@ -200,14 +200,28 @@ public:
   // other may be another device's: the copy is then a peer copy, enqueued
   // on this vector's stream after other's earlier work.
   void copy_from(const device_vector &other) {
-    copy_from(other, home_stream());
+    check_size(other.size_, "copy_from");
+    copy_from(other, 0, size_, 0);
   }
   void copy_from(const device_vector &other, stream_ref s) {
     check_size(other.size_, "copy_from");
-    use_on(s);
-    other.use_on(s);
-    detail::check(
-        mstage_rt_copy_device_async(data_, other.data_, bytes(size_), s.get()));
+    copy_range(other, 0, size_, 0, s);
+  }
+  // Copies count elements of other, from element from on, into this one
+  // from element to on; other may be another device's, as above.
+  void copy_from(const device_vector &other, std::size_t from,
+                 std::size_t count, std::size_t to) {
+    stream_ref s = home_stream();
+    // Every copy, not only the first on s: other's home stream may have
+    // written it since.
+    if (other.device_ != device_)
+      detail::check(
+          mstage_rt_stream_order_after(s.get(), other.home_stream().id()));
+    copy_range(other, from, count, to, s);
+  }
+  void copy_from(const device_vector &other, std::size_t from,
+                 std::size_t count, std::size_t to, stream_ref s) {
+    copy_range(other, from, count, to, s);
   }
 
   // n elements: the first min(n, size()) keep their values, the others are
@@ -257,6 +271,22 @@ private:
       throw error(std::string("mstage: device_vector::") + what + " of " +
                   std::to_string(n) + " elements into " +
                   std::to_string(size_));
+  }
+  void copy_range(const device_vector &other, std::size_t from,
+                  std::size_t count, std::size_t to, stream_ref s) {
+    if (from > other.size_ || count > other.size_ - from || to > size_ ||
+        count > size_ - to)
+      throw error("mstage: device_vector::copy_from of " +
+                  std::to_string(count) + " elements from offset " +
+                  std::to_string(from) + " of a device_vector of " +
+                  std::to_string(other.size_) + " to offset " +
+                  std::to_string(to) + " of one of " + std::to_string(size_));
+    if (count == 0)
+      return;
+    use_on(s);
+    other.use_on(s);
+    detail::check(mstage_rt_copy_device_async(data() + to, other.data() + from,
+                                              bytes(count), s.get()));
   }
   void download_range(T *out, std::size_t n, std::size_t offset,
                       stream_ref s) const {

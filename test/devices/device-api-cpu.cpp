@@ -1,9 +1,10 @@
 // The device API on the CPU back end, which has one device: devices() lists
 // it, it is every thread's current device, make_current() and device_guard
 // keep it so, streams, device_vectors and k.on(dev) belong to it and run
-// there, and copy_from between two of its vectors copies. The native handles
-// are -1 and null off the GPU. A device number past the last is an error
-// naming the devices there are.
+// there, and copy_from between two of its vectors copies, whole or a range
+// (a range past either end is an error). The native handles are -1 and null
+// off the GPU. A device number past the last is an error naming the devices
+// there are.
 //
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_BACKEND=cpu %t | FileCheck %s
@@ -54,6 +55,24 @@ int main() {
   std::printf("a on device %u: %d, b on device %u: %d\n", A.device().index(),
               A.get(7), B.device_index(), B.get(0));
   // CHECK: a on device 0: 13, b on device 0: 13
+
+  // A range of one vector into a range of another; a range past either end
+  // is an error naming the sizes, and copies nothing.
+  mstage::device_vector<int> Src(std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+  mstage::device_vector<int> Dst(8, -1);
+  Dst.copy_from(Src, 5, 3, 1);
+  Dst.copy_from(Src, 0, 0, 8);
+  for (int X : Dst.download())
+    std::printf("%d ", X);
+  std::printf("\n");
+  // CHECK: -1 5 6 7 -1 -1 -1 -1
+  try {
+    Dst.copy_from(Src, 6, 3, 0);
+    std::printf("no error\n");
+  } catch (const mstage::error &E) {
+    std::printf("%s\n", E.what());
+  }
+  // CHECK: mstage: device_vector::copy_from of 3 elements from offset 6 of a device_vector of 8 to offset 0 of one of 8
 
   // Threads start on the default device and choose their own.
   unsigned Seen = 99;

@@ -10,7 +10,8 @@
 //  - the specialization is compiled once: the second device's first launch
 //    finds its code in the memory cache (and loads it there);
 //  - copy_from between two devices' vectors (a peer copy), in order after
-//    the source device's kernel and before the destination's;
+//    the source device's kernel and before the destination's, every time
+//    (ranged copies after a slow kernel, three rounds);
 //  - a kernel on device 1 reading device 0's memory with peer access works;
 //  - in a child with MSTAGE_PEER_ACCESS=0: the same copy is staged through
 //    the host and is right, and the same launch fails naming both devices;
@@ -21,9 +22,11 @@
 
 #include <mstage.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -57,6 +60,20 @@ auto Sum = mstage::kernel(
     },
     256, 256);
 
+// Scale, Rounds times over: a kernel long enough that a copy not ordered
+// after it would read the data before it is done.
+constexpr unsigned Rounds = 256;
+auto Slow = mstage::kernel(
+    [](auto &X, unsigned Add) {
+      for (size_t I : mstage::grid_stride_range(size_t(0), X.size())) {
+        unsigned V = X[I];
+        for (unsigned R = 0; R < Rounds; ++R)
+          V = V * 3 + Add;
+        X[I] = V;
+      }
+    },
+    256, 256);
+
 std::vector<unsigned> initial(unsigned Seed) {
   std::vector<unsigned> V(N);
   for (unsigned I = 0; I < N; ++I)
@@ -67,6 +84,12 @@ std::vector<unsigned> initial(unsigned Seed) {
 std::vector<unsigned> scaled(std::vector<unsigned> V, unsigned Add) {
   for (unsigned &X : V)
     X = X * 3 + Add;
+  return V;
+}
+
+std::vector<unsigned> slowed(std::vector<unsigned> V, unsigned Add) {
+  for (unsigned R = 0; R < Rounds; ++R)
+    V = scaled(std::move(V), Add);
   return V;
 }
 
@@ -168,6 +191,24 @@ int run(int Argc, char **Argv) {
   Scale.on(All[1])(B, 3u);
   report(B.download() == scaled(scaled(initial(5), 2), 3),
          "copy_from device 0 to device 1 between their kernels");
+
+  // Every copy waits for the source device's latest kernel, not only the
+  // first copy on that stream: a slow kernel, then each half of A copied
+  // into the other half of B, three times.
+  bool Ordered = true;
+  std::vector<unsigned> WantA = initial(6), WantB(N);
+  A.upload(WantA);
+  for (int Round = 0; Round < 3; ++Round) {
+    Slow.on(All[0])(A, unsigned(Round));
+    WantA = slowed(WantA, unsigned(Round));
+    B.copy_from(A, 0, N / 2, N - N / 2);
+    B.copy_from(A, N / 2, N - N / 2, 0);
+    std::copy(WantA.begin(), WantA.begin() + N / 2, WantB.end() - N / 2);
+    std::copy(WantA.begin() + N / 2, WantA.end(), WantB.begin());
+    Ordered = Ordered && B.download() == WantB;
+  }
+  report(Ordered, "each ranged copy_from from device 0 to device 1 waits "
+                  "for device 0's latest kernel");
 
   bool Peer = All[1].can_access_peer(All[0]);
   std::printf("# device 1 %s peer access to device 0\n",

@@ -5,7 +5,8 @@
 # .gpu-pack/mstage-gpu.tar.xz (in the repository root):
 #   lib/libmstage_rt.so   the runtime, stripped
 #   test/gpu/<program>    every program of BUILD_DIR/test/gpu, stripped
-#   examples/<program>    every program of BUILD_DIR/examples, stripped
+#   examples/<program>    every program of BUILD_DIR/examples (and of
+#                         examples/heat_mpi, built where MPI is), stripped
 #   bench/<program>       every program of BUILD_DIR/bench (mstage_bench and
 #                         the nvcc baselines of bench/cuda/build.sh), stripped
 #   run-suite.sh          tools/gpu/run-suite.sh
@@ -64,12 +65,14 @@ strip --strip-unneeded -o "$stage/lib/libmstage_rt.so" "$runtime"
 chmod 755 "$stage/lib/libmstage_rt.so"
 tests=$(copy_programs "$build/test/gpu" "$stage/test/gpu")
 examples=$(copy_programs "$build/examples" "$stage/examples")
+mpi_examples=$(copy_programs "$build/examples/heat_mpi" "$stage/examples")
+examples=$((examples + mpi_examples))
 benches=$(copy_programs "$build/bench" "$stage/bench")
 [[ $tests -gt 0 ]] ||
   die "no programs in $build/test/gpu; build them first (ninja -C $build)"
 install -m 755 "$repo/tools/gpu/run-suite.sh" "$stage/run-suite.sh"
 install -m 755 "$repo/bench/run.sh" "$repo/bench/profile.sh" "$repo/bench/report.py" \
-  "$repo/bench/plot.py" "$stage/bench/"
+  "$repo/bench/plot.py" "$repo/bench/multi_gpu.sh" "$stage/bench/"
 
 {
   echo "made: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"

@@ -50,6 +50,8 @@ NO_MEMCHECK_PROGRAMS=(launch_error device_assert bounds_check async_fault)
 # Programs whose checks need two GPUs: on a machine with one they are not
 # run, and the summary says so (they would only SKIP, which fails a run).
 TWO_GPU_PROGRAMS=(multi_device)
+# Programs that run under mpirun: bench/multi_gpu.sh runs and checks them.
+MPI_PROGRAMS=(heat_mpi)
 
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 SUITE_BUDGET=${SUITE_BUDGET:-540}
@@ -92,6 +94,7 @@ finish() {
   if ((${#not_run[@]})); then
     echo "not run, they need 2 GPUs and this machine has $gpus: ${not_run[*]}"
   fi
+  echo "not run, under mpirun in bench/multi_gpu.sh instead: ${MPI_PROGRAMS[*]}"
   echo "$passed passed, $failed failed"
   {
     echo
@@ -276,6 +279,11 @@ run_one() { # program mode
 
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 not_run=()
+kept=()
+for program in "${programs[@]}"; do
+  listed "${program##*/}" "${MPI_PROGRAMS[@]}" || kept+=("$program")
+done
+programs=("${kept[@]}")
 if ((gpus < 2)); then
   kept=()
   for program in "${programs[@]}"; do
