@@ -23,9 +23,12 @@ heat_n=${HEAT_N:-8192} heat_steps=${HEAT_STEPS:-1000}
 nbody_n=${NBODY_N:-524288} nbody_steps=${NBODY_STEPS:-6}
 check_n=${CHECK_N:-65536}
 mkdir -p "$out"
+# A pack's programs find its runtime here (ranks get the variable too).
+[[ -d $ex/../lib ]] && export LD_LIBRARY_PATH=$(cd "$ex/../lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0 # no NVLink multicast on the lent machines
 mpirun=(mpirun)
 [[ $(id -u) == 0 ]] && mpirun+=(--allow-run-as-root)
+mpirun+=(-x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE)
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 pass=0
 fail=0

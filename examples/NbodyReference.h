@@ -10,6 +10,9 @@
 #include <random>
 #include <vector>
 
+// MSTAGE_CHECK=cpu compares bodies as four floats each, with its tolerance.
+template <> struct mstage::check_as<data_t> { using type = float; };
+
 // N bodies at random in [-1, 1)^3, with masses in [0.5, 1.5) and small
 // velocities: the same bodies (seed 42) in every program that uses them.
 inline void randomBodies(size_t N, std::vector<data_t> &Pos,

@@ -7,9 +7,6 @@
 #include <cstdlib>
 #include <vector>
 
-// MSTAGE_CHECK=cpu compares bodies as four floats each, with its tolerance.
-template <> struct mstage::check_as<data_t> { using type = float; };
-
 template <typename Stage> bool run(size_t n, unsigned blockSize, Stage stage) {
   std::vector<data_t> pos, vel, npos(n, data_t{-7, -7, -7, -7});
   randomBodies(n, pos, vel);

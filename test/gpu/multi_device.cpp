@@ -197,15 +197,15 @@ int run(int Argc, char **Argv) {
   // into the other half of B, three times.
   bool Ordered = true;
   std::vector<unsigned> WantA = initial(6), WantB(N);
-  A.upload(WantA);
+  mstage::device_vector<unsigned> A2(WantA), B2(N, All[1]);
   for (int Round = 0; Round < 3; ++Round) {
-    Slow.on(All[0])(A, unsigned(Round));
+    Slow.on(All[0])(A2, unsigned(Round));
     WantA = slowed(WantA, unsigned(Round));
-    B.copy_from(A, 0, N / 2, N - N / 2);
-    B.copy_from(A, N / 2, N - N / 2, 0);
+    B2.copy_from(A2, 0, N / 2, N - N / 2);
+    B2.copy_from(A2, N / 2, N - N / 2, 0);
     std::copy(WantA.begin(), WantA.begin() + N / 2, WantB.end() - N / 2);
     std::copy(WantA.begin() + N / 2, WantA.end(), WantB.begin());
-    Ordered = Ordered && B.download() == WantB;
+    Ordered = Ordered && B2.download() == WantB;
   }
   report(Ordered, "each ranged copy_from from device 0 to device 1 waits "
                   "for device 0's latest kernel");
