@@ -7,7 +7,7 @@
 // back to the same bytes.
 //
 //===----------------------------------------------------------------------===//
-#include "DiskEntry.h"
+#include "cache/DiskEntry.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"

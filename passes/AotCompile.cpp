@@ -40,7 +40,7 @@ using namespace llvm;
 namespace mstage {
 namespace {
 
-// ptxas as the runtime finds it (runtime/CudaTools.cpp): MSTAGE_PTXAS (a
+// ptxas as the runtime finds it (runtime/cuda/CudaTools.cpp): MSTAGE_PTXAS (a
 // path, or off), else findCudaTool. Path is "" without one, and Why says why.
 struct PtxasChoice {
   std::string Path, Why;

@@ -5,7 +5,7 @@
 // blobs, one device link blob (KernelBlob.h): the device code of the
 // functions it exports, and the functions that its kernels and exports call
 // without defining them (imports). The runtime links the exports a kernel
-// needs into its module before optimization (runtime/DeviceLibrary.h).
+// needs into its module before optimization (runtime/jit/DeviceLibrary.h).
 //
 // What is exported: the definitions the plugin tagged (KernelChecker.h says
 // which: externally visible, not inline, in the program's own files, and

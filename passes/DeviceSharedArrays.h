@@ -6,7 +6,7 @@
 // global in address space 3, a `.shared` variable in PTX, so a declaration is
 // one array per block however often the code around it is inlined or called,
 // as CUDA's __shared__ is. The runtime counts these globals as the kernel's
-// static shared memory (runtime/LaunchLimits.cpp).
+// static shared memory (runtime/core/LaunchLimits.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_PASSES_DEVICESHAREDARRAYS_H

@@ -1,10 +1,10 @@
 //===- Backend.cpp - Where launches go: a GPU, the CPU, PTX only, nowhere -===//
-#include "Backend.h"
-#include "CompilePool.h"
-#include "CpuThreadPool.h"
-#include "CudaDriver.h"
-#include "JitCompiler.h"
-#include "KernelRegistry.h"
+#include "core/Backend.h"
+#include "core/KernelRegistry.h"
+#include "cpu/CpuThreadPool.h"
+#include "cuda/CudaDriver.h"
+#include "jit/CompilePool.h"
+#include "jit/JitCompiler.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -9,7 +9,7 @@
 #ifndef MSTAGE_RUNTIME_CODEFORLAUNCH_H
 #define MSTAGE_RUNTIME_CODEFORLAUNCH_H
 
-#include "CudaDriver.h"
+#include "cuda/CudaDriver.h"
 #include "mstage/abi.h"
 
 #include <cstdint>

@@ -6,16 +6,15 @@
 // too: a check that the kernel gives the same output twice.
 //
 //===----------------------------------------------------------------------===//
-#include "Backend.h"
-#include "CheckSettings.h"
-#include "KernelRegistry.h"
-#include "RuntimeError.h"
-#include "StageCheck.h"
+#include "core/Backend.h"
+#include "core/KernelRegistry.h"
+#include "core/RuntimeError.h"
+#include "cpu/CheckSettings.h"
+#include "cpu/StageCheck.h"
 
 #include "mstage/abi.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringRef.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -26,46 +25,6 @@
 using namespace mstage::rt;
 
 #define MSTAGE_EXPORT extern "C" __attribute__((visibility("default")))
-
-namespace {
-
-CheckSettings readCheckSettings() {
-  CheckSettings S;
-  llvm::StringRef Mode =
-      std::getenv("MSTAGE_CHECK") ? std::getenv("MSTAGE_CHECK") : "";
-  llvm::SmallVector<llvm::StringRef, 2> Parts;
-  Mode.split(Parts, ',', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef Part : Parts) {
-    Part = Part.trim();
-    if (Part == "cpu")
-      S.Cpu = true;
-    else if (Part == "stage")
-      S.Stage = true;
-    else if (Part != "off" && Part != "0" && !Part.empty())
-      S.Error = "MSTAGE_CHECK='" + Mode.str() +
-                "' is not a list of cpu and stage, or off";
-  }
-  if (const char *R = std::getenv("MSTAGE_CHECK_RTOL"); R && *R) {
-    if (llvm::StringRef(R).trim().getAsDouble(S.Rtol) || !(S.Rtol >= 0))
-      S.Error = "MSTAGE_CHECK_RTOL='" + std::string(R) +
-                "' is not a relative tolerance such as 1e-5";
-  }
-  if (S.Cpu && S.Error.empty())
-    std::fprintf(stderr, "mstage: MSTAGE_CHECK=cpu: each launch also runs on "
-                         "the CPU back end, and the outputs are compared\n");
-  if (S.Stage && S.Error.empty())
-    std::fprintf(stderr, "mstage: MSTAGE_CHECK=stage: on the CPU back end, "
-                         "every stage() is compared with the value folded for "
-                         "its launch\n");
-  return S;
-}
-
-} // namespace
-
-const CheckSettings &mstage::rt::checkSettings() {
-  static const CheckSettings S = readCheckSettings();
-  return S;
-}
 
 MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry, int Checkable) {
   const CheckSettings &S = checkSettings();

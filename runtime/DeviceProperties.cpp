@@ -15,15 +15,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AotImage.h"
-#include "Backend.h"
 #include "CodeForLaunch.h"
-#include "CpuThreadPool.h"
-#include "CudaDriver.h"
-#include "KernelRegistry.h"
-#include "LaunchLimits.h"
-#include "RuntimeError.h"
-#include "Settings.h"
-#include "Stream.h"
+#include "core/Backend.h"
+#include "core/KernelRegistry.h"
+#include "core/LaunchLimits.h"
+#include "core/RuntimeError.h"
+#include "core/Stream.h"
+#include "cpu/CpuThreadPool.h"
+#include "cuda/CudaDriver.h"
+#include "support/Settings.h"
 
 #include "mstage/abi.h"
 

@@ -1,34 +1,34 @@
 //===- Launch.cpp - mstage_rt_launch: find or make the code, then launch ===//
-#include "AllocationMap.h"
 #include "AotImage.h"
-#include "Backend.h"
-#include "CacheKey.h"
 #include "CaptureInMemory.h"
 #include "CodeForLaunch.h"
-#include "CompilePool.h"
-#include "CpuBackend.h"
-#include "CubinWriter.h"
-#include "CudaDriver.h"
-#include "DiskCache.h"
-#include "Dump.h"
-#include "GenericCode.h"
-#include "HotTls.h"
-#include "JitCompiler.h"
-#include "JitSettings.h"
-#include "KernelRegistry.h"
-#include "LaunchFactsOf.h"
-#include "LaunchLimits.h"
-#include "MemoryCache.h"
-#include "ParamsInMemory.h"
-#include "RuntimeError.h"
-#include "Settings.h"
-#include "StageCheck.h"
 #include "StageValueText.h"
-#include "StagedLaunch.h"
-#include "Stats.h"
-#include "Stream.h"
-#include "Trace.h"
-#include "TraceEvents.h"
+#include "cache/CacheKey.h"
+#include "cache/CubinWriter.h"
+#include "cache/DiskCache.h"
+#include "cache/MemoryCache.h"
+#include "core/AllocationMap.h"
+#include "core/Backend.h"
+#include "core/GenericCode.h"
+#include "core/HotTls.h"
+#include "core/KernelRegistry.h"
+#include "core/LaunchFactsOf.h"
+#include "core/LaunchLimits.h"
+#include "core/ParamsInMemory.h"
+#include "core/RuntimeError.h"
+#include "core/StagedLaunch.h"
+#include "core/Stream.h"
+#include "cpu/CpuBackend.h"
+#include "cpu/StageCheck.h"
+#include "cuda/CudaDriver.h"
+#include "inspect/Dump.h"
+#include "inspect/Stats.h"
+#include "inspect/Trace.h"
+#include "inspect/TraceEvents.h"
+#include "jit/CompilePool.h"
+#include "jit/JitCompiler.h"
+#include "jit/JitSettings.h"
+#include "support/Settings.h"
 
 #include "mstage/abi.h"
 
@@ -934,7 +934,8 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     if (!Function)
       return fail(Err);
   }
-  GpuSpan Run(SpanKind::Kernel, *S.driver(), S);
+  GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(),
+              S.capturing());
   Status St = S.driver()->launch(
       Generic ? Generic->Function : Function, Config->grid, Config->block,
       Config->shared_bytes,

@@ -6,12 +6,12 @@
 // run through unchanged.
 //
 //===----------------------------------------------------------------------===//
-#include "AllocationMap.h"
-#include "Backend.h"
-#include "CudaDriver.h"
-#include "RuntimeError.h"
-#include "Stream.h"
-#include "TraceEvents.h"
+#include "core/AllocationMap.h"
+#include "core/Backend.h"
+#include "core/RuntimeError.h"
+#include "core/Stream.h"
+#include "cuda/CudaDriver.h"
+#include "inspect/TraceEvents.h"
 
 #include "mstage/abi.h"
 
@@ -175,7 +175,8 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device_async(void *Dst, const void *Src,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu) {
-    GpuSpan Span(SpanKind::CopyToDevice, *S.driver(), S, Bytes);
+    GpuSpan Span(SpanKind::CopyToDevice, *S.driver(), S.handle(), S.id(),
+                 S.capturing(), Bytes);
     return Span.enqueued(result(
         S.driver()->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle())));
   }
@@ -188,7 +189,8 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu) {
-    GpuSpan Span(SpanKind::CopyToHost, *S.driver(), S, Bytes);
+    GpuSpan Span(SpanKind::CopyToHost, *S.driver(), S.handle(), S.id(),
+                 S.capturing(), Bytes);
     Status St = S.driver()->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
     // A fault of an earlier kernel surfaces here.
     return Span.enqueued(
@@ -202,7 +204,8 @@ MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu) {
-    GpuSpan Span(SpanKind::CopyOnDevice, *S.driver(), S, Bytes);
+    GpuSpan Span(SpanKind::CopyOnDevice, *S.driver(), S.handle(), S.id(),
+                 S.capturing(), Bytes);
     // Between two devices' memory: a peer copy. One device has no other.
     if (CudaDriver::count() > 1) {
       int To = allocationDevice(dev(Dst)), From = allocationDevice(dev(Src));

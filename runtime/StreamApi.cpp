@@ -7,9 +7,9 @@
 // capture recorded, replayed in order.
 //
 //===----------------------------------------------------------------------===//
-#include "Backend.h"
-#include "RuntimeError.h"
-#include "Stream.h"
+#include "core/Backend.h"
+#include "core/RuntimeError.h"
+#include "core/Stream.h"
 
 #include "mstage/abi.h"
 

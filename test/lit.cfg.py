@@ -53,9 +53,9 @@ config.environment["PATH"] = os.pathsep.join(
 # their own, not the user's (~/.cache/mstage).
 config.environment["MSTAGE_CACHE_DIR"] = os.path.join(
     config.test_exec_root, "mstage-cache")
-# The tests outside test/jit check what the JIT compiles, dumps and caches at
-# each launch: they wait for it (MSTAGE_JIT=sync). test/jit runs with the
-# default, async.
+# The tests outside test/jit/async check what the JIT compiles, dumps and
+# caches at each launch: they wait for it (MSTAGE_JIT=sync). test/jit/async
+# runs with the default, async.
 config.environment["MSTAGE_JIT"] = "sync"
 
 # A compiler other than mstage++'s clang, as a user's project may have.

@@ -22,10 +22,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AotImage.h"
-#include "DeviceLibrary.h"
-#include "JitCompiler.h"
 #include "KernelBlob.h"
 #include "StageValueText.h"
+#include "jit/DeviceLibrary.h"
+#include "jit/JitCompiler.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"

@@ -3,15 +3,16 @@
 #ifndef MSTAGE_TEST_GPU_SUITEMAIN_H
 #define MSTAGE_TEST_GPU_SUITEMAIN_H
 
+#include "ChildProcess.h"
+
 #include "mstage/abi.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
+#include <vector>
 
 inline int runSuiteProgram(const char *Name, int (*Run)()) {
   try {
@@ -34,27 +35,21 @@ inline int runSuiteProgram(const char *Name, int (*Run)(int, char **),
   }
 }
 
-// This program's path, to run it again as a child; empty if unknown.
-inline std::string selfPath() {
-  char Path[4096];
-  ssize_t Len = readlink("/proc/self/exe", Path, sizeof(Path) - 1);
-  return Len > 0 ? std::string(Path, size_t(Len)) : std::string();
-}
-
-// Runs this program again with Args (and the environment settings Env, as
-// "NAME=value ..."); returns what it printed on stdout (and stderr, with
-// WithStderr), and its exit status in Status.
+// runThisProgram (ChildProcess.h) with Args and Env as words separated by
+// spaces, the status in Status. Kept for multi_device.cpp until it calls
+// runThisProgram itself.
 inline std::string runSelf(const std::string &Args, bool WithStderr,
                            int &Status, const std::string &Env = "") {
-  std::string Out = "/tmp/mstage-suite-" + std::to_string(getpid());
-  Status = std::system((Env + " '" + selfPath() + "' " + Args + " > " + Out +
-                        (WithStderr ? " 2>&1" : ""))
-                           .c_str());
-  std::ifstream In(Out);
-  std::stringstream Text;
-  Text << In.rdbuf();
-  std::remove(Out.c_str());
-  return Text.str();
+  auto Words = [](const std::string &Text) {
+    std::istringstream In(Text);
+    std::vector<std::string> W;
+    for (std::string Word; In >> Word;)
+      W.push_back(Word);
+    return W;
+  };
+  ChildResult R = runThisProgram(Words(Args), Words(Env), WithStderr);
+  Status = R.Status;
+  return R.Output;
 }
 
 // True when launches run on the CPU back end (MSTAGE_BACKEND=cpu, or auto

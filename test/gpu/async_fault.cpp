@@ -103,18 +103,18 @@ bool report(bool OK, const std::string &What, const std::string &Child) {
 }
 
 int onGpu() {
-  const std::string NoCheck = "env -u MSTAGE_CHECK";
-  int Status;
+  const std::string NoCheck = "MSTAGE_CHECK";
   bool OK = true;
 
-  std::string T = runSelf("--child among", /*WithStderr=*/false, Status,
-                          NoCheck);
+  ChildResult C = runThisProgram({"--child", "among"}, {NoCheck},
+                                 /*WithStderr=*/false);
+  std::string T = C.Output;
   bool After = has(T, "THROWN at synchronize: ") ||
                (has(T, "THROWN at launch ") && !has(T, "at launch 50:") &&
                 !has(T, "at launch 0:"));
   for (unsigned I = 1; I < 50; ++I)
     After = After && !has(T, "at launch " + std::to_string(I) + ":");
-  OK &= report(Status == 0 && After && has(T, "badKernel") &&
+  OK &= report(C.Status == 0 && After && has(T, "badKernel") &&
                    has(T, "CUDA_ERROR_") &&
                    has(T, "kernels in flight since the last synchronization") &&
                    has(T, "MSTAGE_LAUNCH_BLOCKING=1 names the kernel"),
@@ -122,8 +122,9 @@ int onGpu() {
                "faulting kernel among those in flight",
                T);
 
-  T = runSelf("--child last", /*WithStderr=*/false, Status, NoCheck);
-  OK &= report(Status == 0 && has(T, "THROWN at synchronize: ") &&
+  C = runThisProgram({"--child", "last"}, {NoCheck}, /*WithStderr=*/false);
+  T = C.Output;
+  OK &= report(C.Status == 0 && has(T, "THROWN at synchronize: ") &&
                    has(T, "CUDA_ERROR_") && has(T, "badKernel") &&
                    has(T, "goodKernel") && has(T, "99 launches") &&
                    has(T, "1 launch"),
@@ -132,9 +133,11 @@ int onGpu() {
                "in flight",
                T);
 
-  T = runSelf("--child among", /*WithStderr=*/false, Status,
-              NoCheck + " MSTAGE_LAUNCH_BLOCKING=1");
-  OK &= report(Status == 0 && has(T, "THROWN at launch 50: ") &&
+  C = runThisProgram({"--child", "among"},
+                     {NoCheck, "MSTAGE_LAUNCH_BLOCKING=1"},
+                     /*WithStderr=*/false);
+  T = C.Output;
+  OK &= report(C.Status == 0 && has(T, "THROWN at launch 50: ") &&
                    has(T, "badKernel") && has(T, "failed") &&
                    has(T, "CUDA_ERROR_") && !has(T, "in flight") &&
                    !has(T, "goodKernel"),
@@ -187,10 +190,12 @@ int cpuLaunches(bool Print) {
 
 int onCpuBackEnd() {
   int Failed = cpuLaunches(/*Print=*/true);
-  int Status;
-  std::string T = runSelf("--child cpu", /*WithStderr=*/false, Status,
-                          "MSTAGE_LAUNCH_BLOCKING=1");
-  bool OK = Status == 0 && has(T, "PASS async_fault: CPU back end (blocking)");
+  ChildResult C = runThisProgram({"--child", "cpu"},
+                                 {"MSTAGE_LAUNCH_BLOCKING=1"},
+                                 /*WithStderr=*/false);
+  const std::string &T = C.Output;
+  bool OK =
+      C.Status == 0 && has(T, "PASS async_fault: CPU back end (blocking)");
   if (!OK)
     std::printf("FAIL %s: with MSTAGE_LAUNCH_BLOCKING=1 the child printed:\n%s",
                 Name, T.c_str());

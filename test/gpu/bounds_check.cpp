@@ -104,12 +104,12 @@ int childHost() {
 // Runs the child for Mode and checks its output for each of Want (with
 // "@LINE" replaced by the line the child printed).
 bool expectFailure(const std::string &Mode, std::vector<std::string> Want) {
-  int Status;
-  std::string T = runSelf("--child " + Mode, /*WithStderr=*/true, Status);
+  ChildResult C = runThisProgram({"--child", Mode});
+  const std::string &T = C.Output;
   std::size_t At = T.find("line ");
   std::string Line =
       At == std::string::npos ? "?" : std::to_string(std::stoi(T.substr(At + 5)));
-  bool OK = Status != 0;
+  bool OK = C.Status != 0;
   for (std::string &W : Want) {
     std::size_t P = W.find("@LINE");
     if (P != std::string::npos)
@@ -118,7 +118,7 @@ bool expectFailure(const std::string &Mode, std::vector<std::string> Want) {
   }
   if (!OK)
     std::printf("FAIL %s: child '%s' exited with %d and printed:\n%s\n", Name,
-                Mode.c_str(), Status, T.c_str());
+                Mode.c_str(), C.Status, T.c_str());
   return OK;
 }
 

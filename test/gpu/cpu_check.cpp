@@ -71,19 +71,18 @@ int run(int Argc, char **Argv) {
   if (skipWithoutGpu(Name))
     return 0;
   bool Gpu = std::strcmp(mstage_rt_backend(), "cuda") == 0;
-  int Status;
-  std::string Agree =
-      runSelf("--child agree", /*WithStderr=*/true, Status, "MSTAGE_CHECK=cpu");
-  if (Status != 0 ||
+  ChildResult C = runThisProgram({"--child", "agree"}, {"MSTAGE_CHECK=cpu"});
+  const std::string &Agree = C.Output;
+  if (C.Status != 0 ||
       Agree.find("each launch also runs on the CPU back end") ==
           std::string::npos ||
       Agree.find("agree: out[") == std::string::npos) {
-    std::printf("FAIL %s: the agreeing kernel: status %d:\n%s\n", Name, Status,
-                Agree.c_str());
+    std::printf("FAIL %s: the agreeing kernel: status %d:\n%s\n", Name,
+                C.Status, Agree.c_str());
     return 1;
   }
   std::string Differ =
-      runSelf("--child differ", /*WithStderr=*/true, Status, "MSTAGE_CHECK=cpu");
+      runThisProgram({"--child", "differ"}, {"MSTAGE_CHECK=cpu"}).Output;
   const char *Want =
       Gpu ? "the GPU and the CPU back end differ in argument 2, element 0 of "
             "256: GPU 0, CPU 9.9999461e-41"

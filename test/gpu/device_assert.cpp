@@ -38,8 +38,8 @@ int run(int Argc, char **Argv) {
     return child();
   if (skipWithoutGpu(Name))
     return 0;
-  int Status;
-  std::string T = runSelf("--child", /*WithStderr=*/true, Status);
+  ChildResult C = runThisProgram({"--child"});
+  const std::string &T = C.Output;
   bool Cpu = onCpu();
   std::vector<std::string> Want = {
       "device_assert.cpp:" + std::to_string(AssertLine),
@@ -48,12 +48,12 @@ int run(int Argc, char **Argv) {
   if (Cpu) // glibc's assert: "Assertion `e' failed." and abort()
     Want = {"device_assert.cpp:" + std::to_string(AssertLine),
             "Assertion `v[i] == 7 && i < 40' failed"};
-  bool OK = Status != 0;
+  bool OK = C.Status != 0;
   for (const std::string &W : Want)
     OK = OK && T.find(W) != std::string::npos;
   if (!OK) {
     std::printf("FAIL %s: the child exited with %d and printed:\n%s\n", Name,
-                Status, T.c_str());
+                C.Status, T.c_str());
     return 1;
   }
   std::printf("PASS %s: the failed assert stopped the %s with its "

@@ -87,11 +87,15 @@ int child(int Want, bool WantCubin) {
   return 0;
 }
 
-int runChild(const std::string &Self, int Want, bool WantCubin,
-             const std::string &Env = "") {
-  std::string Cmd = Env + " '" + Self + "' --child " + std::to_string(Want) +
-                    " " + std::to_string(WantCubin);
-  return std::system(Cmd.c_str());
+// Runs this program as a child that expects Want as its launch's source;
+// what it printed is printed here.
+int runChild(int Want, bool WantCubin,
+             const std::vector<std::string> &Env = {}) {
+  ChildResult C = runThisProgram(
+      {"--child", std::to_string(Want), std::to_string(WantCubin)}, Env,
+      /*WithStderr=*/false);
+  std::fputs(C.Output.c_str(), stdout);
+  return C.Status;
 }
 
 int runOnCpu(const char *Dir) {
@@ -131,8 +135,7 @@ int run(int Argc, char **Argv) {
     return 0;
   if (onCpu())
     return runOnCpu(Dir);
-  std::string Self = selfPath();
-  if (Self.empty())
+  if (selfPath().empty())
     return std::printf("FAIL %s: readlink\n", Name), 1;
 
   if (!expect("the first launch", launchAndCheck(5, 5), 2) ||
@@ -161,19 +164,19 @@ int run(int Argc, char **Argv) {
                                "\"${CUDA_HOME:-/usr/local/cuda}/bin/ptxas\"") ==
                    0;
   mstage_rt_flush_cache(); // the entries are written in the background
-  if (runChild(Self, 1, HavePtxas) != 0)
+  if (runChild(1, HavePtxas) != 0)
     return 1;
   std::string Truncate = std::string("for f in ") + Dir +
                          "/*.mstage; do truncate -s 100 \"$f\"; done";
   // A launch that compiles runs the driver's JIT of the PTX; the cubin is for
   // the next process.
-  if (std::system(Truncate.c_str()) != 0 || runChild(Self, 2, false) != 0 ||
-      runChild(Self, 1, HavePtxas) != 0)
+  if (std::system(Truncate.c_str()) != 0 || runChild(2, false) != 0 ||
+      runChild(1, HavePtxas) != 0)
     return 1;
   std::string PtxDir = std::string(Dir) + "/ptx-only";
-  std::string PtxEnv = "MSTAGE_CACHE_DIR='" + PtxDir + "'";
-  if (runChild(Self, 2, false, PtxEnv + " MSTAGE_PTXAS=off") != 0 ||
-      runChild(Self, 1, false, PtxEnv + " MSTAGE_PTXAS=off") != 0)
+  std::vector<std::string> PtxEnv = {"MSTAGE_CACHE_DIR=" + PtxDir,
+                                     "MSTAGE_PTXAS=off"};
+  if (runChild(2, false, PtxEnv) != 0 || runChild(1, false, PtxEnv) != 0)
     return 1;
   std::string Rejecting = std::string(Dir) + "/rejecting-ptxas";
   if (FILE *F = std::fopen(Rejecting.c_str(), "w")) {
@@ -183,11 +186,10 @@ int run(int Argc, char **Argv) {
     std::fclose(F);
   }
   std::string RejectedDir = std::string(Dir) + "/rejected";
-  std::string RejectEnv = "MSTAGE_CACHE_DIR='" + RejectedDir +
-                          "' MSTAGE_PTXAS='" + Rejecting + "'";
+  std::vector<std::string> RejectEnv = {"MSTAGE_CACHE_DIR=" + RejectedDir,
+                                        "MSTAGE_PTXAS=" + Rejecting};
   if (chmod(Rejecting.c_str(), 0755) != 0 ||
-      runChild(Self, 2, false, RejectEnv) != 0 ||
-      runChild(Self, 2, false, RejectEnv) != 0)
+      runChild(2, false, RejectEnv) != 0 || runChild(2, false, RejectEnv) != 0)
     return 1;
   std::string NoEntry = "test -z \"$(ls '" + RejectedDir + "')\"";
   if (std::system(NoEntry.c_str()) != 0)

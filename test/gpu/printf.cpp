@@ -46,9 +46,9 @@ int run(int Argc, char **Argv) {
     return child();
   if (skipWithoutGpu(Name))
     return 0;
-  int Status;
-  std::istringstream In(runSelf("--child", /*WithStderr=*/false, Status));
-  if (Status != 0)
+  ChildResult C = runThisProgram({"--child"}, {}, /*WithStderr=*/false);
+  std::istringstream In(C.Output);
+  if (C.Status != 0)
     return std::printf("FAIL %s: the child failed\n", Name), 1;
   std::vector<std::string> Got, Want = {"no arguments"};
   for (std::string Line; std::getline(In, Line);)

@@ -78,10 +78,10 @@ int run(int Argc, char **Argv) {
     return 0;
   std::string File =
       "/tmp/mstage-timeline-" + std::to_string(getpid()) + ".json";
-  int Status;
-  std::string Out =
-      runSelf("--child", true, Status,
-              "MSTAGE_JIT=sync MSTAGE_STATS=1 MSTAGE_TRACE=chrome:" + File);
+  ChildResult C = runThisProgram(
+      {"--child"},
+      {"MSTAGE_JIT=sync", "MSTAGE_STATS=1", "MSTAGE_TRACE=chrome:" + File});
+  const std::string &Out = C.Output;
   std::ifstream In(File);
   std::stringstream Text;
   Text << In.rdbuf();
@@ -91,7 +91,7 @@ int run(int Argc, char **Argv) {
     std::printf("FAIL %s: %s\n%s\n", Name, Why.c_str(), Out.c_str());
     return 1;
   };
-  if (Status != 0 || Out.find("v0 14") == std::string::npos)
+  if (C.Status != 0 || Out.find("v0 14") == std::string::npos)
     return Fail("the child failed");
   std::vector<std::string> Kernels = spans(Json, "kernel");
   if (Kernels.size() != 3)

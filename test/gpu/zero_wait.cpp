@@ -206,9 +206,9 @@ int failingChild() {
 void failingCompile() {
   if (onCpu())
     return; // nothing compiles
-  int Status = 0;
-  std::string Out = runSelf("failing-child", /*WithStderr=*/true, Status,
-                            "MSTAGE_LLVM_ARGS=-mstage-no-such-option");
+  ChildResult C = runThisProgram({"failing-child"},
+                                 {"MSTAGE_LLVM_ARGS=-mstage-no-such-option"});
+  const std::string &Out = C.Output;
   size_t Reports = 0;
   for (size_t At = Out.find("its generic code keeps running");
        At != std::string::npos;
@@ -216,12 +216,12 @@ void failingCompile() {
     ++Reports;
   bool Named = Out.find("mstage: kernel '") != std::string::npos &&
                Out.find("MSTAGE_LLVM_ARGS") != std::string::npos;
-  report(Status == 0 && Reports == 1 && Named &&
+  report(C.Status == 0 && Reports == 1 && Named &&
              Out.find("child: generic results right") != std::string::npos,
          "a failing background compile is reported once (" +
              std::to_string(Reports) + " reports) and the generic code "
              "keeps running" +
-             (Status == 0 && Reports == 1 ? "" : ":\n" + Out));
+             (C.Status == 0 && Reports == 1 ? "" : ":\n" + Out));
 }
 
 void manyThreads() {

@@ -1,6 +1,6 @@
 """Prints what the kernel cache entries in a directory hold, one line each:
 "ptx <bytes> cubin <bytes> <elf|not-elf|none>", from the header that
-runtime/DiskEntry.cpp writes (version 3, all fields little-endian)."""
+runtime/cache/DiskEntry.cpp writes (version 3, all fields little-endian)."""
 import glob
 import struct
 import sys

@@ -5,7 +5,7 @@ cache tests:
   entry_tool.py append DIR N        N bytes are appended to the entry
   entry_tool.py swap SRC DST        DST's entry gets SRC's body and sizes
                                     under DST's key (a re-keyed header)
-The header is the one runtime/DiskEntry.cpp writes (the key at 16..32)."""
+The header is the one runtime/cache/DiskEntry.cpp writes (the key at 16..32)."""
 import glob
 import os
 import sys

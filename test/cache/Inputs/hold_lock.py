@@ -1,6 +1,6 @@
 """Holds a kernel cache lock while a program runs, as another process that
 compiles that entry would (a POSIX record lock on DIR/KEY.lock,
-runtime/CacheLock.cpp), for the cache lock tests:
+runtime/cache/CacheLock.cpp), for the cache lock tests:
   hold_lock.py DIR KEY SECONDS [--store] -- PROGRAM [ARGS...]
 KEY is a key in hex, or the path of an entry (KEY.mstage). The lock is taken
 before PROGRAM starts, and held until PROGRAM exits or SECONDS pass. Then,

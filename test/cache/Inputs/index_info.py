@@ -1,4 +1,4 @@
-"""Prints a kernel cache directory's index (runtime/DiskCache.cpp,
+"""Prints a kernel cache directory's index (runtime/cache/DiskCache.cpp,
 .mstage-index: three little-endian 64-bit fields), for the cache tests:
 "bytes <size of the directory> scans <directory scans so far>"."""
 import os

@@ -1,0 +1,140 @@
+//===- CubinWriter.cpp - ptxas cubins for the disk cache, off the launch --===//
+#include "cache/CubinWriter.h"
+#include "cache/DiskCache.h"
+#include "cuda/CudaTools.h"
+#include "inspect/TraceEvents.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <unistd.h>
+#include <vector>
+
+using namespace llvm;
+
+namespace mstage::rt {
+namespace {
+
+std::atomic<bool> PtxasFailed{false};
+
+// Reports a ptxas failure once; ptxas is not used again.
+void givingUpOnPtxas(StringRef Kernel, Error E) {
+  std::string Why = toString(std::move(E));
+  static std::once_flag Warned;
+  std::call_once(Warned, [&] {
+    errs() << "mstage: kernel '" << Kernel << "': " << Why
+           << "\nmstage: kernels are loaded as PTX from now on (set "
+              "MSTAGE_PTXAS to another ptxas, or to off)\n";
+  });
+  PtxasFailed = true;
+}
+
+struct PendingCubin {
+  CacheKey Key;
+  std::string Kernel, PTX;
+  std::unique_ptr<PtxasRun> Run;
+};
+
+// The ptxas processes started by this process. Made on first use, after
+// the settings it reads, so that it is destroyed (and waits) before them.
+class Pending {
+public:
+  Pending() : Owner(getpid()) {
+    (void)ptxasPath();
+    (void)cacheSettings();
+  }
+  ~Pending() {
+    if (getpid() == Owner)
+      collect(/*Block=*/true);
+  }
+
+  void add(PendingCubin P) {
+    std::lock_guard<std::mutex> L(Lock);
+    Runs.push_back(std::move(P));
+  }
+
+  // Writes the entries whose ptxas has finished (with Block, all of them).
+  void collect(bool Block) {
+    std::lock_guard<std::mutex> L(Lock);
+    std::vector<PendingCubin> Left;
+    for (PendingCubin &P : Runs) {
+      auto Done = finishPtxas(*P.Run, Block);
+      if (!Done) {
+        Left.push_back(std::move(P));
+        continue;
+      }
+      if (!*Done) {
+        Error E = handleErrors(Done->takeError(), [&](const PtxRejected &R) {
+          // The driver took PTX that ptxas refuses: no entry may serve it.
+          errs() << "mstage: kernel '" << P.Kernel << "': " << R.Command
+                 << " rejects the PTX that the driver loaded (its cache entry "
+                    "is removed): "
+                 << R.Log << "\n";
+          removeFromDiskCache(P.Key);
+        });
+        if (E)
+          givingUpOnPtxas(P.Kernel, std::move(E)); // the PTX entry stays
+        continue;
+      }
+      CachedCode Code;
+      Code.PTX = std::move(P.PTX);
+      Code.Cubin = std::move(**Done);
+      storeInDiskCache(P.Key, Code);
+    }
+    Runs = std::move(Left);
+  }
+
+private:
+  const pid_t Owner;
+  std::mutex Lock;
+  std::vector<PendingCubin> Runs;
+};
+
+Pending &pending() {
+  static Pending P;
+  return P;
+}
+
+} // namespace
+
+bool ptxasUsable() {
+  return !ptxasPath().empty() && !PtxasFailed.load(std::memory_order_relaxed);
+}
+
+Expected<std::string> assembleWithPtxas(StringRef Kernel, StringRef PTX,
+                                        StringRef Arch) {
+  if (!ptxasUsable())
+    return "";
+  HostSpan Span(SpanKind::Ptxas);
+  auto Cubin = assembleCubin(PTX, Arch, cacheTemporaryDir());
+  if (Cubin)
+    return std::move(*Cubin);
+  Error E = Cubin.takeError();
+  if (E.isA<PtxRejected>())
+    return std::move(E);
+  givingUpOnPtxas(Kernel, std::move(E));
+  return "";
+}
+
+void storeWithCubinLater(const CacheKey &Key, std::string Kernel,
+                         std::string PTX, std::string Arch) {
+  CachedCode Code;
+  Code.PTX = PTX;
+  storeInDiskCache(Key, Code);
+  Pending &P = pending();
+  P.collect(/*Block=*/false);
+  if (!ptxasUsable())
+    return;
+  auto Run = startPtxas(PTX, Arch, cacheTemporaryDir());
+  if (!Run)
+    return givingUpOnPtxas(Kernel, Run.takeError());
+  P.add({Key, std::move(Kernel), std::move(PTX), std::move(*Run)});
+}
+
+void initCubinWriters() { (void)pending(); }
+
+void waitForCubinWriters() { pending().collect(/*Block=*/true); }
+
+} // namespace mstage::rt

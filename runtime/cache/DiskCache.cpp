@@ -1,0 +1,546 @@
+//===- DiskCache.cpp - Compiled kernels kept on disk across runs ----------===//
+#include "cache/DiskCache.h"
+#include "cache/CacheLock.h"
+#include "cache/DiskEntry.h"
+#include "support/Settings.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace llvm;
+
+namespace mstage::rt {
+namespace {
+
+constexpr StringLiteral EntrySuffix = ".mstage";
+constexpr StringLiteral TempSuffix = ".tmp";
+// Held by the process that compiles the entry of the same name (CacheLock.h).
+constexpr StringLiteral LockSuffix = ".lock";
+// The directory's size, the time of its last scan and the number of scans
+// (CacheIndex below).
+constexpr StringLiteral IndexName = ".mstage-index";
+// A temporary file this old belongs to a process that died.
+constexpr auto StaleAfter = std::chrono::hours(1);
+
+std::string resolveDir() {
+  if (const char *D = std::getenv("MSTAGE_CACHE_DIR"); D && *D)
+    return D;
+  SmallString<256> Path;
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
+    Path = X;
+  else if (const char *H = std::getenv("HOME"); H && *H)
+    sys::path::append(Path, H, ".cache");
+  else
+    return "";
+  sys::path::append(Path, "mstage");
+  return std::string(Path);
+}
+
+CacheSettings readSettings() {
+  CacheSettings S;
+  if (const char *M = std::getenv("MSTAGE_CACHE"); M && *M) {
+    StringRef V = StringRef(M).trim();
+    if (V == "off")
+      S.Mode = CacheMode::Off;
+    else if (V == "memory")
+      S.Mode = CacheMode::Memory;
+    else if (V == "disk")
+      S.Mode = CacheMode::Disk;
+    else
+      S.Error =
+          "MSTAGE_CACHE='" + V.str() + "' is not one of off, memory, disk";
+  }
+  if (const char *Cap = std::getenv("MSTAGE_CACHE_MAX_MB"); Cap && *Cap) {
+    double MB;
+    if (StringRef(Cap).trim().getAsDouble(MB) || !(MB >= 0))
+      S.Error = "MSTAGE_CACHE_MAX_MB='" + std::string(Cap) +
+                "' is not a number of megabytes";
+    else
+      S.MaxBytes = uint64_t(MB * 1048576);
+  }
+  if (const char *Wait = std::getenv("MSTAGE_CACHE_LOCK_WAIT_MS");
+      Wait && *Wait) {
+    uint32_t Ms;
+    if (StringRef(Wait).trim().getAsInteger(10, Ms))
+      S.Error = "MSTAGE_CACHE_LOCK_WAIT_MS='" + std::string(Wait) +
+                "' is not a number of milliseconds (0 or more)";
+    else
+      S.LockWaitMs = Ms;
+  }
+  for (auto [Name, To] : {std::pair{"MSTAGE_CACHE_SHARED", &S.Shared},
+                          std::pair{"MSTAGE_CACHE_READONLY", &S.ReadOnly}}) {
+    BoolSetting B = readBoolSetting(Name);
+    *To = B.Value;
+    if (!B.Error.empty())
+      S.Error = B.Error;
+  }
+  S.Dir = resolveDir();
+  if (S.Mode == CacheMode::Disk && S.Dir.empty()) {
+    errs() << "mstage: no cache directory (set MSTAGE_CACHE_DIR, "
+              "XDG_CACHE_HOME or HOME); caching kernels in memory only\n";
+    S.Mode = CacheMode::Memory;
+  }
+  return S;
+}
+
+// One warning per process for a directory (or an entry) that cannot be
+// used or trusted; after it, the disk cache is off (for launches on every
+// thread, hence atomic).
+std::once_flag Unusable;
+std::atomic<bool> DiskOff{false};
+
+void giveUp(const Twine &Why) {
+  std::call_once(Unusable, [&] {
+    errs() << "mstage: " << Why << "; caching kernels in memory only\n";
+    DiskOff = true;
+  });
+}
+
+void giveUpOnDir(const Twine &What, std::error_code EC) {
+  giveUp("cannot use the kernel cache at " + cacheSettings().Dir + ": " + What +
+         ": " + EC.message());
+}
+
+std::string octal(mode_t M) {
+  std::string S;
+  raw_string_ostream(S) << format("%04o", unsigned(M & 07777));
+  return S;
+}
+
+// Why the directory or an entry, which another user could have written,
+// is not trusted, with what to do; "" when it is trusted (as ssh and ccache
+// do; MSTAGE_CACHE_SHARED=1 trusts).
+std::string distrust(const struct stat &St, bool IsDir) {
+  constexpr StringLiteral Shared =
+      "MSTAGE_CACHE_SHARED=1 if the cache is shared on purpose";
+  if (cacheSettings().Shared)
+    return "";
+  if (St.st_uid != geteuid())
+    return "is owned by another user (uid " + utostr(St.st_uid) + ") (" +
+           (IsDir ? "set MSTAGE_CACHE_DIR to a directory of your own, or "
+                  : "remove it, or set ") +
+           Shared.str() + ")";
+  if (St.st_mode & (S_IWGRP | S_IWOTH))
+    return "is writable by other users (mode " + octal(St.st_mode) +
+           ") (make it private with chmod go-w, or set " + Shared.str() + ")";
+  return "";
+}
+
+// Set when this process made the cache directory: its index starts at 0
+// without a scan.
+bool CreatedDir = false;
+
+// Creates the directory and checks who may write it, once per process.
+bool dirUsable() {
+  static const bool Usable = [] {
+    const CacheSettings &S = cacheSettings();
+    // Private unless shared: nobody else can then plant entries.
+    auto Perms = S.Shared ? sys::fs::all_all : sys::fs::owner_all;
+    CreatedDir = !sys::fs::exists(S.Dir);
+    // A read-only cache that does not exist is an empty one.
+    if (S.ReadOnly && CreatedDir)
+      return false;
+    if (std::error_code EC = sys::fs::create_directories(
+            S.Dir, /*IgnoreExisting=*/true, Perms)) {
+      giveUpOnDir("cannot create the directory", EC);
+      return false;
+    }
+    struct stat St;
+    if (::stat(S.Dir.c_str(), &St)) {
+      giveUpOnDir("cannot read the directory",
+                  std::error_code(errno, std::generic_category()));
+      return false;
+    }
+    if (std::string Why = distrust(St, /*IsDir=*/true); !Why.empty()) {
+      giveUp("the kernel cache directory " + S.Dir + " " + Why);
+      return false;
+    }
+    return true;
+  }();
+  return Usable && !DiskOff;
+}
+
+bool diskOn() {
+  return cacheSettings().Mode == CacheMode::Disk && !DiskOff && dirUsable();
+}
+
+// Whether the cache may be written: it is on and not read-only.
+bool writable() { return !cacheSettings().ReadOnly && diskOn(); }
+
+std::string pathFor(const CacheKey &Key, StringRef Suffix) {
+  SmallString<256> P(cacheSettings().Dir);
+  sys::path::append(P, Key.hex() + Suffix);
+  return std::string(P);
+}
+
+std::string entryPath(const CacheKey &Key) { return pathFor(Key, EntrySuffix); }
+
+unsigned fileMode() { return cacheSettings().Shared ? 0644 : 0600; }
+
+// Reads exactly Size bytes at Offset, or fails.
+bool readAll(int FD, char *To, size_t Size, uint64_t Offset) {
+  while (Size) {
+    ssize_t N = ::pread(FD, To, Size, Offset);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    To += N;
+    Size -= N;
+    Offset += N;
+  }
+  return true;
+}
+
+// The cache directory's size, kept in a small file beside the entries so
+// that a store costs O(1) cache I/O: it adds its entry's size, and only
+// when the sum passes the cap (or the last scan is an hour old, to remove
+// the temporaries of processes that died) is the directory scanned, which
+// also corrects the sum. Updates are under flock; a process killed between
+// two updates leaves the sum off until the next scan. The file also counts
+// the scans, for tests (test/cache/Inputs/index_info.py).
+class CacheIndex {
+public:
+  // Adds Delta bytes; says whether the directory should be scanned.
+  bool add(int64_t Delta) {
+    int FD = open();
+    if (FD < 0)
+      return true; // no index: scan every time, as before it
+    ::flock(FD, LOCK_EX);
+    Fields F;
+    bool Known = read(FD, F);
+    if (!Known && CreatedDir) {
+      F = Fields{0, nowSeconds(), 0}; // a new directory holds nothing else
+      Known = true;
+    }
+    if (Known) {
+      F.Total = Delta < 0 && uint64_t(-Delta) > F.Total ? 0 : F.Total + Delta;
+      write(FD, F);
+    }
+    ::flock(FD, LOCK_UN);
+    ::close(FD);
+    return !Known || F.Total > cacheSettings().MaxBytes ||
+           nowSeconds() > F.LastScan + std::chrono::seconds(StaleAfter).count();
+  }
+
+  // Records the size that a scan found.
+  void scanned(uint64_t Total) {
+    int FD = open();
+    if (FD < 0)
+      return;
+    ::flock(FD, LOCK_EX);
+    Fields F;
+    uint64_t Scans = read(FD, F) ? F.Scans : 0;
+    write(FD, Fields{Total, nowSeconds(), Scans + 1});
+    ::flock(FD, LOCK_UN);
+    ::close(FD);
+  }
+
+private:
+  struct Fields {
+    uint64_t Total = 0, LastScan = 0, Scans = 0;
+  };
+  static uint64_t nowSeconds() {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+  static int open() {
+    SmallString<256> P(cacheSettings().Dir);
+    sys::path::append(P, IndexName);
+    int FD = ::open(P.c_str(),
+                    O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+                    fileMode());
+    if (FD < 0)
+      return -1;
+    struct stat St;
+    if (::fstat(FD, &St) || !S_ISREG(St.st_mode)) {
+      ::close(FD);
+      return -1;
+    }
+    if (cacheSettings().Shared && St.st_uid == geteuid())
+      ::fchmod(FD, 0666); // every user of a shared cache updates it
+    return FD;
+  }
+  static bool read(int FD, Fields &F) {
+    char B[24];
+    if (!readAll(FD, B, sizeof(B), 0))
+      return false;
+    F.Total = support::endian::read64le(B);
+    F.LastScan = support::endian::read64le(B + 8);
+    F.Scans = support::endian::read64le(B + 16);
+    return true;
+  }
+  static void write(int FD, const Fields &F) {
+    char B[24];
+    support::endian::write64le(B, F.Total);
+    support::endian::write64le(B + 8, F.LastScan);
+    support::endian::write64le(B + 16, F.Scans);
+    (void)!::pwrite(FD, B, sizeof(B), 0);
+  }
+};
+
+// Counts the directory (entries and temporaries), removes stale
+// temporaries, and evicts the entries least recently used until the rest
+// fit in 90% of the cap, so that the next scan is some stores away.
+void scanAndEvict(StringRef Keep) {
+  const CacheSettings &S = cacheSettings();
+  struct File {
+    std::string Path;
+    uint64_t Size;
+    sys::TimePoint<> Used;
+  };
+  std::vector<File> Files;
+  uint64_t Total = 0;
+  auto Now = std::chrono::system_clock::now();
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(S.Dir, EC, /*FollowSymlinks=*/false), End;
+       It != End && !EC; It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    auto St = It->status();
+    if (!St)
+      continue;
+    if (Name.ends_with(TempSuffix)) {
+      if (Now - St->getLastModificationTime() > StaleAfter &&
+          !sys::fs::remove(It->path()))
+        continue;
+      Total += St->getSize();
+      continue;
+    }
+    // Left by a process killed while it compiled; one that is held is not.
+    if (Name.ends_with(LockSuffix)) {
+      if (Now - St->getLastModificationTime() > StaleAfter)
+        removeStaleCacheLock(It->path());
+      continue;
+    }
+    if (!Name.ends_with(EntrySuffix))
+      continue;
+    Files.push_back({It->path(), St->getSize(), St->getLastModificationTime()});
+    Total += St->getSize();
+  }
+  if (Total > S.MaxBytes) {
+    uint64_t Target = S.MaxBytes / 10 * 9;
+    std::sort(Files.begin(), Files.end(),
+              [](const File &A, const File &B) { return A.Used < B.Used; });
+    for (const File &F : Files) {
+      if (Total <= Target)
+        break;
+      if (F.Path == Keep)
+        continue;
+      if (!sys::fs::remove(F.Path))
+        Total -= F.Size;
+    }
+  }
+  CacheIndex().scanned(Total);
+}
+
+void reportDamaged(StringRef Path, const Twine &Why) {
+  errs() << "mstage: kernel cache entry " << Path << " is damaged (" << Why
+         << "); compiling the kernel again";
+  if (cacheSettings().ReadOnly) {
+    errs() << " (MSTAGE_CACHE_READONLY: the entry is left in place)\n";
+    return;
+  }
+  errs() << "\n";
+  sys::fs::remove(Path); // a symbolic link itself, never its target
+}
+
+// The entry for Key, as loadFromDiskCache says. A damaged file is noted in
+// Damaged, and is not read (nor reported) again when it is still there.
+std::optional<CachedCode> loadEntry(const CacheKey &Key,
+                                    std::optional<sys::fs::UniqueID> &Damaged) {
+  if (!diskOn())
+    return std::nullopt;
+  std::string Path = entryPath(Key);
+  // Not through a symbolic link, and a FIFO must not block the open.
+  int FD = ::open(Path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (FD < 0) {
+    if (errno == ELOOP)
+      reportDamaged(Path, "a symbolic link");
+    return std::nullopt; // no entry (or evicted meanwhile): a miss
+  }
+  scope_exit Close([&] { ::close(FD); });
+  struct stat St;
+  if (::fstat(FD, &St)) {
+    reportDamaged(Path, "unreadable: " + std::string(std::strerror(errno)));
+    return std::nullopt;
+  }
+  sys::fs::UniqueID ID(St.st_dev, St.st_ino);
+  if (Damaged == ID)
+    return std::nullopt; // reported already, and it could not be removed
+  Damaged = ID;          // unless it is whole, below
+  if (!S_ISREG(St.st_mode)) {
+    reportDamaged(Path, "not a regular file");
+    return std::nullopt;
+  }
+  if (std::string Why = distrust(St, /*IsDir=*/false); !Why.empty()) {
+    giveUp("kernel cache entry " + Path + " " + Why);
+    return std::nullopt;
+  }
+  // No more than the header says is read.
+  std::string Data(DiskEntryHeaderSize, '\0');
+  if (!readAll(FD, Data.data(), Data.size(), 0)) {
+    reportDamaged(Path, "truncated (" + utostr(St.st_size) + " bytes)");
+    return std::nullopt;
+  }
+  Expected<uint64_t> Size = diskEntrySize(Key.Bytes, Data);
+  if (!Size) {
+    reportDamaged(Path, toString(Size.takeError()));
+    return std::nullopt;
+  }
+  if (uint64_t(St.st_size) != *Size) {
+    reportDamaged(
+        Path, Twine(uint64_t(St.st_size) < *Size ? "truncated" : "too long") +
+                  " (" + utostr(St.st_size) + " bytes, header says " +
+                  utostr(*Size) + ")");
+    return std::nullopt;
+  }
+  Data.resize(*Size);
+  if (!readAll(FD, Data.data() + DiskEntryHeaderSize,
+               *Size - DiskEntryHeaderSize, DiskEntryHeaderSize)) {
+    reportDamaged(Path, "truncated while read");
+    return std::nullopt;
+  }
+  Expected<DiskEntryView> View = decodeDiskEntry(Key.Bytes, Data);
+  if (!View) {
+    reportDamaged(Path, toString(View.takeError()));
+    return std::nullopt;
+  }
+  // The entry is used now: eviction goes by modification time. Through the
+  // descriptor of the regular file checked above, never a link's target.
+  if (!cacheSettings().ReadOnly)
+    sys::fs::setLastAccessAndModificationTime(FD,
+                                              std::chrono::system_clock::now());
+  Damaged.reset();
+  CachedCode Code;
+  Code.PTX = View->PTX.str();
+  Code.Cubin = View->Cubin.str();
+  return Code;
+}
+
+} // namespace
+
+const CacheSettings &cacheSettings() {
+  static const CacheSettings S = readSettings();
+  return S;
+}
+
+std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key) {
+  std::optional<sys::fs::UniqueID> Damaged;
+  return loadEntry(Key, Damaged);
+}
+
+std::optional<CachedCode> loadFromDiskCacheOrLock(const CacheKey &Key,
+                                                  CacheLock &Lock) {
+  std::optional<sys::fs::UniqueID> Damaged;
+  if (std::optional<CachedCode> Hit = loadEntry(Key, Damaged))
+    return Hit;
+  if (!writable())
+    return std::nullopt;
+  const CacheSettings &S = cacheSettings();
+  std::string LockPath = pathFor(Key, LockSuffix);
+  switch (Lock.acquire(LockPath, std::chrono::milliseconds(S.LockWaitMs),
+                       S.Shared ? 0666 : 0600)) {
+  case CacheLock::Outcome::Acquired:
+    break;
+  case CacheLock::Outcome::TimedOut:
+    // Not said when the user asked for no wait; else once, as it may repeat.
+    if (S.LockWaitMs) {
+      static std::once_flag Once;
+      std::call_once(Once, [&] {
+        errs() << "mstage: kernel cache entry " << entryPath(Key)
+               << " is still being compiled by another process after "
+               << S.LockWaitMs
+               << " ms (MSTAGE_CACHE_LOCK_WAIT_MS); compiling it here\n";
+      });
+    }
+    return std::nullopt;
+  case CacheLock::Outcome::Failed:
+    return std::nullopt; // no locks here: compile, as without them
+  }
+  // The process that held the lock may have stored the entry.
+  std::optional<CachedCode> Hit = loadEntry(Key, Damaged);
+  if (Hit)
+    Lock.release();
+  return Hit;
+}
+
+void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
+  if (!writable())
+    return;
+  std::string Bytes = encodeDiskEntry(Key.Bytes, Code.PTX, Code.Cubin);
+  std::string Path = entryPath(Key);
+  // The temporary counts towards the cap from its creation, so that one
+  // left by a killed writer is counted until a scan removes it.
+  uint64_t Old = 0;
+  sys::fs::file_status Prev;
+  if (!sys::fs::status(Path, Prev, /*Follow=*/false) &&
+      Prev.type() == sys::fs::file_type::regular_file)
+    Old = Prev.getSize();
+  CacheIndex Index;
+  bool Scan = Index.add(int64_t(Bytes.size()));
+
+  SmallString<256> Tmp;
+  int FD;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Path + "-%%%%%%%%" + TempSuffix, FD, Tmp,
+                                    sys::fs::OF_None, fileMode()))
+    return giveUpOnDir("cannot create a file in it", EC);
+  std::error_code EC;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Bytes;
+    OS.close();
+    EC = OS.error();
+    OS.clear_error();
+  }
+  if (!EC)
+    EC = sys::fs::rename(Tmp, Path);
+  if (EC) {
+    sys::fs::remove(Tmp);
+    Index.add(-int64_t(Bytes.size()));
+    return giveUpOnDir("cannot write " + Path, EC);
+  }
+  if (Old)
+    Index.add(-int64_t(Old));
+  if (Scan)
+    scanAndEvict(Path);
+}
+
+void removeFromDiskCache(const CacheKey &Key) {
+  if (!writable())
+    return;
+  std::string Path = entryPath(Key);
+  sys::fs::file_status St;
+  if (sys::fs::status(Path, St, /*Follow=*/false))
+    return;
+  if (!sys::fs::remove(Path) && St.type() == sys::fs::file_type::regular_file)
+    CacheIndex().add(-int64_t(St.getSize()));
+}
+
+std::string cacheTemporaryDir() {
+  return writable() ? cacheSettings().Dir : std::string();
+}
+
+} // namespace mstage::rt

@@ -1,0 +1,96 @@
+//===- DiskCache.h - Compiled kernels kept on disk across runs ------------===//
+//
+// One file per specialization, named by its key, holding a header (magic,
+// version, key, sizes, checksums bound to the key), the PTX and, when the
+// toolkit's ptxas made one, the cubin (DiskEntry.h, CudaTools.h). The PTX
+// stays beside the cubin for a driver that cannot load the cubin. Files are
+// written to a temporary name and renamed, so readers in other processes see
+// whole entries or none. A damaged entry (also one that is not a regular
+// file) is reported, removed and compiled again.
+//
+// The directory is a trust boundary: unless MSTAGE_CACHE_SHARED says the
+// cache is shared on purpose, a directory or an entry that another user owns
+// or can write is refused (one warning, then memory-only caching), as ssh
+// and ccache do. The directory is kept under a size cap by removing the
+// entries least recently used (their modification time is their last use);
+// its size is kept in an index, so a store does not scan it.
+//
+// Processes that share the directory compile each entry once: the one that
+// misses first holds a lock file for the key (CacheLock.h) while it
+// compiles and stores; the others wait for it, at most
+// MSTAGE_CACHE_LOCK_WAIT_MS, and read its entry; after that bound, or when
+// its owner is gone without an entry, they compile it themselves.
+//
+// MSTAGE_CACHE_READONLY=1 reads the cache and writes nothing to it: no
+// entries, locks, temporaries, index or eviction; a hit does not mark its
+// entry used, a damaged entry is reported and left in place, and a
+// directory that does not exist is not created.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_CACHE_DISKCACHE_H
+#define MSTAGE_RUNTIME_CACHE_DISKCACHE_H
+
+#include "cache/CacheKey.h"
+#include "cache/CacheLock.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mstage::rt {
+
+enum class CacheMode { Off, Memory, Disk };
+
+struct CacheSettings {
+  CacheMode Mode = CacheMode::Disk;
+  std::string Dir;                   // resolved; empty when it cannot be
+  uint64_t MaxBytes = 1024ull << 20; // MSTAGE_CACHE_MAX_MB
+  bool Shared = false;               // MSTAGE_CACHE_SHARED
+  bool ReadOnly = false;             // MSTAGE_CACHE_READONLY
+  uint32_t LockWaitMs = 10000;       // MSTAGE_CACHE_LOCK_WAIT_MS
+  std::string Error;                 // a bad setting: every launch fails
+};
+
+// Read once from MSTAGE_CACHE (off|memory|disk, default disk),
+// MSTAGE_CACHE_DIR (else $XDG_CACHE_HOME/mstage, else ~/.cache/mstage) and
+// MSTAGE_CACHE_MAX_MB (default 1024; fractions allowed),
+// MSTAGE_CACHE_SHARED and MSTAGE_CACHE_READONLY (booleans, default 0) and
+// MSTAGE_CACHE_LOCK_WAIT_MS (milliseconds, default 10000).
+const CacheSettings &cacheSettings();
+
+struct CachedCode {
+  std::string PTX;
+  std::string Cubin; // empty when there is none
+};
+
+// Returns the entry for Key, or nothing when there is none or it is damaged
+// (then it is removed, with one warning line). A hit marks the entry as used.
+// Under MSTAGE_CACHE_READONLY a damaged entry stays (the warning says so)
+// and a hit is not marked.
+std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key);
+
+// The same, and on a miss takes Key's lock into Lock, first waiting (at
+// most MSTAGE_CACHE_LOCK_WAIT_MS) for a process that holds it and looking
+// again: Lock is then held, and the caller compiles, stores the entry and
+// releases it (or drops it, when the compile fails). Nothing is locked on a
+// hit, after the bound, without a writable disk cache, or on a file system
+// without locks; the caller compiles anyway.
+std::optional<CachedCode> loadFromDiskCacheOrLock(const CacheKey &Key,
+                                                  CacheLock &Lock);
+
+// Writes the entry for Key atomically, then evicts to the size cap. A
+// directory that cannot be written is reported once; the program goes on
+// with the in-memory cache.
+void storeInDiskCache(const CacheKey &Key, const CachedCode &Code);
+
+// Removes the entry for Key (whose code turned out to be bad).
+void removeFromDiskCache(const CacheKey &Key);
+
+// Where the runtime's temporary files go: the cache directory when the
+// disk cache is used (a killed process's leftovers are then counted and
+// removed by a later scan), else "" for the system's temporary directory.
+std::string cacheTemporaryDir();
+
+} // namespace mstage::rt
+
+#endif

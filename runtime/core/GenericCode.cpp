@@ -1,0 +1,136 @@
+//===- GenericCode.cpp - A module's ahead-of-time generic kernels ---------===//
+#include "core/GenericCode.h"
+#include "AotImage.h"
+#include "KernelBlob.h"
+#include "core/Backend.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <dlfcn.h>
+#include <optional>
+#include <vector>
+
+using namespace llvm;
+
+namespace mstage::rt {
+namespace {
+
+// The file the module is in, to name it in a report.
+std::string moduleFile(const mstage_module_record &M) {
+  Dl_info Info;
+  if (dladdr(&M, &Info) && Info.dli_fname && *Info.dli_fname)
+    return Info.dli_fname;
+  return "a module";
+}
+
+const char *kindName(AotKind K) {
+  return K == AotKind::Cubin ? "cubin" : "PTX";
+}
+
+} // namespace
+
+void GenericCode::load() {
+  const Backend &B = backend();
+  if (Module.num_aot_images == 0 ||
+      (B.Kind != BackendKind::Gpu && B.Kind != BackendKind::PtxOnly))
+    return;
+  auto Report = [&](const Twine &What) {
+    errs() << "mstage: " << moduleFile(Module) << ": " << What
+           << "; its kernels wait for the JIT\n";
+  };
+  std::vector<AotImage> Images;
+  for (uint32_t I = 0; I < Module.num_aot_images; ++I) {
+    const mstage_aot_image_ref &Ref = Module.aot_images[I];
+    auto Image =
+        readAotImage(static_cast<const uint8_t *>(Ref.data), size_t(Ref.size));
+    if (!Image)
+      return Report(toString(Image.takeError()));
+    Images.push_back(std::move(*Image));
+  }
+  // The kernels the images must be of: all of the module's, in order.
+  std::vector<uint64_t> Hashes;
+  std::vector<std::string> Names;
+  for (uint32_t I = 0; I < Module.num_kernels; ++I) {
+    const mstage_kernel_record &Rec = Module.kernels[I];
+    auto Blob =
+        readKernelBlob(static_cast<const uint8_t *>(Rec.blob), Rec.blob_size);
+    if (!Blob)
+      return; // reported by the registry when it matters
+    Hashes.push_back(hashBitcode(Blob->Bitcode));
+    Names.push_back(Blob->Name);
+  }
+  uint64_t KernelsHash = hashAotKernels(Hashes);
+  for (const AotImage &Image : Images) {
+    if (Image.KernelsHash != KernelsHash)
+      return Report("its ahead-of-time " + Twine(kindName(Image.Kind)) +
+                    " for " + Image.Arch +
+                    " was made for other kernels (a stale or foreign image)");
+    for (const std::string &Name : Names)
+      if (!is_contained(Image.Kernels, Name))
+        return Report("its ahead-of-time " + Twine(kindName(Image.Kind)) +
+                      " for " + Image.Arch + " lacks kernel " + Name);
+  }
+
+  // A cubin of exactly this architecture, else the newest PTX not above it.
+  unsigned Device = archNumber(B.Arch);
+  const AotImage *Chosen = nullptr;
+  for (const AotImage &Image : Images)
+    if (Image.Kind == AotKind::Cubin && archNumber(Image.Arch) == Device)
+      Chosen = &Image;
+  if (!Chosen)
+    for (const AotImage &Image : Images) {
+      unsigned N = archNumber(Image.Arch);
+      if (Image.Kind == AotKind::Ptx && N && N <= Device &&
+          (!Chosen || N > archNumber(Chosen->Arch)))
+        Chosen = &Image;
+    }
+  if (!Chosen)
+    return; // none for this device: launches wait for the JIT, silently
+
+  StringMap<GenericKernel> Found;
+  if (B.Kind == BackendKind::Gpu) {
+    std::string Payload = Chosen->Payload.str(); // the driver wants a string
+    CUmodule M = nullptr;
+    Status S = Chosen->Kind == AotKind::Cubin
+                   ? B.Driver->loadModuleFromCubin(Payload, &M)
+                   : B.Driver->loadModuleFromPtx(Payload, &M);
+    for (const std::string &Name : Names) {
+      if (!S)
+        break;
+      S = B.Driver->getFunction(M, Name, &Found[Name].Function);
+    }
+    if (!S) {
+      if (M)
+        B.Driver->unloadModule(M);
+      return Report("its ahead-of-time " + Twine(kindName(Chosen->Kind)) +
+                    " for " + Chosen->Arch + " does not load: " + S.Message);
+    }
+    Code = M;
+  } else {
+    for (const std::string &Name : Names)
+      Found[Name];
+  }
+  Kernels = std::move(Found);
+}
+
+void GenericCode::preload() {
+  std::call_once(Loaded, [this] { load(); });
+}
+
+const GenericKernel *GenericCode::find(StringRef Name) {
+  preload();
+  auto It = Kernels.find(Name);
+  return It == Kernels.end() ? nullptr : &It->second;
+}
+
+void GenericCode::unload() {
+  std::call_once(Loaded, [] {}); // never loaded: never will be
+  std::lock_guard<std::mutex> G(Lock);
+  if (Code && backend().Driver)
+    backend().Driver->unloadModule(Code);
+  Code = nullptr;
+  Kernels.clear();
+}
+
+} // namespace mstage::rt

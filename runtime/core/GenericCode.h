@@ -1,0 +1,58 @@
+//===- GenericCode.h - A module's ahead-of-time generic kernels -----------===//
+//
+// mstage++ embeds each unit's kernels compiled unfolded (passes/AotImage.h):
+// their staged values come in one trailing parameter, the launch's staged
+// bytes. A launch whose specialization is still compiling runs that code.
+// The images are read on first use: the one for this device is chosen (a
+// cubin of its architecture, else PTX of an architecture not above it),
+// checked against the module's kernels, and loaded once. A corrupt image,
+// or one made for other kernels, is reported once; the module's kernels then
+// have no generic code, and their launches wait for the JIT.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_CORE_GENERICCODE_H
+#define MSTAGE_RUNTIME_CORE_GENERICCODE_H
+
+#include "cuda/CudaDriver.h"
+
+#include "mstage/abi.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <mutex>
+
+namespace mstage::rt {
+
+struct GenericKernel {
+  CUfunction Function = nullptr; // null off the GPU (PTX-only: nothing runs)
+};
+
+class GenericCode {
+public:
+  explicit GenericCode(const mstage_module_record &Module) : Module(Module) {}
+
+  // The generic code of the kernel whose symbol is Name, for the back end
+  // in use (a GPU, or PTX-only), or null when there is none. Thread-safe.
+  const GenericKernel *find(llvm::StringRef Name);
+
+  // Loads it now, as find() would (the compile pool does at start, so that
+  // no launch waits for the load). Thread-safe.
+  void preload();
+
+  // The module is unloaded: its generic code is dropped.
+  void unload();
+
+private:
+  void load();
+
+  const mstage_module_record &Module;
+  std::once_flag Loaded;
+  std::mutex Lock; // for unload
+  CUmodule Code = nullptr;
+  llvm::StringMap<GenericKernel> Kernels; // set once, by load()
+};
+
+} // namespace mstage::rt
+
+#endif

@@ -1,0 +1,149 @@
+//===- LaunchLimits.cpp - The launch shapes a GPU takes -------------------===//
+#include "core/LaunchLimits.h"
+#include "DeviceSharedArrays.h"
+#include "cuda/CudaDriver.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <mutex>
+
+namespace mstage::rt {
+
+LaunchLimits archLaunchLimits(const std::string &Arch) {
+  // The block and grid extents are the same on every architecture since
+  // sm_30; the shared memory a block can opt in to is not (CUDA programming
+  // guide, "Technical Specifications per Compute Capability").
+  static const struct {
+    unsigned CC, SharedKiB;
+  } Shared[] = {{50, 48},   {52, 48},   {53, 48},   {60, 48},  {61, 48},
+                {62, 48},   {70, 96},   {72, 96},   {75, 64},  {80, 163},
+                {86, 99},   {87, 163},  {89, 99},   {90, 227}, {100, 227},
+                {101, 227}, {103, 227}, {110, 227}, {120, 99}, {121, 99}};
+  unsigned CC = 0;
+  llvm::StringRef Name(Arch);
+  if (Name.consume_front("sm_"))
+    Name.take_while([](char C) { return C >= '0' && C <= '9'; })
+        .getAsInteger(10, CC);
+  uint64_t SharedKiB = 0;
+  for (const auto &S : Shared)
+    if (S.CC == CC)
+      SharedKiB = S.SharedKiB;
+  if (!SharedKiB)
+    return archLaunchLimits("sm_90");
+  LaunchLimits L;
+  L.Block[0] = L.Block[1] = 1024;
+  L.Block[2] = 64;
+  L.Grid[0] = 0x7fffffff;
+  L.Grid[1] = L.Grid[2] = 65535;
+  L.BlockThreads = 1024;
+  L.SharedBytes = SharedKiB * 1024;
+  L.Whose = "sm_" + std::to_string(CC) + "'s";
+  return L;
+}
+
+static LaunchLimits deviceLaunchLimits(const CudaDriver &D) {
+  LaunchLimits L;
+  for (int I = 0; I < 3; ++I) {
+    L.Block[I] = uint64_t(D.maxBlockDim(I));
+    L.Grid[I] = uint64_t(D.maxGridDim(I));
+  }
+  L.BlockThreads = uint64_t(D.maxThreadsPerBlock());
+  L.SharedBytes = uint64_t(D.maxSharedBytesPerBlockOptin());
+  L.Whose = "the device's";
+  L.Note = " (" + D.deviceName() + ", " + D.arch() + ")";
+  return L;
+}
+
+const LaunchLimits &launchLimits(const Backend &B) {
+  static const LaunchLimits L = [&] {
+    if (B.Driver)
+      return deviceLaunchLimits(*B.Driver);
+    if (B.Kind == BackendKind::PtxOnly)
+      return archLaunchLimits(B.Arch);
+    // The CPU takes any shape; it is held to a GPU's so that what runs here
+    // also runs there.
+    LaunchLimits Cpu = archLaunchLimits("sm_90");
+    Cpu.Note = "; the CPU back end takes only what a GPU takes";
+    return Cpu;
+  }();
+  return L;
+}
+
+std::string checkLaunchShape(const mstage_launch_config &C,
+                             const LaunchLimits &L) {
+  auto Over = [&](const std::string &What, uint64_t Limit) {
+    return "has " + What + ", over " + L.Whose + " limit of " +
+           std::to_string(Limit) + L.Note;
+  };
+  static const char *const Axis[] = {"x", "y", "z"};
+  for (int I = 0; I < 3; ++I)
+    if (C.block[I] > L.Block[I])
+      return Over(std::string("block.") + Axis[I] + " " +
+                      std::to_string(C.block[I]),
+                  L.Block[I]);
+  uint64_t Threads = uint64_t(C.block[0]) * C.block[1] * C.block[2];
+  if (Threads > L.BlockThreads)
+    return Over("block " + std::to_string(C.block[0]) + "x" +
+                    std::to_string(C.block[1]) + "x" +
+                    std::to_string(C.block[2]) + ", " +
+                    std::to_string(Threads) + " threads per block",
+                L.BlockThreads);
+  for (int I = 0; I < 3; ++I)
+    if (C.grid[I] > L.Grid[I])
+      return Over(std::string("grid.") + Axis[I] + " " +
+                      std::to_string(C.grid[I]),
+                  L.Grid[I]);
+  if (C.shared_bytes > L.SharedBytes)
+    return Over("shared_bytes " + std::to_string(C.shared_bytes) +
+                    " (dynamic shared memory)",
+                L.SharedBytes);
+  return "";
+}
+
+uint64_t staticSharedBytes(const KernelBlob &Blob) {
+  thread_local const char *Last = nullptr;
+  thread_local uint64_t LastBytes = 0;
+  if (Blob.Bitcode.data() == Last)
+    return LastBytes;
+  static std::mutex Lock;
+  static llvm::DenseMap<const char *, uint64_t> Known;
+  std::lock_guard<std::mutex> G(Lock);
+  auto [It, New] = Known.try_emplace(Blob.Bitcode.data(), 0);
+  if (New) {
+    llvm::LLVMContext Ctx;
+    auto M = llvm::getLazyBitcodeModule(
+        llvm::MemoryBufferRef(Blob.Bitcode, Blob.Name), Ctx);
+    // Unreadable bitcode fails the compile, with its own message.
+    if (M)
+      It->second = mstage::staticSharedBytes(**M);
+    else
+      llvm::consumeError(M.takeError());
+  }
+  Last = Blob.Bitcode.data();
+  return LastBytes = It->second;
+}
+
+std::string checkSharedMemory(const mstage_launch_config &C,
+                              uint64_t StaticBytes, const LaunchLimits &L) {
+  if (StaticBytes > StaticSharedLimit)
+    return "has " + std::to_string(StaticBytes) +
+           " bytes of shared_array, over the limit of " +
+           std::to_string(StaticSharedLimit) +
+           " bytes of static shared memory per kernel; take large arrays "
+           "from dynamic shared memory (shared_arena and the launch's "
+           "shared_bytes)";
+  uint64_t Total = StaticBytes + C.shared_bytes;
+  if (StaticBytes && Total > L.SharedBytes)
+    return "has " + std::to_string(Total) + " bytes of shared memory (" +
+           std::to_string(StaticBytes) + " of shared_array, " +
+           std::to_string(C.shared_bytes) + " of shared_bytes), over " +
+           L.Whose + " limit of " + std::to_string(L.SharedBytes) + L.Note;
+  return "";
+}
+
+} // namespace mstage::rt

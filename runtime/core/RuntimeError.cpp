@@ -1,0 +1,22 @@
+//===- RuntimeError.cpp - The C API's per-thread error message ------------===//
+#include "core/RuntimeError.h"
+
+#include "mstage/abi.h"
+
+namespace mstage::rt {
+
+static thread_local std::string LastError;
+
+int fail(std::string Message) {
+  LastError = std::move(Message);
+  return 1;
+}
+
+const char *lastError() { return LastError.c_str(); }
+
+} // namespace mstage::rt
+
+extern "C" __attribute__((visibility("default"))) const char *
+mstage_rt_last_error(void) {
+  return mstage::rt::lastError();
+}

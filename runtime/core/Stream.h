@@ -1,0 +1,135 @@
+//===- Stream.h - Ordered queues of launches, copies and events -*- C++ -*-===//
+//
+// A Stream is a CUDA stream on a GPU, and belongs to one device: what is
+// enqueued on it runs there. On the CPU back end and in PTX-only
+// mode it is an order of host operations that run as they are enqueued, so
+// that work on one stream is in order there too, and every wait is already
+// satisfied. While a stream is captured into a graph, its host operations
+// are recorded instead (the GPU's are recorded by the driver).
+//
+// Each stream keeps the kernels launched on it since it last completed: a
+// kernel fault surfaces at the next synchronizing call, which names them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_CORE_STREAM_H
+#define MSTAGE_RUNTIME_CORE_STREAM_H
+
+#include "cuda/CudaDriver.h"
+
+#include "mstage/abi.h"
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace mstage::rt {
+
+// A host operation: returns 0, or the status of fail().
+using HostOp = std::function<int()>;
+
+// One kernel among those in flight, with how many of its launches are.
+struct InFlightKernel {
+  const void *Key = nullptr;
+  std::string Name, Location;
+  uint64_t Launches = 0;
+};
+
+// What a capture recorded, to make a graph of.
+struct Recording {
+  std::vector<HostOp> Ops;          // off the GPU: replayed in order
+  std::vector<void *> Frees;        // off the GPU: freed with the graph
+  std::vector<InFlightKernel> Kernels; // named when a replay faults
+};
+
+class Stream {
+public:
+  Stream(uint64_t Id, CUstream Handle, unsigned Device, CudaDriver *Driver)
+      : Id(Id), Handle(Handle), Device(Device), Driver(Driver) {}
+
+  uint64_t id() const { return Id; }
+  CUstream handle() const { return Handle; } // null off the GPU
+  unsigned device() const { return Device; }
+  CudaDriver *driver() const { return Driver; } // null off the GPU
+
+  // Kernels in flight (or recorded, while captured).
+  void noteLaunch(const void *Key, const std::string &Name,
+                  const std::string &Location, uint64_t Count = 1);
+  void noteLaunches(const std::vector<InFlightKernel> &Kernels);
+  void forgetLaunches();
+  // "'a' (f.cpp:3:9), 99 launches; 'b' (f.cpp:7:5), 1 launch", or "".
+  std::string inFlightText();
+  // The kernel in flight when it is the only one (any number of launches),
+  // else null.
+  const InFlightKernel *onlyKernel();
+
+  // Off the GPU: runs Op now, or records it while the stream is captured.
+  int runOrRecord(HostOp Op);
+
+  // Capture. Capturing is set between begin and end; Rec collects.
+  bool capturing() const { return Capturing; }
+  void setCapturing(bool On);
+  Recording takeRecording();
+  Recording &recording() { return Rec; }
+
+  // The stream waits for everything enqueued on Other so far (GPU only).
+  Status orderAfter(Stream &Other);
+
+private:
+  uint64_t Id;
+  CUstream Handle;
+  unsigned Device;
+  CudaDriver *Driver;
+  std::mutex Lock; // InFlight, Rec
+  std::vector<InFlightKernel> InFlight;
+  uint64_t OtherLaunches = 0; // beyond the kernels InFlight names
+  bool Capturing = false;
+  Recording Rec;
+  CUevent Fence = nullptr; // for orderAfter, made on first use
+};
+
+// The calling thread's current device (MSTAGE_DEVICE until it chooses one),
+// and its choice; setCurrentDevice fails (fail()) for a device that does
+// not exist.
+unsigned currentDevice();
+int setCurrentDevice(unsigned Index);
+// The driver of a device (null off the GPU), and of the current device.
+CudaDriver *driverOf(unsigned Device);
+CudaDriver *currentDriver();
+// "there is no device 2: there are 2 (0 and 1)", or "" when Index exists.
+std::string checkDevice(unsigned Index);
+
+// The calling thread's current stream: its default stream on its current
+// device, made on first use. Never null.
+Stream &currentStream();
+// The calling thread's default stream on Device, which must exist.
+Stream &currentStreamOn(unsigned Device);
+// The stream behind a C ABI handle; null is the current stream.
+Stream &streamOf(mstage_stream *S);
+// A new stream on Device, or null with the reason recorded (fail()).
+Stream *createStream(unsigned Device);
+// Waits for S, reports a failure on stderr (destructors cannot throw), and
+// frees it.
+void destroyStream(Stream *S);
+// The live stream with this id, or null (its work completed when it went).
+Stream *findStream(uint64_t Id);
+
+// Waits for S. Returns "" or the whole error message, naming the kernels
+// that were in flight on S.
+std::string synchronizeStream(Stream &S);
+// Waits for all work of the process, on every device; the error names the
+// kernels in flight on every stream.
+std::string synchronizeAll();
+// The message for a failure that surfaced asynchronously on S (null: any
+// stream): What, the CUDA error, and the kernels in flight.
+std::string asyncFailure(const Status &Failure, Stream *S,
+                         const std::string &What);
+
+// MSTAGE_LAUNCH_BLOCKING=1: every launch waits for its kernel.
+bool launchBlocking();
+const std::string &launchBlockingError();
+
+} // namespace mstage::rt
+
+#endif

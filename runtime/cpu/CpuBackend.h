@@ -1,0 +1,21 @@
+//===- CpuBackend.h - Launching kernels on the host's cores ---------------===//
+#ifndef MSTAGE_RUNTIME_CPU_CPUBACKEND_H
+#define MSTAGE_RUNTIME_CPU_CPUBACKEND_H
+
+#include "core/KernelRegistry.h"
+
+#include "mstage/abi.h"
+
+namespace mstage::rt {
+
+// Runs kernel K on the CPU: every block of Config, spread over the host's
+// cores, each thread a call of Invoke (the kernel's host body). Returns 0,
+// or 1 after recording the error. KernelMs, when not null, receives the
+// launch's wall time.
+int launchOnCpu(const RegisteredKernel &K, mstage_invoke_fn Invoke,
+                void *const *Params, const mstage_launch_config &Config,
+                double *KernelMs);
+
+} // namespace mstage::rt
+
+#endif

@@ -1,0 +1,41 @@
+//===- CpuThread.h - What the builtins see of a thread run on the CPU -----===//
+//
+// The CPU back end runs each GPU thread as a call of the kernel's host body.
+// The builtins of include/mstage/builtins.h (runtime/cpu/HostBuiltins.cpp) find
+// the thread they are called for through CurrentCpuThread, which the block
+// executor sets before it runs or resumes a thread. Outside a CPU launch it
+// is null, and the builtins describe a single thread of a single block.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_CPU_CPUTHREAD_H
+#define MSTAGE_RUNTIME_CPU_CPUTHREAD_H
+
+#include <cstdint>
+
+namespace mstage::rt {
+
+class FiberBlock;
+
+struct CpuThread {
+  unsigned Tid[3] = {0, 0, 0};
+  unsigned Ntid[3] = {1, 1, 1};
+  unsigned Ctaid[3] = {0, 0, 0};
+  unsigned Nctaid[3] = {1, 1, 1};
+  unsigned Linear = 0; // in the block: x fastest, then y, then z (as CUDA)
+  unsigned BlockThreads = 1;
+  void *Shared = nullptr; // the block's dynamic shared memory
+  unsigned SharedBytes = 0;
+  // The block's fiber scheduler; null when the block runs as a plain loop,
+  // which it does only for kernels that never synchronize.
+  FiberBlock *Fibers = nullptr;
+  const char *KernelName = "";
+};
+
+// Initial-exec: one TLS read per builtin, as the builtins are called for
+// every index and barrier. libmstage_rt.so is loaded with the program.
+extern thread_local CpuThread *CurrentCpuThread
+    __attribute__((tls_model("initial-exec")));
+
+} // namespace mstage::rt
+
+#endif

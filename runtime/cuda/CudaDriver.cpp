@@ -1,0 +1,1079 @@
+//===- CudaDriver.cpp - The CUDA Driver API, loaded at run time -----------===//
+//
+// Binds the driver's entry points with dlsym. Each pointer has the type that
+// cuda.h (CUDA 13.0) declares, and is looked up under the versioned symbol that
+// cuda.h's #defines select for that type (cuMemAlloc is cuMemAlloc_v2, ...); a
+// static_assert below keeps the two in step.
+//
+//===----------------------------------------------------------------------===//
+#include "cuda/CudaDriver.h"
+
+#include <dlfcn.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+using namespace mstage::rt;
+
+namespace {
+
+// The library that the driver installs; the unversioned libcuda.so is a
+// development link and may be the toolkit's stub.
+constexpr const char *DriverLibrary = "libcuda.so.1";
+
+} // namespace
+
+// X(Api, Symbol): Api as cuda.h spells the function, Symbol the name libcuda
+// exports for the type that Api has in cuda.h.
+#define MSTAGE_CUDA_ENTRIES(X)                                                 \
+  X(cuGetErrorName, "cuGetErrorName")                                          \
+  X(cuGetErrorString, "cuGetErrorString")                                      \
+  X(cuInit, "cuInit")                                                          \
+  X(cuDriverGetVersion, "cuDriverGetVersion")                                  \
+  X(cuDeviceGetCount, "cuDeviceGetCount")                                      \
+  X(cuDeviceGet, "cuDeviceGet")                                                \
+  X(cuDeviceGetName, "cuDeviceGetName")                                        \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                              \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                      \
+  X(cuCtxGetCurrent, "cuCtxGetCurrent")                                        \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                        \
+  X(cuCtxSynchronize, "cuCtxSynchronize")                                      \
+  X(cuMemAlloc, "cuMemAlloc_v2")                                               \
+  X(cuMemFree, "cuMemFree_v2")                                                 \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                           \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                           \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                  \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                                \
+  X(cuModuleUnload, "cuModuleUnload")                                          \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute")                                  \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                               \
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor")                             \
+  X(cuFuncGetAttribute, "cuFuncGetAttribute")                                  \
+  X(cuLaunchKernel, "cuLaunchKernel")                                          \
+  X(cuEventCreate, "cuEventCreate")                                            \
+  X(cuEventDestroy, "cuEventDestroy_v2")                                       \
+  X(cuEventRecord, "cuEventRecord")                                            \
+  X(cuEventSynchronize, "cuEventSynchronize")                                  \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2")                               \
+  X(cuEventQuery, "cuEventQuery")                                              \
+  X(cuStreamCreate, "cuStreamCreate")                                          \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                                     \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                                \
+  X(cuStreamWaitEvent, "cuStreamWaitEvent")                                    \
+  X(cuMemPoolCreate, "cuMemPoolCreate")                                        \
+  X(cuMemPoolSetAttribute, "cuMemPoolSetAttribute")                            \
+  X(cuMemPoolTrimTo, "cuMemPoolTrimTo")                                        \
+  X(cuMemAllocFromPoolAsync, "cuMemAllocFromPoolAsync")                        \
+  X(cuMemFreeAsync, "cuMemFreeAsync")                                          \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                 \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                 \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                 \
+  X(cuMemsetD8Async, "cuMemsetD8Async")                                        \
+  X(cuMemsetD16Async, "cuMemsetD16Async")                                      \
+  X(cuMemsetD32Async, "cuMemsetD32Async")                                      \
+  X(cuMemsetD2D8Async, "cuMemsetD2D8Async")                                    \
+  X(cuMemsetD2D16Async, "cuMemsetD2D16Async")                                  \
+  X(cuMemsetD2D32Async, "cuMemsetD2D32Async")                                  \
+  X(cuMemHostAlloc, "cuMemHostAlloc")                                          \
+  X(cuMemFreeHost, "cuMemFreeHost")                                            \
+  X(cuMemAllocManaged, "cuMemAllocManaged")                                    \
+  X(cuMemPrefetchAsync, "cuMemPrefetchAsync_v2")                               \
+  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2")                           \
+  X(cuStreamEndCapture, "cuStreamEndCapture")                                  \
+  X(cuThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode")    \
+  X(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags")                \
+  X(cuGraphLaunch, "cuGraphLaunch")                                            \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy")                                  \
+  X(cuPointerGetAttributes, "cuPointerGetAttributes")                          \
+  X(cuGraphDestroy, "cuGraphDestroy")                                          \
+  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2")                                   \
+  X(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId")                                \
+  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                            \
+  X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                            \
+  X(cuMemPoolSetAccess, "cuMemPoolSetAccess")                                  \
+  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")                                    \
+  X(cuPointerGetAttribute, "cuPointerGetAttribute")
+
+// A macro argument is expanded before it is substituted, so Api arrives as
+// cuda.h's versioned name: the static_assert compares that name with Symbol,
+// and the field for cuMemAlloc is named cuMemAlloc_v2, which Fn.cuMemAlloc(...)
+// also expands to.
+#define MSTAGE_STRINGIFY(Name) #Name
+#define MSTAGE_EXPANDED_NAME(Name) MSTAGE_STRINGIFY(Name)
+
+#define MSTAGE_CHECK_SYMBOL(Api, Symbol)                                       \
+  static_assert(std::string_view(MSTAGE_EXPANDED_NAME(Api)) == Symbol,         \
+                "cuda.h maps this function to another symbol than " Symbol);
+MSTAGE_CUDA_ENTRIES(MSTAGE_CHECK_SYMBOL)
+#undef MSTAGE_CHECK_SYMBOL
+
+struct CudaDriver::Entries {
+#define MSTAGE_DECLARE_ENTRY(Api, Symbol) decltype(&::Api) Api = nullptr;
+  MSTAGE_CUDA_ENTRIES(MSTAGE_DECLARE_ENTRY)
+#undef MSTAGE_DECLARE_ENTRY
+
+  // Looks up every entry point in Library. Returns the symbols it lacks,
+  // separated by ", " (empty when all were found).
+  std::string resolve(void *Library) {
+    std::string Missing;
+#define MSTAGE_RESOLVE_ENTRY(Api, Symbol)                                      \
+  Api = reinterpret_cast<decltype(Api)>(dlsym(Library, Symbol));               \
+  if (!Api)                                                                    \
+    Missing += Missing.empty() ? Symbol : ", " Symbol;
+    MSTAGE_CUDA_ENTRIES(MSTAGE_RESOLVE_ENTRY)
+#undef MSTAGE_RESOLVE_ENTRY
+    return Missing;
+  }
+};
+
+namespace {
+
+std::string formatError(const CudaDriver::Entries &Fn, CUresult Code,
+                        std::string_view What) {
+  const char *Name = nullptr;
+  const char *Text = nullptr;
+  if (Fn.cuGetErrorName(Code, &Name) != CUDA_SUCCESS)
+    Name = nullptr;
+  if (Fn.cuGetErrorString(Code, &Text) != CUDA_SUCCESS)
+    Text = nullptr;
+  std::string Message(What);
+  Message += ": ";
+  if (Name)
+    Message += Name;
+  else if (Code == CUDA_ERROR_STUB_LIBRARY) // the stub cannot name its error
+    Message += "CUDA_ERROR_STUB_LIBRARY";
+  else
+    Message += "CUresult " + std::to_string(static_cast<int>(Code));
+  if (Text)
+    Message += std::string(" (") + Text + ")";
+  else if (Code == CUDA_ERROR_STUB_LIBRARY)
+    Message += " (libcuda.so.1 is the toolkit's stub, not a driver)";
+  return Message;
+}
+
+std::string versionText(int Version) {
+  return std::to_string(Version / 1000) + "." +
+         std::to_string(Version % 1000 / 10);
+}
+
+// Reads MSTAGE_DEVICE, the default device's number among the visible ones.
+// Returns false, with Why set, when it is not a number.
+bool requestedDevice(int &Index, std::string &Why) {
+  Index = 0;
+  const char *Value = std::getenv("MSTAGE_DEVICE");
+  if (!Value || !*Value)
+    return true;
+  char *End = nullptr;
+  errno = 0;
+  long Parsed = std::strtol(Value, &End, 10);
+  if (errno || *End || Parsed < 0 || Parsed > 1 << 20) {
+    Why = std::string("MSTAGE_DEVICE='") + Value +
+          "' is not a device number such as 0";
+    return false;
+  }
+  Index = static_cast<int>(Parsed);
+  return true;
+}
+
+// The ".version X.Y" directive of a PTX module, or "" if there is none.
+std::string ptxVersion(const std::string &Ptx) {
+  size_t At = Ptx.find(".version");
+  if (At == std::string::npos)
+    return "";
+  At += std::strlen(".version");
+  while (At < Ptx.size() && (Ptx[At] == ' ' || Ptx[At] == '\t'))
+    ++At;
+  size_t End = At;
+  while (End < Ptx.size() &&
+         (Ptx[End] == '.' || (Ptx[End] >= '0' && Ptx[End] <= '9')))
+    ++End;
+  return Ptx.substr(At, End - At);
+}
+
+// JIT options that collect the compiler's error and information logs. The
+// option arrays and buffers stay put for the object's lifetime.
+class JitOptions {
+public:
+  static constexpr unsigned LogBytes = 64 * 1024;
+
+  JitOptions() : ErrorLog(LogBytes, '\0'), InfoLog(LogBytes, '\0') {
+    add(CU_JIT_ERROR_LOG_BUFFER, ErrorLog.data());
+    add(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, sizeValue(LogBytes));
+    add(CU_JIT_INFO_LOG_BUFFER, InfoLog.data());
+    add(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, sizeValue(LogBytes));
+  }
+  JitOptions(const JitOptions &) = delete;
+  JitOptions &operator=(const JitOptions &) = delete;
+
+  // Only before the arrays are handed to the driver.
+  void add(CUjit_option Option, void *Value) {
+    Options.push_back(Option);
+    Values.push_back(Value);
+  }
+  static void *sizeValue(unsigned Value) {
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(Value));
+  }
+
+  unsigned count() const { return static_cast<unsigned>(Options.size()); }
+  CUjit_option *options() { return Options.data(); }
+  void **values() { return Values.data(); }
+
+  std::string errorLog() const { return text(ErrorLog); }
+  std::string infoLog() const { return text(InfoLog); }
+
+  // Appends the error log (or, if that is empty, the information log) to
+  // Message on a line of its own.
+  void appendLog(std::string &Message) const {
+    std::string Log = errorLog();
+    if (Log.empty())
+      Log = infoLog();
+    if (!Log.empty())
+      Message += "\n" + Log;
+  }
+
+private:
+  static std::string text(const std::vector<char> &Buffer) {
+    std::string Text(Buffer.data(), strnlen(Buffer.data(), Buffer.size()));
+    while (!Text.empty() && (Text.back() == '\n' || Text.back() == ' '))
+      Text.pop_back();
+    return Text;
+  }
+
+  std::vector<char> ErrorLog, InfoLog;
+  std::vector<CUjit_option> Options;
+  std::vector<void *> Values;
+};
+
+std::vector<CudaDriver *> *TheDevices = nullptr;
+unsigned TheDefault = 0;
+std::string *TheReason = nullptr;
+
+std::string deviceCountText(size_t Count) {
+  return Count == 1 ? "is 1 CUDA device"
+                    : "are " + std::to_string(Count) + " CUDA devices";
+}
+
+} // namespace
+
+bool mstage::rt::parseVisibleDevices(std::vector<int> &Ordinals,
+                                     std::string &Why) {
+  Ordinals.clear();
+  const char *Value = std::getenv("MSTAGE_VISIBLE_DEVICES");
+  if (!Value || !*Value)
+    return true;
+  std::string_view Rest(Value);
+  while (true) {
+    size_t Comma = Rest.find(',');
+    std::string Item(Rest.substr(0, Comma));
+    char *End = nullptr;
+    errno = 0;
+    long Parsed = Item.empty() ? -1 : std::strtol(Item.c_str(), &End, 10);
+    bool Repeated = false;
+    for (int O : Ordinals)
+      Repeated |= O == Parsed;
+    if (Item.empty() || errno || *End || Parsed < 0 || Parsed > 1 << 20 ||
+        Repeated || Ordinals.size() == MaxDevices) {
+      Why = std::string("MSTAGE_VISIBLE_DEVICES='") + Value + "' is not " +
+            (Repeated ? "a list of distinct device numbers (" + Item +
+                            " is repeated)"
+                      : "a list of device numbers such as 0,1");
+      return false;
+    }
+    Ordinals.push_back(static_cast<int>(Parsed));
+    if (Comma == std::string_view::npos)
+      return true;
+    Rest.remove_prefix(Comma + 1);
+  }
+}
+
+Status Status::failure(CUresult Code, std::string Message) {
+  Status S;
+  S.Code = Code == CUDA_SUCCESS ? CUDA_ERROR_UNKNOWN : Code;
+  S.Message = std::move(Message);
+  return S;
+}
+
+CudaDriver *CudaDriver::get() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    // Never destroyed: kernels may still be running at exit, and the driver
+    // tears itself down.
+    TheReason = new std::string;
+    auto *Devices = new std::vector<CudaDriver *>;
+    if (create(*Devices, TheDefault, *TheReason))
+      TheDevices = Devices;
+  });
+  return TheDevices ? (*TheDevices)[TheDefault] : nullptr;
+}
+
+unsigned CudaDriver::count() {
+  get();
+  return TheDevices ? unsigned(TheDevices->size()) : 0;
+}
+
+CudaDriver *CudaDriver::at(unsigned Index) {
+  get();
+  return TheDevices && Index < TheDevices->size() ? (*TheDevices)[Index]
+                                                  : nullptr;
+}
+
+const std::string &CudaDriver::whyUnavailable() {
+  get();
+  return *TheReason;
+}
+
+bool CudaDriver::create(std::vector<CudaDriver *> &Devices, unsigned &Default,
+                        std::string &Why) {
+  // The library stays loaded for the life of the process, even on failure:
+  // once cuInit has run, unloading the driver is not safe.
+  void *Library = dlopen(DriverLibrary, RTLD_NOW | RTLD_LOCAL);
+  if (!Library) {
+    const char *Error = dlerror();
+    Why = std::string("cannot load the CUDA driver (") +
+          (Error ? Error : DriverLibrary) + ")";
+    return false;
+  }
+
+  static Entries Fn;
+  std::string Missing = Fn.resolve(Library);
+  if (!Missing.empty()) {
+    Why = DriverLibrary;
+    int Version = 0;
+    if (Fn.cuDriverGetVersion &&
+        Fn.cuDriverGetVersion(&Version) == CUDA_SUCCESS)
+      Why += " (driver " + versionText(Version) + ")";
+    Why += " does not export " + Missing;
+    return false;
+  }
+
+  auto Fail = [&](CUresult Code, std::string_view What) {
+    Why = formatError(Fn, Code, What);
+    return false;
+  };
+
+  if (CUresult R = Fn.cuInit(0); R != CUDA_SUCCESS)
+    return Fail(R, "cuInit");
+  int Version = 0;
+  if (CUresult R = Fn.cuDriverGetVersion(&Version); R != CUDA_SUCCESS)
+    return Fail(R, "cuDriverGetVersion");
+  int Count = 0;
+  if (CUresult R = Fn.cuDeviceGetCount(&Count); R != CUDA_SUCCESS)
+    return Fail(R, "cuDeviceGetCount");
+  if (Count <= 0) {
+    Why = "no CUDA device (the driver reports none)";
+    return false;
+  }
+  // CUDA_VISIBLE_DEVICES is the driver's: Count is already what it leaves.
+  std::vector<int> Ordinals;
+  if (!parseVisibleDevices(Ordinals, Why))
+    return false;
+  for (int O : Ordinals)
+    if (O >= Count) {
+      Why = "MSTAGE_VISIBLE_DEVICES names device " + std::to_string(O) +
+            " but there " + deviceCountText(Count);
+      return false;
+    }
+  if (Ordinals.empty())
+    for (int O = 0; O < Count && O < int(MaxDevices); ++O)
+      Ordinals.push_back(O);
+  int Requested = 0;
+  if (!requestedDevice(Requested, Why))
+    return false;
+  if (Requested >= int(Ordinals.size())) {
+    Why =
+        "MSTAGE_DEVICE=" + std::to_string(Requested) + " but there " +
+        deviceCountText(Ordinals.size()) +
+        (Ordinals.size() == size_t(Count) ? "" : " in MSTAGE_VISIBLE_DEVICES");
+    return false;
+  }
+  for (unsigned I = 0; I < Ordinals.size(); ++I) {
+    CudaDriver *D = describe(Fn, I, Ordinals[I], Version, Why);
+    if (!D) {
+      for (CudaDriver *Made : Devices)
+        delete Made;
+      Devices.clear();
+      return false;
+    }
+    Devices.push_back(D);
+  }
+  Default = unsigned(Requested);
+  // The default device's context is made now, as before there were several:
+  // its failure is the back end's.
+  if (Status S = Devices[Default]->bindThread(); !S) {
+    Why = S.Message;
+    for (CudaDriver *Made : Devices)
+      delete Made;
+    Devices.clear();
+    return false;
+  }
+  return true;
+}
+
+// The properties of CUDA device Ordinal, visible as device Index.
+CudaDriver *CudaDriver::describe(const Entries &Fn, unsigned Index, int Ordinal,
+                                 int Version, std::string &Why) {
+  auto Fail = [&](CUresult Code, std::string_view What) -> CudaDriver * {
+    Why = formatError(Fn, Code, What);
+    return nullptr;
+  };
+  std::unique_ptr<CudaDriver> D(new CudaDriver(Fn));
+  D->Index = Index;
+  D->Ordinal = Ordinal;
+  D->DriverVersion = Version;
+  if (CUresult R = Fn.cuDeviceGet(&D->Device, Ordinal); R != CUDA_SUCCESS)
+    return Fail(R, "cuDeviceGet(" + std::to_string(Ordinal) + ")");
+
+  char Name[256] = {};
+  if (CUresult R = Fn.cuDeviceGetName(Name, sizeof(Name) - 1, D->Device);
+      R != CUDA_SUCCESS)
+    return Fail(R, "cuDeviceGetName");
+  D->DeviceName = Name;
+  if (CUresult R = Fn.cuDeviceTotalMem(&D->TotalMemory, D->Device);
+      R != CUDA_SUCCESS)
+    return Fail(R, "cuDeviceTotalMem");
+  char Bus[64] = {};
+  if (Fn.cuDeviceGetPCIBusId(Bus, sizeof(Bus) - 1, D->Device) == CUDA_SUCCESS)
+    D->PciBusId = Bus;
+  struct {
+    CUdevice_attribute Attribute;
+    const char *What;
+    int *Value;
+  } Attributes[] = {
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+       "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)", &D->CcMajor},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+       "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)", &D->CcMinor},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+       "cuDeviceGetAttribute(MAX_THREADS_PER_BLOCK)", &D->MaxThreadsPerBlock},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+       "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK)",
+       &D->MaxSharedPerBlock},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+       "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)",
+       &D->MaxSharedPerBlockOptin},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+       "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)", &D->MultiprocessorCount},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+       "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)",
+       &D->MaxSharedPerMultiprocessor},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+       "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)",
+       &D->MaxThreadsPerMultiprocessor},
+      {CU_DEVICE_ATTRIBUTE_WARP_SIZE, "cuDeviceGetAttribute(WARP_SIZE)",
+       &D->WarpSize},
+      {CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,
+       "cuDeviceGetAttribute(PAGEABLE_MEMORY_ACCESS)",
+       &D->PageableMemoryAccess},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+       "cuDeviceGetAttribute(MAX_BLOCK_DIM_X)", &D->MaxBlockDim[0]},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+       "cuDeviceGetAttribute(MAX_BLOCK_DIM_Y)", &D->MaxBlockDim[1]},
+      {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
+       "cuDeviceGetAttribute(MAX_BLOCK_DIM_Z)", &D->MaxBlockDim[2]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+       "cuDeviceGetAttribute(MAX_GRID_DIM_X)", &D->MaxGridDim[0]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+       "cuDeviceGetAttribute(MAX_GRID_DIM_Y)", &D->MaxGridDim[1]},
+      {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
+       "cuDeviceGetAttribute(MAX_GRID_DIM_Z)", &D->MaxGridDim[2]},
+  };
+  for (const auto &A : Attributes)
+    if (CUresult R = Fn.cuDeviceGetAttribute(A.Value, A.Attribute, D->Device);
+        R != CUDA_SUCCESS)
+      return Fail(R, A.What);
+
+  return D.release();
+}
+
+// The primary context is the one the CUDA runtime uses too, and any thread
+// may make it current. It is retained for the life of the process, on the
+// device's first use.
+Status CudaDriver::retainContext() {
+  std::call_once(ContextOnce, [this] {
+    ContextError = Fn.cuDevicePrimaryCtxRetain(&Context, Device);
+    if (ContextError != CUDA_SUCCESS)
+      Context = nullptr;
+    else
+      Used.store(true, std::memory_order_release);
+  });
+  if (ContextError != CUDA_SUCCESS)
+    return check(ContextError, "cuDevicePrimaryCtxRetain(" + shortName() + ")");
+  return Status::success();
+}
+
+std::string CudaDriver::arch() const {
+  return "sm_" + std::to_string(CcMajor * 10 + CcMinor);
+}
+
+std::string CudaDriver::description() const {
+  return DeviceName + " (" + arch() + "), device " + std::to_string(Ordinal) +
+         ", driver " + versionText(DriverVersion);
+}
+
+std::string CudaDriver::shortName() const {
+  return "device " + std::to_string(Index) + " (" + DeviceName + ")";
+}
+
+std::string CudaDriver::errorText(CUresult Code, std::string_view What) const {
+  return formatError(Fn, Code, What);
+}
+
+Status CudaDriver::check(CUresult Code, std::string_view What) const {
+  if (Code == CUDA_SUCCESS)
+    return Status::success();
+  return Status::failure(Code, errorText(Code, What));
+}
+
+Status CudaDriver::bindThread() {
+  if (Status S = retainContext(); !S)
+    return S;
+  CUcontext Current = nullptr;
+  if (CUresult R = Fn.cuCtxGetCurrent(&Current); R != CUDA_SUCCESS)
+    return check(R, "cuCtxGetCurrent");
+  if (Current == Context)
+    return Status::success();
+  return check(Fn.cuCtxSetCurrent(Context), "cuCtxSetCurrent");
+}
+
+Status CudaDriver::alloc(size_t Bytes, CUdeviceptr *Ptr) {
+  *Ptr = 0;
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemAlloc(Ptr, Bytes),
+               "cuMemAlloc(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::free(CUdeviceptr Ptr) {
+  if (Ptr == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemFree(Ptr), "cuMemFree");
+}
+
+Status CudaDriver::copyToDevice(CUdeviceptr Dst, const void *Src,
+                                size_t Bytes) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemcpyHtoD(Dst, Src, Bytes),
+               "cuMemcpyHtoD(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::copyToHost(void *Dst, CUdeviceptr Src, size_t Bytes) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemcpyDtoH(Dst, Src, Bytes),
+               "cuMemcpyDtoH(" + std::to_string(Bytes) + " bytes)");
+}
+
+// cuModuleLoadDataEx of a PTX text (JIT-compiled) or a cubin image; What
+// names it in the error, which carries the JIT's log.
+Status CudaDriver::loadImage(const void *Image, const std::string &What,
+                             const std::string *Ptx, CUmodule *Module,
+                             std::string *InfoLog) {
+  *Module = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  JitOptions Options;
+  CUresult R = Fn.cuModuleLoadDataEx(Module, Image, Options.count(),
+                                     Options.options(), Options.values());
+  if (R != CUDA_SUCCESS) {
+    std::string Message =
+        errorText(R, "cuModuleLoadDataEx (" + What + " for " + arch() + ")");
+    if (Ptx && R == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+      Message += "; the PTX is .version " + ptxVersion(*Ptx) + " and driver " +
+                 versionText(DriverVersion) + " is too old for it";
+    Options.appendLog(Message);
+    *Module = nullptr;
+    return Status::failure(R, std::move(Message));
+  }
+  if (InfoLog)
+    *InfoLog = Options.infoLog();
+  return Status::success();
+}
+
+Status CudaDriver::loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
+                                     std::string *InfoLog) {
+  return loadImage(Ptx.c_str(), "JIT-compiling PTX", &Ptx, Module, InfoLog);
+}
+
+Status CudaDriver::loadModuleFromCubin(const std::string &Cubin,
+                                       CUmodule *Module) {
+  return loadImage(Cubin.data(), "loading a cubin", nullptr, Module, nullptr);
+}
+
+Status CudaDriver::getFunction(CUmodule Module, const std::string &Name,
+                               CUfunction *Function) {
+  *Function = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  CUresult R = Fn.cuModuleGetFunction(Function, Module, Name.c_str());
+  if (R != CUDA_SUCCESS) {
+    *Function = nullptr;
+    return check(R, "cuModuleGetFunction(\"" + Name + "\")");
+  }
+  // Static shared memory (shared_array) and dynamic shared memory over 48 KB
+  // together need the opt-in, as dynamic shared memory alone does in
+  // launch(): allow all the dynamic shared memory the rest leaves, once.
+  int Static = 0;
+  if (Fn.cuFuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                            *Function) == CUDA_SUCCESS &&
+      Static > 0 && Static < MaxSharedPerBlockOptin)
+    Fn.cuFuncSetAttribute(*Function,
+                          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                          MaxSharedPerBlockOptin - Static);
+  return Status::success();
+}
+
+bool CudaDriver::pointerRange(CUdeviceptr Ptr, CUdeviceptr *Start,
+                              size_t *Size) {
+  if (!bindThread())
+    return false;
+  CUpointer_attribute Attributes[] = {CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                      CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+  void *Values[] = {Start, Size};
+  *Start = 0;
+  *Size = 0;
+  // A pointer the driver does not know is an error, or a range of 0.
+  return Fn.cuPointerGetAttributes(2, Attributes, Values, Ptr) ==
+             CUDA_SUCCESS &&
+         *Start != 0 && *Size != 0;
+}
+
+Status CudaDriver::unloadModule(CUmodule Module) {
+  if (!Module)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuModuleUnload(Module), "cuModuleUnload");
+}
+
+Status CudaDriver::occupancy(CUfunction Function, int BlockSize,
+                             uint32_t SharedBytes, int *Blocks) {
+  if (Status S = bindThread(); !S)
+    return S;
+  // As launch(): the function's limit is raised first, else the driver
+  // counts no block for more than 48 KiB.
+  if (SharedBytes > DefaultSharedLimit)
+    if (CUresult R = Fn.cuFuncSetAttribute(
+            Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            SharedBytes > 0x7fffffffu ? 0x7fffffff : int(SharedBytes)))
+      return Status::failure(
+          R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                              std::to_string(SharedBytes) + " bytes)"));
+  return check(Fn.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   Blocks, Function, BlockSize, SharedBytes),
+               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+}
+
+Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
+                          const uint32_t Block[3], uint32_t SharedBytes,
+                          void **Params, CUstream Stream, float *ElapsedMs) {
+  if (Status S = bindThread(); !S)
+    return S;
+
+  // Made only on the error paths: a launch allocates nothing.
+  auto Shared = [SharedBytes] {
+    return std::to_string(SharedBytes) + " bytes";
+  };
+  if (SharedBytes > DefaultSharedLimit) {
+    // The limit covers dynamic shared memory only; the driver rejects values
+    // above the opt-in maximum less the kernel's static shared memory.
+    int Limit =
+        SharedBytes > 0x7fffffffu ? 0x7fffffff : static_cast<int>(SharedBytes);
+    CUresult R = Fn.cuFuncSetAttribute(
+        Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Limit);
+    if (R != CUDA_SUCCESS)
+      return Status::failure(
+          R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                              Shared() + ")") +
+                 "; " + DeviceName + " allows at most " +
+                 std::to_string(MaxSharedPerBlockOptin) +
+                 " bytes of shared memory per block");
+  }
+
+  CUevent Events[2] = {nullptr, nullptr};
+  if (ElapsedMs)
+    for (CUevent &E : Events)
+      if (CUresult ER = Fn.cuEventCreate(&E, CU_EVENT_DEFAULT))
+        return Status::failure(ER, errorText(ER, "cuEventCreate"));
+  if (ElapsedMs)
+    Fn.cuEventRecord(Events[0], Stream);
+  CUresult R =
+      Fn.cuLaunchKernel(Function, Grid[0], Grid[1], Grid[2], Block[0], Block[1],
+                        Block[2], SharedBytes, Stream, Params,
+                        /*extra=*/nullptr);
+  if (ElapsedMs) {
+    CUresult ER = Fn.cuEventRecord(Events[1], Stream);
+    if (ER == CUDA_SUCCESS)
+      ER = Fn.cuEventSynchronize(Events[1]);
+    if (ER == CUDA_SUCCESS)
+      ER = Fn.cuEventElapsedTime(ElapsedMs, Events[0], Events[1]);
+    for (CUevent E : Events)
+      Fn.cuEventDestroy(E);
+    if (R == CUDA_SUCCESS && ER != CUDA_SUCCESS)
+      return Status::failure(ER, errorText(ER, "timing the launch"));
+  }
+  if (R == CUDA_SUCCESS)
+    return Status::success();
+
+  auto Dims = [](const uint32_t D[3]) {
+    return std::to_string(D[0]) + "x" + std::to_string(D[1]) + "x" +
+           std::to_string(D[2]);
+  };
+  std::string Message =
+      errorText(R, "cuLaunchKernel(grid " + Dims(Grid) + ", block " +
+                       Dims(Block) + ", " + Shared() + " of shared memory)");
+  uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
+  if (Threads > static_cast<uint64_t>(MaxThreadsPerBlock))
+    Message += "; a block of " + std::to_string(Threads) +
+               " threads exceeds the limit of " +
+               std::to_string(MaxThreadsPerBlock) + " on " + DeviceName;
+  else if (SharedBytes > static_cast<uint32_t>(MaxSharedPerBlockOptin))
+    Message += "; " + DeviceName + " allows at most " +
+               std::to_string(MaxSharedPerBlockOptin) +
+               " bytes of shared memory per block";
+  else if (R == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+    Message += "; a block of " + std::to_string(Threads) +
+               " threads needs more registers than a multiprocessor has";
+  return Status::failure(R, std::move(Message));
+}
+
+Status CudaDriver::synchronize() {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+Status CudaDriver::createStream(CUstream *Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuStreamCreate(Stream, CU_STREAM_NON_BLOCKING),
+               "cuStreamCreate");
+}
+
+Status CudaDriver::destroyStream(CUstream Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuStreamDestroy(Stream), "cuStreamDestroy");
+}
+
+Status CudaDriver::synchronizeStream(CUstream Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuStreamSynchronize(Stream), "cuStreamSynchronize");
+}
+
+Status CudaDriver::waitEvent(CUstream Stream, CUevent Event) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuStreamWaitEvent(Stream, Event, 0), "cuStreamWaitEvent");
+}
+
+Status CudaDriver::createEvent(CUevent *Event, bool Timing) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuEventCreate(Event, Timing ? CU_EVENT_DEFAULT
+                                              : CU_EVENT_DISABLE_TIMING),
+               "cuEventCreate");
+}
+
+Status CudaDriver::destroyEvent(CUevent Event) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuEventDestroy(Event), "cuEventDestroy");
+}
+
+Status CudaDriver::recordEvent(CUevent Event, CUstream Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuEventRecord(Event, Stream), "cuEventRecord");
+}
+
+Status CudaDriver::synchronizeEvent(CUevent Event) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuEventSynchronize(Event), "cuEventSynchronize");
+}
+
+CUresult CudaDriver::queryEvent(CUevent Event) {
+  if (Status S = bindThread(); !S)
+    return S.Code;
+  return Fn.cuEventQuery(Event);
+}
+
+Status CudaDriver::elapsedMs(float *Ms, CUevent Start, CUevent End) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuEventElapsedTime(Ms, Start, End), "cuEventElapsedTime");
+}
+
+Status CudaDriver::memoryPool(CUmemoryPool *Out) {
+  std::call_once(PoolOnce, [this] {
+    CUmemPoolProps Props = {};
+    Props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    Props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+    Props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    Props.location.id = Ordinal;
+    CUresult R = Fn.cuMemPoolCreate(&Pool, &Props);
+    if (R != CUDA_SUCCESS) {
+      PoolError = errorText(R, "cuMemPoolCreate");
+      Pool = nullptr;
+      return;
+    }
+    // Keep what is freed: allocating in a loop then costs no driver call
+    // into the OS. Out of memory, allocAsync trims the pool.
+    cuuint64_t Keep = ~cuuint64_t(0);
+    Fn.cuMemPoolSetAttribute(Pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &Keep);
+  });
+  *Out = Pool;
+  if (!Pool)
+    return Status::failure(CUDA_ERROR_UNKNOWN, PoolError);
+  return Status::success();
+}
+
+Status CudaDriver::allocAsync(size_t Bytes, CUstream Stream, CUdeviceptr *Ptr) {
+  *Ptr = 0;
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  CUmemoryPool P;
+  if (Status S = memoryPool(&P); !S)
+    return S;
+  CUresult R = Fn.cuMemAllocFromPoolAsync(Ptr, Bytes, P, Stream);
+  if (R == CUDA_ERROR_OUT_OF_MEMORY) {
+    // Give back what the pool holds once earlier frees are done, and retry.
+    if (Fn.cuCtxSynchronize() == CUDA_SUCCESS &&
+        Fn.cuMemPoolTrimTo(P, 0) == CUDA_SUCCESS)
+      R = Fn.cuMemAllocFromPoolAsync(Ptr, Bytes, P, Stream);
+  }
+  if (R != CUDA_SUCCESS)
+    *Ptr = 0;
+  return check(R,
+               "cuMemAllocFromPoolAsync(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::freeAsync(CUdeviceptr Ptr, CUstream Stream) {
+  if (Ptr == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemFreeAsync(Ptr, Stream), "cuMemFreeAsync");
+}
+
+Status CudaDriver::copyToDeviceAsync(CUdeviceptr Dst, const void *Src,
+                                     size_t Bytes, CUstream Stream) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemcpyHtoDAsync(Dst, Src, Bytes, Stream),
+               "cuMemcpyHtoDAsync(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::copyToHostAsync(void *Dst, CUdeviceptr Src, size_t Bytes,
+                                   CUstream Stream) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemcpyDtoHAsync(Dst, Src, Bytes, Stream),
+               "cuMemcpyDtoHAsync(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::copyDeviceAsync(CUdeviceptr Dst, CUdeviceptr Src,
+                                   size_t Bytes, CUstream Stream) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemcpyDtoDAsync(Dst, Src, Bytes, Stream),
+               "cuMemcpyDtoDAsync(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::fillAsync(CUdeviceptr Dst, const void *Pattern,
+                             size_t ElementBytes, size_t Count,
+                             CUstream Stream) {
+  if (Count == 0 || ElementBytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  // The widest memset unit that divides the element: one memset when the
+  // element is one unit, else a 2-D memset per unit of the element, its
+  // rows the elements. Nothing refers to host memory, so captures hold.
+  unsigned Unit = ElementBytes % 4 == 0 ? 4 : ElementBytes % 2 == 0 ? 2 : 1;
+  const auto *Bytes = static_cast<const unsigned char *>(Pattern);
+  for (size_t At = 0; At < ElementBytes; At += Unit) {
+    uint32_t V = 0;
+    std::memcpy(&V, Bytes + At, Unit);
+    CUdeviceptr P = Dst + At;
+    CUresult R;
+    if (ElementBytes == Unit)
+      R = Unit == 4   ? Fn.cuMemsetD32Async(P, V, Count, Stream)
+          : Unit == 2 ? Fn.cuMemsetD16Async(P, uint16_t(V), Count, Stream)
+                      : Fn.cuMemsetD8Async(P, uint8_t(V), Count, Stream);
+    else
+      R = Unit == 4
+              ? Fn.cuMemsetD2D32Async(P, ElementBytes, V, 1, Count, Stream)
+          : Unit == 2 ? Fn.cuMemsetD2D16Async(P, ElementBytes, uint16_t(V), 1,
+                                              Count, Stream)
+                      : Fn.cuMemsetD2D8Async(P, ElementBytes, uint8_t(V), 1,
+                                             Count, Stream);
+    if (R != CUDA_SUCCESS)
+      return check(R, "cuMemset (" + std::to_string(Count) + " elements of " +
+                          std::to_string(ElementBytes) + " bytes)");
+  }
+  return Status::success();
+}
+
+Status CudaDriver::allocHost(size_t Bytes, void **Ptr) {
+  *Ptr = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  // Portable: any context may copy from it by DMA.
+  return check(
+      Fn.cuMemHostAlloc(Ptr, Bytes ? Bytes : 1, CU_MEMHOSTALLOC_PORTABLE),
+      "cuMemHostAlloc(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::freeHost(void *Ptr) {
+  if (!Ptr)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuMemFreeHost(Ptr), "cuMemFreeHost");
+}
+
+Status CudaDriver::allocManaged(size_t Bytes, CUdeviceptr *Ptr) {
+  *Ptr = 0;
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(
+      Fn.cuMemAllocManaged(Ptr, Bytes ? Bytes : 1, CU_MEM_ATTACH_GLOBAL),
+      "cuMemAllocManaged(" + std::to_string(Bytes) + " bytes)");
+}
+
+Status CudaDriver::prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
+                            CUstream Stream) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  CUmemLocation Where = {};
+  Where.type =
+      ToDevice ? CU_MEM_LOCATION_TYPE_DEVICE : CU_MEM_LOCATION_TYPE_HOST;
+  Where.id = ToDevice ? Ordinal : 0;
+  return check(Fn.cuMemPrefetchAsync(Ptr, Bytes, Where, 0, Stream),
+               "cuMemPrefetchAsync");
+}
+
+Status CudaDriver::beginCapture(CUstream Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(
+      Fn.cuStreamBeginCapture(Stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+      "cuStreamBeginCapture");
+}
+
+Status CudaDriver::endCapture(CUstream Stream, CUgraph *Graph) {
+  *Graph = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuStreamEndCapture(Stream, Graph), "cuStreamEndCapture");
+}
+
+CUstreamCaptureMode CudaDriver::relaxCapture(CUstreamCaptureMode Mode) {
+  Fn.cuThreadExchangeStreamCaptureMode(&Mode);
+  return Mode;
+}
+
+Status CudaDriver::instantiate(CUgraph Graph, CUgraphExec *Exec) {
+  *Exec = nullptr;
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuGraphInstantiateWithFlags(Exec, Graph, 0),
+               "cuGraphInstantiateWithFlags");
+}
+
+Status CudaDriver::launchGraph(CUgraphExec Exec, CUstream Stream) {
+  if (Status S = bindThread(); !S)
+    return S;
+  return check(Fn.cuGraphLaunch(Exec, Stream), "cuGraphLaunch");
+}
+
+void CudaDriver::destroyGraph(CUgraph Graph, CUgraphExec Exec) {
+  if (!bindThread())
+    return;
+  if (Exec)
+    Fn.cuGraphExecDestroy(Exec);
+  if (Graph)
+    Fn.cuGraphDestroy(Graph);
+}
+
+const BoolSetting &mstage::rt::peerAccessSetting() {
+  static const BoolSetting S = readBoolSetting("MSTAGE_PEER_ACCESS", true);
+  return S;
+}
+
+bool CudaDriver::peerAccess(CudaDriver &Owner) {
+  if (&Owner == this)
+    return true;
+  std::atomic<uint8_t> &State = Peer[Owner.Index];
+  if (uint8_t Known = State.load(std::memory_order_acquire))
+    return Known == 1;
+  std::lock_guard<std::mutex> G(PeerLock);
+  if (uint8_t Known = State.load(std::memory_order_acquire))
+    return Known == 1;
+  int Can = 0;
+  bool On =
+      peerAccessSetting().Value &&
+      Fn.cuDeviceCanAccessPeer(&Can, Device, Owner.Device) == CUDA_SUCCESS &&
+      Can;
+  // Kernels here reach Owner's cuMemAlloc memory once this context has
+  // peer access to Owner's, and Owner's pool memory once the pool allows
+  // this device too.
+  if (On && bindThread() && Owner.retainContext()) {
+    CUresult R = Fn.cuCtxEnablePeerAccess(Owner.Context, 0);
+    On = R == CUDA_SUCCESS || R == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+    CUmemoryPool OwnerPool;
+    if (On && Owner.memoryPool(&OwnerPool)) {
+      CUmemAccessDesc Access = {};
+      Access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+      Access.location.id = Ordinal;
+      Access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+      On = Fn.cuMemPoolSetAccess(OwnerPool, &Access, 1) == CUDA_SUCCESS;
+    }
+  } else {
+    On = false;
+  }
+  State.store(On ? 1 : 2, std::memory_order_release);
+  return On;
+}
+
+Status CudaDriver::copyPeerAsync(CUdeviceptr Dst, CUdeviceptr Src,
+                                 CudaDriver &SrcDev, size_t Bytes,
+                                 CUstream Stream) {
+  if (Bytes == 0)
+    return Status::success();
+  if (Status S = bindThread(); !S)
+    return S;
+  if (Status S = SrcDev.retainContext(); !S)
+    return S;
+  // Without peer access the driver stages the copy through host memory.
+  peerAccess(SrcDev);
+  return check(
+      Fn.cuMemcpyPeerAsync(Dst, Context, Src, SrcDev.Context, Bytes, Stream),
+      "cuMemcpyPeerAsync(" + std::to_string(Bytes) + " bytes from " +
+          SrcDev.shortName() + " to " + shortName() + ")");
+}

@@ -1,0 +1,268 @@
+//===- CudaDriver.h - The CUDA Driver API, loaded at run time ---*- C++ -*-===//
+//
+// The runtime's only door to the GPU. libcuda.so.1 is opened with dlopen on
+// first use, never linked, so a machine without a driver still compiles
+// kernels and emits PTX, and reports in one sentence why nothing can run.
+//
+// One CudaDriver per visible device: CUDA's devices (after the driver applies
+// CUDA_VISIBLE_DEVICES), or those MSTAGE_VISIBLE_DEVICES lists, numbered
+// from 0 in that order. get() is the default one, 0 or MSTAGE_DEVICE=N. A
+// device's primary context is retained on its first use and made current on
+// whichever host thread calls; every operation below does that itself, so
+// any thread may call any of them. Launches and the *Async operations go to
+// the stream they are given, which must be this device's.
+//
+// Every CUresult is checked. A failure comes back as a Status whose Message
+// reads "<what>: <CUDA_ERROR_NAME> (<error string>)", followed where it helps
+// by the JIT log or a hint; callers prefix the kernel's name.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_CUDA_CUDADRIVER_H
+#define MSTAGE_RUNTIME_CUDA_CUDADRIVER_H
+
+#include "support/Settings.h"
+
+#include <cuda.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mstage {
+namespace rt {
+
+// The outcome of one driver operation.
+struct Status {
+  CUresult Code = CUDA_SUCCESS;
+  std::string Message; // empty on success
+
+  bool ok() const { return Code == CUDA_SUCCESS; }
+  explicit operator bool() const { return ok(); }
+
+  static Status success() { return Status(); }
+  // A failure with Code and an already formatted message.
+  static Status failure(CUresult Code, std::string Message);
+};
+
+// MSTAGE_PEER_ACCESS (default on): off, devices never reach each other's
+// memory; copies between them are staged through the host.
+const BoolSetting &peerAccessSetting();
+
+// The most devices one process uses.
+constexpr unsigned MaxDevices = 64;
+
+// Parses MSTAGE_VISIBLE_DEVICES (unset or empty: none given). Returns false,
+// with Why set, when it is not a list of distinct device numbers.
+bool parseVisibleDevices(std::vector<int> &Ordinals, std::string &Why);
+
+class CudaDriver {
+public:
+  // Loads libcuda.so.1, initializes the visible devices and retains the
+  // default one's primary context, once per process (thread-safe). Returns
+  // nullptr when no driver or no device is usable; whyUnavailable() then
+  // says why.
+  static CudaDriver *get();
+  // One sentence: dlopen's error, a missing symbol, cuInit's error, "no CUDA
+  // device", ... Empty when get() succeeds.
+  static const std::string &whyUnavailable();
+  // The visible devices (0 without a driver), and the one numbered Index
+  // (null past the last).
+  static unsigned count();
+  static CudaDriver *at(unsigned Index);
+
+  // This device: its number among the visible devices, and CUDA's.
+  unsigned index() const { return Index; }
+  int deviceOrdinal() const { return Ordinal; }
+  CUcontext context() const { return Context; } // null until first used
+  size_t totalMemory() const { return TotalMemory; }
+  const std::string &pciBusId() const { return PciBusId; }
+  CUdevice device() const { return Device; }
+  const std::string &deviceName() const { return DeviceName; }
+  int ccMajor() const { return CcMajor; }
+  int ccMinor() const { return CcMinor; }
+  std::string arch() const;                           // "sm_90"
+  int driverVersion() const { return DriverVersion; } // e.g. 13000
+  int maxThreadsPerBlock() const { return MaxThreadsPerBlock; }
+  int maxSharedBytesPerBlock() const { return MaxSharedPerBlock; }
+  // The most a kernel can get by raising its dynamic shared memory limit.
+  int maxSharedBytesPerBlockOptin() const { return MaxSharedPerBlockOptin; }
+  int multiprocessorCount() const { return MultiprocessorCount; }
+  int maxSharedBytesPerMultiprocessor() const {
+    return MaxSharedPerMultiprocessor;
+  }
+  int maxThreadsPerMultiprocessor() const {
+    return MaxThreadsPerMultiprocessor;
+  }
+  int warpSize() const { return WarpSize; }
+  // The largest block and grid extent along axis 0 (x), 1 (y) or 2 (z).
+  int maxBlockDim(int Axis) const { return MaxBlockDim[Axis]; }
+  int maxGridDim(int Axis) const { return MaxGridDim[Axis]; }
+  // "NVIDIA H200 (sm_90), device 0, driver 13.0"
+  std::string description() const;
+  // "device 1 (NVIDIA H200)"
+  std::string shortName() const;
+
+  // Whether kernels on this device may read Owner's memory: possible
+  // (cuDeviceCanAccessPeer) and not turned off by MSTAGE_PEER_ACCESS=0. The
+  // first call for a pair enables it (cuCtxEnablePeerAccess, and access to
+  // Owner's memory pool); the answer is kept. True for Owner == this.
+  bool peerAccess(CudaDriver &Owner);
+  // Copies Bytes from Src on device SrcDev to Dst on this device, on Stream
+  // (this device's): directly with peer access, else staged by the driver
+  // through host memory.
+  Status copyPeerAsync(CUdeviceptr Dst, CUdeviceptr Src, CudaDriver &SrcDev,
+                       size_t Bytes, CUstream Stream);
+
+  // Makes the primary context current on the calling thread; cheap when it
+  // already is. The operations below call it themselves.
+  Status bindThread();
+
+  // Memory. Zero bytes is valid: alloc gives 0, and free(0) and empty copies
+  // do nothing. Copies are synchronous.
+  Status alloc(size_t Bytes, CUdeviceptr *Ptr);
+  Status free(CUdeviceptr Ptr);
+  Status copyToDevice(CUdeviceptr Dst, const void *Src, size_t Bytes);
+  Status copyToHost(void *Dst, CUdeviceptr Src, size_t Bytes);
+
+  // Modules. The PTX is JIT-compiled for this device; a ptxas failure puts
+  // the JIT error log in the message. InfoLog, when given, receives the JIT's
+  // informational log on success.
+  Status loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
+                           std::string *InfoLog = nullptr);
+  // A cubin for this device (from ptxas) loads without the JIT.
+  Status loadModuleFromCubin(const std::string &Cubin, CUmodule *Module);
+  Status getFunction(CUmodule Module, const std::string &Name,
+                     CUfunction *Function);
+  Status unloadModule(CUmodule Module);
+
+  // Launches Function on the default stream with the kernel parameters
+  // Params (one pointer per parameter). More than 48 KiB of dynamic shared
+  // memory raises the function's limit first. Asynchronous: errors raised
+  // while the kernel runs surface in synchronize().
+  static constexpr unsigned DefaultSharedLimit = 48 * 1024;
+  // With ElapsedMs, the launch is bracketed by events and waited for, and
+  // ElapsedMs receives the kernel's GPU time.
+  Status launch(CUfunction Function, const uint32_t Grid[3],
+                const uint32_t Block[3], uint32_t SharedBytes, void **Params,
+                CUstream Stream, float *ElapsedMs = nullptr);
+  // How many blocks of BlockSize threads with SharedBytes of dynamic shared
+  // memory one multiprocessor runs at once (cuOccupancy...).
+  Status occupancy(CUfunction Function, int BlockSize, uint32_t SharedBytes,
+                   int *Blocks);
+  // Waits for all work on the device.
+  Status synchronize();
+  // Whether this device's context exists (some thread used the device).
+  bool used() const { return Used.load(std::memory_order_acquire); }
+
+  // Streams and events. Streams are non-blocking: they do not wait for the
+  // legacy default stream. Events are made with timing unless told not to.
+  Status createStream(CUstream *Stream);
+  Status destroyStream(CUstream Stream);
+  Status synchronizeStream(CUstream Stream);
+  Status waitEvent(CUstream Stream, CUevent Event);
+  Status createEvent(CUevent *Event, bool Timing = true);
+  Status destroyEvent(CUevent Event);
+  Status recordEvent(CUevent Event, CUstream Stream);
+  Status synchronizeEvent(CUevent Event);
+  // CUDA_SUCCESS when done, CUDA_ERROR_NOT_READY when not, else the error.
+  CUresult queryEvent(CUevent Event);
+  Status elapsedMs(float *Ms, CUevent Start, CUevent End);
+
+  // Stream-ordered memory from the runtime's pool, which keeps what is freed
+  // for the next allocation. Out of memory, the pool gives back what it holds
+  // and the allocation is tried once more.
+  Status allocAsync(size_t Bytes, CUstream Stream, CUdeviceptr *Ptr);
+  Status freeAsync(CUdeviceptr Ptr, CUstream Stream);
+  Status copyToDeviceAsync(CUdeviceptr Dst, const void *Src, size_t Bytes,
+                           CUstream Stream);
+  Status copyToHostAsync(void *Dst, CUdeviceptr Src, size_t Bytes,
+                         CUstream Stream);
+  Status copyDeviceAsync(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes,
+                         CUstream Stream);
+  // Sets Count elements of ElementBytes each to the bytes at Pattern.
+  Status fillAsync(CUdeviceptr Dst, const void *Pattern, size_t ElementBytes,
+                   size_t Count, CUstream Stream);
+  // Page-locked host memory, and unified memory usable on host and device.
+  Status allocHost(size_t Bytes, void **Ptr);
+  Status freeHost(void *Ptr);
+  Status allocManaged(size_t Bytes, CUdeviceptr *Ptr);
+  // Moves managed memory to this device (ToDevice) or to the host.
+  Status prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
+                  CUstream Stream);
+  // The allocation Ptr points into, when the driver knows it (device,
+  // pinned or managed memory); false for pageable host memory.
+  bool pointerRange(CUdeviceptr Ptr, CUdeviceptr *Start, size_t *Size);
+  // Whether kernels may read pageable host memory (HMM, ATS).
+  bool pageableMemoryAccess() const { return PageableMemoryAccess != 0; }
+
+  // Graphs by stream capture. Capture is thread-local: calls of other
+  // threads go on as usual. relaxCapture lets this thread load modules while
+  // one of its streams is captured; it returns the mode to restore.
+  Status beginCapture(CUstream Stream);
+  Status endCapture(CUstream Stream, CUgraph *Graph);
+  CUstreamCaptureMode relaxCapture(CUstreamCaptureMode Mode);
+  Status instantiate(CUgraph Graph, CUgraphExec *Exec);
+  Status launchGraph(CUgraphExec Exec, CUstream Stream);
+  void destroyGraph(CUgraph Graph, CUgraphExec Exec);
+
+  // "<What>: <CUDA_ERROR_NAME> (<error string>)"
+  std::string errorText(CUresult Code, std::string_view What) const;
+
+  CudaDriver(const CudaDriver &) = delete;
+  CudaDriver &operator=(const CudaDriver &) = delete;
+
+  struct Entries; // the bound entry points, defined in CudaDriver.cpp
+
+private:
+  explicit CudaDriver(const Entries &Fn) : Fn(Fn) {}
+  static bool create(std::vector<CudaDriver *> &Devices, unsigned &Default,
+                     std::string &Why);
+  static CudaDriver *describe(const Entries &Fn, unsigned Index, int Ordinal,
+                              int DriverVersion, std::string &Why);
+  Status retainContext();
+  Status check(CUresult Code, std::string_view What) const;
+  Status loadImage(const void *Image, const std::string &What,
+                   const std::string *Ptx, CUmodule *Module,
+                   std::string *InfoLog);
+
+  Status memoryPool(CUmemoryPool *Pool);
+
+  const Entries &Fn;
+  std::once_flag PoolOnce;
+  CUmemoryPool Pool = nullptr; // made on first use, under PoolOnce
+  std::string PoolError;
+  std::once_flag ContextOnce;
+  std::atomic<bool> Used{false};
+  CUresult ContextError = CUDA_SUCCESS;
+  std::mutex PeerLock;
+  // Per owner device: 0 not asked yet, 1 enabled, 2 not possible.
+  std::atomic<uint8_t> Peer[MaxDevices] = {};
+  unsigned Index = 0;
+  int Ordinal = 0;
+  CUdevice Device = 0;
+  CUcontext Context = nullptr; // set under ContextOnce
+  size_t TotalMemory = 0;
+  std::string PciBusId;
+  std::string DeviceName;
+  int CcMajor = 0, CcMinor = 0;
+  int DriverVersion = 0;
+  int MaxThreadsPerBlock = 0;
+  int MaxSharedPerBlock = 0;
+  int MaxSharedPerBlockOptin = 0;
+  int MultiprocessorCount = 0;
+  int MaxSharedPerMultiprocessor = 0;
+  int MaxThreadsPerMultiprocessor = 0;
+  int WarpSize = 0;
+  int PageableMemoryAccess = 0;
+  int MaxBlockDim[3] = {0, 0, 0};
+  int MaxGridDim[3] = {0, 0, 0};
+};
+
+} // namespace rt
+} // namespace mstage
+
+#endif

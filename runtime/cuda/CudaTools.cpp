@@ -1,0 +1,173 @@
+//===- CudaTools.cpp - The CUDA toolkit's ptxas and cuobjdump -------------===//
+#include "cuda/CudaTools.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace mstage::rt {
+
+const std::string &ptxasPath() {
+  // Never destroyed: background compiles may read it during exit().
+  static const std::string &Path = *new std::string([]() -> std::string {
+    const char *Env = std::getenv("MSTAGE_PTXAS");
+    if (!Env || !*Env)
+      return findCudaTool("ptxas");
+    if (StringRef(Env) == "off")
+      return "";
+    if (!sys::fs::can_execute(Env)) {
+      errs() << "mstage: MSTAGE_PTXAS='" << Env
+             << "' is not a program that can be run; kernels are loaded as "
+                "PTX (set MSTAGE_PTXAS to ptxas's path, or to off)\n";
+      return "";
+    }
+    return Env;
+  }());
+  return Path;
+}
+
+char PtxRejected::ID = 0;
+
+void PtxRejected::log(raw_ostream &OS) const {
+  OS << Command << " rejects the PTX: " << Log;
+}
+
+namespace {
+Error fail(const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(), Why);
+}
+
+// A temporary file for ptxas, named *.tmp in TempDir so that the cache's
+// scan counts it and removes it when a killed process left it.
+std::error_code createTemporary(StringRef TempDir, StringRef Suffix, int *FD,
+                                SmallVectorImpl<char> &Path) {
+  if (TempDir.empty())
+    return FD ? sys::fs::createTemporaryFile("mstage", Suffix, *FD, Path)
+              : sys::fs::createTemporaryFile("mstage", Suffix, Path);
+  SmallString<256> Model(TempDir);
+  sys::path::append(Model, "ptxas-%%%%%%%%." + Suffix + ".tmp");
+  return FD ? sys::fs::createUniqueFile(Model, *FD, Path, sys::fs::OF_None,
+                                        0600)
+            : sys::fs::createUniqueFile(Model, Path, 0600);
+}
+
+// Whether ptxas's output finds fault with the PTX ("ptxas x.ptx, line 3;
+// error   : ...", "ptxas fatal   : Unresolved extern function ..."), not a
+// shell's or a loader's message, nor a ptxas too old for the PTX or the
+// architecture, which the driver may still take.
+bool faultsThePtx(StringRef Log) {
+  SmallVector<StringRef, 8> Lines;
+  Log.split(Lines, '\n');
+  bool Found = false;
+  for (StringRef L : Lines) {
+    if (!L.starts_with("ptxas") ||
+        !(L.contains("error") || L.contains("fatal")))
+      continue;
+    if (L.contains("Unsupported .version") ||
+        L.contains("Unsupported .target") ||
+        L.contains("is not defined for option"))
+      return false;
+    Found |= !L.contains("aborted due to errors"); // only a summary
+  }
+  return Found;
+}
+} // namespace
+
+PtxasRun::PtxasRun() : Creator(getpid()) {}
+
+PtxasRun::~PtxasRun() {
+  if (getpid() != Creator)
+    return;
+  for (const std::string &P : {PtxPath, CubinPath, LogPath})
+    if (!P.empty())
+      sys::fs::remove(P);
+}
+
+Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
+                                               StringRef TempDir) {
+  const std::string &Ptxas = ptxasPath();
+  if (Ptxas.empty())
+    return fail("no ptxas");
+  auto Run = std::make_unique<PtxasRun>();
+  SmallString<128> Path;
+  int FD;
+  if (std::error_code EC = createTemporary(TempDir, "ptx", &FD, Path))
+    return fail("cannot create a temporary file: " + EC.message());
+  Run->PtxPath = std::string(Path);
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << PTX;
+    OS.close();
+    if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
+      return fail("cannot write " + Run->PtxPath + ": " + EC.message());
+    }
+  }
+  for (auto [Suffix, Out] :
+       {std::pair{"cubin", &Run->CubinPath}, std::pair{"log", &Run->LogPath}}) {
+    if (std::error_code EC = createTemporary(TempDir, Suffix, nullptr, Path))
+      return fail("cannot create a temporary file: " + EC.message());
+    *Out = std::string(Path);
+  }
+  Run->Command = Ptxas + " -arch=" + Arch.str();
+  std::string ArchArg = ("-arch=" + Arch).str();
+  StringRef Args[] = {Ptxas, ArchArg, Run->PtxPath, "-o", Run->CubinPath};
+  std::optional<StringRef> Redirects[] = {
+      StringRef(""), StringRef(Run->LogPath), StringRef(Run->LogPath)};
+  std::string ExecError;
+  bool Failed = false;
+  Run->Process = sys::ExecuteNoWait(Ptxas, Args, std::nullopt, Redirects,
+                                    /*MemoryLimit=*/0, &ExecError, &Failed);
+  if (Failed || Run->Process.Pid == sys::ProcessInfo::InvalidPid)
+    return fail("cannot run " + Run->Command + ": " + ExecError);
+  return std::move(Run);
+}
+
+std::optional<Expected<std::string>> finishPtxas(PtxasRun &Run, bool Block) {
+  std::string WaitError;
+  sys::ProcessInfo Done =
+      sys::Wait(Run.Process, Block ? std::nullopt : std::optional<unsigned>(0),
+                &WaitError);
+  if (Done.Pid == 0)
+    return std::nullopt; // still running
+  if (Done.ReturnCode != 0) {
+    std::string Log;
+    if (auto Buf = MemoryBuffer::getFile(Run.LogPath))
+      Log = (*Buf)->getBuffer().trim().str();
+    // It ran to its end and found fault with the PTX.
+    if (Done.ReturnCode > 0 && faultsThePtx(Log))
+      return Expected<std::string>(
+          make_error<PtxRejected>(Run.Command, std::move(Log)));
+    if (Log.empty())
+      Log = WaitError.empty() ? "exit status " + std::to_string(Done.ReturnCode)
+                              : WaitError;
+    return Expected<std::string>(fail(Run.Command + " failed: " + Log));
+  }
+  auto Cubin = MemoryBuffer::getFile(Run.CubinPath, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+  if (!Cubin)
+    return Expected<std::string>(fail("cannot read what " + Run.Command +
+                                      " wrote: " + Cubin.getError().message()));
+  if ((*Cubin)->getBufferSize() == 0)
+    return Expected<std::string>(fail(Run.Command + " wrote an empty cubin"));
+  return Expected<std::string>((*Cubin)->getBuffer().str());
+}
+
+Expected<std::string> assembleCubin(StringRef PTX, StringRef Arch,
+                                    StringRef TempDir) {
+  auto Run = startPtxas(PTX, Arch, TempDir);
+  if (!Run)
+    return Run.takeError();
+  return std::move(*finishPtxas(**Run, /*Block=*/true));
+}
+
+} // namespace mstage::rt

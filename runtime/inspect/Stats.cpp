@@ -1,0 +1,115 @@
+//===- Stats.cpp - MSTAGE_STATS: a table per kernel at exit ---------------===//
+#include "inspect/Stats.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace mstage::rt {
+namespace {
+
+struct KernelStats {
+  std::string Name;
+  uint64_t Launches = 0, Memory = 0, Disk = 0, Generic = 0, Miss = 0;
+  DenseSet<uint64_t> Specializations;
+  bool OnCpu = false, Ran = false;
+  double CompileMs = 0, KernelMs = 0;
+};
+
+// Never destroyed: the exit handler prints it after static destructors of
+// the runtime may have run.
+struct Table {
+  std::mutex Lock;
+  StringMap<size_t> Index;
+  std::vector<KernelStats> Rows; // in the order of first launch
+
+  KernelStats &row(StringRef Kernel) {
+    auto [It, New] = Index.try_emplace(Kernel, Rows.size());
+    if (New)
+      Rows.push_back(KernelStats{Kernel.str()});
+    return Rows[It->second];
+  }
+};
+
+Table &table() {
+  static Table *T = new Table;
+  return *T;
+}
+
+} // namespace
+
+const BoolSetting &statsSetting() {
+  static const BoolSetting S = readBoolSetting("MSTAGE_STATS");
+  return S;
+}
+
+void statsLaunch(StringRef Kernel, const char *Source, uint64_t KeyHash) {
+  Table &T = table();
+  std::lock_guard<std::mutex> G(T.Lock);
+  KernelStats &K = T.row(Kernel);
+  ++K.Launches;
+  if (!Source) {
+    K.OnCpu = true;
+    return;
+  }
+  K.Specializations.insert(KeyHash);
+  StringRef S(Source);
+  if (S == "memory")
+    ++K.Memory;
+  else if (S == "disk")
+    ++K.Disk;
+  else if (S == "generic")
+    ++K.Generic;
+  else
+    ++K.Miss; // compiled now, or MSTAGE_CACHE=off
+}
+
+void statsCompileMs(StringRef Kernel, double Ms) {
+  Table &T = table();
+  std::lock_guard<std::mutex> G(T.Lock);
+  T.row(Kernel).CompileMs += Ms;
+}
+
+void statsKernelMs(StringRef Kernel, double Ms) {
+  Table &T = table();
+  std::lock_guard<std::mutex> G(T.Lock);
+  KernelStats &K = T.row(Kernel);
+  K.KernelMs += Ms;
+  K.Ran = true;
+}
+
+void printStats(raw_ostream &OS) {
+  Table &T = table();
+  std::lock_guard<std::mutex> G(T.Lock);
+  if (T.Rows.empty())
+    return;
+  OS << "mstage: stats: "
+     << format("%8s %8s %7s %7s %7s %7s %12s %12s  %s\n", "launches",
+               "special.", "memory", "disk", "generic", "miss", "compile ms",
+               "kernel ms", "kernel");
+  for (const KernelStats &K : T.Rows) {
+    auto Count = [&](uint64_t N) {
+      return K.OnCpu ? std::string("-") : std::to_string(N);
+    };
+    auto Ms = [](bool Known, double Ms) {
+      return Known ? formatv("{0:f3}", Ms).str() : std::string("-");
+    };
+    OS << "mstage: stats: "
+       << format("%8llu %8s %7s %7s %7s %7s %12s %12s  %s\n",
+                 (unsigned long long)K.Launches,
+                 Count(K.Specializations.size()).c_str(),
+                 Count(K.Memory).c_str(), Count(K.Disk).c_str(),
+                 Count(K.Generic).c_str(), Count(K.Miss).c_str(),
+                 Ms(!K.OnCpu, K.CompileMs).c_str(),
+                 Ms(K.Ran, K.KernelMs).c_str(), K.Name.c_str());
+  }
+}
+
+} // namespace mstage::rt

@@ -1,0 +1,39 @@
+//===- Stats.h - MSTAGE_STATS: a table per kernel at exit -------*- C++ -*-===//
+//
+// MSTAGE_STATS=1 prints at exit, per kernel in the order of first launch:
+// its launches, its specializations (distinct staged values and launch
+// facts), where the launches' code came from (memory, disk, generic: the
+// generic code ran while the specialization compiled, miss: compiled then,
+// or with MSTAGE_CACHE=off), the time spent making code (optimize, codegen,
+// ptxas and load, in the background too) and the kernels' run time (on a GPU
+// from CUDA events; on the CPU back end as measured; nothing in PTX-only
+// mode). The spans come from the hooks of TraceEvents.h.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_INSPECT_STATS_H
+#define MSTAGE_RUNTIME_INSPECT_STATS_H
+
+#include "support/Settings.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+
+namespace mstage::rt {
+
+// MSTAGE_STATS, read once; a value that is not a boolean fails launches.
+const BoolSetting &statsSetting();
+
+// The source of a launch's code as the trace names it (codeSourceName), or
+// null for the CPU back end, which makes none. KeyHash: the specialization.
+void statsLaunch(llvm::StringRef Kernel, const char *Source, uint64_t KeyHash);
+void statsCompileMs(llvm::StringRef Kernel, double Ms);
+void statsKernelMs(llvm::StringRef Kernel, double Ms);
+
+// The table, on OS; nothing when no kernel was launched.
+void printStats(llvm::raw_ostream &OS);
+
+} // namespace mstage::rt
+
+#endif

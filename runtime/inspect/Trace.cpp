@@ -1,0 +1,88 @@
+//===- Trace.cpp - MSTAGE_TRACE: one line per launch ----------------------===//
+#include "inspect/Trace.h"
+#include "StageValueText.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace mstage::rt {
+
+const TraceSetting &traceSetting() {
+  static const TraceSetting S = readTraceSetting();
+  return S;
+}
+
+bool traceEnabled() { return traceSetting().Text; }
+
+std::string stagedValuesText(const KernelBlob &Kernel,
+                             ArrayRef<StringRef> StagedValues) {
+  std::string Text = "{";
+  for (size_t I = 0; I < StagedValues.size(); ++I) {
+    const StageSite &S = Kernel.StageSites[I];
+    Text += (I ? ", line " : "line ") + std::to_string(S.Line) + ": " +
+            formatStageValue(S, StagedValues[I]);
+  }
+  return Text + "}";
+}
+
+const char *codeSourceName(CodeSource Source) {
+  switch (Source) {
+  case CodeSource::Memory:
+    return "memory";
+  case CodeSource::Disk:
+    return "disk";
+  case CodeSource::Compiled:
+    return "miss";
+  case CodeSource::Uncached:
+    return "off";
+  case CodeSource::Generic:
+    return "generic";
+  }
+  return "unknown";
+}
+
+// "mstage: trace: kernel 'K' grid AxBxC block AxBxC shared N[ fast-math]"
+static void traceHead(raw_ostream &OS, const KernelBlob &Kernel,
+                      const mstage_launch_config &C) {
+  OS << "mstage: trace: kernel '" << Kernel.PrettyName << "' grid " << C.grid[0]
+     << "x" << C.grid[1] << "x" << C.grid[2] << " block " << C.block[0] << "x"
+     << C.block[1] << "x" << C.block[2] << " shared " << C.shared_bytes
+     << (C.flags & MSTAGE_LAUNCH_FAST_MATH ? " fast-math" : "");
+}
+
+void traceCpuLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
+                    bool Fibers, unsigned OsThreads, double RunMs) {
+  std::string Line;
+  raw_string_ostream OS(Line);
+  traceHead(OS, Kernel, C);
+  OS << " backend cpu (" << (Fibers ? "fibers" : "loop") << ", " << OsThreads
+     << " threads)" << format(": run %.3f ms", RunMs) << "\n";
+  errs() << Line;
+}
+
+void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
+                 ArrayRef<StringRef> StagedValues, ArrayRef<SlotFact> Facts,
+                 const LaunchTimes &T) {
+  std::string Line;
+  raw_string_ostream OS(Line);
+  traceHead(OS, Kernel, C);
+  OS << " staged " << stagedValuesText(Kernel, StagedValues) << " cache "
+     << codeSourceName(T.Source) << (T.Background ? " (background)" : "")
+     << format(": evaluate %.3f ms", T.Evaluate);
+  if (T.Source != CodeSource::Memory && T.Source != CodeSource::Generic)
+    OS << format(", optimize %.3f ms, codegen %.3f ms, load %.3f ms (%s)",
+                 T.Optimize, T.Codegen, T.Load, T.FromCubin ? "cubin" : "ptx");
+  // How the code was made: what the JIT knew about the views.
+  if (!Facts.empty() && T.Source != CodeSource::Memory &&
+      T.Source != CodeSource::Generic)
+    OS << "; views {" << formatLaunchFacts(Facts) << "}";
+  if (T.BytesInMemory)
+    OS << "; capture " << T.BytesInMemory << " B in memory";
+  OS << "\n";
+  errs() << Line;
+}
+
+} // namespace mstage::rt

@@ -1,0 +1,188 @@
+//===- CompilePool.cpp - The background compile pool ----------------------===//
+#include "jit/CompilePool.h"
+#include "cache/CubinWriter.h"
+#include "cache/DiskCache.h"
+#include "inspect/Dump.h"
+#include "inspect/TraceEvents.h"
+#include "jit/JitCompiler.h"
+#include "jit/JitSettings.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
+#include <dlfcn.h>
+#include <mutex>
+#include <unordered_map>
+
+namespace mstage::rt {
+namespace {
+
+void waitAtExitFirst();
+
+struct Job {
+  const void *Owner;
+  llvm::unique_function<void()> Run;
+};
+
+// The jobs are queued here, not in the thread pool, so that they can be
+// dropped: each pool task runs the next job, if there is one left.
+class CompilePool {
+public:
+  CompilePool() : Workers(llvm::hardware_concurrency(jitSettings().Threads)) {}
+
+  void queue(const void *Owner, llvm::unique_function<void()> Run) {
+    {
+      std::lock_guard<std::mutex> G(Lock);
+      if (Exiting)
+        return;
+      Queued.push_back({Owner, std::move(Run)});
+    }
+    Workers.async([this] { runNext(); });
+  }
+
+  void waitAll() {
+    std::unique_lock<std::mutex> G(Lock);
+    Idle.wait(G, [&] { return Exiting || (Queued.empty() && Running == 0); });
+  }
+
+  void finish(const void *Owner) {
+    std::unique_lock<std::mutex> G(Lock);
+    llvm::erase_if(Queued, [&](const Job &J) { return J.Owner == Owner; });
+    Idle.wait(G, [&] { return RunningOf[Owner] == 0; });
+    RunningOf.erase(Owner);
+  }
+
+  // At exit: what is queued is dropped; what runs finishes.
+  void exit() {
+    std::unique_lock<std::mutex> G(Lock);
+    Exiting = true;
+    Queued.clear();
+    Idle.notify_all();
+    Idle.wait(G, [&] { return Running == 0; });
+  }
+
+private:
+  void runNext() {
+    Job J;
+    {
+      std::lock_guard<std::mutex> G(Lock);
+      if (Queued.empty())
+        return; // dropped
+      J = std::move(Queued.front());
+      Queued.pop_front();
+      ++Running;
+      ++RunningOf[J.Owner];
+    }
+    waitAtExitFirst();
+    J.Run();
+    J.Run = nullptr; // what it holds goes before the waiters are told
+    std::lock_guard<std::mutex> G(Lock);
+    --Running;
+    --RunningOf[J.Owner];
+    Idle.notify_all();
+  }
+
+  std::mutex Lock;
+  std::condition_variable Idle;
+  std::deque<Job> Queued;
+  unsigned Running = 0;
+  std::unordered_map<const void *, unsigned> RunningOf;
+  bool Exiting = false;
+  llvm::StdThreadPool Workers;
+};
+
+std::atomic<CompilePool *> Made{nullptr};
+
+void exitHandler() {
+  if (CompilePool *P = Made.load(std::memory_order_acquire))
+    P->exit();
+}
+
+void exitHandlerWithArg(void *) { exitHandler(); }
+
+} // namespace
+} // namespace mstage::rt
+
+// exit() runs the handlers registered with atexit and the destructors of
+// statics in the reverse order of their registration. A static that LLVM
+// makes on first use (its pass gate, the real file system, NVPTX's
+// annotation cache, ...) is often made by a compile, and registers its
+// destructor after the pool's exit handler: exit() would destroy it under
+// the running compile (measured: crashes in the legacy pass manager and
+// "free(): invalid pointer" with compiles running at exit). The runtime is
+// linked with --wrap=__cxa_atexit, so that each such registration in the
+// runtime (LLVM is linked into it) registers the exit handler again, after
+// it: the handler waits for the compiles before the static is destroyed.
+extern "C" int __real___cxa_atexit(void (*)(void *), void *, void *);
+extern "C" int __wrap___cxa_atexit(void (*Fn)(void *), void *Arg, void *Dso) {
+  int Result = __real___cxa_atexit(Fn, Arg, Dso);
+  if (mstage::rt::Made.load(std::memory_order_acquire))
+    __real___cxa_atexit(mstage::rt::exitHandlerWithArg, nullptr, nullptr);
+  return Result;
+}
+
+namespace mstage::rt {
+namespace {
+
+// Statics made outside the runtime (the C++ library's, the driver's PTX JIT
+// that its first load opens) register their destructors themselves: each
+// compile registers the handler again as it starts (the first few hundred
+// do; by then every such static is made), so it runs before those that
+// earlier compiles made.
+void waitAtExitFirst() {
+  static std::atomic<unsigned> Registered{0};
+  if (Registered.fetch_add(1, std::memory_order_relaxed) < 256)
+    std::atexit(exitHandler);
+}
+
+// Never destroyed (see CompilePool.h). What a compile uses is made before
+// the exit handler is registered, so that it is destroyed after the handler
+// has waited for the compiles.
+CompilePool &pool() {
+  static CompilePool *P = [] {
+    (void)cacheSettings();
+    (void)dumpSettings();
+    initCubinWriters();
+    setStopCompilesAtExit(stopCompilePool);
+    auto *P = new CompilePool;
+    Made.store(P, std::memory_order_release);
+    std::atexit(exitHandler);
+    return P;
+  }();
+  return *P;
+}
+
+} // namespace
+
+void startCompilePool(bool OnGpu, const std::string &Arch) {
+  // The driver opens its PTX JIT at its first PTX load, on a worker:
+  // opened first, its statics are destroyed after the pool has waited.
+  if (OnGpu)
+    (void)dlopen("libnvidia-ptxjitcompiler.so.1", RTLD_NOW | RTLD_LOCAL);
+  // The first compile in a process made its target machine and LLVM's
+  // passes first; the warm-up does that before the first launch.
+  pool().queue(nullptr, [Arch] { warmUpJit(Arch); });
+}
+
+void queueCompile(const void *Owner, llvm::unique_function<void()> Run) {
+  pool().queue(Owner, std::move(Run));
+}
+
+void waitForCompiles() {
+  if (CompilePool *P = Made.load(std::memory_order_acquire))
+    P->waitAll();
+}
+
+void stopCompilePool() { exitHandler(); }
+
+void finishCompilesOf(const void *Owner) {
+  if (CompilePool *P = Made.load(std::memory_order_acquire))
+    P->finish(Owner);
+}
+
+} // namespace mstage::rt

@@ -1,0 +1,410 @@
+//===- JitCompiler.cpp - Specialize a kernel's bitcode and emit PTX -------===//
+#include "jit/JitCompiler.h"
+#include "AotImage.h"
+#include "CaptureInMemory.h"
+#include "DeviceCodegen.h"
+#include "DeviceOptimizer.h"
+#include "DeviceRetarget.h"
+#include "LibDevice.h"
+#include "SmallCopies.h"
+#include "jit/DeviceLibrary.h"
+#include "jit/FastMath.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+using namespace llvm;
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" void LLVMInitializeNVPTXAsmPrinter();
+
+namespace mstage::rt {
+namespace {
+
+Error jitError(const KernelBlob &K, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(),
+                           "mstage: kernel '" + K.PrettyName + "': " + Msg);
+}
+
+// LLVM's options for its tools, which print something instead of setting it
+// (-version exits the program; -help crashes it, as the JIT has no command
+// line for it to describe).
+bool printsAndExits(StringRef Name) {
+  return Name.starts_with("help") || Name == "version" ||
+         Name == "print-options" || Name == "print-all-options";
+}
+
+// The JIT's defaults for LLVM's loop unroller, then MSTAGE_LLVM_ARGS (an
+// expert knob, e.g. "-unroll-partial-threshold=300"), which overrides them.
+// Staged values and the folded launch configuration give loops known trip
+// counts, and a GPU hides latency through independent work in a thread, so
+// the JIT unrolls more than LLVM's CPU-tuned defaults (docs/performance.md):
+//  - the trip count of a grid-stride loop divides by a constant stride,
+//    which is over the default SCEV expansion budget of 4 and so blocks
+//    runtime unrolling: 16 lets it through;
+//  - NVPTX allows a partially unrolled loop 75 instructions: 600 unrolls a
+//    small body 8-16 times (nvcc: 4);
+//  - the leftover iterations of a runtime-unrolled loop run first (prolog),
+//    not at the end of every thread, where they would slow the kernel's
+//    drain;
+//  - shared, constant and local memory take 32-bit addresses, as nvcc's
+//    code does: 64-bit ones cost a 64-bit multiply-add per shared access
+//    (the Blelloch scan: 171 64-bit registers against 20).
+// Options are set through the registry, not by parsing a command line: a
+// tool that links the JIT (mstage-ptx) has required options of its own in
+// the same registry. Returns what is wrong with MSTAGE_LLVM_ARGS, or "".
+std::string setLlvmOptions() {
+  BumpPtrAllocator Alloc;
+  StringSaver Saver(Alloc);
+  SmallVector<const char *, 8> Args;
+  const char *Env = std::getenv("MSTAGE_LLVM_ARGS");
+  if (Env)
+    cl::TokenizeGNUCommandLine(Env, Saver, Args);
+  auto &Registered = cl::getRegisteredOptions();
+  // Sets "-name=value" (or "-name"); false when no such option takes it.
+  auto Set = [&](StringRef Arg) {
+    auto [Name, Value] = Arg.ltrim('-').split('=');
+    auto It = Registered.find(Name);
+    return It != Registered.end() && !It->second->addOccurrence(1, Name, Value);
+  };
+  auto NameOf = [](StringRef Arg) { return Arg.ltrim('-').split('=').first; };
+  for (StringRef Default :
+       {"scev-cheap-expansion-budget=16", "unroll-partial-threshold=600",
+        "unroll-runtime-epilog=false", "nvptx-short-ptr=true"})
+    if (none_of(Args,
+                [&](StringRef A) { return NameOf(A) == NameOf(Default); }))
+      Set(Default);
+  std::string Bad;
+  for (StringRef Arg : Args) {
+    bool Known = Arg.starts_with("-") && Registered.count(NameOf(Arg));
+    if (!Known)
+      Bad += " Unknown command line argument '" + Arg.str() + "'.";
+    else if (printsAndExits(NameOf(Arg)))
+      Bad += " '" + Arg.str() +
+             "' is for LLVM's tools: it prints, and may end the program.";
+    else if (!Set(Arg))
+      Bad += " '" + Arg.str() + "' has a value its option does not take.";
+  }
+  if (Bad.empty())
+    return "";
+  return "MSTAGE_LLVM_ARGS='" + std::string(Env) + "' is not valid:" + Bad;
+}
+
+// LLVM ends the process on a fatal error (report_fatal_error: NVPTX meeting
+// an operation it cannot select, say) once this handler returns. In a
+// compile, the handler jumps back to the compile's CrashRecoveryContext
+// instead, so that the launch fails with the message. The handler is
+// process-wide, but only for the LLVM linked into mstage (its symbols are
+// hidden): a program's own LLVM keeps its own.
+thread_local std::string FatalError;
+
+void onFatalError(void *, const char *Reason, bool) {
+  if (CrashRecoveryContext *CRC = CrashRecoveryContext::GetCurrent()) {
+    FatalError = Reason;
+    CRC->HandleExit(1);
+  }
+  errs() << "mstage: LLVM error outside a kernel compile: " << Reason << "\n";
+}
+
+// Errors that passes report through the context (NVPTX on a dynamic alloca
+// before sm_52, an inline asm constraint it lacks, ...): LLVM's default
+// handler prints them and exits the process.
+struct CollectErrors : DiagnosticHandler {
+  std::string &Errors;
+  explicit CollectErrors(std::string &Errors) : Errors(Errors) {}
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() != DS_Error)
+      return false; // printed as before
+    raw_string_ostream OS(Errors);
+    DiagnosticPrinterRawOStream DP(OS);
+    OS << (Errors.empty() ? "" : "; ");
+    DI.print(DP);
+    return true;
+  }
+};
+
+std::once_flag InitTargets;
+std::string LlvmOptionsError;
+
+// Target machines, one per compile in flight and architecture: a target
+// machine is not thread-safe, and LLVM's state is per context otherwise. A
+// compile takes one (or makes one) and gives it back, so that the one the
+// warm-up made serves the first compile, on whichever thread it runs.
+class TargetMachines {
+public:
+  std::unique_ptr<TargetMachine> take(StringRef Arch) {
+    std::lock_guard<std::mutex> G(Lock);
+    auto &Free = FreeByArch[Arch.str()];
+    if (Free.empty())
+      return nullptr;
+    std::unique_ptr<TargetMachine> TM = std::move(Free.back());
+    Free.pop_back();
+    return TM;
+  }
+  void giveBack(StringRef Arch, std::unique_ptr<TargetMachine> TM) {
+    std::lock_guard<std::mutex> G(Lock);
+    FreeByArch[Arch.str()].push_back(std::move(TM));
+  }
+
+private:
+  std::mutex Lock;
+  std::map<std::string, std::vector<std::unique_ptr<TargetMachine>>> FreeByArch;
+};
+
+// Never destroyed: compiles may run while the process exits.
+TargetMachines &targetMachines() {
+  static TargetMachines *TMs = new TargetMachines;
+  return *TMs;
+}
+
+void initTargets() {
+  std::call_once(InitTargets, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    install_fatal_error_handler(onFatalError);
+    LlvmOptionsError = setLlvmOptions();
+  });
+}
+
+// The crash handlers are process-wide: the first compile to start installs
+// them and the last to finish removes them, so that none is left without
+// them while another finishes.
+std::mutex ContainedLock;
+unsigned ContainedCompiles = 0;
+
+void enterContained() {
+  std::lock_guard<std::mutex> G(ContainedLock);
+  if (ContainedCompiles++ == 0)
+    CrashRecoveryContext::Enable();
+}
+
+void leaveContained() {
+  std::lock_guard<std::mutex> G(ContainedLock);
+  if (--ContainedCompiles == 0)
+    CrashRecoveryContext::Disable();
+}
+
+// Runs Compile so that a fatal error or a crash in LLVM ends the compile,
+// not the process; returns what happened, or "". The crash handlers
+// (SIGSEGV, SIGABRT, ...) are LLVM's only while a compile runs, so that the
+// program's own are left alone otherwise. What an interrupted compile built
+// (its context and module) is leaked: LLVM's state in it is not to be
+// trusted.
+std::string runContained(function_ref<void()> Compile) {
+  enterContained();
+  CrashRecoveryContext CRC;
+  FatalError.clear();
+  bool Finished = CRC.RunSafely(Compile);
+  leaveContained();
+  if (Finished)
+    return "";
+  if (CRC.RetCode > 128) // a signal
+    return std::string("LLVM crashed (") + strsignal(CRC.RetCode - 128) + ")";
+  // The first line: "Cannot select" goes on with the DAG, node by node.
+  return StringRef(FatalError).split('\n').first.str();
+}
+
+// A target machine for Arch, for one compile: given back when it finishes,
+// dropped (leaked, not destroyed) when LLVM crashed in it, as its state is
+// then not to be trusted.
+class BorrowedTargetMachine {
+public:
+  explicit BorrowedTargetMachine(StringRef Arch) : Arch(Arch) {}
+  ~BorrowedTargetMachine() {
+    if (TM && !Broken)
+      targetMachines().giveBack(Arch, std::move(TM));
+    else
+      (void)TM.release();
+  }
+  Expected<TargetMachine *> get() {
+    initTargets();
+    if (!LlvmOptionsError.empty())
+      return createStringError(inconvertibleErrorCode(), LlvmOptionsError);
+    if (!TM)
+      TM = targetMachines().take(Arch);
+    if (!TM) {
+      auto TMOrErr = createNVPTXTargetMachine(Arch);
+      if (!TMOrErr)
+        return TMOrErr.takeError();
+      TM = std::move(*TMOrErr);
+    }
+    return TM.get();
+  }
+  void markBroken() { Broken = true; }
+
+private:
+  std::string Arch;
+  std::unique_ptr<TargetMachine> TM;
+  bool Broken = false;
+};
+
+double msSince(std::chrono::steady_clock::time_point T0) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - T0)
+      .count();
+}
+
+// compileKernel, in a CrashRecoveryContext.
+Expected<JitOutput> compileContained(const KernelBlob &K,
+                                     const Specialization &Spec,
+                                     const JitOptions &Opts, bool WantIR,
+                                     BorrowedTargetMachine &Borrowed) {
+  Expected<TargetMachine *> TM = Borrowed.get();
+  if (!TM)
+    return jitError(K, toString(TM.takeError()));
+
+  auto T0 = std::chrono::steady_clock::now();
+  LLVMContext Ctx;
+  std::string LlvmErrors;
+  Ctx.setDiagnosticHandler(std::make_unique<CollectErrors>(LlvmErrors));
+  auto CompileError = [&] {
+    return jitError(K, "LLVM cannot compile it for " + Opts.Arch + ": " +
+                           StringRef(LlvmErrors).rtrim());
+  };
+  auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
+  if (!ModOrErr)
+    return jitError(K, "embedded bitcode is unreadable: " +
+                           toString(ModOrErr.takeError()));
+  std::unique_ptr<Module> M = std::move(*ModOrErr);
+  if (Error E = linkDeviceExports(*M))
+    return jitError(K, toString(std::move(E)));
+  if (Spec.Fold) {
+    if (Spec.StagedValues.size() != K.StageSites.size())
+      return jitError(K, "got " + Twine(Spec.StagedValues.size()) +
+                             " staged values for " +
+                             Twine(K.StageSites.size()) + " stage sites");
+    if (Error E = foldStagedValues(*M, Spec.StagedValues))
+      return jitError(K, toString(std::move(E)));
+    foldLaunchExtents(*M, K.Name, Spec.Extents);
+    if (!Spec.Facts.empty())
+      if (Function *Kernel = M->getFunction(K.Name)) {
+        // The facts mark loads; a struct copy is a memcpy until expanded.
+        expandSmallCopies(*Kernel);
+        applyLaunchFacts(*Kernel, K.PointerSlots, Spec.Facts);
+      }
+  }
+
+  // After the facts, which read pointer slots from the byval parameters;
+  // before the optimizer, which folds loads through the moved ones.
+  if (Function *Kernel = M->getFunction(K.Name)) {
+    auto Moved = moveLargeParams(*Kernel, Opts.Arch,
+                                 stagedParamSize(K.StageSites), K.NumParams);
+    if (!Moved)
+      return jitError(K, toString(Moved.takeError()));
+  }
+
+  // The kernel's own code only: libdevice picks its own precision.
+  if (Opts.FastMath)
+    markFastMath(*M);
+
+  if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(), Opts.FastMath))
+    return jitError(K, toString(std::move(E)) +
+                           (LlvmErrors.empty() ? "" : ": ") +
+                           StringRef(LlvmErrors).rtrim());
+  if (!LlvmErrors.empty())
+    return CompileError();
+  if (Spec.Fold && !Spec.Facts.empty())
+    if (Function *Kernel = M->getFunction(K.Name))
+      applyLaunchFacts(*Kernel, K.PointerSlots, Spec.Facts,
+                       FactsPass::AfterOptimization);
+  JitOutput Out;
+  Out.OptimizeMs = msSince(T0);
+  Out.OptimizeStart = T0;
+  if (WantIR) {
+    raw_string_ostream OS(Out.OptimizedIR);
+    M->print(OS, nullptr);
+  }
+  auto T1 = std::chrono::steady_clock::now();
+  Expected<std::string> PTX = emitPTX(*M, **TM);
+  if (!PTX)
+    return jitError(K, toString(PTX.takeError()));
+  if (!LlvmErrors.empty())
+    return CompileError();
+  Out.PTX = std::move(*PTX);
+  Out.CodegenMs = msSince(T1);
+  Out.CodegenStart = T1;
+  return std::move(Out);
+}
+
+} // namespace
+
+Error checkArch(StringRef Arch) {
+  initTargets();
+  return checkNVPTXArch(Arch);
+}
+
+Expected<JitOutput> compileKernel(const KernelBlob &K,
+                                  const Specialization &Spec,
+                                  const JitOptions &Opts, bool WantIR) {
+  // No lock: each compile has its own context and target machine, so
+  // compiles on several threads run at once.
+  BorrowedTargetMachine TM(Opts.Arch);
+  std::optional<Expected<JitOutput>> Out;
+  std::string Failed = runContained(
+      [&] { Out.emplace(compileContained(K, Spec, Opts, WantIR, TM)); });
+  if (Failed.empty())
+    return std::move(*Out);
+  TM.markBroken();
+  return jitError(K, "LLVM cannot compile it for " + Opts.Arch + ": " + Failed);
+}
+
+void warmUpJit(StringRef Arch) {
+  BorrowedTargetMachine Borrowed(Arch);
+  std::string Failed = runContained([&] {
+    Expected<TargetMachine *> TM = Borrowed.get();
+    if (!TM)
+      return consumeError(TM.takeError());
+    // A kernel that stores one value: enough to make what every compile
+    // needs (the target machine, LLVM's passes and their statics).
+    LLVMContext Ctx;
+    Module M("mstage_warm_up", Ctx);
+    M.setTargetTriple(Triple(NVPTXTriple));
+    M.setDataLayout((*TM)->createDataLayout());
+    Type *Ptr = PointerType::get(Ctx, /*global*/ 1);
+    Function *F =
+        Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
+                         GlobalValue::ExternalLinkage, "mstage_warm_up", M);
+    F->setCallingConv(CallingConv::PTX_Kernel);
+    IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
+    B.CreateStore(B.getInt32(1), F->getArg(0));
+    B.CreateRetVoid();
+    if (Error E = optimizeDeviceCode(M, **TM, libdeviceBitcode(), false))
+      return consumeError(std::move(E));
+    Expected<std::string> PTX = emitPTX(M, **TM);
+    if (!PTX)
+      return consumeError(PTX.takeError());
+  });
+  if (!Failed.empty())
+    Borrowed.markBroken();
+}
+
+} // namespace mstage::rt

@@ -1,0 +1,60 @@
+//===- JitCompiler.h - Specialize a kernel's bitcode and emit PTX ---------===//
+#ifndef MSTAGE_RUNTIME_JIT_JITCOMPILER_H
+#define MSTAGE_RUNTIME_JIT_JITCOMPILER_H
+
+#include "KernelBlob.h"
+#include "KernelSpecialization.h"
+#include "LaunchFacts.h"
+
+#include "llvm/Support/Error.h"
+
+#include <chrono>
+#include <string>
+
+namespace mstage::rt {
+
+struct JitOptions {
+  std::string Arch = "sm_90"; // the device's sm_XY
+  bool FastMath = false;      // as nvcc --use_fast_math (FastMath.h)
+};
+
+// What one launch fixes: the staged values (one per stage site, in order)
+// and the launch configuration.
+struct Specialization {
+  llvm::ArrayRef<llvm::StringRef> StagedValues;
+  LaunchExtents Extents;
+  // One per pointer slot of the kernel, or none (LaunchFacts.h).
+  llvm::ArrayRef<SlotFact> Facts;
+  // False: fold nothing, so the code reads its staged values and launch
+  // extents at run time (mstage-ptx --diff shows what folding removed).
+  bool Fold = true;
+};
+
+struct JitOutput {
+  std::string PTX;
+  std::string OptimizedIR; // filled only when WantIR
+  double OptimizeMs = 0, CodegenMs = 0;
+  // Where the phases began, for MSTAGE_TRACE=chrome (TraceEvents.h).
+  std::chrono::steady_clock::time_point OptimizeStart, CodegenStart;
+};
+
+// An error, listing the architectures NVPTX knows, unless it compiles for
+// Arch ("sm_90").
+llvm::Error checkArch(llvm::StringRef Arch);
+
+// Parses the kernel's bitcode, folds in the specialization, links the
+// libdevice functions it uses, runs O3 and emits PTX. Thread-safe: compiles
+// on several threads run at once. A fatal error or a crash inside LLVM is an
+// error naming the kernel, not the end of the process.
+llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,
+                                        const Specialization &Spec,
+                                        const JitOptions &Options, bool WantIR);
+
+// Compiles a one-line kernel for Arch and keeps its target machine, so that
+// the first real compile does not pay for what every compile makes first.
+// Errors are ignored: the real compile reports them.
+void warmUpJit(llvm::StringRef Arch);
+
+} // namespace mstage::rt
+
+#endif
