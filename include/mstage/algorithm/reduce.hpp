@@ -258,13 +258,13 @@ void store_result(const R &value, vector_view<U> out, stream_ref s) {
 
 template <class U> void check_output(const char *call, vector_view<U> out) {
   if (out.empty())
-    throw error(std::string("mstage::") + call +
+    throw error(std::string("mstage: ") + call +
                 ": the output view is empty; it needs one element for the "
                 "result");
 }
 
 [[noreturn]] inline void empty_input(const char *call) {
-  throw error(std::string("mstage::") + call +
+  throw error(std::string("mstage: ") + call +
               ": the view is empty, so there is no value to return; check "
               "its size first");
 }
@@ -308,7 +308,7 @@ template <class... Out> using out_arg_t = typename out_arg<Out...>::type;
 // The checks of a reduction's view and optional output, naming the call.
 #define MSTAGE_REDUCE_CHECK_VIEWS(call, V, Out)                                \
   MSTAGE_ALGORITHM_CHECK_VIEW(call, V);                                        \
-  static_assert(sizeof...(Out) <= 1, "mstage::" call ": one output at most");  \
+  static_assert(sizeof...(Out) <= 1, "mstage: " call ": one output at most");  \
   MSTAGE_ALGORITHM_CHECK_WRITABLE(call, ::mstage::detail::out_arg_t<Out...>,   \
                                   "the output")
 
@@ -324,9 +324,9 @@ inline constexpr struct reduce_fn : detail::algorithm_base<reduce_fn> {
     MSTAGE_ALGORITHM_CHECK_OP("reduce", Op);
     using T = detail::element_of<V>;
     static_assert(std::is_convertible_v<T, Init>,
-                  "mstage::reduce: the elements do not convert to init's type");
+                  "mstage: reduce: the elements do not convert to init's type");
     static_assert(detail::op_fits_v<Op, Init>,
-                  "mstage::reduce: the operator is not callable with two "
+                  "mstage: reduce: the operator is not callable with two "
                   "values of init's type, or does not return one");
     return detail::reduce_impl("reduce", stream(), view, init, true, op,
                                detail::identity_fn(), out...);
@@ -344,16 +344,16 @@ inline constexpr struct transform_reduce_fn
     MSTAGE_ALGORITHM_CHECK_OP("transform_reduce", Tf);
     using T = detail::element_of<V>;
     static_assert(std::is_invocable_v<const Tf &, const T &>,
-                  "mstage::transform_reduce: the transform is not callable "
+                  "mstage: transform_reduce: the transform is not callable "
                   "with the view's element type");
     static_assert(detail::op_fits_v<Op, Init>,
-                  "mstage::transform_reduce: the reduction is not callable "
+                  "mstage: transform_reduce: the reduction is not callable "
                   "with two values of init's type, or does not return one");
     if constexpr (std::is_invocable_v<const Tf &, const T &>)
       static_assert(
           std::is_convertible_v<std::invoke_result_t<const Tf &, const T &>,
                                 Init>,
-          "mstage::transform_reduce: the transform's result does not "
+          "mstage: transform_reduce: the transform's result does not "
           "convert to init's type");
     return detail::reduce_impl("transform_reduce", stream(), view, init, true,
                                op, tf, out...);
@@ -367,7 +367,7 @@ inline constexpr struct sum_fn : detail::algorithm_base<sum_fn> {
     MSTAGE_REDUCE_CHECK_VIEWS("sum", V, Out);
     using T = detail::element_of<V>;
     static_assert(std::is_invocable_v<std::plus<>, const T &, const T &>,
-                  "mstage::sum: the element type has no +");
+                  "mstage: sum: the element type has no +");
     return detail::reduce_impl("sum", stream(), view, T{}, true, std::plus<>(),
                                detail::identity_fn(), out...);
   }
@@ -381,7 +381,7 @@ inline constexpr struct sum_fn : detail::algorithm_base<sum_fn> {
     MSTAGE_REDUCE_CHECK_VIEWS(name, V, Out);                                   \
     using T = detail::element_of<V>;                                           \
     static_assert(std::is_invocable_v<std::less<>, const T &, const T &>,      \
-                  "mstage::" name ": the element type has no <");              \
+                  "mstage: " name ": the element type has no <");              \
     return detail::reduce_impl(name, stream(), view, T{}, false, Op(),         \
                                detail::identity_fn(), out...);                 \
   }
@@ -400,7 +400,7 @@ inline constexpr struct minmax_fn : detail::algorithm_base<minmax_fn> {
     MSTAGE_REDUCE_CHECK_VIEWS("minmax", V, Out);
     using T = detail::element_of<V>;
     static_assert(std::is_invocable_v<std::less<>, const T &, const T &>,
-                  "mstage::minmax: the element type has no <");
+                  "mstage: minmax: the element type has no <");
     return detail::reduce_impl("minmax", stream(), view, minmax_result<T>{},
                                false, detail::minmax_op(), detail::minmax_of(),
                                out...);
@@ -425,7 +425,7 @@ template <class Pred> struct test_pred {
   MSTAGE_ALGORITHM_CHECK_OP(call, Pred);                                       \
   static_assert(std::is_invocable_v<const Pred &,                              \
                                     const ::mstage::detail::element_of<V> &>,  \
-                "mstage::" call                                                \
+                "mstage: " call                                                \
                 ": the predicate is not callable with the view's "             \
                 "element type")
 

@@ -183,7 +183,7 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
   constexpr std::size_t TileItems = Block * scan_items_per_thread<T>();
   const std::size_t tiles = (n + TileItems - 1) / TileItems;
   if (tiles > INT_MAX)
-    throw error(std::string("mstage::") + call + ": " + std::to_string(n) +
+    throw error(std::string("mstage: ") + call + ": " + std::to_string(n) +
                 " elements are more than one launch scans");
   using Status = scan_tile_status<T>;
   const std::size_t words = 1 + Status::bytes(tiles) / 8 + 1;
@@ -205,10 +205,10 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
                 ::mstage::detail::writable_view_v<Out>) {                      \
     using T_ = ::mstage::detail::element_of<In>;                               \
     static_assert(std::is_same_v<T_, ::mstage::detail::element_of<Out>>,       \
-                  "mstage::" call ": the output's element type is not the "    \
+                  "mstage: " call ": the output's element type is not the "    \
                   "input's");                                                  \
     static_assert(::mstage::detail::op_fits_v<Op, T_>,                         \
-                  "mstage::" call ": the operator is not callable with two "   \
+                  "mstage: " call ": the operator is not callable with two "   \
                   "values of the element type, or does not return one");       \
   }
 
@@ -248,7 +248,7 @@ inline constexpr struct exclusive_scan_fn
     if constexpr (detail::scan_args_ok<In, Out, Op>) {
       using T = detail::element_of<In>;
       constexpr bool converts = std::is_convertible_v<const Init &, T>;
-      static_assert(converts, "mstage::exclusive_scan: init does not "
+      static_assert(converts, "mstage: exclusive_scan: init does not "
                               "convert to the element type");
       stream_ref s = stream();
       if constexpr (converts)

@@ -46,7 +46,7 @@ inline constexpr bool
   static_assert(                                                               \
       !::mstage::detail::writable_view_v<R> ||                                 \
           ::mstage::detail::radix_sortable_view<R>,                            \
-      "mstage::" call ": the radix sort sorts integer and "                    \
+      "mstage: " call ": the radix sort sorts integer and "                    \
       "floating-point keys; for other types call mstage::sort(view, "          \
       "comp) with a comparator")
 
@@ -68,7 +68,7 @@ inline constexpr struct sort_fn : detail::algorithm_base<sort_fn> {
       using T = detail::element_of<R>;
       constexpr bool callable =
           std::is_invocable_r_v<bool, const Comp &, const T &, const T &>;
-      static_assert(callable, "mstage::sort: the comparator is not callable "
+      static_assert(callable, "mstage: sort: the comparator is not callable "
                               "with two values of the element type, or does "
                               "not return bool");
       if constexpr (detail::sort_is_less<T, Comp>)

@@ -87,12 +87,12 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
     using T = detail::element_of<In>;
     using U = detail::element_of<Out>;
     static_assert(std::is_invocable_v<const F &, const T &>,
-                  "mstage::transform: the function is not callable with the "
+                  "mstage: transform: the function is not callable with the "
                   "input's element type");
     if constexpr (std::is_invocable_v<const F &, const T &>)
       static_assert(
           std::is_assignable_v<U &, std::invoke_result_t<const F &, const T &>>,
-          "mstage::transform: the function's result cannot be "
+          "mstage: transform: the function's result cannot be "
           "assigned to the output's elements");
     stream_ref s = stream();
     auto i = detail::as_view(in, s);
@@ -113,13 +113,13 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
     using T2 = detail::element_of<In2>;
     using U = detail::element_of<Out>;
     static_assert(std::is_invocable_v<const F &, const T1 &, const T2 &>,
-                  "mstage::transform: the function is not callable with the "
+                  "mstage: transform: the function is not callable with the "
                   "two inputs' element types");
     if constexpr (std::is_invocable_v<const F &, const T1 &, const T2 &>)
       static_assert(
           std::is_assignable_v<
               U &, std::invoke_result_t<const F &, const T1 &, const T2 &>>,
-          "mstage::transform: the function's result cannot be assigned to "
+          "mstage: transform: the function's result cannot be assigned to "
           "the output's elements");
     stream_ref s = stream();
     auto a = detail::as_view(in1, s);
@@ -140,7 +140,7 @@ inline constexpr struct fill_fn : detail::algorithm_base<fill_fn> {
     MSTAGE_ALGORITHM_CHECK_WRITABLE("fill", V, "the view");
     using E = detail::element_of<V>;
     static_assert(std::is_convertible_v<const T &, E>,
-                  "mstage::fill: the value does not convert to the view's "
+                  "mstage: fill: the value does not convert to the view's "
                   "element type");
     stream_ref s = stream();
     auto v = detail::as_view(view, s);
@@ -159,7 +159,7 @@ inline constexpr struct copy_fn : detail::algorithm_base<copy_fn> {
     MSTAGE_ALGORITHM_CHECK_WRITABLE("copy", Out, "the output");
     static_assert(
         std::is_same_v<detail::element_of<In>, detail::element_of<Out>>,
-        "mstage::copy: the input and the output have different element "
+        "mstage: copy: the input and the output have different element "
         "types; use transform to convert");
     stream_ref s = stream();
     auto i = detail::as_view(in, s);
@@ -179,7 +179,7 @@ inline constexpr struct iota_fn : detail::algorithm_base<iota_fn> {
     MSTAGE_ALGORITHM_CHECK_WRITABLE("iota", V, "the view");
     using E = detail::element_of<V>;
     static_assert(std::is_convertible_v<T, E>,
-                  "mstage::iota: the start does not convert to the view's "
+                  "mstage: iota: the start does not convert to the view's "
                   "element type");
     stream_ref s = stream();
     auto v = detail::as_view(view, s);

@@ -236,7 +236,7 @@ void radix_sort_run(const char *call, vector_view<K> keys,
   if (n <= 1)
     return;
   if (n > radix_max_keys)
-    throw error(std::string("mstage::") + call + ": " + std::to_string(n) +
+    throw error(std::string("mstage: ") + call + ": " + std::to_string(n) +
                 " keys are more than one call sorts (at most " +
                 std::to_string(radix_max_keys) + ")");
   constexpr unsigned Passes = radix_key<K>::passes;
