@@ -15,8 +15,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 namespace mstage {
@@ -223,6 +225,26 @@ private:
   void *p_ = nullptr;
   stream_ref stream_;
 };
+
+// A counter in device memory for stream s's reductions, zero between them:
+// each is one launch whose last block, found by the counter, zeroes it
+// again, and the stream runs them one after another. Made (and zeroed in
+// stream order) at the stream's first use; kept until the process ends,
+// keyed by the stream's number, which is never reused.
+inline vector_view<unsigned> stream_ticket(stream_ref s) {
+  static std::mutex lock;
+  static std::unordered_map<std::uint64_t, unsigned *> tickets;
+  std::lock_guard<std::mutex> guard(lock);
+  unsigned *&p = tickets[mstage_rt_stream_id(s.get())];
+  if (!p) {
+    void *q = nullptr;
+    check(mstage_rt_alloc_async(&q, sizeof(unsigned), s.get()));
+    unsigned char zero = 0;
+    check(mstage_rt_fill_async(q, &zero, 1, sizeof(unsigned), s.get()));
+    p = static_cast<unsigned *>(q);
+  }
+  return {p, 1};
+}
 
 // Throws, naming the call, unless the views' sizes a and b are equal.
 inline void check_same_size(const char *call, const char *what, std::size_t a,
