@@ -61,8 +61,7 @@ template <class F> Timing timeCalls(F Call) {
 void row(const std::string &Bench, const std::string &Variant, size_t N,
          const Timing &T, double Bytes) {
   std::printf("%s,%s,%zu,256,0,%.6f,%.6f,%.2f\n", Bench.c_str(),
-              Variant.c_str(), N,
-              T.Median, T.Min, Bytes / (T.Median * 1e6));
+              Variant.c_str(), N, T.Median, T.Min, Bytes / (T.Median * 1e6));
 }
 
 [[noreturn]] void failCheck(const std::string &What) {
@@ -103,7 +102,8 @@ template <class T> void sweepSum(const char *TypeName, size_t N) {
   benchSum<T, 512, 4 * V>(TypeName, N);
 }
 
-template <unsigned Block = 0, unsigned Items = 0> void benchTransform(size_t N) {
+template <unsigned Block = 0, unsigned Items = 0>
+void benchTransform(size_t N) {
   std::vector<float> Host = algorithms::transformInput(N);
   device_vector<float> X(Host), Y(N);
   transform_fn<Block, Items> Transform;

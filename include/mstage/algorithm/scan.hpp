@@ -232,9 +232,9 @@ struct inclusive_scan_fn
     if constexpr (detail::scan_args_ok<In, Out, Op>) {
       using T = detail::element_of<In>;
       stream_ref s = stream();
-      detail::scan_run<T, false, Block, Items>("inclusive_scan", detail::as_view(in, s),
-                                 detail::as_view(out, s), op,
-                                 detail::raw_storage<T>{}, s);
+      detail::scan_run<T, false, Block, Items>(
+          "inclusive_scan", detail::as_view(in, s), detail::as_view(out, s), op,
+          detail::raw_storage<T>{}, s);
     }
   }
   template <class InOut, class Op = std::plus<>,
@@ -264,9 +264,9 @@ struct exclusive_scan_fn
                               "convert to the element type");
       stream_ref s = stream();
       if constexpr (converts)
-        detail::scan_run<T, true, Block, Items>("exclusive_scan", detail::as_view(in, s),
-                                  detail::as_view(out, s), op,
-                                  detail::to_raw(static_cast<T>(init)), s);
+        detail::scan_run<T, true, Block, Items>(
+            "exclusive_scan", detail::as_view(in, s), detail::as_view(out, s),
+            op, detail::to_raw(static_cast<T>(init)), s);
     }
   }
   template <class InOut, class Init, class Op = std::plus<>,

@@ -92,8 +92,7 @@ inline constexpr sort_fn<> sort{};
 // permutes values with them; keys that compare equal keep their values'
 // order.
 template <unsigned Block = 0, unsigned Items = 0>
-struct sort_by_key_fn
-    : detail::algorithm_base<sort_by_key_fn<Block, Items>> {
+struct sort_by_key_fn : detail::algorithm_base<sort_by_key_fn<Block, Items>> {
   static_assert(Block == 0 || Block == detail::radix_block,
                 "mstage: sort_by_key: a radix pass has one thread per digit: "
                 "256 threads");

@@ -65,9 +65,8 @@ template <unsigned Block, unsigned Items, class F>
 auto elementwise_kernel(F f, bool alignedArg, bool oneTileArg) {
   return [=](auto out, auto... in) {
     using U = typename decltype(out)::element_type;
-    constexpr unsigned VecMax =
-        elementwise_vec<U, std::remove_const_t<
-                               typename decltype(in)::element_type>...>();
+    constexpr unsigned VecMax = elementwise_vec<
+        U, std::remove_const_t<typename decltype(in)::element_type>...>();
     constexpr unsigned Tile = Block * Items;
     const std::size_t n = stage(out.size());
     const bool aligned = stage(alignedArg);
@@ -81,19 +80,19 @@ auto elementwise_kernel(F f, bool alignedArg, bool oneTileArg) {
       auto tile = [&](I base, auto vec) {
         constexpr unsigned Vec = decltype(vec)::value;
         constexpr unsigned Chunks = Items / Vec;
-        std::tuple<loaded<std::remove_const_t<
-                              typename decltype(in)::element_type>,
-                          Vec, Chunks>...>
+        std::tuple<
+            loaded<std::remove_const_t<typename decltype(in)::element_type>,
+                   Vec, Chunks>...>
             regs;
         auto at = [&](unsigned k) { return (k * Block + tid) * Vec; };
         std::apply(
             [&](auto &...r) {
               for (unsigned k = 0; k < Chunks; ++k)
-                ((std::memcpy(r.c[k].bytes,
-                              __builtin_assume_aligned(
-                                  in.data() + base + at(k),
-                                  alignof(decltype(r.c[k]))),
-                              sizeof(r.c[k]))),
+                ((std::memcpy(
+                     r.c[k].bytes,
+                     __builtin_assume_aligned(in.data() + base + at(k),
+                                              alignof(decltype(r.c[k]))),
+                     sizeof(r.c[k]))),
                  ...);
             },
             regs);
@@ -162,8 +161,8 @@ void launch_elementwise(F f, Out out, stream_ref s, In... in) {
   constexpr unsigned B = Block ? Block : elementwise_block;
   constexpr unsigned It =
       Items ? Items
-            : elementwise_items<U, std::remove_const_t<
-                                       typename In::element_type>...>();
+            : elementwise_items<
+                  U, std::remove_const_t<typename In::element_type>...>();
   constexpr unsigned Vec =
       elementwise_vec<U, std::remove_const_t<typename In::element_type>...>();
   static_assert(B >= 32 && B <= 1024 && It >= 1,
@@ -311,8 +310,8 @@ struct iota_fn : detail::algorithm_base<iota_fn<Block, Items>> {
                   "element type");
     stream_ref s = stream();
     auto v = detail::as_view(view, s);
-    detail::launch_elementwise<Block, Items>(detail::iota_value<E>{E(start)},
-                                             v, s);
+    detail::launch_elementwise<Block, Items>(detail::iota_value<E>{E(start)}, v,
+                                             s);
   }
 };
 inline constexpr iota_fn<> iota{};
