@@ -10,7 +10,10 @@
 //    grid with a 3-D parallel_for, against thrust::for_each and CUDA.
 //
 // Each time is one call on the current stream between two events (every
-// launch of the call: a reduction is two). Prints CSV:
+// launch of the call). With MSTAGE_ALGO_SWEEP=1, sum (2^27 and 2^16) and
+// transform also run with a handful of other tile shapes, in extra rows
+// whose variant names the shape (mstage-b<threads>-i<items per thread>), so
+// that one GPU run shows which default to keep. Prints CSV:
 // benchmark,variant,n,block,grid,median_ms,min_ms,gbps; the baselines are
 // bench/cuda/algorithms_baseline.cu. Results are checked against the host
 // before the times count.
@@ -55,10 +58,10 @@ template <class F> Timing timeCalls(F Call) {
   return {Ms[Ms.size() / 2], Ms.front()};
 }
 
-void row(const std::string &Bench, const char *Variant, size_t N,
+void row(const std::string &Bench, const std::string &Variant, size_t N,
          const Timing &T, double Bytes) {
-  std::printf("%s,%s,%zu,256,0,%.6f,%.6f,%.2f\n", Bench.c_str(), Variant, N,
-              T.Median, T.Min, Bytes / (T.Median * 1e6));
+  std::printf("%s,%s,%zu,256,0,%.6f,%.6f,%.2f\n", Bench.c_str(),
+              Variant.c_str(), N, T.Median, T.Min, Bytes / (T.Median * 1e6));
 }
 
 [[noreturn]] void failCheck(const std::string &What) {
@@ -66,29 +69,51 @@ void row(const std::string &Bench, const char *Variant, size_t N,
   std::exit(1);
 }
 
-template <class T> void benchSum(const char *TypeName, size_t N) {
+std::string shapeName(unsigned Block, unsigned Items) {
+  return "mstage-b" + std::to_string(Block) + "-i" + std::to_string(Items);
+}
+
+// Block and Items 0: the default shape, in the row "mstage".
+template <class T, unsigned Block = 0, unsigned Items = 0>
+void benchSum(const char *TypeName, size_t N) {
   double Expected;
   std::vector<T> Host = algorithms::sumInput<T>(N, Expected);
   device_vector<T> In(Host), Out(1);
-  Timing Time = timeCalls([&] { sum(In, Out); });
+  sum_fn<Block, Items> Sum;
+  Timing Time = timeCalls([&] { Sum(In, Out); });
   double Got = double(Out.get(0));
   if (std::fabs(Got - Expected) > 1e-4 * double(N))
     failCheck(std::string("sum ") + TypeName + " n=" + std::to_string(N) +
               ": " + std::to_string(Got) + ", expected " +
               std::to_string(Expected));
-  row(std::string("algo-sum-") + TypeName, "mstage", N, Time,
+  row(std::string("algo-sum-") + TypeName,
+      Block ? shapeName(Block, Items) : "mstage", N, Time,
       double(N) * sizeof(T));
 }
 
+// The sweep's shapes around the default (256 x 64 bytes a thread; Items a
+// multiple of the 16-byte chunk).
+template <class T> void sweepSum(const char *TypeName, size_t N) {
+  constexpr unsigned V = 16 / sizeof(T); // elements in 16 bytes
+  benchSum<T, 128, 4 * V>(TypeName, N);
+  benchSum<T, 256, 2 * V>(TypeName, N);
+  benchSum<T, 256, 8 * V>(TypeName, N);
+  benchSum<T, 512, 2 * V>(TypeName, N);
+  benchSum<T, 512, 4 * V>(TypeName, N);
+}
+
+template <unsigned Block = 0, unsigned Items = 0>
 void benchTransform(size_t N) {
   std::vector<float> Host = algorithms::transformInput(N);
   device_vector<float> X(Host), Y(N);
+  transform_fn<Block, Items> Transform;
   Timing Time = timeCalls(
-      [&] { transform(X, Y, [](float x) { return 2.0f * x + 1.0f; }); });
+      [&] { Transform(X, Y, [](float x) { return 2.0f * x + 1.0f; }); });
   for (size_t I : {size_t(0), N / 3, N - 1})
     if (Y.get(I) != 2.0f * Host[I] + 1.0f)
       failCheck("transform y[" + std::to_string(I) + "]");
-  row("algo-transform", "mstage", N, Time, 2.0 * double(N) * sizeof(float));
+  row("algo-transform", Block ? shapeName(Block, Items) : "mstage", N, Time,
+      2.0 * double(N) * sizeof(float));
 }
 
 void benchStencil(int Nz, int Ny, int Nx) {
@@ -134,4 +159,20 @@ int main(int argc, char **argv) {
   }
   benchTransform(size_t(1) << 27);
   benchStencil(512, 512, 512);
+  const char *Sweep = std::getenv("MSTAGE_ALGO_SWEEP");
+  if (!Sweep || std::strcmp(Sweep, "1"))
+    return 0;
+  for (size_t N : {size_t(1) << 27, size_t(1) << 16}) {
+    sweepSum<int>("int", N);
+    sweepSum<float>("float", N);
+    sweepSum<double>("double", N);
+  }
+  size_t N = size_t(1) << 27;
+  benchTransform<128, 16>(N);
+  benchTransform<256, 8>(N);
+  benchTransform<256, 32>(N);
+  benchTransform<512, 8>(N);
+  benchTransform<512, 16>(N);
+  benchTransform<1024, 4>(N);
+  return 0;
 }

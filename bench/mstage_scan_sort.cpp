@@ -9,15 +9,21 @@
 // of one whole call (its memsets and kernels) between two events on the
 // stream; on stderr checksum,BENCHMARK,mstage,N,FNV-1a of the result, which
 // report.py compares with CUB's. Runs on the CPU back end too, with a small
-// --n, to show that it is right.
+// --n, to show that it is right. With MSTAGE_ALGO_SWEEP=1 the scan and the
+// sorts also run with a handful of other tile shapes, checked the same way,
+// in extra rows whose variant names the shape (mstage-b<threads>-i<items per
+// thread>; no checksum lines), so that one GPU run shows which default to
+// keep.
 #include "PortsMstage.h"
 
 #include <mstage/algorithm/scan.hpp>
 #include <mstage/algorithm/sort.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <string>
 
 using namespace mstage;
 using namespace ports;
@@ -43,17 +49,30 @@ template <class F> std::vector<double> timeCalls(int Reps, F Call) {
   return Ms;
 }
 
-template <class T>
-void report(const char *Bench, std::size_t N, const std::vector<T> &Got,
-            const std::vector<double> &Ms, double Bytes) {
-  printChecksum(Bench, "mstage", N,
-                hex(fnv1a(Got.data(), Got.size() * sizeof(T))));
-  printRow(Bench, "mstage", N, 256, 0, median(Ms), minimum(Ms), Bytes);
+// The row's variant: "mstage" for the default shape (Block and Items 0),
+// else the shape's name.
+template <unsigned Block, unsigned Items> std::string variant(unsigned B) {
+  if (!Block && !Items)
+    return "mstage";
+  return "mstage-b" + std::to_string(Block ? Block : B) + "-i" +
+         std::to_string(Items);
 }
 
+template <unsigned Block, unsigned Items, class T>
+void report(const char *Bench, std::size_t N, const std::vector<T> &Got,
+            const std::vector<double> &Ms, double Bytes) {
+  if (!Block && !Items)
+    printChecksum(Bench, "mstage", N,
+                  hex(fnv1a(Got.data(), Got.size() * sizeof(T))));
+  printRow(Bench, variant<Block, Items>(256), N, Block ? Block : 256, 0,
+           median(Ms), minimum(Ms), Bytes);
+}
+
+template <unsigned Block = 0, unsigned Items = 0>
 void benchScan(const Options &O, bool Runs, std::size_t N) {
   std::vector<int> In = scanSortInput<int>(N, 0);
   device_vector<int> DIn(In), DOut(N);
+  inclusive_scan_fn<Block, Items> inclusive_scan;
   inclusive_scan(DIn, DOut);
   if (!Runs)
     return;
@@ -62,13 +81,15 @@ void benchScan(const Options &O, bool Runs, std::size_t N) {
   if (DOut.download() != Want)
     fail("i18-scan: inclusive_scan differs from std::inclusive_scan");
   auto Ms = timeCalls(O.Reps, [&] { inclusive_scan(DIn, DOut); });
-  report("i18-scan", N, DOut.download(), Ms, 2.0 * N * sizeof(int));
+  report<Block, Items>("i18-scan", N, DOut.download(), Ms,
+                       2.0 * N * sizeof(int));
 }
 
-template <class K>
+template <class K, unsigned Items = 0>
 void benchSort(const Options &O, bool Runs, const char *Bench, std::size_t N) {
   std::vector<K> In = scanSortInput<K>(N, 1);
   device_vector<K> D(In);
+  sort_fn<0, Items> sort;
   sort(D);
   if (!Runs)
     return;
@@ -87,7 +108,7 @@ void benchSort(const Options &O, bool Runs, const char *Bench, std::size_t N) {
     if (R >= kPortWarmups)
       Ms.push_back(elapsed_ms(A, B));
   }
-  report(Bench, N, D.download(), Ms, 2.0 * N * sizeof(K));
+  report<0, Items>(Bench, N, D.download(), Ms, 2.0 * N * sizeof(K));
 }
 
 void benchSortByKey(const Options &O, bool Runs, std::size_t N) {
@@ -116,7 +137,7 @@ void benchSortByKey(const Options &O, bool Runs, std::size_t N) {
     if (R >= kPortWarmups)
       Ms.push_back(elapsed_ms(A, B));
   }
-  report("i18-sort_by_key-u32", N, DV.download(), Ms, 4.0 * N * 4);
+  report<0, 0>("i18-sort_by_key-u32", N, DV.download(), Ms, 4.0 * N * 4);
 }
 
 } // namespace
@@ -133,5 +154,22 @@ int main(int Argc, char **Argv) {
   benchSort<unsigned>(O, Runs, "i18-sort-u32", SortN);
   benchSort<float>(O, Runs, "i18-sort-f32", SortN);
   benchSortByKey(O, Runs, SortN);
+  const char *Sweep = std::getenv("MSTAGE_ALGO_SWEEP");
+  if (!Sweep || std::strcmp(Sweep, "1"))
+    return 0;
+  // Around the defaults: scan 256 x 15, radix pass 256 x 16 (odd item
+  // counts keep a thread's scan items in distinct banks).
+  benchScan<128, 15>(O, Runs, ScanN);
+  benchScan<256, 11>(O, Runs, ScanN);
+  benchScan<256, 19>(O, Runs, ScanN);
+  benchScan<256, 23>(O, Runs, ScanN);
+  benchScan<512, 11>(O, Runs, ScanN);
+  benchScan<512, 15>(O, Runs, ScanN);
+  benchSort<unsigned, 12>(O, Runs, "i18-sort-u32", SortN);
+  benchSort<unsigned, 20>(O, Runs, "i18-sort-u32", SortN);
+  benchSort<unsigned, 24>(O, Runs, "i18-sort-u32", SortN);
+  benchSort<float, 12>(O, Runs, "i18-sort-f32", SortN);
+  benchSort<float, 20>(O, Runs, "i18-sort-f32", SortN);
+  benchSort<float, 24>(O, Runs, "i18-sort-f32", SortN);
   return 0;
 }

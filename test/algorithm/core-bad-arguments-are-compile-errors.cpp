@@ -30,32 +30,32 @@ int main() {
   mstage::device_vector<text> t(4);
   (void)h, (void)cd, (void)t;
 #if CASE == 1
-  // HOST: error: static assertion failed {{.*}}: mstage::sum: a std::vector is host memory; copy it into a device_vector (or pass a managed_vector) first
+  // HOST: error: static assertion failed {{.*}}: mstage: sum: a std::vector is host memory; copy it into a device_vector (or pass a managed_vector) first
   // HOST: core-bad-arguments-are-compile-errors.cpp:[[@LINE+1]]:{{[0-9]+}}: note: in instantiation
   mstage::sum(h);
 #elif CASE == 2
-  // PTR: error: static assertion failed {{.*}}: mstage::reduce: a pointer has no size; pass a device_vector, a vector_view or an mstage::array
+  // PTR: error: static assertion failed {{.*}}: mstage: reduce: a pointer has no size; pass a device_vector, a vector_view or an mstage::array
   mstage::reduce(d.data(), 0, std::plus<>());
 #elif CASE == 3
-  // OP: error: static assertion failed {{.*}}: mstage::reduce: the operator is not callable with two values of init's type, or does not return one
+  // OP: error: static assertion failed {{.*}}: mstage: reduce: the operator is not callable with two values of init's type, or does not return one
   mstage::reduce(d, 0, [](std::string a, std::string b) { return a; });
 #elif CASE == 4
-  // PRED: error: static assertion failed {{.*}}: mstage::count_if: the predicate is not callable with the view's element type
+  // PRED: error: static assertion failed {{.*}}: mstage: count_if: the predicate is not callable with the view's element type
   mstage::count_if(t, [](int x) { return x > 0; });
 #elif CASE == 5
-  // FOR: error: static assertion failed {{.*}}: mstage::parallel_for: the body is not callable with one int index per dimension of the bounds
+  // FOR: error: static assertion failed {{.*}}: mstage: parallel_for: the body is not callable with one int index per dimension of the bounds
   mstage::parallel_for(mstage::bounds<2>{4, 4}, [](int i) {});
 #elif CASE == 6
-  // CONST: error: static assertion failed {{.*}}: mstage::fill: the view is read-only
+  // CONST: error: static assertion failed {{.*}}: mstage: fill: the view is read-only
   mstage::fill(cd, 1);
 #elif CASE == 7
-  // TRANSFORM: error: static assertion failed {{.*}}: mstage::transform: the function is not callable with the input's element type
+  // TRANSFORM: error: static assertion failed {{.*}}: mstage: transform: the function is not callable with the input's element type
   mstage::transform(t, d, [](int x) { return x; });
 #elif CASE == 8
-  // MAX: error: static assertion failed {{.*}}: mstage::max: the element type has no <
+  // MAX: error: static assertion failed {{.*}}: mstage: max: the element type has no <
   mstage::max(t);
 #elif CASE == 9
-  // OUT: error: static assertion failed {{.*}}: mstage::sum: the output is read-only
+  // OUT: error: static assertion failed {{.*}}: mstage: sum: the output is read-only
   mstage::sum(d, cd);
 #endif
 }

@@ -23,26 +23,26 @@ template <class F> void expectError(F f) {
 
 int main() {
   mstage::device_vector<int> empty, four(4, 1), five(5, 1);
-  // CHECK: mstage::min: the view is empty, so there is no value to return; check its size first
+  // CHECK: mstage: min: the view is empty, so there is no value to return; check its size first
   expectError([&] { mstage::min(empty); });
-  // CHECK-NEXT: mstage::max: the view is empty
+  // CHECK-NEXT: mstage: max: the view is empty
   expectError([&] { mstage::max(empty); });
-  // CHECK-NEXT: mstage::minmax: the view is empty
+  // CHECK-NEXT: mstage: minmax: the view is empty
   expectError([&] { mstage::minmax(empty); });
-  // CHECK-NEXT: mstage::min: the view is empty
+  // CHECK-NEXT: mstage: min: the view is empty
   expectError([&] { mstage::min(empty, four); });
-  // CHECK-NEXT: mstage::transform: the input and the output differ (4 and 5 elements); pass views of equal size
+  // CHECK-NEXT: mstage: transform: the input and the output differ (4 and 5 elements); pass views of equal size
   expectError([&] { mstage::transform(four, five, [](int x) { return x; }); });
-  // CHECK-NEXT: mstage::transform: the two inputs differ (4 and 5 elements)
+  // CHECK-NEXT: mstage: transform: the two inputs differ (4 and 5 elements)
   expectError(
       [&] { mstage::transform(four, five, four, [](int a, int b) { return a; }); });
-  // CHECK-NEXT: mstage::copy: the input and the output differ (5 and 4 elements)
+  // CHECK-NEXT: mstage: copy: the input and the output differ (5 and 4 elements)
   expectError([&] { mstage::copy(five, four); });
-  // CHECK-NEXT: mstage::parallel_for: dimension 1 has an upper limit -1 below its lower limit 1 minus 1; an empty range is {lo, lo - 1}
+  // CHECK-NEXT: mstage: parallel_for: dimension 1 has an upper limit -1 below its lower limit 1 minus 1; an empty range is {lo, lo - 1}
   expectError([&] {
     mstage::parallel_for(mstage::bounds<2>{{1, 4}, {1, -1}}, [](int, int) {});
   });
-  // CHECK-NEXT: mstage::sum: the output view is empty; it needs one element for the result
+  // CHECK-NEXT: mstage: sum: the output view is empty; it needs one element for the result
   expectError([&] { mstage::sum(four, empty); });
   // CHECK-NEXT: mstage::array 'q': dimension 1 has an upper bound 0 below its lower bound 2 minus 1
   expectError([&] { mstage::array<float, 2> q("q", 3, {2, 0}); });

@@ -4,8 +4,10 @@
 // %nctaid), the element count folded into its tile arithmetic (256 full
 // tiles of 4096 and 172 left: the last tile's test against 172), 16-byte
 // vector loads that are non-coherent (the view is only read), 32-bit index
-// arithmetic and no loop over tiles (257 blocks, one tile each); the second
-// pass reduces the 257 partials in one block. ptxas accepts both.
+// arithmetic and no loop over tiles (257 blocks, one tile each); in the
+// same launch, each block's thread 0 takes a ticket (an acq_rel atomic add,
+// fenced at .gpu scope), and the block that draws 256, the last, reduces the
+// 257 partials. ptxas accepts it.
 //
 // RUN: %mstagexx -O2 -DNDEBUG %s -o %t
 // RUN: rm -rf %t.dump && env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t 1048748
@@ -26,8 +28,7 @@ int main(int argc, char **argv) {
   std::printf("sum of %zu ints compiled\n", n);
 }
 
-// The first pass (grid 257) is dumped first or second; check both kernels
-// by their shapes.
+// One kernel; its parts in any order.
 // CHECK-DAG: .reqntid 256, 1, 1
 // CHECK-DAG: setp.gt.u32 {{.*}}, 255;
 // CHECK-DAG: ld.global.nc.v4.b32
@@ -35,5 +36,8 @@ int main(int argc, char **argv) {
 // CHECK-DAG: setp.gt.u32 {{.*}}, 171;
 // CHECK-DAG: ld.global.nc.b32 {{.*}}+4194304];
 // CHECK-DAG: shfl.sync.down.b32 {{.*}}, 16, 31, -1;
+// CHECK-DAG: fence.acq_rel.gpu;
+// CHECK-DAG: atom.global.add.u32 {{.*}}, 1;
+// CHECK-DAG: setp.eq.b32 {{.*}}, 256;
 // CHECK-NOT: %nctaid
 // CHECK-NOT: %ntid

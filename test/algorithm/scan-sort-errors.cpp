@@ -18,30 +18,30 @@ int main() {
   mstage::device_vector<float> f(8);
   const mstage::device_vector<int> c(8);
   mstage::device_vector<Point> p(8);
-  // CHECK: error: static assertion failed {{.*}}: mstage::inclusive_scan: a std::vector is host memory; copy it into a device_vector (or pass a managed_vector) first
+  // CHECK: error: static assertion failed {{.*}}: mstage: inclusive_scan: a std::vector is host memory; copy it into a device_vector (or pass a managed_vector) first
   mstage::inclusive_scan(host);
-  // CHECK: error: static assertion failed {{.*}}: mstage::exclusive_scan: a pointer has no size; pass a device_vector, a vector_view or an mstage::array
+  // CHECK: error: static assertion failed {{.*}}: mstage: exclusive_scan: a pointer has no size; pass a device_vector, a vector_view or an mstage::array
   mstage::exclusive_scan(a, b.data(), 0);
-  // CHECK: error: static assertion failed {{.*}}: mstage::inclusive_scan: the operator is not callable with two values of the element type, or does not return one
+  // CHECK: error: static assertion failed {{.*}}: mstage: inclusive_scan: the operator is not callable with two values of the element type, or does not return one
   mstage::inclusive_scan(a, b, [](const Point &u, const Point &v) { return u; });
-  // CHECK: error: static assertion failed {{.*}}: mstage::inclusive_scan: the output's element type is not the input's
+  // CHECK: error: static assertion failed {{.*}}: mstage: inclusive_scan: the output's element type is not the input's
   mstage::inclusive_scan(a, f);
-  // CHECK: error: static assertion failed {{.*}}: mstage::exclusive_scan: the output is read-only
+  // CHECK: error: static assertion failed {{.*}}: mstage: exclusive_scan: the output is read-only
   mstage::exclusive_scan(a, c, 0);
-  // CHECK: error: static assertion failed {{.*}}: mstage::inclusive_scan: the view is read-only
+  // CHECK: error: static assertion failed {{.*}}: mstage: inclusive_scan: the view is read-only
   mstage::inclusive_scan(c);
-  // CHECK: error: static assertion failed {{.*}}: mstage::exclusive_scan: init does not convert to the element type
+  // CHECK: error: static assertion failed {{.*}}: mstage: exclusive_scan: init does not convert to the element type
   mstage::exclusive_scan(a, b, Point{1, 2});
-  // CHECK: error: static assertion failed {{.*}}: mstage::sort: the radix sort sorts integer and floating-point keys; for other types call mstage::sort(view, comp) with a comparator
+  // CHECK: error: static assertion failed {{.*}}: mstage: sort: the radix sort sorts integer and floating-point keys; for other types call mstage::sort(view, comp) with a comparator
   mstage::sort(p);
-  // CHECK: error: static assertion failed {{.*}}: mstage::sort_by_key: the radix sort sorts integer and floating-point keys
+  // CHECK: error: static assertion failed {{.*}}: mstage: sort_by_key: the radix sort sorts integer and floating-point keys
   mstage::sort_by_key(p, a);
-  // CHECK: error: static assertion failed {{.*}}: mstage::sort: the comparator is not callable with two values of the element type, or does not return bool
+  // CHECK: error: static assertion failed {{.*}}: mstage: sort: the comparator is not callable with two values of the element type, or does not return bool
   mstage::sort(a, [](const Point &u, const Point &v) { return u.x < v.x; });
-  // CHECK: error: static assertion failed {{.*}}: mstage::sort: the view is read-only
+  // CHECK: error: static assertion failed {{.*}}: mstage: sort: the view is read-only
   mstage::sort(c);
-  // CHECK: error: static assertion failed {{.*}}: mstage::sort_by_key: the value view is read-only
+  // CHECK: error: static assertion failed {{.*}}: mstage: sort_by_key: the value view is read-only
   mstage::sort_by_key(a, c);
-  // CHECK: error: static assertion failed {{.*}}: mstage::sort_by_key: a std::vector is host memory; copy it into a device_vector (or pass a managed_vector) first
+  // CHECK: error: static assertion failed {{.*}}: mstage: sort_by_key: a std::vector is host memory; copy it into a device_vector (or pass a managed_vector) first
   mstage::sort_by_key(host, a);
 }

@@ -22,11 +22,11 @@ template <class F> void expectError(F Call) {
 int main() {
   mstage::device_vector<int> A(10), B(9), Empty;
   mstage::device_vector<float> V(11);
-  // CHECK: mstage::inclusive_scan: the input and the output differ (10 and 9 elements); pass views of equal size
+  // CHECK: mstage: inclusive_scan: the input and the output differ (10 and 9 elements); pass views of equal size
   expectError([&] { mstage::inclusive_scan(A, B); });
-  // CHECK-NEXT: mstage::exclusive_scan: the input and the output differ (9 and 10 elements); pass views of equal size
+  // CHECK-NEXT: mstage: exclusive_scan: the input and the output differ (9 and 10 elements); pass views of equal size
   expectError([&] { mstage::exclusive_scan(B, A, 0); });
-  // CHECK-NEXT: mstage::sort_by_key: the keys and the values differ (10 and 11 elements); pass views of equal size
+  // CHECK-NEXT: mstage: sort_by_key: the keys and the values differ (10 and 11 elements); pass views of equal size
   expectError([&] { mstage::sort_by_key(A, V); });
   mstage::inclusive_scan(Empty);
   mstage::exclusive_scan(Empty, Empty, 1);

@@ -7,10 +7,11 @@
 // float and double data are small integers, so that every sum is exact and
 // compared exactly, whatever the order of the additions.
 //
-// An argument picks one family (reduce, elementwise, parallel_for, array)
-// for the lit tests of test/algorithm; without one, all run. On the CPU back
-// end the largest size runs only for the cheap algorithms (sum, min, count_if
-// and transform of int), which keeps each lit test within seconds.
+// An argument picks one family (reduce, elementwise, tiles, parallel_for,
+// array) for the lit tests of test/algorithm; without one, all run. On the
+// CPU back end the largest size runs only for the cheap algorithms (sum,
+// min, count_if and transform of int), which keeps each lit test within
+// seconds.
 //
 //===----------------------------------------------------------------------===//
 #include "SuiteMain.h"
@@ -283,6 +284,100 @@ void run_elementwise(bool cpu) {
   }
 }
 
+// The tiled element-wise kernel and the one-launch reduction at the edges of
+// their shapes: sizes around the vector width and the tile, views aligned
+// for 16-byte chunks and views one element in (input, output or both),
+// element types of different sizes in one call, a tile whose items are not
+// a multiple of the vector width, small tiles (many blocks, so that the
+// last block's ticket reduces many partials), and several reductions on one
+// stream and on two (the stream's ticket is zero again after each).
+template <class Fn, class T, class U>
+void tiled_transform(const char *what, Fn fn, std::size_t n, int in_off,
+                     int out_off) {
+  std::vector<T> a = random_data<T>(n + 1, unsigned(n) + 11);
+  mstage::device_vector<T> da(a);
+  mstage::device_vector<U> dc(n + 1, U(-99));
+  mstage::vector_view<const T> in(da.data() + in_off, n);
+  mstage::vector_view<U> out(dc.data() + out_off, n);
+  fn(in, out, [](T x) { return U(x) * U(3) + U(1); });
+  std::vector<U> want(n + 1, U(-99));
+  for (std::size_t i = 0; i < n; ++i)
+    want[i + out_off] = U(a[i + in_off]) * U(3) + U(1);
+  expect_vec(what, n, dc.download(), want);
+}
+
+template <unsigned Block, unsigned Items, class T>
+void tiled_reduce(const char *what, std::size_t n) {
+  std::vector<T> h = random_data<T>(n + 1, unsigned(n) + 13);
+  mstage::device_vector<T> d(h);
+  mstage::vector_view<const T> all(d.data(), n), off(d.data() + 1, n);
+  T want = std::accumulate(h.begin(), h.begin() + n, T{});
+  T want_off = std::accumulate(h.begin() + 1, h.end(), T{});
+  mstage::sum_fn<Block, Items> sum;
+  mstage::reduce_fn<Block, Items> reduce;
+  expect(what, n, sum(all), want);
+  expect(what, n, sum(off), want_off);
+  // A lambda has no identity: the flagged path, partials included.
+  auto larger = [](T x, T y) { return x < y ? y : x; };
+  if (n)
+    expect(what, n, reduce(all, h[0], larger),
+           *std::max_element(h.begin(), h.begin() + n));
+  // Three on one stream into device memory, then two streams at once.
+  mstage::device_vector<T> out(5);
+  mstage::vector_view<T> o = out.view();
+  mstage::stream s1, s2;
+  sum.on(s1)(all, mstage::vector_view<T>(o.data(), 1));
+  sum.on(s1)(off, mstage::vector_view<T>(o.data() + 1, 1));
+  sum.on(s1)(all, mstage::vector_view<T>(o.data() + 2, 1));
+  sum.on(s2)(off, mstage::vector_view<T>(o.data() + 3, 1));
+  sum.on(s2)(all, mstage::vector_view<T>(o.data() + 4, 1));
+  s1.synchronize();
+  s2.synchronize();
+  expect_vec(what, n, out.download(),
+             std::vector<T>{want, want_off, want, want_off, want});
+}
+
+void run_tiles(bool) {
+  auto plain = [](auto in, auto out, auto f) { mstage::transform(in, out, f); };
+  auto small = [](auto in, auto out, auto f) {
+    mstage::transform_fn<32, 8>{}(in, out, f); // 256 a tile, 2 chunks
+  };
+  auto odd = [](auto in, auto out, auto f) {
+    mstage::transform_fn<64, 3>{}(in, out, f); // 3 items: never chunks
+  };
+  // float: chunks of 4, tiles of 4096; double: 2 and 2048.
+  for (std::size_t n : {0, 1, 3, 4, 5, 7, 8, 9, 255, 256, 257, 2047, 2048,
+                        2049, 4095, 4096, 4097, 3 * 4096 + 5}) {
+    for (int in_off : {0, 1})
+      for (int out_off : {0, 1}) {
+        tiled_transform<decltype(plain), float, float>("transform float", plain,
+                                                       n, in_off, out_off);
+        tiled_transform<decltype(plain), double, double>(
+            "transform double", plain, n, in_off, out_off);
+        tiled_transform<decltype(plain), int, double>(
+            "transform int to double", plain, n, in_off, out_off);
+        tiled_transform<decltype(small), float, float>(
+            "transform<32, 8> float", small, n, in_off, out_off);
+        tiled_transform<decltype(odd), int, int>("transform<64, 3> int", odd,
+                                                 n, in_off, out_off);
+      }
+    std::vector<int> want(n);
+    std::iota(want.begin(), want.end(), 5);
+    mstage::device_vector<int> v(n);
+    mstage::iota(v, 5);
+    expect_vec("iota", n, v.download(), want);
+    mstage::iota_fn<32, 8>{}(v, 5);
+    expect_vec("iota<32, 8>", n, v.download(), want);
+  }
+  // int: tiles of 4096 (256 x 16); <32, 4>: 128, so thousands of partials.
+  for (std::size_t n :
+       {1, 2, 4095, 4096, 4097, 8 * 4096 + 1, 100 * 4096 + 3, 40000}) {
+    tiled_reduce<0, 0, int>("sum/reduce int", n);
+    tiled_reduce<32, 4, int>("sum/reduce<32, 4> int", n);
+    tiled_reduce<64, 3, double>("sum/reduce<64, 3> double", n);
+  }
+}
+
 // Each index tuple writes its own number into the element it maps to; the
 // host walks the same bounds in the same order.
 void run_parallel_for(bool cpu) {
@@ -445,6 +540,8 @@ int run(int argc, char **argv) {
     run_reduce(cpu);
   if (only.empty() || only == "elementwise")
     run_elementwise(cpu);
+  if (only.empty() || only == "tiles")
+    run_tiles(cpu);
   if (only.empty() || only == "parallel_for")
     run_parallel_for(cpu);
   if (only.empty() || only == "array")

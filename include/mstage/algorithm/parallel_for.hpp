@@ -47,14 +47,14 @@ struct bound {
 // says first_fastest.
 template <int Rank> struct bounds {
   static_assert(Rank >= 1 && Rank <= 4,
-                "mstage::bounds<Rank>: Rank must be 1 to 4");
+                "mstage: bounds<Rank>: Rank must be 1 to 4");
   bound dim[Rank];
 
   template <class... B, class = std::enable_if_t<sizeof...(B) == Rank>>
   bounds(B... b) : dim{bound(b)...} {}
   bounds(std::initializer_list<bound> b) {
     if (b.size() != Rank)
-      throw error("mstage::bounds<" + std::to_string(Rank) +
+      throw error("mstage: bounds<" + std::to_string(Rank) +
                   ">: " + std::to_string(b.size()) + " dimensions given");
     int d = 0;
     for (const bound &x : b)
@@ -150,14 +150,14 @@ inline constexpr struct parallel_for_fn
                   index_order order = last_fastest) const {
     MSTAGE_ALGORITHM_CHECK_OP("parallel_for", F);
     static_assert(detail::callable_with_ints<Rank, F>(),
-                  "mstage::parallel_for: the body is not callable with one "
+                  "mstage: parallel_for: the body is not callable with one "
                   "int index per dimension of the bounds");
     detail::shape<Rank> sh;
     std::size_t total = 1;
     for (int d = 0; d < Rank; ++d) {
       long long lo = b.lower(d), hi = b.upper(d);
       if (hi < lo - 1)
-        throw error("mstage::parallel_for: dimension " + std::to_string(d) +
+        throw error("mstage: parallel_for: dimension " + std::to_string(d) +
                     " has an upper limit " + std::to_string(hi) +
                     " below its lower limit " + std::to_string(lo) +
                     " minus 1; an empty range is {lo, lo - 1}");
@@ -165,7 +165,7 @@ inline constexpr struct parallel_for_fn
       if (lo < std::numeric_limits<int>::min() ||
           hi > std::numeric_limits<int>::max() ||
           e > std::numeric_limits<int>::max())
-        throw error("mstage::parallel_for: dimension " + std::to_string(d) +
+        throw error("mstage: parallel_for: dimension " + std::to_string(d) +
                     " [" + std::to_string(lo) + ", " + std::to_string(hi) +
                     "] does not fit int indices");
       sh.lo[d] = int(lo);

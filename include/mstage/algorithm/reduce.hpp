@@ -5,11 +5,14 @@
 //   mstage::sum(v, out);                               // into out[0], async
 //   auto [lo, hi] = mstage::minmax(v);
 //
-// Each call is one or two launches of one kernel (reduce_kernel): a first
-// pass where each block reduces its tiles to one partial, and a pass of one
-// block over the partials that applies init; an input of one tile needs only
-// the second. The kernel stages what the call knows: the element count, the
-// block size and the items per thread (template constants), the grid, the
+// Each call is one launch of one kernel (reduce_kernel): each block
+// reduces its tiles to one partial, and the last block to finish (an atomic
+// ticket, a counter per stream that the last block zeroes again) reduces
+// the partials and applies init; an input of one tile is one block. On a
+// stream being captured into a graph, the partials are reduced by a second
+// launch instead (a graph may run on any stream, so it must not share the
+// stream's counter). The kernel stages what the call knows: the element count,
+// the block size and the items per thread (template constants), the grid, the
 // operator's identity and whether the input is aligned for vector loads, so
 // that each call compiles into a kernel specialized for it
 // (docs/algorithms.md shows the PTX).
@@ -18,12 +21,17 @@
 
 #include "mstage/algorithm/detail/block_reduce.hpp"
 #include "mstage/algorithm/detail/launch.hpp"
+#include "mstage/atomic.hpp"
+#include "mstage/bounds_check.hpp"
 #include "mstage/index.hpp"
 #include "mstage/kernel.hpp"
+#include "mstage/shared_array.hpp"
 #include "mstage/stage.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
@@ -116,13 +124,22 @@ template <class T> constexpr unsigned items_per_thread() {
 }
 inline constexpr unsigned reduce_block = 256;
 
-// Which input a pass reads: the elements (transformed), or partials.
+// What a launch of reduce_kernel does with its block's reduction.
+enum reduce_mode : int {
+  reduce_final = 0,    // one block: the result, with init, into out[0]
+  reduce_partials = 1, // each block's into part[block] (a second launch
+                       // reduces them)
+  reduce_ticket = 2,   // each block's into part[block]; the last block to
+                       // finish (an atomic ticket) reduces them into out[0]
+};
+
 // Block and Items are constants of the kernel; the rest is staged.
 template <unsigned Block, unsigned Items, bool HasIdentity, class R, class Op,
           class Tf>
 auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
-                   bool final_pass, bool aligned) {
-  return [=](auto in, auto out) {
+                   reduce_mode modeArg, bool aligned) {
+  return [=](auto in, auto out, vector_view<R> part,
+             vector_view<unsigned> ticket) {
     using T = std::remove_const_t<typename decltype(in)::element_type>;
     constexpr unsigned Tile = Block * Items;
     constexpr unsigned Vec =
@@ -130,14 +147,13 @@ auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
     const std::size_t n = stage(in.size());
     const bool vector_loads = stage(aligned) && Vec > 1 && Items % Vec == 0;
     const bool with_init = stage(has_init);
-    const bool to_partials = !stage(final_pass);
+    const reduce_mode mode = stage(modeArg);
     const R id = stage(identity);
     const T *data = in.data();
 
     bool have = HasIdentity;
     R acc = id;
-    auto add = [&](const T &x) {
-      R r = R(tf(x));
+    auto add = [&](const R &r) {
       if constexpr (HasIdentity) {
         acc = apply_op(op, acc, r);
       } else {
@@ -156,27 +172,33 @@ auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
       for (I t = block; t < full_tiles; t += grid) {
         const T *tile = data + std::size_t(t) * Tile;
         if (Vec > 1 && vector_loads) {
+          // All of a thread's chunks are loaded before any is added, so
+          // that its loads are in flight together.
           constexpr unsigned Chunks = Items / (Vec > 1 ? Vec : 1);
+          struct alignas(16) pack {
+            T v[Vec];
+          } p[Chunks];
           for (unsigned k = 0; k < Chunks; ++k) {
-            struct alignas(16) pack {
-              T v[Vec];
-            } p;
             // Offsets within a tile are below 2^32: 32-bit arithmetic.
             const T *at = tile + unsigned((k * Block + unsigned(tid)) * Vec);
-            std::memcpy(&p, __builtin_assume_aligned(at, 16), sizeof(pack));
-            for (unsigned e = 0; e < Vec; ++e)
-              add(p.v[e]);
+            std::memcpy(&p[k], __builtin_assume_aligned(at, 16), sizeof(pack));
           }
+          for (unsigned k = 0; k < Chunks; ++k)
+            for (unsigned e = 0; e < Vec; ++e)
+              add(R(tf(p[k].v[e])));
         } else {
+          T x[Items];
           for (unsigned k = 0; k < Items; ++k)
-            add(tile[unsigned(k * Block + unsigned(tid))]);
+            x[k] = tile[unsigned(k * Block + unsigned(tid))];
+          for (unsigned k = 0; k < Items; ++k)
+            add(R(tf(x[k])));
         }
       }
       if (rest != 0 && full_tiles % grid == block) {
         const T *tile = data + std::size_t(full_tiles) * Tile;
         for (unsigned k = 0; k < Items; ++k)
           if (k * Block + tid < rest)
-            add(tile[k * Block + tid]);
+            add(R(tf(tile[k * Block + tid])));
       }
     };
     if (n <= 0xffffffffu)
@@ -185,62 +207,103 @@ auto reduce_kernel(Op op, Tf tf, R identity, R init, bool has_init,
       walk(std::size_t(0));
 
     acc = block_reduce<Block, HasIdentity>(acc, have, op);
-    if (__mstage_tid_x() == 0) {
-      if (to_partials)
-        out[__mstage_ctaid_x()] = acc;
-      else
+    const unsigned tid = __mstage_tid_x();
+    if (mode == reduce_final) {
+      if (tid == 0)
         out[0] = with_init ? apply_op(op, init, acc) : acc;
+      return;
+    }
+    if (tid == 0)
+      part[__mstage_ctaid_x()] = acc;
+    if (mode == reduce_partials)
+      return;
+
+    // The ticket: thread 0's release publishes its partial, and the last
+    // block's acquire (then the barrier) makes every partial visible to its
+    // threads. The last block reduces the partials in a fixed order, so the
+    // result does not depend on which block finished last.
+    shared_array<int, 1> last;
+    const unsigned grid = __mstage_nctaid_x();
+    if (tid == 0)
+      last[0] = atomic_ref<unsigned>(ticket[0]).fetch_add(
+                    1u, std::memory_order_acq_rel) == grid - 1;
+    block_barrier(source_place());
+    if (!last[0])
+      return;
+    have = HasIdentity;
+    acc = id;
+    for (unsigned i = tid; i < grid; i += Block)
+      add(part[i]);
+    acc = block_reduce<Block, HasIdentity>(acc, have, op);
+    if (tid == 0) {
+      out[0] = with_init ? apply_op(op, init, acc) : acc;
+      // Zero again for the stream's next reduction.
+      atomic_ref<unsigned>(ticket[0]).store(0u, std::memory_order_relaxed);
     }
   };
 }
 
 // Launches the reduction of in (transformed by tf) into out[0]: init first
 // when has_init, else the elements alone (in must not be empty then).
-template <class R, class T, class U, class Op, class Tf>
+// Block and Items 0 take the defaults.
+template <unsigned Block = 0, unsigned Items = 0, class R, class T, class U,
+          class Op, class Tf>
 void launch_reduce(vector_view<const T> in, R init, bool has_init, Op op, Tf tf,
                    vector_view<U> out, stream_ref s) {
   constexpr bool HasIdentity = identity_of<Op, R>::known;
   R identity = init;
   if constexpr (HasIdentity)
     identity = identity_of<Op, R>::value();
-  constexpr unsigned B = reduce_block;
-  constexpr unsigned Items = items_per_thread<T>();
+  constexpr unsigned B = Block ? Block : reduce_block;
+  constexpr unsigned It = Items ? Items : items_per_thread<T>();
   constexpr unsigned PartialItems = items_per_thread<R>();
-  std::size_t tiles = (in.size() + B * Items - 1) / (B * Items);
+  std::size_t tiles = (in.size() + B * It - 1) / (B * It);
   unsigned grid = grid_for(tiles, B);
-  auto aligned = [](const void *p) {
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
-  };
+  const bool aligned = reinterpret_cast<std::uintptr_t>(in.data()) % 16 == 0;
+  vector_view<R> none;
   if (grid <= 1) {
-    kernel(reduce_kernel<B, Items, HasIdentity>(
-               op, tf, identity, init, has_init, true, aligned(in.data())),
+    kernel(reduce_kernel<B, It, HasIdentity>(op, tf, identity, init, has_init,
+                                             reduce_final, aligned),
            1, B)
         .check_on_cpu(false)
-        .on(s)(in, out);
+        .on(s)(in, out, none, vector_view<unsigned>());
     return;
   }
   temporary partials(grid * sizeof(R), s);
   vector_view<R> part(static_cast<R *>(partials.get()), grid);
-  kernel(reduce_kernel<B, Items, HasIdentity>(op, tf, identity, init, false,
-                                              false, aligned(in.data())),
+  // One launch: the stream's ticket counter finds the last block. Not while
+  // the stream is captured: a graph may be replayed on another stream, at
+  // the same time as this one's reductions, which would share the counter.
+  if (!mstage_rt_stream_capturing(s.get())) {
+    kernel(reduce_kernel<B, It, HasIdentity>(op, tf, identity, init, has_init,
+                                             reduce_ticket, aligned),
+           grid, B)
+        .check_on_cpu(false)
+        .on(s)(in, out, part, stream_ticket(s));
+    return;
+  }
+  kernel(reduce_kernel<B, It, HasIdentity>(op, tf, identity, init, false,
+                                           reduce_partials, aligned),
          grid, B)
       .check_on_cpu(false)
-      .on(s)(in, part);
+      .on(s)(in, out, part, vector_view<unsigned>());
   kernel(reduce_kernel<B, PartialItems, HasIdentity>(
-             op, identity_fn(), identity, init, has_init, true, true),
+             op, identity_fn(), identity, init, has_init, reduce_final, true),
          1, B)
       .check_on_cpu(false)
-      .on(s)(vector_view<const R>(part.data(), grid), out);
+      .on(s)(vector_view<const R>(part.data(), grid), out, none,
+             vector_view<unsigned>());
 }
 
 // The result of a reduction on the host: launched into a temporary, copied
 // back, waited for.
-template <class R, class T, class Op, class Tf>
+template <unsigned Block = 0, unsigned Items = 0, class R, class T, class Op,
+          class Tf>
 R reduce_to_host(vector_view<const T> in, R init, bool has_init, Op op, Tf tf,
                  stream_ref s) {
   temporary result(sizeof(R), s);
   vector_view<R> out(static_cast<R *>(result.get()), 1);
-  launch_reduce(in, init, has_init, op, tf, out, s);
+  launch_reduce<Block, Items>(in, init, has_init, op, tf, out, s);
   raw_storage<R> bytes;
   check(mstage_rt_copy_to_host_async(bytes.bytes, result.get(), sizeof(R),
                                      s.get()));
@@ -258,20 +321,21 @@ void store_result(const R &value, vector_view<U> out, stream_ref s) {
 
 template <class U> void check_output(const char *call, vector_view<U> out) {
   if (out.empty())
-    throw error(std::string("mstage::") + call +
+    throw error(std::string("mstage: ") + call +
                 ": the output view is empty; it needs one element for the "
                 "result");
 }
 
 [[noreturn]] inline void empty_input(const char *call) {
-  throw error(std::string("mstage::") + call +
+  throw error(std::string("mstage: ") + call +
               ": the view is empty, so there is no value to return; check "
               "its size first");
 }
 
 // The engine of every reduction: the result on the host (waited for) when
 // out is absent, else into out[0] (not waited for; nothing is returned).
-template <class R, class In, class Op, class Tf, class... Out>
+template <unsigned Block = 0, unsigned Items = 0, class R, class In, class Op,
+          class Tf, class... Out>
 auto reduce_impl(const char *call, stream_ref s, In &&in_arg, R init,
                  bool has_init, Op op, Tf tf, Out &&...out_arg) {
   auto in = as_view(in_arg, s);
@@ -283,7 +347,7 @@ auto reduce_impl(const char *call, stream_ref s, In &&in_arg, R init,
         empty_input(call);
       return init;
     }
-    return reduce_to_host(cin, init, has_init, op, tf, s);
+    return reduce_to_host<Block, Items>(cin, init, has_init, op, tf, s);
   } else {
     auto out = as_view(out_arg..., s);
     check_output(call, out);
@@ -292,7 +356,7 @@ auto reduce_impl(const char *call, stream_ref s, In &&in_arg, R init,
         empty_input(call);
       store_result(init, out, s);
     } else {
-      launch_reduce(cin, init, has_init, op, tf, out, s);
+      launch_reduce<Block, Items>(cin, init, has_init, op, tf, out, s);
     }
   }
 }
@@ -308,7 +372,7 @@ template <class... Out> using out_arg_t = typename out_arg<Out...>::type;
 // The checks of a reduction's view and optional output, naming the call.
 #define MSTAGE_REDUCE_CHECK_VIEWS(call, V, Out)                                \
   MSTAGE_ALGORITHM_CHECK_VIEW(call, V);                                        \
-  static_assert(sizeof...(Out) <= 1, "mstage::" call ": one output at most");  \
+  static_assert(sizeof...(Out) <= 1, "mstage: " call ": one output at most");  \
   MSTAGE_ALGORITHM_CHECK_WRITABLE(call, ::mstage::detail::out_arg_t<Out...>,   \
                                   "the output")
 
@@ -317,21 +381,28 @@ template <class... Out> using out_arg_t = typename out_arg<Out...>::type;
 // result has init's type; with out (a view of device memory with at least
 // one element), it goes to out[0], converted to out's element type, and the
 // call returns nothing and does not wait. So for all the reductions.
-inline constexpr struct reduce_fn : detail::algorithm_base<reduce_fn> {
+// reduce_fn<Block, Items> and sum_fn<Block, Items> are reduce and sum with
+// another tile shape (0: the default), for tuning (bench/mstage_algorithms'
+// sweep).
+template <unsigned Block = 0, unsigned Items = 0>
+struct reduce_fn : detail::algorithm_base<reduce_fn<Block, Items>> {
+  using detail::algorithm_base<reduce_fn>::stream;
   template <class V, class Init, class Op = std::plus<>, class... Out>
   auto operator()(V &&view, Init init, Op op = {}, Out &&...out) const {
     MSTAGE_REDUCE_CHECK_VIEWS("reduce", V, Out);
     MSTAGE_ALGORITHM_CHECK_OP("reduce", Op);
     using T = detail::element_of<V>;
     static_assert(std::is_convertible_v<T, Init>,
-                  "mstage::reduce: the elements do not convert to init's type");
+                  "mstage: reduce: the elements do not convert to init's type");
     static_assert(detail::op_fits_v<Op, Init>,
-                  "mstage::reduce: the operator is not callable with two "
+                  "mstage: reduce: the operator is not callable with two "
                   "values of init's type, or does not return one");
-    return detail::reduce_impl("reduce", stream(), view, init, true, op,
-                               detail::identity_fn(), out...);
+    return detail::reduce_impl<Block, Items>("reduce", stream(), view, init,
+                                             true, op, detail::identity_fn(),
+                                             out...);
   }
-} reduce{};
+};
+inline constexpr reduce_fn<> reduce{};
 
 // transform_reduce(view, init, reduce_op, transform_op[, out]): init and
 // transform_op(x) of every element, combined by reduce_op.
@@ -344,16 +415,16 @@ inline constexpr struct transform_reduce_fn
     MSTAGE_ALGORITHM_CHECK_OP("transform_reduce", Tf);
     using T = detail::element_of<V>;
     static_assert(std::is_invocable_v<const Tf &, const T &>,
-                  "mstage::transform_reduce: the transform is not callable "
+                  "mstage: transform_reduce: the transform is not callable "
                   "with the view's element type");
     static_assert(detail::op_fits_v<Op, Init>,
-                  "mstage::transform_reduce: the reduction is not callable "
+                  "mstage: transform_reduce: the reduction is not callable "
                   "with two values of init's type, or does not return one");
     if constexpr (std::is_invocable_v<const Tf &, const T &>)
       static_assert(
           std::is_convertible_v<std::invoke_result_t<const Tf &, const T &>,
                                 Init>,
-          "mstage::transform_reduce: the transform's result does not "
+          "mstage: transform_reduce: the transform's result does not "
           "convert to init's type");
     return detail::reduce_impl("transform_reduce", stream(), view, init, true,
                                op, tf, out...);
@@ -361,17 +432,21 @@ inline constexpr struct transform_reduce_fn
 } transform_reduce{};
 
 // sum(view[, out]): the elements' sum; T{} for an empty view.
-inline constexpr struct sum_fn : detail::algorithm_base<sum_fn> {
+template <unsigned Block = 0, unsigned Items = 0>
+struct sum_fn : detail::algorithm_base<sum_fn<Block, Items>> {
+  using detail::algorithm_base<sum_fn>::stream;
   template <class V, class... Out>
   auto operator()(V &&view, Out &&...out) const {
     MSTAGE_REDUCE_CHECK_VIEWS("sum", V, Out);
     using T = detail::element_of<V>;
     static_assert(std::is_invocable_v<std::plus<>, const T &, const T &>,
-                  "mstage::sum: the element type has no +");
-    return detail::reduce_impl("sum", stream(), view, T{}, true, std::plus<>(),
-                               detail::identity_fn(), out...);
+                  "mstage: sum: the element type has no +");
+    return detail::reduce_impl<Block, Items>("sum", stream(), view, T{}, true,
+                                             std::plus<>(),
+                                             detail::identity_fn(), out...);
   }
-} sum{};
+};
+inline constexpr sum_fn<> sum{};
 
 // min(view[, out]), max(view[, out]): the least and the greatest element by
 // <; an empty view is an error.
@@ -381,7 +456,7 @@ inline constexpr struct sum_fn : detail::algorithm_base<sum_fn> {
     MSTAGE_REDUCE_CHECK_VIEWS(name, V, Out);                                   \
     using T = detail::element_of<V>;                                           \
     static_assert(std::is_invocable_v<std::less<>, const T &, const T &>,      \
-                  "mstage::" name ": the element type has no <");              \
+                  "mstage: " name ": the element type has no <");              \
     return detail::reduce_impl(name, stream(), view, T{}, false, Op(),         \
                                detail::identity_fn(), out...);                 \
   }
@@ -400,7 +475,7 @@ inline constexpr struct minmax_fn : detail::algorithm_base<minmax_fn> {
     MSTAGE_REDUCE_CHECK_VIEWS("minmax", V, Out);
     using T = detail::element_of<V>;
     static_assert(std::is_invocable_v<std::less<>, const T &, const T &>,
-                  "mstage::minmax: the element type has no <");
+                  "mstage: minmax: the element type has no <");
     return detail::reduce_impl("minmax", stream(), view, minmax_result<T>{},
                                false, detail::minmax_op(), detail::minmax_of(),
                                out...);
@@ -425,7 +500,7 @@ template <class Pred> struct test_pred {
   MSTAGE_ALGORITHM_CHECK_OP(call, Pred);                                       \
   static_assert(std::is_invocable_v<const Pred &,                              \
                                     const ::mstage::detail::element_of<V> &>,  \
-                "mstage::" call                                                \
+                "mstage: " call                                                \
                 ": the predicate is not callable with the view's "             \
                 "element type")
 

@@ -43,13 +43,13 @@ template <class T> constexpr unsigned scan_items_per_thread() {
   return items == 0 ? 1 : (items | 1u);
 }
 
-// The kernel of one scan: inclusive, or exclusive with init.
-template <class T, bool Exclusive, class Op> auto scan_kernel(Op op) {
+// The kernel of one scan: inclusive, or exclusive with init, with tiles of
+// Block threads x Items elements.
+template <class T, bool Exclusive, unsigned Block, unsigned Items, class Op>
+auto scan_kernel(Op op) {
   return [op](vector_view<const T> in, vector_view<T> out,
               vector_view<unsigned long long> scratch, std::size_t nArg,
               std::size_t tilesArg, raw_storage<T> initArg) {
-    constexpr unsigned Block = scan_block_threads<T>();
-    constexpr unsigned Items = scan_items_per_thread<T>();
     constexpr unsigned TileItems = Block * Items;
     constexpr unsigned Warps = Block / 32;
     const std::size_t n = stage(nArg);
@@ -171,7 +171,9 @@ inline constexpr bool scan_args_ok<
                        op_fits<Op, element_of<In>>,
                        std::is_trivially_copyable<Op>>;
 
-template <class T, bool Exclusive, class Op>
+// Block and Items 0 take the defaults.
+template <class T, bool Exclusive, unsigned BlockArg = 0, unsigned ItemsArg = 0,
+          class Op>
 void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
               const Op &op, raw_storage<T> init, stream_ref s) {
   check_same_size(call, "the input and the output differ", in.size(),
@@ -179,17 +181,20 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
   const std::size_t n = in.size();
   if (n == 0)
     return;
-  constexpr unsigned Block = scan_block_threads<T>();
-  constexpr std::size_t TileItems = Block * scan_items_per_thread<T>();
+  constexpr unsigned Block = BlockArg ? BlockArg : scan_block_threads<T>();
+  constexpr unsigned Items = ItemsArg ? ItemsArg : scan_items_per_thread<T>();
+  static_assert(Block % 32 == 0 && Block <= 1024 && Items >= 1,
+                "mstage: a scan's tile has whole warps, at most 1024 threads");
+  constexpr std::size_t TileItems = Block * Items;
   const std::size_t tiles = (n + TileItems - 1) / TileItems;
   if (tiles > INT_MAX)
-    throw error(std::string("mstage::") + call + ": " + std::to_string(n) +
+    throw error(std::string("mstage: ") + call + ": " + std::to_string(n) +
                 " elements are more than one launch scans");
   using Status = scan_tile_status<T>;
   const std::size_t words = 1 + Status::bytes(tiles) / 8 + 1;
   temporary scratch(words * 8, s);
   scratch.zero(8 + Status::flag_bytes(tiles));
-  kernel(scan_kernel<T, Exclusive>(op), dim3(tiles), dim3(Block))
+  kernel(scan_kernel<T, Exclusive, Block, Items>(op), dim3(tiles), dim3(Block))
       .on(s)(in, out, scratch.view<unsigned long long>(0, words), n, tiles,
              init);
 }
@@ -205,17 +210,21 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
                 ::mstage::detail::writable_view_v<Out>) {                      \
     using T_ = ::mstage::detail::element_of<In>;                               \
     static_assert(std::is_same_v<T_, ::mstage::detail::element_of<Out>>,       \
-                  "mstage::" call ": the output's element type is not the "    \
+                  "mstage: " call ": the output's element type is not the "    \
                   "input's");                                                  \
     static_assert(::mstage::detail::op_fits_v<Op, T_>,                         \
-                  "mstage::" call ": the operator is not callable with two "   \
+                  "mstage: " call ": the operator is not callable with two "   \
                   "values of the element type, or does not return one");       \
   }
 
 // inclusive_scan(in, out[, op]), inclusive_scan(inout[, op]): out[i] = in[0]
-// op ... op in[i]; op defaults to std::plus<>.
-inline constexpr struct inclusive_scan_fn
-    : detail::algorithm_base<inclusive_scan_fn> {
+// op ... op in[i]; op defaults to std::plus<>. inclusive_scan_fn<Block,
+// Items> and exclusive_scan_fn<Block, Items> are the scans with another tile
+// shape (0: the default), for tuning (bench/mstage_scan_sort's sweep).
+template <unsigned Block = 0, unsigned Items = 0>
+struct inclusive_scan_fn
+    : detail::algorithm_base<inclusive_scan_fn<Block, Items>> {
+  using detail::algorithm_base<inclusive_scan_fn>::stream;
   template <class In, class Out, class Op = std::plus<>,
             std::enable_if_t<detail::range_arg_v<Out>, int> = 0>
   void operator()(In &&in, Out &&out, Op op = {}) const {
@@ -223,9 +232,9 @@ inline constexpr struct inclusive_scan_fn
     if constexpr (detail::scan_args_ok<In, Out, Op>) {
       using T = detail::element_of<In>;
       stream_ref s = stream();
-      detail::scan_run<T, false>("inclusive_scan", detail::as_view(in, s),
-                                 detail::as_view(out, s), op,
-                                 detail::raw_storage<T>{}, s);
+      detail::scan_run<T, false, Block, Items>(
+          "inclusive_scan", detail::as_view(in, s), detail::as_view(out, s), op,
+          detail::raw_storage<T>{}, s);
     }
   }
   template <class InOut, class Op = std::plus<>,
@@ -235,12 +244,15 @@ inline constexpr struct inclusive_scan_fn
     if constexpr (detail::writable_view_v<InOut>)
       (*this)(inout, inout, op);
   }
-} inclusive_scan{};
+};
+inline constexpr inclusive_scan_fn<> inclusive_scan{};
 
 // exclusive_scan(in, out, init[, op]), exclusive_scan(inout, init[, op]):
 // out[i] = init op in[0] op ... op in[i-1].
-inline constexpr struct exclusive_scan_fn
-    : detail::algorithm_base<exclusive_scan_fn> {
+template <unsigned Block = 0, unsigned Items = 0>
+struct exclusive_scan_fn
+    : detail::algorithm_base<exclusive_scan_fn<Block, Items>> {
+  using detail::algorithm_base<exclusive_scan_fn>::stream;
   template <class In, class Out, class Init, class Op = std::plus<>,
             std::enable_if_t<detail::range_arg_v<Out>, int> = 0>
   void operator()(In &&in, Out &&out, const Init &init, Op op = {}) const {
@@ -248,13 +260,13 @@ inline constexpr struct exclusive_scan_fn
     if constexpr (detail::scan_args_ok<In, Out, Op>) {
       using T = detail::element_of<In>;
       constexpr bool converts = std::is_convertible_v<const Init &, T>;
-      static_assert(converts, "mstage::exclusive_scan: init does not "
+      static_assert(converts, "mstage: exclusive_scan: init does not "
                               "convert to the element type");
       stream_ref s = stream();
       if constexpr (converts)
-        detail::scan_run<T, true>("exclusive_scan", detail::as_view(in, s),
-                                  detail::as_view(out, s), op,
-                                  detail::to_raw(static_cast<T>(init)), s);
+        detail::scan_run<T, true, Block, Items>(
+            "exclusive_scan", detail::as_view(in, s), detail::as_view(out, s),
+            op, detail::to_raw(static_cast<T>(init)), s);
     }
   }
   template <class InOut, class Init, class Op = std::plus<>,
@@ -264,7 +276,8 @@ inline constexpr struct exclusive_scan_fn
     if constexpr (detail::writable_view_v<InOut>)
       (*this)(inout, inout, init, op);
   }
-} exclusive_scan{};
+};
+inline constexpr exclusive_scan_fn<> exclusive_scan{};
 
 } // namespace mstage
 

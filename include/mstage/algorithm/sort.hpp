@@ -46,18 +46,26 @@ inline constexpr bool
   static_assert(                                                               \
       !::mstage::detail::writable_view_v<R> ||                                 \
           ::mstage::detail::radix_sortable_view<R>,                            \
-      "mstage::" call ": the radix sort sorts integer and "                    \
+      "mstage: " call ": the radix sort sorts integer and "                    \
       "floating-point keys; for other types call mstage::sort(view, "          \
       "comp) with a comparator")
 
 // sort(view): radix sort of integer or floating-point keys; sort(view,
-// comp): stable merge sort by comp, a strict weak order.
-inline constexpr struct sort_fn : detail::algorithm_base<sort_fn> {
+// comp): stable merge sort by comp, a strict weak order. sort_fn<Block,
+// Items> and sort_by_key_fn<Block, Items> take Items keys a thread in the
+// radix sort's passes (0: the default; a pass has one thread per digit, so
+// Block is 256 or 0), for tuning (bench/mstage_scan_sort's sweep).
+template <unsigned Block = 0, unsigned Items = 0>
+struct sort_fn : detail::algorithm_base<sort_fn<Block, Items>> {
+  static_assert(Block == 0 || Block == detail::radix_block,
+                "mstage: sort: a radix pass has one thread per digit: "
+                "256 threads");
+  using detail::algorithm_base<sort_fn>::stream;
   template <class R> void operator()(R &&r) const {
     MSTAGE_SORT_CHECK_KEYS("sort", R, "the view");
     if constexpr (detail::radix_sortable_view<R>) {
       stream_ref s = stream();
-      detail::radix_sort_run<detail::element_of<R>, char, false>(
+      detail::radix_sort_run<detail::element_of<R>, char, false, Items>(
           "sort", detail::as_view(r, s), vector_view<char>(), s);
     }
   }
@@ -68,7 +76,7 @@ inline constexpr struct sort_fn : detail::algorithm_base<sort_fn> {
       using T = detail::element_of<R>;
       constexpr bool callable =
           std::is_invocable_r_v<bool, const Comp &, const T &, const T &>;
-      static_assert(callable, "mstage::sort: the comparator is not callable "
+      static_assert(callable, "mstage: sort: the comparator is not callable "
                               "with two values of the element type, or does "
                               "not return bool");
       if constexpr (detail::sort_is_less<T, Comp>)
@@ -77,13 +85,18 @@ inline constexpr struct sort_fn : detail::algorithm_base<sort_fn> {
         detail::sort_merge_run<T>(detail::as_view(r, stream()), comp, stream());
     }
   }
-} sort{};
+};
+inline constexpr sort_fn<> sort{};
 
 // sort_by_key(keys, values): sorts keys (integer or floating point) and
 // permutes values with them; keys that compare equal keep their values'
 // order.
-inline constexpr struct sort_by_key_fn
-    : detail::algorithm_base<sort_by_key_fn> {
+template <unsigned Block = 0, unsigned Items = 0>
+struct sort_by_key_fn : detail::algorithm_base<sort_by_key_fn<Block, Items>> {
+  static_assert(Block == 0 || Block == detail::radix_block,
+                "mstage: sort_by_key: a radix pass has one thread per digit: "
+                "256 threads");
+  using detail::algorithm_base<sort_by_key_fn>::stream;
   template <class KR, class VR> void operator()(KR &&keys, VR &&values) const {
     MSTAGE_SORT_CHECK_KEYS("sort_by_key", KR, "the key view");
     MSTAGE_ALGORITHM_CHECK_WRITABLE("sort_by_key", VR, "the value view");
@@ -95,10 +108,11 @@ inline constexpr struct sort_by_key_fn
       detail::check_same_size("sort_by_key", "the keys and the values differ",
                               k.size(), v.size());
       detail::radix_sort_run<detail::element_of<KR>, detail::element_of<VR>,
-                             true>("sort_by_key", k, v, s);
+                             true, Items>("sort_by_key", k, v, s);
     }
   }
-} sort_by_key{};
+};
+inline constexpr sort_by_key_fn<> sort_by_key{};
 
 } // namespace mstage
 

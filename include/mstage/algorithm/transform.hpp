@@ -6,8 +6,9 @@
 //   mstage::iota(v, 1);            // 1, 2, 3, ...
 //
 // None waits: each is enqueued on the stream. transform and iota are one
-// kernel, one element per thread, with the count staged; fill and copy are
-// the runtime's stream-ordered fill and copy.
+// kernel of tiles (several elements a thread, loaded before use, in 16-byte
+// chunks when the views are aligned), with the count and the alignment
+// staged; fill and copy are the runtime's stream-ordered fill and copy.
 #ifndef MSTAGE_ALGORITHM_TRANSFORM_HPP
 #define MSTAGE_ALGORITHM_TRANSFORM_HPP
 
@@ -15,46 +16,165 @@
 #include "mstage/kernel.hpp"
 #include "mstage/stage.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
 #include <type_traits>
 
 namespace mstage {
 namespace detail {
 
+// The tile shape: Block threads, each with Items elements, loaded before
+// any is used so that a thread has several loads in flight. With 16 % size
+// == 0 for every element type, a thread's elements are in chunks of Vec
+// consecutive ones, one vector load (16 bytes of the widest type) each.
 inline constexpr unsigned elementwise_block = 256;
 
-// out[i] = f(i) for every i of out, one per thread (a grid-stride loop when
-// the grid would pass CUDA's limit).
-template <class F> auto elementwise_kernel(F f) {
+template <class... T> constexpr unsigned elementwise_vec() {
+  constexpr std::size_t widest = std::max({sizeof(T)...});
+  constexpr bool divides = ((16 % sizeof(T) == 0) && ...);
+  return divides && widest < 16 ? unsigned(16 / widest) : 1u;
+}
+// Four chunks a thread: 64 bytes of the widest type in flight per view.
+template <class... T> constexpr unsigned elementwise_items() {
+  return 4 * elementwise_vec<T...>();
+}
+
+// Vec T's, read and written as one chunk.
+template <class T, unsigned Vec> struct alignas(Vec * sizeof(T)) chunk {
+  unsigned char bytes[Vec * sizeof(T)];
+  const T &operator[](unsigned e) const {
+    return reinterpret_cast<const T *>(bytes)[e];
+  }
+  T *elements() { return reinterpret_cast<T *>(bytes); }
+};
+
+// A thread's chunks of one input, loaded before use.
+template <class T, unsigned Vec, unsigned Chunks> struct loaded {
+  chunk<T, Vec> c[Chunks];
+};
+
+// out[i] = f(i, in[i]...) for every i of out. A block takes a tile of
+// Block * Items elements (the grid strides when it would pass CUDA's limit);
+// its threads load all their elements, as 16-byte chunks when every view is
+// aligned for them (checked on the host, staged), then compute and store.
+// The last, partial tile goes element by element.
+template <unsigned Block, unsigned Items, class F>
+auto elementwise_kernel(F f, bool alignedArg, bool oneTileArg) {
   return [=](auto out, auto... in) {
+    using U = typename decltype(out)::element_type;
+    constexpr unsigned VecMax = elementwise_vec<
+        U, std::remove_const_t<typename decltype(in)::element_type>...>();
+    constexpr unsigned Tile = Block * Items;
     const std::size_t n = stage(out.size());
+    const bool aligned = stage(alignedArg);
+    const bool oneTile = stage(oneTileArg);
     auto run = [&](auto zero) {
       using I = decltype(zero);
-      const I stride = I(__mstage_nctaid_x()) * I(elementwise_block);
-      for (I i = I(__mstage_ctaid_x()) * I(elementwise_block) +
-                 I(__mstage_tid_x());
-           i < I(n); i += stride) {
-        out.data()[i] = f(i, in.data()[i]...);
-        if (stride >= I(n))
-          break;
+      const unsigned tid = __mstage_tid_x();
+      const I full = I(n / Tile), rest = I(n % Tile);
+      // Chunks of Vec elements at base + (k * Block + tid) * Vec: coalesced
+      // for Vec 1, one vector access per chunk otherwise.
+      auto tile = [&](I base, auto vec) {
+        constexpr unsigned Vec = decltype(vec)::value;
+        constexpr unsigned Chunks = Items / Vec;
+        std::tuple<
+            loaded<std::remove_const_t<typename decltype(in)::element_type>,
+                   Vec, Chunks>...>
+            regs;
+        auto at = [&](unsigned k) { return (k * Block + tid) * Vec; };
+        std::apply(
+            [&](auto &...r) {
+              for (unsigned k = 0; k < Chunks; ++k)
+                ((std::memcpy(
+                     r.c[k].bytes,
+                     __builtin_assume_aligned(in.data() + base + at(k),
+                                              alignof(decltype(r.c[k]))),
+                     sizeof(r.c[k]))),
+                 ...);
+            },
+            regs);
+        for (unsigned k = 0; k < Chunks; ++k) {
+          chunk<U, Vec> o;
+          for (unsigned e = 0; e < Vec; ++e)
+            o.elements()[e] = std::apply(
+                [&](auto &...r) {
+                  return f(I(base + at(k) + e), r.c[k][e]...);
+                },
+                regs);
+          std::memcpy(__builtin_assume_aligned(out.data() + base + at(k),
+                                               alignof(chunk<U, Vec>)),
+                      o.bytes, sizeof(o));
+        }
+      };
+      auto whole = [&](I t) {
+        if constexpr (VecMax > 1 && Items % VecMax == 0) {
+          if (aligned) {
+            tile(t * I(Tile), std::integral_constant<unsigned, VecMax>());
+            return;
+          }
+        }
+        tile(t * I(Tile), std::integral_constant<unsigned, 1>());
+      };
+      auto partial = [&] {
+        const I base = full * I(Tile);
+        for (unsigned k = 0; k < Items; ++k) {
+          unsigned j = k * Block + tid;
+          if (I(j) < rest)
+            out.data()[base + j] = f(I(base + j), in.data()[base + j]...);
+        }
+      };
+      const I block = I(__mstage_ctaid_x());
+      if (oneTile) {
+        if (block < full)
+          whole(block);
+        else
+          partial();
+        return;
       }
+      const I grid = I(__mstage_nctaid_x());
+      for (I t = block; t < full; t += grid)
+        whole(t);
+      if (rest != 0 && full % grid == block)
+        partial();
     };
-    if (n <= 0xffffffffu)
+    if (n <= 0xffffffffu - Tile)
       run(0u);
     else
       run(std::size_t(0));
   };
 }
 
-template <class F, class Out, class... In>
+// Whether p is aligned for chunks of Vec T's.
+template <unsigned Vec, class T> bool chunk_aligned(const T *p) {
+  return reinterpret_cast<std::uintptr_t>(p) % (Vec * sizeof(T)) == 0;
+}
+
+template <unsigned Block = 0, unsigned Items = 0, class F, class Out,
+          class... In>
 void launch_elementwise(F f, Out out, stream_ref s, In... in) {
   if (out.empty())
     return;
-  constexpr unsigned B = elementwise_block;
-  unsigned grid = grid_one_per_thread(out.size(), B);
-  if (grid == 0)
-    grid = grid_for((out.size() + B - 1) / B, B);
-  kernel(elementwise_kernel(f), grid, B).check_on_cpu(false).on(s)(out, in...);
+  using U = typename Out::element_type;
+  constexpr unsigned B = Block ? Block : elementwise_block;
+  constexpr unsigned It =
+      Items ? Items
+            : elementwise_items<
+                  U, std::remove_const_t<typename In::element_type>...>();
+  constexpr unsigned Vec =
+      elementwise_vec<U, std::remove_const_t<typename In::element_type>...>();
+  static_assert(B >= 32 && B <= 1024 && It >= 1,
+                "mstage: an element-wise tile has 32 to 1024 threads");
+  const bool aligned =
+      chunk_aligned<Vec>(out.data()) && (chunk_aligned<Vec>(in.data()) && ...);
+  const std::size_t tiles = (out.size() + B * It - 1) / (B * It);
+  const bool oneTile = tiles <= 0x7fffffffu;
+  const unsigned grid = oneTile ? unsigned(tiles) : grid_for(tiles, B);
+  kernel(elementwise_kernel<B, It>(f, aligned, oneTile), grid, B)
+      .check_on_cpu(false)
+      .on(s)(out, in...);
 }
 
 // f(x) or f(x, y), without the index.
@@ -77,8 +197,11 @@ template <class T> vector_view<const T> const_view(vector_view<T> v) {
 
 // transform(in, out, f): out[i] = f(in[i]); transform(in1, in2, out, f):
 // out[i] = f(in1[i], in2[i]). The sizes must match; in and out may be the
-// same view.
-inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
+// same view. transform_fn<Block, Items> is transform with another tile shape
+// (0: the default), for tuning (bench/mstage_algorithms.cpp's sweep).
+template <unsigned Block = 0, unsigned Items = 0>
+struct transform_fn : detail::algorithm_base<transform_fn<Block, Items>> {
+  using detail::algorithm_base<transform_fn>::stream;
   template <class In, class Out, class F>
   void operator()(In &&in, Out &&out, F f) const {
     MSTAGE_ALGORITHM_CHECK_VIEW("transform", In);
@@ -87,20 +210,20 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
     using T = detail::element_of<In>;
     using U = detail::element_of<Out>;
     static_assert(std::is_invocable_v<const F &, const T &>,
-                  "mstage::transform: the function is not callable with the "
+                  "mstage: transform: the function is not callable with the "
                   "input's element type");
     if constexpr (std::is_invocable_v<const F &, const T &>)
       static_assert(
           std::is_assignable_v<U &, std::invoke_result_t<const F &, const T &>>,
-          "mstage::transform: the function's result cannot be "
+          "mstage: transform: the function's result cannot be "
           "assigned to the output's elements");
     stream_ref s = stream();
     auto i = detail::as_view(in, s);
     auto o = detail::as_view(out, s);
     detail::check_same_size("transform", "the input and the output differ",
                             i.size(), o.size());
-    detail::launch_elementwise(detail::apply_value<F>{f}, o, s,
-                               detail::const_view(i));
+    detail::launch_elementwise<Block, Items>(detail::apply_value<F>{f}, o, s,
+                                             detail::const_view(i));
   }
 
   template <class In1, class In2, class Out, class F>
@@ -113,13 +236,13 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
     using T2 = detail::element_of<In2>;
     using U = detail::element_of<Out>;
     static_assert(std::is_invocable_v<const F &, const T1 &, const T2 &>,
-                  "mstage::transform: the function is not callable with the "
+                  "mstage: transform: the function is not callable with the "
                   "two inputs' element types");
     if constexpr (std::is_invocable_v<const F &, const T1 &, const T2 &>)
       static_assert(
           std::is_assignable_v<
               U &, std::invoke_result_t<const F &, const T1 &, const T2 &>>,
-          "mstage::transform: the function's result cannot be assigned to "
+          "mstage: transform: the function's result cannot be assigned to "
           "the output's elements");
     stream_ref s = stream();
     auto a = detail::as_view(in1, s);
@@ -129,10 +252,12 @@ inline constexpr struct transform_fn : detail::algorithm_base<transform_fn> {
                             b.size());
     detail::check_same_size("transform", "the inputs and the output differ",
                             a.size(), o.size());
-    detail::launch_elementwise(detail::apply_value<F>{f}, o, s,
-                               detail::const_view(a), detail::const_view(b));
+    detail::launch_elementwise<Block, Items>(detail::apply_value<F>{f}, o, s,
+                                             detail::const_view(a),
+                                             detail::const_view(b));
   }
-} transform{};
+};
+inline constexpr transform_fn<> transform{};
 
 // fill(view, value): every element set to value.
 inline constexpr struct fill_fn : detail::algorithm_base<fill_fn> {
@@ -140,7 +265,7 @@ inline constexpr struct fill_fn : detail::algorithm_base<fill_fn> {
     MSTAGE_ALGORITHM_CHECK_WRITABLE("fill", V, "the view");
     using E = detail::element_of<V>;
     static_assert(std::is_convertible_v<const T &, E>,
-                  "mstage::fill: the value does not convert to the view's "
+                  "mstage: fill: the value does not convert to the view's "
                   "element type");
     stream_ref s = stream();
     auto v = detail::as_view(view, s);
@@ -159,7 +284,7 @@ inline constexpr struct copy_fn : detail::algorithm_base<copy_fn> {
     MSTAGE_ALGORITHM_CHECK_WRITABLE("copy", Out, "the output");
     static_assert(
         std::is_same_v<detail::element_of<In>, detail::element_of<Out>>,
-        "mstage::copy: the input and the output have different element "
+        "mstage: copy: the input and the output have different element "
         "types; use transform to convert");
     stream_ref s = stream();
     auto i = detail::as_view(in, s);
@@ -174,18 +299,22 @@ inline constexpr struct copy_fn : detail::algorithm_base<copy_fn> {
 } copy{};
 
 // iota(view, start): view[i] = start + i.
-inline constexpr struct iota_fn : detail::algorithm_base<iota_fn> {
+template <unsigned Block = 0, unsigned Items = 0>
+struct iota_fn : detail::algorithm_base<iota_fn<Block, Items>> {
+  using detail::algorithm_base<iota_fn>::stream;
   template <class V, class T> void operator()(V &&view, T start) const {
     MSTAGE_ALGORITHM_CHECK_WRITABLE("iota", V, "the view");
     using E = detail::element_of<V>;
     static_assert(std::is_convertible_v<T, E>,
-                  "mstage::iota: the start does not convert to the view's "
+                  "mstage: iota: the start does not convert to the view's "
                   "element type");
     stream_ref s = stream();
     auto v = detail::as_view(view, s);
-    detail::launch_elementwise(detail::iota_value<E>{E(start)}, v, s);
+    detail::launch_elementwise<Block, Items>(detail::iota_value<E>{E(start)}, v,
+                                             s);
   }
-} iota{};
+};
+inline constexpr iota_fn<> iota{};
 
 } // namespace mstage
 

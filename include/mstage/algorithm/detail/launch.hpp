@@ -15,8 +15,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 namespace mstage {
@@ -224,11 +226,31 @@ private:
   stream_ref stream_;
 };
 
+// A counter in device memory for stream s's reductions, zero between them:
+// each is one launch whose last block, found by the counter, zeroes it
+// again, and the stream runs them one after another. Made (and zeroed in
+// stream order) at the stream's first use; kept until the process ends,
+// keyed by the stream's number, which is never reused.
+inline vector_view<unsigned> stream_ticket(stream_ref s) {
+  static std::mutex lock;
+  static std::unordered_map<std::uint64_t, unsigned *> tickets;
+  std::lock_guard<std::mutex> guard(lock);
+  unsigned *&p = tickets[mstage_rt_stream_id(s.get())];
+  if (!p) {
+    void *q = nullptr;
+    check(mstage_rt_alloc_async(&q, sizeof(unsigned), s.get()));
+    unsigned char zero = 0;
+    check(mstage_rt_fill_async(q, &zero, 1, sizeof(unsigned), s.get()));
+    p = static_cast<unsigned *>(q);
+  }
+  return {p, 1};
+}
+
 // Throws, naming the call, unless the views' sizes a and b are equal.
 inline void check_same_size(const char *call, const char *what, std::size_t a,
                             std::size_t b) {
   if (a != b)
-    throw error(std::string("mstage::") + call + ": " + what + " (" +
+    throw error(std::string("mstage: ") + call + ": " + what + " (" +
                 std::to_string(a) + " and " + std::to_string(b) +
                 " elements); pass views of equal size");
 }
@@ -244,14 +266,14 @@ inline void check_same_size(const char *call, const char *what, std::size_t a,
   static_assert(                                                               \
       !::mstage::detail::view_traits<                                          \
           std::remove_cv_t<std::remove_reference_t<V>>>::host_vector,          \
-      "mstage::" call ": a std::vector is host memory; copy it into "          \
+      "mstage: " call ": a std::vector is host memory; copy it into "          \
       "a device_vector (or pass a managed_vector) first");                     \
   static_assert(!::mstage::detail::view_traits<                                \
                     std::remove_cv_t<std::remove_reference_t<V>>>::pointer,    \
-                "mstage::" call ": a pointer has no size; pass a "             \
+                "mstage: " call ": a pointer has no size; pass a "             \
                 "device_vector, a vector_view or an mstage::array");           \
   static_assert(::mstage::detail::range_arg_v<V>,                              \
-                "mstage::" call                                                \
+                "mstage: " call                                                \
                 ": takes a device_vector, a managed_vector, a "                \
                 "vector_view or an mstage::array")
 
@@ -261,11 +283,11 @@ inline void check_same_size(const char *call, const char *what, std::size_t a,
   MSTAGE_ALGORITHM_CHECK_VIEW(call, V);                                        \
   static_assert(!::mstage::detail::view_arg_v<V> ||                            \
                     ::mstage::detail::writable_view_v<V>,                      \
-                "mstage::" call ": " what " is read-only")
+                "mstage: " call ": " what " is read-only")
 
 #define MSTAGE_ALGORITHM_CHECK_OP(call, Op)                                    \
   static_assert(std::is_trivially_copyable_v<std::decay_t<Op>>,                \
-                "mstage::" call ": the operator is copied into a kernel: it "  \
+                "mstage: " call ": the operator is copied into a kernel: it "  \
                 "must capture only trivially copyable values (views, not "     \
                 "device_vectors), by value")
 

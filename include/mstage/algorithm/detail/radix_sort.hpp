@@ -86,14 +86,15 @@ inline auto radix_starts_kernel() {
   };
 }
 
-// One pass: keysIn (and valuesIn) by digit `pass`, into keysOut (valuesOut).
-// status holds the tile counter, then 256 flags per tile, all zero.
-template <class K, class V, bool HasValues> auto radix_pass_kernel() {
+// One pass: keysIn (and valuesIn) by digit `pass`, into keysOut (valuesOut),
+// Items keys a thread. status holds the tile counter, then 256 flags per
+// tile, all zero.
+template <class K, class V, bool HasValues, unsigned Items>
+auto radix_pass_kernel() {
   return [](vector_view<const K> keysIn, vector_view<K> keysOut,
             vector_view<const V> valuesIn, vector_view<V> valuesOut,
             vector_view<const unsigned> starts, vector_view<unsigned> status,
             std::size_t nArg, unsigned passArg) {
-    constexpr unsigned Items = radix_items_per_thread<K, V, HasValues>();
     constexpr unsigned TileItems = radix_block * Items;
     const std::size_t n = stage(nArg);
     const unsigned pass = stage(passArg);
@@ -228,20 +229,22 @@ template <class K, class V, bool HasValues> auto radix_pass_kernel() {
   };
 }
 
-// Sorts keys (and values with them) on s; both have n elements.
-template <class K, class V, bool HasValues>
+// Sorts keys (and values with them) on s; both have n elements. Items 0
+// takes the default keys a thread.
+template <class K, class V, bool HasValues, unsigned ItemsArg = 0>
 void radix_sort_run(const char *call, vector_view<K> keys,
                     vector_view<V> values, stream_ref s) {
   const std::size_t n = keys.size();
   if (n <= 1)
     return;
   if (n > radix_max_keys)
-    throw error(std::string("mstage::") + call + ": " + std::to_string(n) +
+    throw error(std::string("mstage: ") + call + ": " + std::to_string(n) +
                 " keys are more than one call sorts (at most " +
                 std::to_string(radix_max_keys) + ")");
   constexpr unsigned Passes = radix_key<K>::passes;
-  constexpr std::size_t TileItems =
-      radix_block * radix_items_per_thread<K, V, HasValues>();
+  constexpr unsigned Items =
+      ItemsArg ? ItemsArg : radix_items_per_thread<K, V, HasValues>();
+  constexpr std::size_t TileItems = radix_block * Items;
   const std::size_t tiles = (n + TileItems - 1) / TileItems;
 
   // The scratch: the counts, the look-back flags, the other buffers.
@@ -267,7 +270,7 @@ void radix_sort_run(const char *call, vector_view<K> keys,
 
   vector_view<K> keysFrom = keys, keysTo = keysTmp;
   vector_view<V> valuesFrom = values, valuesTo = valuesTmp;
-  auto pass = kernel(radix_pass_kernel<K, V, HasValues>(), dim3(tiles),
+  auto pass = kernel(radix_pass_kernel<K, V, HasValues, Items>(), dim3(tiles),
                      dim3(radix_block))
                   .on(s);
   for (unsigned p = 0; p < Passes; ++p) {
