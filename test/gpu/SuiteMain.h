@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,23 +32,6 @@ inline int runSuiteProgram(const char *Name, int (*Run)(int, char **),
     std::printf("FAIL %s: %s\n", Name, E.what());
     return 1;
   }
-}
-
-// runThisProgram (ChildProcess.h) with Args and Env as words separated by
-// spaces, the status in Status. Kept for multi_device.cpp until it calls
-// runThisProgram itself.
-inline std::string runSelf(const std::string &Args, bool WithStderr,
-                           int &Status, const std::string &Env = "") {
-  auto Words = [](const std::string &Text) {
-    std::istringstream In(Text);
-    std::vector<std::string> W;
-    for (std::string Word; In >> Word;)
-      W.push_back(Word);
-    return W;
-  };
-  ChildResult R = runThisProgram(Words(Args), Words(Env), WithStderr);
-  Status = R.Status;
-  return R.Output;
 }
 
 // True when launches run on the CPU back end (MSTAGE_BACKEND=cpu, or auto

@@ -225,10 +225,11 @@ int run(int Argc, char **Argv) {
     skip("no peer access between devices 0 and 1");
   }
 
-  int Status = 0;
-  std::string Out =
-      runSelf("--child peer-off", true, Status, "MSTAGE_PEER_ACCESS=0");
-  report(Status == 0 && Out.find("staged copy right") != std::string::npos,
+  ChildResult Child = runThisProgram({"--child", "peer-off"},
+                                     {"MSTAGE_PEER_ACCESS=0"}, true);
+  const std::string &Out = Child.Output;
+  report(Child.Status == 0 &&
+             Out.find("staged copy right") != std::string::npos,
          "MSTAGE_PEER_ACCESS=0: copy_from is staged through the host");
   report(Out.find("argument 2 is memory of device 0 (") != std::string::npos &&
              Out.find("but the kernel runs on device 1 (") !=
@@ -237,9 +238,12 @@ int run(int Argc, char **Argv) {
          "MSTAGE_PEER_ACCESS=0: a launch mixing two devices' memory is an "
          "error naming both:\n" +
              Out);
-  Out = runSelf("--child visible", true, Status, "MSTAGE_VISIBLE_DEVICES=1");
-  report(Status == 0 && Out.find("count 1 ordinal 1") != std::string::npos,
-         "MSTAGE_VISIBLE_DEVICES=1: one device, CUDA's device 1: " + Out);
+  Child = runThisProgram({"--child", "visible"}, {"MSTAGE_VISIBLE_DEVICES=1"},
+                         true);
+  report(Child.Status == 0 &&
+             Child.Output.find("count 1 ordinal 1") != std::string::npos,
+         "MSTAGE_VISIBLE_DEVICES=1: one device, CUDA's device 1: " +
+             Child.Output);
   return Failed ? 1 : 0;
 }
 
