@@ -154,6 +154,10 @@ int run(int Argc, char **Argv) {
   double SecondSource = -1;
   for (size_t I = 0; I < All.size(); ++I) {
     Scale.on(Streams[I])(Data[I], 7u);
+    // Device 0's first launch may run the generic code and queue the
+    // compile: wait for it, then device 1 must find that code in memory.
+    if (I == 0)
+      mstage::detail::check(mstage_rt_jit_wait());
     if (I == 1)
       SecondSource = mstage_rt_last_launch_source(nullptr);
     Scale.on(All[I])(Data[I], 1u); // the device's current stream
