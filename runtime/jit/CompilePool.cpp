@@ -5,7 +5,7 @@
 #include "inspect/Dump.h"
 #include "inspect/TraceEvents.h"
 #include "jit/JitCompiler.h"
-#include "jit/JitSettings.h"
+#include "support/Settings.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ThreadPool.h"

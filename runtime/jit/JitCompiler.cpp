@@ -9,6 +9,7 @@
 #include "SmallCopies.h"
 #include "jit/DeviceLibrary.h"
 #include "jit/FastMath.h"
+#include "support/Settings.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -84,9 +85,7 @@ std::string setLlvmOptions() {
   BumpPtrAllocator Alloc;
   StringSaver Saver(Alloc);
   SmallVector<const char *, 8> Args;
-  const char *Env = std::getenv("MSTAGE_LLVM_ARGS");
-  if (Env)
-    cl::TokenizeGNUCommandLine(Env, Saver, Args);
+  cl::TokenizeGNUCommandLine(llvmArgsSetting(), Saver, Args);
   auto &Registered = cl::getRegisteredOptions();
   // Sets "-name=value" (or "-name"); false when no such option takes it.
   auto Set = [&](StringRef Arg) {
@@ -114,7 +113,7 @@ std::string setLlvmOptions() {
   }
   if (Bad.empty())
     return "";
-  return "MSTAGE_LLVM_ARGS='" + std::string(Env) + "' is not valid:" + Bad;
+  return "MSTAGE_LLVM_ARGS='" + llvmArgsSetting() + "' is not valid:" + Bad;
 }
 
 // LLVM ends the process on a fatal error (report_fatal_error: NVPTX meeting
