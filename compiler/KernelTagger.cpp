@@ -8,6 +8,8 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <cassert>
+
 using namespace clang;
 
 namespace mstage {
@@ -81,6 +83,9 @@ static std::string identifierFor(StringRef S) {
 void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry,
                     llvm::StringMap<unsigned> &UsedNames) {
   const TemplateArgumentList *Args = Entry->getTemplateSpecializationArgs();
+  assert(Args && Args->size() > 0 &&
+         Args->get(0).getKind() == TemplateArgument::Type &&
+         "a kernel entry is instantiated with its kernel's type");
   if (!Args || Args->size() == 0 ||
       Args->get(0).getKind() != TemplateArgument::Type)
     return;

@@ -12,6 +12,8 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 
+#include <cassert>
+
 using namespace llvm;
 
 namespace mstage {
@@ -85,6 +87,8 @@ bool writesNoViews(const CallBase &CB) {
 
 void applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
                       ArrayRef<SlotFact> Facts, FactsPass When) {
+  assert((Facts.empty() || Facts.size() == Slots.size()) &&
+         "launch facts are made one per pointer slot");
   if (Slots.empty() || Facts.size() != Slots.size())
     return;
   FactsAnalysis A(Kernel, Slots, Facts);

@@ -35,27 +35,46 @@ void reportError(Module &M, StringRef Pass, const Twine &Msg) {
       DiagnosticInfoGeneric("mstage: " + Pass + ": " + Msg, DS_Error));
 }
 
+// E, to C's sink when it has one (KernelChoice), else to the context. The
+// sink keeps the first error, as a compile stops at its first.
+void reportError(Module &M, StringRef Pass, const KernelChoice &C, Error E) {
+  if (!C.Failure)
+    return reportError(M, Pass, toString(std::move(E)));
+  if (Error Earlier = std::move(*C.Failure)) {
+    consumeError(std::move(E));
+    *C.Failure = std::move(Earlier);
+    return;
+  }
+  *C.Failure = std::move(E);
+}
+
+void reportError(Module &M, StringRef Pass, const KernelChoice &C,
+                 const Twine &Msg) {
+  reportError(M, Pass, C, createStringError(inconvertibleErrorCode(), Msg));
+}
+
 // The kernel that C names, or the module's only ptx_kernel; null after
 // reporting why there is none.
 Function *chooseKernel(Module &M, StringRef Pass, const KernelChoice &C) {
   if (!C.Kernel.empty()) {
     Function *F = M.getFunction(C.Kernel);
     if (!F || F->isDeclaration())
-      reportError(M, Pass, "the module defines no kernel '" + C.Kernel + "'");
+      reportError(M, Pass, C,
+                  "the module defines no kernel '" + C.Kernel + "'");
     return F && !F->isDeclaration() ? F : nullptr;
   }
   Function *Found = nullptr;
   for (Function &F : M)
     if (F.getCallingConv() == CallingConv::PTX_Kernel && !F.isDeclaration()) {
       if (Found) {
-        reportError(M, Pass,
+        reportError(M, Pass, C,
                     "the module has several kernels: name one (kernel=NAME)");
         return nullptr;
       }
       Found = &F;
     }
   if (!Found)
-    reportError(M, Pass, "the module has no ptx_kernel function");
+    reportError(M, Pass, C, "the module has no ptx_kernel function");
   return Found;
 }
 
@@ -140,7 +159,7 @@ PreservedAnalyses KernelSpecializationPass::run(Module &M,
   SmallVector<StringRef, 4> Values(Opts.StagedValues.begin(),
                                    Opts.StagedValues.end());
   if (Error E = foldStagedValues(M, Values))
-    reportError(M, Pass, toString(std::move(E)));
+    reportError(M, Pass, Opts, std::move(E));
   if (Opts.FoldExtents)
     if (Function *K = chooseKernel(M, Pass, Opts))
       foldLaunchExtents(M, K->getName(), Opts.Extents);
@@ -152,19 +171,25 @@ PreservedAnalyses LaunchFactsPass::run(Module &M, ModuleAnalysisManager &) {
   Function *K = chooseKernel(M, Pass, Opts);
   if (!K)
     return PreservedAnalyses::all();
+  FactsPass When =
+      Opts.After ? FactsPass::AfterOptimization : FactsPass::BeforeOptimization;
+  if (!Opts.Given.empty()) {
+    applyLaunchFacts(*K, Opts.Slots, Opts.Given, When);
+    return PreservedAnalyses::none();
+  }
   std::vector<PointerSlot> Slots = findPointerSlots(*K);
   auto Facts = parseLaunchFacts(Opts.Facts, Slots.size());
   if (!Facts) {
-    reportError(M, Pass, toString(Facts.takeError()));
+    reportError(M, Pass, Opts, Facts.takeError());
     return PreservedAnalyses::all();
   }
-  applyLaunchFacts(*K, Slots, *Facts,
-                   Opts.After ? FactsPass::AfterOptimization
-                              : FactsPass::BeforeOptimization);
+  applyLaunchFacts(*K, Slots, *Facts, When);
   return PreservedAnalyses::none();
 }
 
 PreservedAnalyses SmallCopiesPass::run(Function &F, FunctionAnalysisManager &) {
+  if (!Only.empty() && F.getName() != Only)
+    return PreservedAnalyses::all();
   return expandSmallCopies(F) ? PreservedAnalyses::none()
                               : PreservedAnalyses::all();
 }
@@ -176,13 +201,13 @@ PreservedAnalyses CaptureInMemoryPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   if (Opts.Mask) {
     if (Error E = moveParamsToMemory(*K, *Opts.Mask))
-      reportError(M, Pass, toString(std::move(E)));
+      reportError(M, Pass, Opts, std::move(E));
     return PreservedAnalyses::none();
   }
   auto Moved = moveLargeParams(*K, Opts.Arch, Opts.StagedBytes,
                                Opts.NumParams.value_or(K->arg_size()));
   if (!Moved)
-    reportError(M, Pass, toString(Moved.takeError()));
+    reportError(M, Pass, Opts, Moved.takeError());
   return PreservedAnalyses::none();
 }
 
@@ -193,7 +218,7 @@ PreservedAnalyses GenericKernelPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   std::string Name = K->getName().str(); // K is replaced
   if (Error E = makeGenericKernel(M, Name, Opts.SiteSizes))
-    reportError(M, Pass, toString(std::move(E)));
+    reportError(M, Pass, Opts, std::move(E));
   return PreservedAnalyses::none();
 }
 

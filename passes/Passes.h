@@ -15,6 +15,8 @@
 #define MSTAGE_PASSES_PASSES_H
 
 #include "KernelSpecialization.h"
+#include "LaunchFacts.h"
+#include "PointerSlots.h"
 
 #include "llvm/IR/PassManager.h"
 
@@ -32,9 +34,12 @@ namespace mstage {
 void registerMStagePasses(llvm::PassBuilder &PB);
 
 // A pass that needs one kernel of a device module names it; without a name,
-// the module's only ptx_kernel.
+// the module's only ptx_kernel. Its errors go to the module's context (opt),
+// or, when Failure is set, to *Failure, which keeps the first (the JIT, which
+// names the kernel in its own message).
 struct KernelChoice {
   std::string Kernel;
+  llvm::Error *Failure = nullptr;
 };
 
 // mstage-stage-slicing, on a host module: each kernel entry's stage() sites
@@ -110,10 +115,14 @@ struct KernelSpecializationPass
 
 // mstage-launch-facts<kernel=K;facts=A16 B16 ?;after>: applyLaunchFacts
 // with the facts as mstage-ptx --views writes them, one per pointer slot of
-// the kernel; `after` is the pass after the optimizer.
+// the kernel; `after` is the pass after the optimizer. The JIT gives the
+// facts as made at the launch (Given, one per slot of Slots, the kernel
+// blob's) instead of as text.
 struct LaunchFactsOptions : KernelChoice {
   std::string Facts;
   bool After = false;
+  std::vector<PointerSlot> Slots;
+  std::vector<SlotFact> Given;
 };
 struct LaunchFactsPass : llvm::PassInfoMixin<LaunchFactsPass> {
   explicit LaunchFactsPass(LaunchFactsOptions Opts) : Opts(std::move(Opts)) {}
@@ -122,11 +131,14 @@ struct LaunchFactsPass : llvm::PassInfoMixin<LaunchFactsPass> {
   LaunchFactsOptions Opts;
 };
 
-// mstage-small-copies, a function pass: expandSmallCopies.
+// mstage-small-copies, a function pass: expandSmallCopies; with Only set
+// (the JIT: the kernel, before its launch facts), of that function alone.
 struct SmallCopiesPass : llvm::PassInfoMixin<SmallCopiesPass> {
+  explicit SmallCopiesPass(std::string Only = "") : Only(std::move(Only)) {}
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &);
   static bool isRequired() { return true; }
+  std::string Only;
 };
 
 // mstage-capture-in-memory<kernel=K;arch=sm_90;staged-bytes=N;params=N>:

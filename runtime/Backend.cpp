@@ -47,21 +47,19 @@ static Backend cpu(const std::string &Why) {
 }
 
 static Backend chooseBackend() {
-  const char *WantEnv = std::getenv("MSTAGE_BACKEND");
-  std::string Want = WantEnv && *WantEnv ? WantEnv : "auto";
-  const char *ArchEnv = std::getenv("MSTAGE_ARCH");
-  std::string Arch = ArchEnv ? ArchEnv : "";
+  const std::string &Want = backendSetting().Want;
+  const std::string &Arch = backendSetting().Arch;
   Backend B;
-  if (Want != "auto" && Want != "cuda" && Want != "cpu" && Want != "ptx") {
-    B.Reason =
-        "MSTAGE_BACKEND='" + Want + "' is not one of auto, cuda, cpu and ptx";
+  if (!backendSetting().Error.empty()) {
+    B.Reason = backendSetting().Error;
     return B;
   }
   // The device settings are checked on every back end, so that a mistake
   // shows before the program meets a GPU.
-  std::vector<int> Visible;
-  if (!parseVisibleDevices(Visible, B.Reason))
+  if (!visibleDevicesSetting().Error.empty()) {
+    B.Reason = visibleDevicesSetting().Error;
     return B;
+  }
   if (!peerAccessSetting().Error.empty()) {
     B.Reason = peerAccessSetting().Error;
     return B;

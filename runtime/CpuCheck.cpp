@@ -9,8 +9,8 @@
 #include "core/Backend.h"
 #include "core/KernelRegistry.h"
 #include "core/RuntimeError.h"
-#include "cpu/CheckSettings.h"
 #include "cpu/StageCheck.h"
+#include "support/Settings.h"
 
 #include "mstage/abi.h"
 

@@ -27,7 +27,6 @@
 #include "inspect/TraceEvents.h"
 #include "jit/CompilePool.h"
 #include "jit/JitCompiler.h"
-#include "jit/JitSettings.h"
 #include "support/Settings.h"
 
 #include "mstage/abi.h"
@@ -62,7 +61,7 @@ std::string kernelPrefix(const RegisteredKernel &K) {
 void warnAboutBoundsCheckVariable() {
   static std::once_flag Once;
   std::call_once(Once, [] {
-    if (std::getenv("MSTAGE_BOUNDS_CHECK"))
+    if (boundsCheckVariableSet())
       llvm::errs() << "mstage: MSTAGE_BOUNDS_CHECK is set in the environment, "
                       "where it changes nothing: bounds checks are chosen "
                       "when the program is compiled (mstage++ "
@@ -76,10 +75,8 @@ void warnAboutBoundsCheckVariable() {
 // compile may still run while exit() destroys statics made after the
 // compile pool (CompilePool.h).
 const std::string &jitOptionsText() {
-  static const std::string &S = *new std::string([] {
-    const char *Args = std::getenv("MSTAGE_LLVM_ARGS");
-    return std::string("llvm-args=") + (Args ? Args : "");
-  }());
+  static const std::string &S =
+      *new std::string("llvm-args=" + llvmArgsSetting());
   return S;
 }
 
@@ -412,11 +409,11 @@ int checkLaunch(const void *HostEntry, uint32_t NumParams,
     return fail(kernelPrefix(*K) + " " + Bad);
   // MSTAGE_FAST_MATH=1 is fast math for every launch; it then takes part in
   // the cache key as the kernel's own switch does.
-  static const BoolSetting FastMathEverywhere =
-      readBoolSetting("MSTAGE_FAST_MATH");
+  const BoolSetting &FastMathEverywhere = fastMathSetting();
   for (const std::string *Err :
        {&FastMathEverywhere.Error, &traceSetting().Error,
-        &launchBlockingError(), &jitSettings().Error, &statsSetting().Error})
+        &launchBlockingSetting().Error, &jitSettings().Error,
+        &statsSetting().Error})
     if (!Err->empty())
       return fail(kernelPrefix(*K) + ": " + *Err);
   Effective = Config;
@@ -957,7 +954,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   S.noteLaunch(HostEntry, K->Blob.PrettyName, K->Blob.Location);
   // Code that is not cached is unloaded after its kernel, which must be
   // waited for; so must every launch under MSTAGE_LAUNCH_BLOCKING=1.
-  if (!Capturing && (Uncached || launchBlocking())) {
+  if (!Capturing && (Uncached || launchBlockingSetting().Value)) {
     St = S.driver()->synchronizeStream(S.handle());
     if (Uncached && Uncached->Code.Module)
       S.driver()->unloadModule(Uncached->Code.Module);

@@ -43,67 +43,6 @@ constexpr StringLiteral IndexName = ".mstage-index";
 // A temporary file this old belongs to a process that died.
 constexpr auto StaleAfter = std::chrono::hours(1);
 
-std::string resolveDir() {
-  if (const char *D = std::getenv("MSTAGE_CACHE_DIR"); D && *D)
-    return D;
-  SmallString<256> Path;
-  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
-    Path = X;
-  else if (const char *H = std::getenv("HOME"); H && *H)
-    sys::path::append(Path, H, ".cache");
-  else
-    return "";
-  sys::path::append(Path, "mstage");
-  return std::string(Path);
-}
-
-CacheSettings readSettings() {
-  CacheSettings S;
-  if (const char *M = std::getenv("MSTAGE_CACHE"); M && *M) {
-    StringRef V = StringRef(M).trim();
-    if (V == "off")
-      S.Mode = CacheMode::Off;
-    else if (V == "memory")
-      S.Mode = CacheMode::Memory;
-    else if (V == "disk")
-      S.Mode = CacheMode::Disk;
-    else
-      S.Error =
-          "MSTAGE_CACHE='" + V.str() + "' is not one of off, memory, disk";
-  }
-  if (const char *Cap = std::getenv("MSTAGE_CACHE_MAX_MB"); Cap && *Cap) {
-    double MB;
-    if (StringRef(Cap).trim().getAsDouble(MB) || !(MB >= 0))
-      S.Error = "MSTAGE_CACHE_MAX_MB='" + std::string(Cap) +
-                "' is not a number of megabytes";
-    else
-      S.MaxBytes = uint64_t(MB * 1048576);
-  }
-  if (const char *Wait = std::getenv("MSTAGE_CACHE_LOCK_WAIT_MS");
-      Wait && *Wait) {
-    uint32_t Ms;
-    if (StringRef(Wait).trim().getAsInteger(10, Ms))
-      S.Error = "MSTAGE_CACHE_LOCK_WAIT_MS='" + std::string(Wait) +
-                "' is not a number of milliseconds (0 or more)";
-    else
-      S.LockWaitMs = Ms;
-  }
-  for (auto [Name, To] : {std::pair{"MSTAGE_CACHE_SHARED", &S.Shared},
-                          std::pair{"MSTAGE_CACHE_READONLY", &S.ReadOnly}}) {
-    BoolSetting B = readBoolSetting(Name);
-    *To = B.Value;
-    if (!B.Error.empty())
-      S.Error = B.Error;
-  }
-  S.Dir = resolveDir();
-  if (S.Mode == CacheMode::Disk && S.Dir.empty()) {
-    errs() << "mstage: no cache directory (set MSTAGE_CACHE_DIR, "
-              "XDG_CACHE_HOME or HOME); caching kernels in memory only\n";
-    S.Mode = CacheMode::Memory;
-  }
-  return S;
-}
-
 // One warning per process for a directory (or an entry) that cannot be
 // used or trusted; after it, the disk cache is off (for launches on every
 // thread, hence atomic).
@@ -440,11 +379,6 @@ std::optional<CachedCode> loadEntry(const CacheKey &Key,
 }
 
 } // namespace
-
-const CacheSettings &cacheSettings() {
-  static const CacheSettings S = readSettings();
-  return S;
-}
 
 std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key) {
   std::optional<sys::fs::UniqueID> Damaged;

@@ -32,31 +32,13 @@
 
 #include "cache/CacheKey.h"
 #include "cache/CacheLock.h"
+#include "support/Settings.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
 namespace mstage::rt {
-
-enum class CacheMode { Off, Memory, Disk };
-
-struct CacheSettings {
-  CacheMode Mode = CacheMode::Disk;
-  std::string Dir;                   // resolved; empty when it cannot be
-  uint64_t MaxBytes = 1024ull << 20; // MSTAGE_CACHE_MAX_MB
-  bool Shared = false;               // MSTAGE_CACHE_SHARED
-  bool ReadOnly = false;             // MSTAGE_CACHE_READONLY
-  uint32_t LockWaitMs = 10000;       // MSTAGE_CACHE_LOCK_WAIT_MS
-  std::string Error;                 // a bad setting: every launch fails
-};
-
-// Read once from MSTAGE_CACHE (off|memory|disk, default disk),
-// MSTAGE_CACHE_DIR (else $XDG_CACHE_HOME/mstage, else ~/.cache/mstage) and
-// MSTAGE_CACHE_MAX_MB (default 1024; fractions allowed),
-// MSTAGE_CACHE_SHARED and MSTAGE_CACHE_READONLY (booleans, default 0) and
-// MSTAGE_CACHE_LOCK_WAIT_MS (milliseconds, default 10000).
-const CacheSettings &cacheSettings();
 
 struct CachedCode {
   std::string PTX;

@@ -331,7 +331,7 @@ std::string asyncFailure(const Status &Failure, Stream *S,
     return Message;
   }
   Message += "; kernels in flight since the last synchronization: " + Kernels;
-  if (!launchBlocking())
+  if (!launchBlockingSetting().Value)
     Message += "; MSTAGE_LAUNCH_BLOCKING=1 names the kernel that failed";
   return Message;
 }
@@ -372,16 +372,6 @@ std::string synchronizeAll() {
   for (auto &[Id, Live] : R.Live)
     Live->forgetLaunches();
   return Err;
-}
-
-static const BoolSetting &launchBlockingSetting() {
-  static const BoolSetting S = readBoolSetting("MSTAGE_LAUNCH_BLOCKING");
-  return S;
-}
-
-bool launchBlocking() { return launchBlockingSetting().Value; }
-const std::string &launchBlockingError() {
-  return launchBlockingSetting().Error;
 }
 
 } // namespace mstage::rt

@@ -126,10 +126,6 @@ std::string synchronizeAll();
 std::string asyncFailure(const Status &Failure, Stream *S,
                          const std::string &What);
 
-// MSTAGE_LAUNCH_BLOCKING=1: every launch waits for its kernel.
-bool launchBlocking();
-const std::string &launchBlockingError();
-
 } // namespace mstage::rt
 
 #endif

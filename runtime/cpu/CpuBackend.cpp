@@ -17,6 +17,7 @@
 #include "cpu/CpuThread.h"
 #include "cpu/CpuThreadPool.h"
 #include "inspect/Trace.h"
+#include "support/Settings.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -63,12 +64,7 @@ bool scanNeedsFibers(const KernelBlob &Blob) {
 enum class FiberMode { Auto, Always };
 
 FiberMode fiberMode() {
-  static const FiberMode Mode = [] {
-    const char *V = std::getenv("MSTAGE_CPU_FIBERS");
-    return V && std::strcmp(V, "always") == 0 ? FiberMode::Always
-                                              : FiberMode::Auto;
-  }();
-  return Mode;
+  return cpuFibersAlwaysSetting() ? FiberMode::Always : FiberMode::Auto;
 }
 
 bool needsFibers(const RegisteredKernel &K) {

@@ -1,5 +1,6 @@
 //===- CpuFibers.cpp - The threads of one block as fibers -----------------===//
 #include "cpu/CpuFibers.h"
+#include "support/Settings.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -21,14 +22,7 @@ namespace ctx = boost::context;
 
 namespace mstage::rt {
 
-std::size_t fiberStackBytes() {
-  static const std::size_t Bytes = [] {
-    const char *V = std::getenv("MSTAGE_CPU_STACK_KB");
-    long KB = V && *V ? std::atol(V) : 0;
-    return std::size_t(KB > 0 ? KB : 256) * 1024;
-  }();
-  return Bytes;
-}
+std::size_t fiberStackBytes() { return cpuStackBytesSetting(); }
 
 namespace {
 

@@ -1,5 +1,6 @@
 //===- CpuThreadPool.cpp - The host threads that run CPU launches ---------===//
 #include "cpu/CpuThreadPool.h"
+#include "support/Settings.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,13 +14,9 @@
 namespace mstage::rt {
 
 unsigned cpuThreadCount() {
-  static const unsigned N = [] {
-    const char *V = std::getenv("MSTAGE_CPU_THREADS");
-    long Want = V && *V ? std::atol(V) : 0;
-    if (Want > 0)
-      return unsigned(std::min(Want, 4096L));
-    return std::max(1u, std::thread::hardware_concurrency());
-  }();
+  static const unsigned N =
+      cpuThreadsSetting() ? cpuThreadsSetting()
+                          : std::max(1u, std::thread::hardware_concurrency());
   return N;
 }
 

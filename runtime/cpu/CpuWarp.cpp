@@ -1,6 +1,8 @@
 //===- CpuWarp.cpp - Warp collectives computed on the CPU ----------------===//
 #include "cpu/CpuWarp.h"
 
+#include <cassert>
+
 namespace mstage::rt {
 
 // The source lane of a shuffle, as PTX's shfl.sync computes it: the width
@@ -28,7 +30,8 @@ static unsigned shuffleSource(const WarpCall &C, unsigned Lane) {
     J = int(Lane) ^ B;
     InRange = J <= MaxLane;
     break;
-  default: // Shfl
+  default:
+    assert(C.Op == WarpOp::Shfl && "only shuffles have a source lane");
     J = MinLane | (B & ~int(SegMask));
     InRange = J <= MaxLane;
     break;
@@ -60,6 +63,7 @@ void completeWarpCalls(WarpCall *const Lanes[32], unsigned Present) {
       C.Result = True == Seen;
       break;
     default: {
+      assert(C.Op >= WarpOp::Shfl && "every warp operation is handled");
       unsigned Src = shuffleSource(C, Lane);
       C.Result = Seen >> Src & 1 ? Lanes[Src]->Value : C.Value;
       break;

@@ -3,9 +3,9 @@
 #include "StageValueText.h"
 #include "core/RuntimeError.h"
 #include "core/StagedLaunch.h"
-#include "cpu/CheckSettings.h"
 #include "cpu/CpuBackend.h"
 #include "cpu/CpuThread.h"
+#include "support/Settings.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"

@@ -10,7 +10,6 @@
 
 #include <dlfcn.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -160,25 +159,6 @@ std::string versionText(int Version) {
          std::to_string(Version % 1000 / 10);
 }
 
-// Reads MSTAGE_DEVICE, the default device's number among the visible ones.
-// Returns false, with Why set, when it is not a number.
-bool requestedDevice(int &Index, std::string &Why) {
-  Index = 0;
-  const char *Value = std::getenv("MSTAGE_DEVICE");
-  if (!Value || !*Value)
-    return true;
-  char *End = nullptr;
-  errno = 0;
-  long Parsed = std::strtol(Value, &End, 10);
-  if (errno || *End || Parsed < 0 || Parsed > 1 << 20) {
-    Why = std::string("MSTAGE_DEVICE='") + Value +
-          "' is not a device number such as 0";
-    return false;
-  }
-  Index = static_cast<int>(Parsed);
-  return true;
-}
-
 // The ".version X.Y" directive of a PTX module, or "" if there is none.
 std::string ptxVersion(const std::string &Ptx) {
   size_t At = Ptx.find(".version");
@@ -259,37 +239,6 @@ std::string deviceCountText(size_t Count) {
 
 } // namespace
 
-bool mstage::rt::parseVisibleDevices(std::vector<int> &Ordinals,
-                                     std::string &Why) {
-  Ordinals.clear();
-  const char *Value = std::getenv("MSTAGE_VISIBLE_DEVICES");
-  if (!Value || !*Value)
-    return true;
-  std::string_view Rest(Value);
-  while (true) {
-    size_t Comma = Rest.find(',');
-    std::string Item(Rest.substr(0, Comma));
-    char *End = nullptr;
-    errno = 0;
-    long Parsed = Item.empty() ? -1 : std::strtol(Item.c_str(), &End, 10);
-    bool Repeated = false;
-    for (int O : Ordinals)
-      Repeated |= O == Parsed;
-    if (Item.empty() || errno || *End || Parsed < 0 || Parsed > 1 << 20 ||
-        Repeated || Ordinals.size() == MaxDevices) {
-      Why = std::string("MSTAGE_VISIBLE_DEVICES='") + Value + "' is not " +
-            (Repeated ? "a list of distinct device numbers (" + Item +
-                            " is repeated)"
-                      : "a list of device numbers such as 0,1");
-      return false;
-    }
-    Ordinals.push_back(static_cast<int>(Parsed));
-    if (Comma == std::string_view::npos)
-      return true;
-    Rest.remove_prefix(Comma + 1);
-  }
-}
-
 Status Status::failure(CUresult Code, std::string Message) {
   Status S;
   S.Code = Code == CUDA_SUCCESS ? CUDA_ERROR_UNKNOWN : Code;
@@ -368,9 +317,11 @@ bool CudaDriver::create(std::vector<CudaDriver *> &Devices, unsigned &Default,
     return false;
   }
   // CUDA_VISIBLE_DEVICES is the driver's: Count is already what it leaves.
-  std::vector<int> Ordinals;
-  if (!parseVisibleDevices(Ordinals, Why))
+  if (!visibleDevicesSetting().Error.empty()) {
+    Why = visibleDevicesSetting().Error;
     return false;
+  }
+  std::vector<int> Ordinals = visibleDevicesSetting().Ordinals;
   for (int O : Ordinals)
     if (O >= Count) {
       Why = "MSTAGE_VISIBLE_DEVICES names device " + std::to_string(O) +
@@ -380,9 +331,11 @@ bool CudaDriver::create(std::vector<CudaDriver *> &Devices, unsigned &Default,
   if (Ordinals.empty())
     for (int O = 0; O < Count && O < int(MaxDevices); ++O)
       Ordinals.push_back(O);
-  int Requested = 0;
-  if (!requestedDevice(Requested, Why))
+  if (!deviceSetting().Error.empty()) {
+    Why = deviceSetting().Error;
     return false;
+  }
+  int Requested = deviceSetting().Index;
   if (Requested >= int(Ordinals.size())) {
     Why =
         "MSTAGE_DEVICE=" + std::to_string(Requested) + " but there " +
@@ -1019,11 +972,6 @@ void CudaDriver::destroyGraph(CUgraph Graph, CUgraphExec Exec) {
     Fn.cuGraphExecDestroy(Exec);
   if (Graph)
     Fn.cuGraphDestroy(Graph);
-}
-
-const BoolSetting &mstage::rt::peerAccessSetting() {
-  static const BoolSetting S = readBoolSetting("MSTAGE_PEER_ACCESS", true);
-  return S;
 }
 
 bool CudaDriver::peerAccess(CudaDriver &Owner) {

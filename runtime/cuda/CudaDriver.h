@@ -48,17 +48,6 @@ struct Status {
   static Status failure(CUresult Code, std::string Message);
 };
 
-// MSTAGE_PEER_ACCESS (default on): off, devices never reach each other's
-// memory; copies between them are staged through the host.
-const BoolSetting &peerAccessSetting();
-
-// The most devices one process uses.
-constexpr unsigned MaxDevices = 64;
-
-// Parses MSTAGE_VISIBLE_DEVICES (unset or empty: none given). Returns false,
-// with Why set, when it is not a list of distinct device numbers.
-bool parseVisibleDevices(std::vector<int> &Ordinals, std::string &Why);
-
 class CudaDriver {
 public:
   // Loads libcuda.so.1, initializes the visible devices and retains the

@@ -1,5 +1,6 @@
 //===- CudaTools.cpp - The CUDA toolkit's ptxas and cuobjdump -------------===//
 #include "cuda/CudaTools.h"
+#include "support/Settings.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -8,7 +9,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
 #include <unistd.h>
 
 using namespace llvm;
@@ -18,18 +18,18 @@ namespace mstage::rt {
 const std::string &ptxasPath() {
   // Never destroyed: background compiles may read it during exit().
   static const std::string &Path = *new std::string([]() -> std::string {
-    const char *Env = std::getenv("MSTAGE_PTXAS");
-    if (!Env || !*Env)
+    const std::optional<std::string> &Env = ptxasSetting();
+    if (!Env)
       return findCudaTool("ptxas");
-    if (StringRef(Env) == "off")
+    if (*Env == "off")
       return "";
-    if (!sys::fs::can_execute(Env)) {
-      errs() << "mstage: MSTAGE_PTXAS='" << Env
+    if (!sys::fs::can_execute(*Env)) {
+      errs() << "mstage: MSTAGE_PTXAS='" << *Env
              << "' is not a program that can be run; kernels are loaded as "
                 "PTX (set MSTAGE_PTXAS to ptxas's path, or to off)\n";
       return "";
     }
-    return Env;
+    return *Env;
   }());
   return Path;
 }

@@ -18,33 +18,6 @@ using namespace llvm;
 
 namespace mstage::rt {
 
-const DumpSettings &dumpSettings() {
-  static const DumpSettings S = [] {
-    DumpSettings S;
-    if (const char *Dir = std::getenv("MSTAGE_DUMP_DIR"); Dir && *Dir)
-      S.Dir = Dir;
-    const char *Kinds = std::getenv("MSTAGE_DUMP");
-    SmallVector<StringRef, 4> Parts;
-    StringRef(Kinds ? Kinds : "").split(Parts, ',', -1, false);
-    for (StringRef P : Parts) {
-      P = P.trim();
-      if (P == "ir")
-        S.IR = true;
-      else if (P == "ptx")
-        S.PTX = true;
-      else if (P == "sass")
-        S.SASS = true;
-      else if (P == "all")
-        S.IR = S.PTX = S.SASS = true;
-      else
-        errs() << "mstage: MSTAGE_DUMP: unknown kind '" << P
-               << "' (known: ir, ptx, sass, all)\n";
-    }
-    return S;
-  }();
-  return S;
-}
-
 // A file name holds at most 255 bytes: a longer kernel name (heavy
 // templates) keeps its first MaxNameChars and gets the hash of the whole.
 static constexpr size_t MaxNameChars = 100;

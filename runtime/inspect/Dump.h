@@ -2,21 +2,14 @@
 #ifndef MSTAGE_RUNTIME_INSPECT_DUMP_H
 #define MSTAGE_RUNTIME_INSPECT_DUMP_H
 
+#include "support/Settings.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <string>
 
 namespace mstage::rt {
-
-struct DumpSettings {
-  bool IR = false, PTX = false, SASS = false;
-  std::string Dir = "mstage-dump";
-};
-
-// Read once from MSTAGE_DUMP (a comma-separated list of ir, ptx, sass) and
-// MSTAGE_DUMP_DIR.
-const DumpSettings &dumpSettings();
 
 // The kernel's part of its dump files' names: KernelName, or for a name
 // too long for a file name, its first 100 characters, "~" and the 16 hex

@@ -45,11 +45,6 @@ Table &table() {
 
 } // namespace
 
-const BoolSetting &statsSetting() {
-  static const BoolSetting S = readBoolSetting("MSTAGE_STATS");
-  return S;
-}
-
 void statsLaunch(StringRef Kernel, const char *Source, uint64_t KeyHash) {
   Table &T = table();
   std::lock_guard<std::mutex> G(T.Lock);

@@ -22,9 +22,6 @@
 
 namespace mstage::rt {
 
-// MSTAGE_STATS, read once; a value that is not a boolean fails launches.
-const BoolSetting &statsSetting();
-
 // The source of a launch's code as the trace names it (codeSourceName), or
 // null for the CPU back end, which makes none. KeyHash: the specialization.
 void statsLaunch(llvm::StringRef Kernel, const char *Source, uint64_t KeyHash);

@@ -10,11 +10,6 @@ using namespace llvm;
 
 namespace mstage::rt {
 
-const TraceSetting &traceSetting() {
-  static const TraceSetting S = readTraceSetting();
-  return S;
-}
-
 bool traceEnabled() { return traceSetting().Text; }
 
 std::string stagedValuesText(const KernelBlob &Kernel,

@@ -39,10 +39,6 @@ struct LaunchTimes {
   uint64_t BytesInMemory = 0;
 };
 
-// MSTAGE_TRACE, read once; a value that is neither a boolean nor
-// chrome:FILE fails launches.
-const TraceSetting &traceSetting();
-
 // MSTAGE_TRACE=1: the text trace.
 bool traceEnabled();
 

@@ -5,13 +5,14 @@
 #include "inspect/Dump.h"
 #include "inspect/TraceEvents.h"
 #include "jit/JitCompiler.h"
-#include "jit/JitSettings.h"
+#include "support/Settings.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
 #include <atomic>
+#include <cassert>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -82,6 +83,8 @@ private:
     J.Run();
     J.Run = nullptr; // what it holds goes before the waiters are told
     std::lock_guard<std::mutex> G(Lock);
+    assert(Running > 0 && RunningOf[J.Owner] > 0 &&
+           "a job that finishes was counted as running");
     --Running;
     --RunningOf[J.Owner];
     Idle.notify_all();

@@ -6,9 +6,11 @@
 #include "DeviceOptimizer.h"
 #include "DeviceRetarget.h"
 #include "LibDevice.h"
+#include "Passes.h"
 #include "SmallCopies.h"
 #include "jit/DeviceLibrary.h"
 #include "jit/FastMath.h"
+#include "support/Settings.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -19,6 +21,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/IR/PassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
@@ -31,6 +35,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 
+#include <cassert>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -84,9 +89,7 @@ std::string setLlvmOptions() {
   BumpPtrAllocator Alloc;
   StringSaver Saver(Alloc);
   SmallVector<const char *, 8> Args;
-  const char *Env = std::getenv("MSTAGE_LLVM_ARGS");
-  if (Env)
-    cl::TokenizeGNUCommandLine(Env, Saver, Args);
+  cl::TokenizeGNUCommandLine(llvmArgsSetting(), Saver, Args);
   auto &Registered = cl::getRegisteredOptions();
   // Sets "-name=value" (or "-name"); false when no such option takes it.
   auto Set = [&](StringRef Arg) {
@@ -114,7 +117,7 @@ std::string setLlvmOptions() {
   }
   if (Bad.empty())
     return "";
-  return "MSTAGE_LLVM_ARGS='" + std::string(Env) + "' is not valid:" + Bad;
+  return "MSTAGE_LLVM_ARGS='" + llvmArgsSetting() + "' is not valid:" + Bad;
 }
 
 // LLVM ends the process on a fatal error (report_fatal_error: NVPTX meeting
@@ -273,6 +276,18 @@ double msSince(std::chrono::steady_clock::time_point T0) {
       .count();
 }
 
+// Runs mstage's own passes on M: they use no analyses, so the managers hold
+// only what a pass manager and its function adaptor need.
+void runMStagePasses(ModulePassManager &MPM, Module &M) {
+  FunctionAnalysisManager FAM;
+  ModuleAnalysisManager MAM;
+  FAM.registerPass([] { return PassInstrumentationAnalysis(); });
+  MAM.registerPass([] { return PassInstrumentationAnalysis(); });
+  FAM.registerPass([&] { return ModuleAnalysisManagerFunctionProxy(MAM); });
+  MAM.registerPass([&] { return FunctionAnalysisManagerModuleProxy(FAM); });
+  MPM.run(M, MAM);
+}
+
 // compileKernel, in a CrashRecoveryContext.
 Expected<JitOutput> compileContained(const KernelBlob &K,
                                      const Specialization &Spec,
@@ -297,30 +312,49 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
   std::unique_ptr<Module> M = std::move(*ModOrErr);
   if (Error E = linkDeviceExports(*M))
     return jitError(K, toString(std::move(E)));
-  if (Spec.Fold) {
-    if (Spec.StagedValues.size() != K.StageSites.size())
-      return jitError(K, "got " + Twine(Spec.StagedValues.size()) +
-                             " staged values for " +
-                             Twine(K.StageSites.size()) + " stage sites");
-    if (Error E = foldStagedValues(*M, Spec.StagedValues))
-      return jitError(K, toString(std::move(E)));
-    foldLaunchExtents(*M, K.Name, Spec.Extents);
-    if (!Spec.Facts.empty())
-      if (Function *Kernel = M->getFunction(K.Name)) {
-        // The facts mark loads; a struct copy is a memcpy until expanded.
-        expandSmallCopies(*Kernel);
-        applyLaunchFacts(*Kernel, K.PointerSlots, Spec.Facts);
-      }
-  }
+  assert(M->getFunction(K.Name) && !M->getFunction(K.Name)->isDeclaration() &&
+         "a kernel blob's bitcode defines its kernel");
+  if (Spec.Fold && Spec.StagedValues.size() != K.StageSites.size())
+    return jitError(K, "got " + Twine(Spec.StagedValues.size()) +
+                           " staged values for " + Twine(K.StageSites.size()) +
+                           " stage sites");
+  bool Facts = Spec.Fold && !Spec.Facts.empty();
 
+  // The passes that `opt -passes=mstage-...` runs (passes/Passes.h), in the
+  // JIT's order; their errors come back here, to be named after the kernel.
+  Error PassFailure = Error::success();
+  auto Choice = [&](auto Opts) {
+    Opts.Kernel = K.Name;
+    Opts.Failure = &PassFailure;
+    return Opts;
+  };
+  ModulePassManager Before;
+  if (Spec.Fold) {
+    SpecializeOptions Specialize = Choice(SpecializeOptions());
+    Specialize.StagedValues.assign(Spec.StagedValues.begin(),
+                                   Spec.StagedValues.end());
+    Specialize.FoldExtents = true;
+    Specialize.Extents = Spec.Extents;
+    Before.addPass(KernelSpecializationPass(std::move(Specialize)));
+  }
+  LaunchFactsOptions FactsOpts = Choice(LaunchFactsOptions());
+  if (Facts) {
+    FactsOpts.Slots = K.PointerSlots;
+    FactsOpts.Given.assign(Spec.Facts.begin(), Spec.Facts.end());
+    // The facts mark loads; a struct copy is a memcpy until expanded.
+    Before.addPass(createModuleToFunctionPassAdaptor(SmallCopiesPass(K.Name)));
+    Before.addPass(LaunchFactsPass(FactsOpts));
+  }
   // After the facts, which read pointer slots from the byval parameters;
   // before the optimizer, which folds loads through the moved ones.
-  if (Function *Kernel = M->getFunction(K.Name)) {
-    auto Moved = moveLargeParams(*Kernel, Opts.Arch,
-                                 stagedParamSize(K.StageSites), K.NumParams);
-    if (!Moved)
-      return jitError(K, toString(Moved.takeError()));
-  }
+  CaptureInMemoryOptions Capture = Choice(CaptureInMemoryOptions());
+  Capture.Arch = Opts.Arch;
+  Capture.StagedBytes = stagedParamSize(K.StageSites);
+  Capture.NumParams = K.NumParams;
+  Before.addPass(CaptureInMemoryPass(std::move(Capture)));
+  runMStagePasses(Before, *M);
+  if (PassFailure)
+    return jitError(K, toString(std::move(PassFailure)));
 
   // The kernel's own code only: libdevice picks its own precision.
   if (Opts.FastMath)
@@ -332,10 +366,14 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
                            StringRef(LlvmErrors).rtrim());
   if (!LlvmErrors.empty())
     return CompileError();
-  if (Spec.Fold && !Spec.Facts.empty())
-    if (Function *Kernel = M->getFunction(K.Name))
-      applyLaunchFacts(*Kernel, K.PointerSlots, Spec.Facts,
-                       FactsPass::AfterOptimization);
+  if (Facts) {
+    ModulePassManager After;
+    FactsOpts.After = true;
+    After.addPass(LaunchFactsPass(std::move(FactsOpts)));
+    runMStagePasses(After, *M);
+    if (PassFailure)
+      return jitError(K, toString(std::move(PassFailure)));
+  }
   JitOutput Out;
   Out.OptimizeMs = msSince(T0);
   Out.OptimizeStart = T0;

@@ -1,38 +1,157 @@
-//===- Settings.h - MSTAGE_* settings, parsed one way ---------------------===//
+//===- Settings.h - Every MSTAGE_* variable the runtime reads -------------===//
+//
+// The runtime's only reader of the environment: each variable has one
+// accessor here, which reads, parses and checks it once, on its first call
+// (so a program may still set a variable before the runtime first needs
+// it), and keeps the result for the process's life. Values are never
+// destroyed: background compiles may read them during exit(). A bad value is
+// kept as an Error text that names the variable and its value; the runtime
+// fails launches with it. README.md's table of variables documents them.
 //
 // Every boolean MSTAGE_* variable takes the same values: 1, on, true or yes;
-// 0, off, false or no (in any case). Anything else is an error that names the
-// variable and its value; the runtime fails launches with it, as it does for
-// any setting it cannot read.
+// 0, off, false or no (in any case).
+//
+// Read elsewhere, outside the runtime: MSTAGE_CXX (tools/mstage++) and, at
+// compile time, MSTAGE_PTXAS and CUDA_HOME (passes/AotCompile.cpp,
+// CudaToolkit.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_SUPPORT_SETTINGS_H
 #define MSTAGE_RUNTIME_SUPPORT_SETTINGS_H
 
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mstage::rt {
 
 // Text as a boolean, or nothing when it is not one of the words above.
 std::optional<bool> parseBool(llvm::StringRef Text);
 
-// The boolean environment variable Name: Default when it is unset or empty,
-// else its value, or an error such as "MSTAGE_TRACE='maybe' is not a
-// boolean (...)".
-llvm::Expected<bool> parseBoolSetting(llvm::StringRef Name,
-                                      bool Default = false);
-
-// The same, kept as a value (for a setting read once into a static): Error
-// is empty when the setting is valid.
+// A boolean variable: Error is empty when it is valid.
 struct BoolSetting {
   bool Value = false;
   std::string Error;
 };
-BoolSetting readBoolSetting(llvm::StringRef Name, bool Default = false);
+
+// --- Where launches go ---------------------------------------------------
+
+// MSTAGE_BACKEND (auto, cuda, cpu or ptx; default auto) and MSTAGE_ARCH
+// (empty when unset; checked against LLVM's architectures by Backend.cpp).
+struct BackendSetting {
+  std::string Want = "auto";
+  std::string Arch;
+  std::string Error; // MSTAGE_BACKEND is none of the four
+};
+const BackendSetting &backendSetting();
+
+// The most devices one process uses.
+constexpr unsigned MaxDevices = 64;
+
+// MSTAGE_VISIBLE_DEVICES: CUDA's numbers of the devices to use, in order
+// (empty: all), distinct and at most MaxDevices of them.
+struct VisibleDevicesSetting {
+  std::vector<int> Ordinals;
+  std::string Error;
+};
+const VisibleDevicesSetting &visibleDevicesSetting();
+
+// MSTAGE_DEVICE: the default device's number among the visible ones
+// (default 0).
+struct DeviceSetting {
+  int Index = 0;
+  std::string Error;
+};
+const DeviceSetting &deviceSetting();
+
+// MSTAGE_PEER_ACCESS (default on): off, devices never reach each other's
+// memory; copies between them are staged through the host.
+const BoolSetting &peerAccessSetting();
+
+// MSTAGE_LAUNCH_BLOCKING: every launch waits for its kernel.
+const BoolSetting &launchBlockingSetting();
+
+// MSTAGE_FAST_MATH: fast math for every launch.
+const BoolSetting &fastMathSetting();
+
+// MSTAGE_BOUNDS_CHECK is a macro, not a variable: whether it is set in the
+// environment anyway (the first launch says it changes nothing there).
+bool boundsCheckVariableSet();
+
+// --- The JIT ---------------------------------------------------------------
+
+// MSTAGE_JIT and MSTAGE_JIT_THREADS.
+struct JitSettings {
+  // MSTAGE_JIT=async (default): a launch that misses the in-memory cache
+  // runs the kernel's ahead-of-time generic code while its specialization
+  // compiles in the background. sync: it waits for the specialization.
+  bool Async = true;
+  // MSTAGE_JIT_THREADS: the background compile pool's workers (0: one per
+  // hardware thread).
+  unsigned Threads = 0;
+  std::string Error; // what is wrong with either variable, or ""
+};
+const JitSettings &jitSettings();
+
+// MSTAGE_LLVM_ARGS as given ("" when unset); the JIT checks the options
+// (jit/JitCompiler.cpp) and the cache key carries the text.
+const std::string &llvmArgsSetting();
+
+// MSTAGE_PTXAS as given: nothing when unset or empty (look for ptxas), "off",
+// or a program (cuda/CudaTools.cpp checks that it can be run).
+const std::optional<std::string> &ptxasSetting();
+
+// --- The caches ------------------------------------------------------------
+
+enum class CacheMode { Off, Memory, Disk };
+
+struct CacheSettings {
+  CacheMode Mode = CacheMode::Disk;
+  std::string Dir;                   // resolved; empty when it cannot be
+  uint64_t MaxBytes = 1024ull << 20; // MSTAGE_CACHE_MAX_MB
+  bool Shared = false;               // MSTAGE_CACHE_SHARED
+  bool ReadOnly = false;             // MSTAGE_CACHE_READONLY
+  uint32_t LockWaitMs = 10000;       // MSTAGE_CACHE_LOCK_WAIT_MS
+  std::string Error;                 // a bad setting: every launch fails
+};
+
+// MSTAGE_CACHE (off|memory|disk, default disk), MSTAGE_CACHE_DIR (else
+// $XDG_CACHE_HOME/mstage, else ~/.cache/mstage; with none of them the disk
+// cache is off, said once), MSTAGE_CACHE_MAX_MB (default 1024; fractions
+// allowed), MSTAGE_CACHE_SHARED and MSTAGE_CACHE_READONLY (booleans, default
+// 0) and MSTAGE_CACHE_LOCK_WAIT_MS (milliseconds, default 10000).
+const CacheSettings &cacheSettings();
+
+// --- The CPU back end ------------------------------------------------------
+
+// MSTAGE_CPU_THREADS: OS threads for a CPU launch, 1 to 4096 (0: unset, one
+// per hardware thread).
+unsigned cpuThreadsSetting();
+
+// MSTAGE_CPU_STACK_KB: each fiber's stack in bytes (default 256 KiB).
+std::size_t cpuStackBytesSetting();
+
+// MSTAGE_CPU_FIBERS=always: every kernel's threads run as fibers.
+bool cpuFibersAlwaysSetting();
+
+// MSTAGE_CHECK is a comma-separated list: "cpu" runs each GPU launch again on
+// the CPU back end and compares the outputs (CpuCheck.cpp); "stage" compares
+// every execution of a stage() site on the CPU back end with the value that
+// was folded (cpu/StageCheck.h); "off" or empty checks nothing. Each check
+// that is on is announced once on stderr.
+struct CheckSettings {
+  bool Cpu = false;   // MSTAGE_CHECK=cpu
+  bool Stage = false; // MSTAGE_CHECK=stage
+  double Rtol = 1e-5; // MSTAGE_CHECK_RTOL
+  std::string Error;  // a bad setting: every launch fails
+};
+const CheckSettings &checkSettings();
+
+// --- What the runtime shows ------------------------------------------------
 
 // MSTAGE_TRACE: a boolean (the text trace, one line per launch), or
 // chrome:FILE, a timeline written to FILE at exit (TraceEvents.h). FILE is
@@ -44,7 +163,18 @@ struct TraceSetting {
   std::string Error;
 };
 TraceSetting parseTraceSetting(llvm::StringRef Text);
-TraceSetting readTraceSetting();
+const TraceSetting &traceSetting();
+
+// MSTAGE_STATS: a table per kernel at exit.
+const BoolSetting &statsSetting();
+
+// MSTAGE_DUMP (a comma-separated list of ir, ptx, sass and all; an unknown
+// kind is said once and left out) and MSTAGE_DUMP_DIR.
+struct DumpSettings {
+  bool IR = false, PTX = false, SASS = false;
+  std::string Dir = "mstage-dump";
+};
+const DumpSettings &dumpSettings();
 
 } // namespace mstage::rt
 
