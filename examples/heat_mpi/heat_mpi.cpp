@@ -180,7 +180,7 @@ public:
   // The largest of every rank's Local[0].
   double max(mstage::device_vector<double> &Local) {
     if (UseNccl) {
-      Side.wait(S.record());
+      fork();
       Nccl.check(Nccl.AllReduce(Local.data(), Local.data(), 1, nccl::Float64,
                                 nccl::Max, Comm, Side.native_handle()),
                  "ncclAllReduce");
