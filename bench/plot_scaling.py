@@ -3,10 +3,11 @@
 
 Usage: plot_scaling.py multi-gpu.csv -o scaling.png
 
-Left: the heat example's weak scaling (the same cells per GPU), time per
-step against 1 GPU; right: the n-body example's strong scaling (the same
-bodies in all), speedup over 1 GPU. Both show the program with no
-multi-GPU code (--plain) beside the multi-GPU one on 1 GPU, and the ideal.
+Left: the heat example's weak scaling (the same cells per GPU), parallel
+efficiency against --plain; right: the n-body example's strong scaling (the
+same bodies in all), speedup over --plain. Both show the program with no
+multi-GPU code (--plain) beside the multi-GPU one on each GPU count in the
+CSV, the ideal, and the targets (issue 19's at 2 GPUs, issue 20's at 4).
 """
 import argparse
 import csv
@@ -15,6 +16,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+# Targets by GPU count: heat's parallel efficiency, n-body's speedup.
+TARGETS = {"heat": {2: 0.95, 4: 0.90}, "nbody": {2: 1.9, 4: 3.5}}
 
 
 def main():
@@ -25,19 +29,31 @@ def main():
     t = {}
     for r in csv.DictReader(open(args.csv)):
         t[r["example"], r["variant"]] = float(r["median_s"])
+    counts = sorted({int(v) for e, v in t if v != "plain"})
+    variants = ["plain"] + [str(g) for g in counts]
+    labels = ["1 GPU\n(--plain)"] + [
+        f"{g} GPU" + ("s" if g > 1 else "") for g in counts]
 
-    fig, (heat, nbody) = plt.subplots(1, 2, figsize=(9, 3.6))
-    labels = ["1 GPU\n(--plain)", "1 GPU", "2 GPUs"]
+    fig, (heat, nbody) = plt.subplots(1, 2, figsize=(4 + 1.6 * len(labels), 3.8))
 
-    def panel(ax, example, color, ideal, target, top, ylabel, title, loc):
-        # Each bar: the --plain time over the variant's.
-        vals = [t[example, "plain"] / t[example, v]
-                for v in ("plain", "1", "2")]
-        ax.bar(labels, vals, color=["#999999", color, color])
-        ax.plot([0, 1, 2], ideal, color="black", lw=0.8, ls="--",
+    def panel(ax, example, color, weak, ylabel, title, loc):
+        # Each bar: the --plain time over the variant's; with the same work
+        # per GPU (weak scaling) that is the parallel efficiency.
+        vals = [t[example, "plain"] / t[example, v] for v in variants]
+        gpus = [1] + counts
+        ideal = [1 if weak else g for g in gpus]
+        x = range(len(labels))
+        ax.bar(labels, vals, color=["#999999"] + [color] * len(counts))
+        ax.plot(x, ideal, color="black", lw=0.8, ls="--", marker=".",
                 label="ideal")
-        ax.axhline(target, color="#c44e52", lw=0.8, ls=":",
-                   label=f"target {target}")
+        label = "target"
+        for i, g in enumerate(gpus):
+            target = TARGETS[example].get(g) if i else None
+            if target:
+                ax.plot([i - 0.4, i + 0.4], [target, target], color="#c44e52",
+                        lw=1.5, ls=":", label=label, zorder=3)
+                label = None
+        top = 1.2 * max(ideal + vals)
         ax.set_ylim(0, top)
         ax.set_ylabel(ylabel)
         ax.set_title(title)
@@ -45,10 +61,10 @@ def main():
         for i, v in enumerate(vals):
             ax.text(i, v + top / 60, f"{v:.3f}", ha="center")
 
-    panel(heat, "heat", "#4c72b0", [1, 1, 1], 0.95, 1.15,
+    panel(heat, "heat", "#4c72b0", True,
           "parallel efficiency (t_plain / t)",
           "heat_mpi, 8192² cells per GPU (weak)", "lower right")
-    panel(nbody, "nbody", "#55a868", [1, 1, 2], 1.9, 2.3,
+    panel(nbody, "nbody", "#55a868", False,
           "speedup over --plain", "nbody_multi_gpu, 2^19 bodies (strong)",
           "upper left")
 
