@@ -355,7 +355,7 @@ int run(int Argc, char **Argv) {
     std::printf("checksum %016llx\n", static_cast<unsigned long long>(Sum));
     double Cells = double(O.Nx) * O.Ny * (O.Steps - 1);
     std::fprintf(stderr,
-                 "heat_mpi: %u steps in %.3f s after the first, %.1f Mcells/s "
+                 "heat_mpi: %u steps in %.4f s after the first, %.1f Mcells/s "
                  "(%.1f per rank)\n",
                  O.Steps - 1, Seconds, Cells / Seconds / 1e6,
                  Cells / Seconds / 1e6 / Ranks);
