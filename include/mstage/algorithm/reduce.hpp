@@ -8,7 +8,9 @@
 // Each call is one launch of one kernel (reduce_kernel): each block
 // reduces its tiles to one partial, and the last block to finish (an atomic
 // ticket, a counter per stream that the last block zeroes again) reduces
-// the partials and applies init; an input of one tile is one block. On a
+// the partials and applies init; an input of one tile is one block. The
+// counter and the partials are the stream's (stream_reduce_room): a call
+// allocates no memory. On a
 // stream being captured into a graph, the partials are reduced by a second
 // launch instead (a graph may run on any stream, so it must not share the
 // stream's counter). The kernel stages what the call knows: the element count,
@@ -269,19 +271,22 @@ void launch_reduce(vector_view<const T> in, R init, bool has_init, Op op, Tf tf,
         .on(s)(in, out, none, vector_view<unsigned>());
     return;
   }
-  temporary partials(grid * sizeof(R), s);
-  vector_view<R> part(static_cast<R *>(partials.get()), grid);
-  // One launch: the stream's ticket counter finds the last block. Not while
-  // the stream is captured: a graph may be replayed on another stream, at
-  // the same time as this one's reductions, which would share the counter.
+  // One launch: the stream's ticket counter finds the last block, and its
+  // room holds the partials. Not while the stream is captured: a graph may
+  // be replayed on another stream, at the same time as this one's
+  // reductions, which would share them.
   if (!mstage_rt_stream_capturing(s.get())) {
+    reduce_room room = stream_reduce_room(s, grid * sizeof(R));
     kernel(reduce_kernel<B, It, HasIdentity>(op, tf, identity, init, has_init,
                                              reduce_ticket, aligned),
            grid, B)
         .check_on_cpu(false)
-        .on(s)(in, out, part, stream_ticket(s));
+        .on(s)(in, out, vector_view<R>(static_cast<R *>(room.partials), grid),
+               room.ticket);
     return;
   }
+  temporary partials(grid * sizeof(R), s);
+  vector_view<R> part(static_cast<R *>(partials.get()), grid);
   kernel(reduce_kernel<B, It, HasIdentity>(op, tf, identity, init, false,
                                            reduce_partials, aligned),
          grid, B)

@@ -226,24 +226,42 @@ private:
   stream_ref stream_;
 };
 
-// A counter in device memory for stream s's reductions, zero between them:
-// each is one launch whose last block, found by the counter, zeroes it
-// again, and the stream runs them one after another. Made (and zeroed in
-// stream order) at the stream's first use; kept until the process ends,
-// keyed by the stream's number, which is never reused.
-inline vector_view<unsigned> stream_ticket(stream_ref s) {
+// What stream s's reductions reuse, one after another, so that a call
+// allocates nothing: a counter, zero between them (each is one launch whose
+// last block, found by the counter, zeroes it again), and room for a call's
+// partials, 16-byte aligned. Made (the counter zeroed in stream order) at the
+// stream's first reduction; kept until the process ends, keyed by the
+// stream's number, which is never reused. A call needing more room gets a
+// larger one; the old one is not freed, since another thread may have taken
+// it for a launch on the same stream that is not enqueued yet (growing is
+// rare: the room is sized for a full grid of the largest partial so far).
+struct reduce_room {
+  vector_view<unsigned> ticket;
+  void *partials;
+};
+inline reduce_room stream_reduce_room(stream_ref s, std::size_t bytes) {
+  struct entry {
+    unsigned *ticket = nullptr;
+    void *room = nullptr;
+    std::size_t size = 0;
+  };
   static std::mutex lock;
-  static std::unordered_map<std::uint64_t, unsigned *> tickets;
+  static std::unordered_map<std::uint64_t, entry> rooms;
   std::lock_guard<std::mutex> guard(lock);
-  unsigned *&p = tickets[mstage_rt_stream_id(s.get())];
-  if (!p) {
+  entry &e = rooms[mstage_rt_stream_id(s.get())];
+  if (!e.ticket) {
     void *q = nullptr;
     check(mstage_rt_alloc_async(&q, sizeof(unsigned), s.get()));
     unsigned char zero = 0;
     check(mstage_rt_fill_async(q, &zero, 1, sizeof(unsigned), s.get()));
-    p = static_cast<unsigned *>(q);
+    e.ticket = static_cast<unsigned *>(q);
   }
-  return {p, 1};
+  if (bytes > e.size) {
+    std::size_t size = align_up(bytes > 2 * e.size ? bytes : 2 * e.size, 16);
+    check(mstage_rt_alloc_async(&e.room, size, s.get()));
+    e.size = size;
+  }
+  return {{e.ticket, 1}, e.room};
 }
 
 // Throws, naming the call, unless the views' sizes a and b are equal.
