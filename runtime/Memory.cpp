@@ -22,17 +22,15 @@ using namespace mstage::rt;
 
 #define MSTAGE_EXPORT __attribute__((visibility("default")))
 
-static int result(const Status &S) {
-  return S ? 0 : fail("mstage: " + S.Message);
-}
+static int result(llvm::Error E) { return E ? failWith(std::move(E)) : 0; }
 
-static int unavailable() { return fail("mstage: " + backend().Reason); }
+static int unavailable() { return failWith(failure(backend().Reason)); }
 
 // Device memory off the GPU. Aligned as cudaMalloc's memory is (256 bytes),
 // so that code that relies on it behaves the same on the CPU.
 static int hostAlloc(void **Ptr, size_t Bytes) {
   *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
-  return *Ptr ? 0 : fail("mstage: out of host memory");
+  return *Ptr ? 0 : failWith(failure("out of host memory"));
 }
 
 // Each allocation is noted, with its device, so that launches can place
@@ -60,7 +58,7 @@ MSTAGE_EXPORT int mstage_rt_executes(void) {
   case BackendKind::PtxOnly:
     return 0;
   case BackendKind::Unavailable:
-    fail("mstage: " + backend().Reason);
+    unavailable();
     return -1;
   }
   return -1;
@@ -70,9 +68,9 @@ static int allocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu) {
     CUdeviceptr D = 0;
-    Status S = currentDriver()->alloc(Bytes, &D);
+    llvm::Error E = currentDriver()->alloc(Bytes, &D);
     *Ptr = reinterpret_cast<void *>(D);
-    return result(S);
+    return result(std::move(E));
   }
   if (B.Kind == BackendKind::Unavailable)
     return unavailable();
@@ -144,9 +142,9 @@ static int allocAsyncImpl(void **Ptr, size_t Bytes, mstage_stream *SP) {
     return allocImpl(Ptr, Bytes);
   CUdeviceptr D = 0;
   Stream &St = streamOf(SP);
-  Status S = St.driver()->allocAsync(Bytes, St.handle(), &D);
+  llvm::Error E = St.driver()->allocAsync(Bytes, St.handle(), &D);
   *Ptr = reinterpret_cast<void *>(D);
-  return result(S);
+  return result(std::move(E));
 }
 
 MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
@@ -191,10 +189,12 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
   if (B.Kind == BackendKind::Gpu) {
     GpuSpan Span(SpanKind::CopyToHost, *S.driver(), S.handle(), S.id(),
                  S.capturing(), Bytes);
-    Status St = S.driver()->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
+    llvm::Error E =
+        S.driver()->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
     // A fault of an earlier kernel surfaces here.
     return Span.enqueued(
-        St ? 0 : fail(asyncFailure(St, &S, "copying to the host")));
+        E ? failWith(asyncFailure(std::move(E), &S, "copying to the host"))
+          : 0);
   }
   return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyToHost);
 }
@@ -210,11 +210,10 @@ MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
     if (CudaDriver::count() > 1) {
       int To = allocationDevice(dev(Dst)), From = allocationDevice(dev(Src));
       if (To != NoDevice && From != NoDevice && To != From)
-        return Span.enqueued(
-            result(driverOf(unsigned(To))
-                       ->copyPeerAsync(dev(Dst), dev(Src),
-                                       *driverOf(unsigned(From)), Bytes,
-                                       S.handle())));
+        return Span.enqueued(result(
+            driverOf(unsigned(To))
+                ->copyPeerAsync(dev(Dst), dev(Src), *driverOf(unsigned(From)),
+                                Bytes, S.handle())));
     }
     return Span.enqueued(result(
         S.driver()->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle())));
@@ -265,9 +264,9 @@ static int managedAllocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu) {
     CUdeviceptr D = 0;
-    Status S = currentDriver()->allocManaged(Bytes, &D);
+    llvm::Error E = currentDriver()->allocManaged(Bytes, &D);
     *Ptr = reinterpret_cast<void *>(D);
-    return result(S);
+    return result(std::move(E));
   }
   return hostAlloc(Ptr, Bytes);
 }

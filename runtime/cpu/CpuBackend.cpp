@@ -181,10 +181,12 @@ private:
 int launchOnCpu(const RegisteredKernel &K, mstage_invoke_fn Invoke,
                 void *const *Params, const mstage_launch_config &C,
                 double *KernelMs) {
-  std::string Prefix = "mstage: kernel '" + K.Blob.PrettyName + "'";
   if (!Invoke)
-    return fail(Prefix + " cannot run on the CPU: the program was built "
-                         "without the kernel's invoker; rebuild it");
+    return failWith(withKernel(failure("cannot run on the CPU: the program was "
+                                       "built without the kernel's invoker; "
+                                       "rebuild it",
+                                       RuntimeFailure::Join::Clause),
+                               K.Blob.PrettyName));
   bool Trace = traceEnabled();
   auto T0 = std::chrono::steady_clock::now();
   uint64_t Threads = uint64_t(C.block[0]) * C.block[1] * C.block[2];
@@ -202,7 +204,9 @@ int launchOnCpu(const RegisteredKernel &K, mstage_invoke_fn Invoke,
   if (Trace)
     traceCpuLaunch(K.Blob, C, Fibers, cpuThreadCount(), Ms);
   if (std::string Why = Tasks.error(); !Why.empty())
-    return fail(Prefix + " on the CPU: " + Why);
+    return failWith(withKernel(
+        context(failure(Why), "on the CPU", RuntimeFailure::Join::Clause),
+        K.Blob.PrettyName));
   return 0;
 }
 

@@ -27,7 +27,7 @@ struct StageCheckContext {
   std::atomic<bool> Failed{false};
   std::atomic<uint64_t> Mismatches{0};
   std::mutex Lock;
-  std::string Message; // the first mismatch
+  std::string Message; // the first mismatch, after the kernel's name
 };
 
 std::string where(const CpuThread *T) {
@@ -71,8 +71,7 @@ __mstage_stage_check(void *Context, uint32_t Site, const void *Value) {
     return;
   llvm::StringRef Got(static_cast<const char *>(Value), Folded.size());
   std::lock_guard<std::mutex> G(C.Lock);
-  C.Message = "mstage: kernel '" + C.K->Blob.PrettyName +
-              "': MSTAGE_CHECK=stage: the stage() at " +
+  C.Message = "MSTAGE_CHECK=stage: the stage() at " +
               siteLocation(C.K->Blob, Site) + " gave " +
               mstage::formatStageValue(Sites[Site], Got) +
               where(CurrentCpuThread) + ", but " +
@@ -88,7 +87,7 @@ int mstage::rt::launchOnCpuStageChecked(const RegisteredKernel &K,
                                         double *KernelMs) {
   const CheckSettings &S = checkSettings();
   if (!S.Error.empty())
-    return fail("mstage: kernel '" + K.Blob.PrettyName + "': " + S.Error);
+    return failWith(withKernel(failure(S.Error), K.Blob.PrettyName));
   uint32_t NumSites = K.Blob.StageSites.size();
   if (!S.Stage || NumSites == 0 || !K.Record->stage_checker)
     return launchOnCpu(K, Invoke, Params, Config, KernelMs);
@@ -96,8 +95,9 @@ int mstage::rt::launchOnCpuStageChecked(const RegisteredKernel &K,
   // The values a GPU launch would fold, from the same evaluators.
   StagedLaunch Staged(K, Params, Config);
   if (Staged.GaveUp >= 0)
-    return fail("mstage: kernel '" + K.Blob.PrettyName +
-                "': " + evaluatorGaveUp(K.Blob, uint32_t(Staged.GaveUp)));
+    return failWith(
+        withKernel(failure(evaluatorGaveUp(K.Blob, uint32_t(Staged.GaveUp))),
+                   K.Blob.PrettyName));
   StageCheckContext C;
   C.K = &K;
   C.Folded = Staged.Values;
@@ -107,8 +107,10 @@ int mstage::rt::launchOnCpuStageChecked(const RegisteredKernel &K,
                             KernelMs))
     return Err;
   if (C.Failed.load())
-    return fail(C.Message + " (" + std::to_string(C.Mismatches.load()) +
+    return failWith(withKernel(
+        failure(C.Message + " (" + std::to_string(C.Mismatches.load()) +
                 " execution" + (C.Mismatches.load() == 1 ? "" : "s") +
-                " differed)");
+                " differed)"),
+        K.Blob.PrettyName));
   return 0;
 }
