@@ -67,10 +67,10 @@ MSTAGE_EXPORT int mstage_rt_launch_on_cpu(const void *HostEntry,
   if (!K)
     return failWith(failure("cannot check a kernel on the CPU: " + Why));
   if (NumParams != K->Blob.NumParams)
-    return failWith(
-        withKernel(failure("parameter count mismatch; rebuild the program"),
-                   K->Blob.PrettyName));
-  return launchOnCpuStageChecked(*K, Invoke, Params, *Config, nullptr);
+    return failWith(withKernel(
+        failure("parameter count mismatch; rebuild the program"), *K));
+  return toStatus(
+      launchOnCpuStageChecked(*K, Invoke, Params, *Config, nullptr));
 }
 
 MSTAGE_EXPORT const char *mstage_rt_kernel_name(const void *HostEntry) {

@@ -131,21 +131,22 @@ int failFor(const void *HostEntry, llvm::Error E) {
 
 // The occupancy of the launch on the GPU: its specialization is made as a
 // launch would make it (or found), then the driver is asked about it.
-int gpuOccupancy(const Backend &B, const void *HostEntry, void *const *Params,
-                 const uint32_t *ParamSizes, uint32_t NumParams,
-                 const mstage_launch_config &Config, int &Blocks) {
+llvm::Error gpuOccupancy(const Backend &B, const void *HostEntry,
+                         void *const *Params, const uint32_t *ParamSizes,
+                         uint32_t NumParams, const mstage_launch_config &Config,
+                         int &Blocks) {
   CUfunction Function;
   CUmodule Owned;
-  if (int Err = codeForLaunch(HostEntry, Params, ParamSizes, NumParams, Config,
-                              Function, Owned))
-    return Err;
+  if (llvm::Error E = codeForLaunch(HostEntry, Params, ParamSizes, NumParams,
+                                    Config, Function, Owned))
+    return E;
   uint32_t Threads = Config.block[0] * Config.block[1] * Config.block[2];
   CudaDriver *D = currentDriver();
   llvm::Error E =
       D->occupancy(Function, int(Threads), Config.shared_bytes, &Blocks);
   if (Owned)
     llvm::consumeError(D->unloadModule(Owned));
-  return E ? failFor(HostEntry, std::move(E)) : 0;
+  return withKernel(std::move(E), mstage_rt_kernel_name(HostEntry));
 }
 
 } // namespace
@@ -162,13 +163,12 @@ mstage_rt_device_query(mstage_device_properties *Props, const void *HostEntry,
   if (!HostEntry)
     return 0;
   // A shape that cannot launch has no occupancy: said as a launch says it.
-  std::string Bad = checkLaunchShape(*Config, launchLimits(B));
-  if (!Bad.empty())
-    return failFor(HostEntry, failure(Bad, RuntimeFailure::Join::Clause));
+  if (llvm::Error Bad = checkLaunchShape(*Config, launchLimits(B)))
+    return failFor(HostEntry, std::move(Bad));
   switch (B.Kind) {
   case BackendKind::Gpu:
-    return gpuOccupancy(B, HostEntry, Params, ParamSizes, NumParams, *Config,
-                        *Blocks);
+    return toStatus(gpuOccupancy(B, HostEntry, Params, ParamSizes, NumParams,
+                                 *Config, *Blocks));
   case BackendKind::Cpu:
     *Blocks = 1;
     return 0;

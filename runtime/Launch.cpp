@@ -53,11 +53,6 @@ namespace {
 
 constexpr RuntimeFailure::Join Clause = RuntimeFailure::Join::Clause;
 
-// E, naming K.
-llvm::Error withKernel(llvm::Error E, const RegisteredKernel &K) {
-  return mstage::rt::withKernel(std::move(E), K.Blob.PrettyName);
-}
-
 // Fails the entry point with E, naming K.
 int failFor(const RegisteredKernel &K, llvm::Error E) {
   return failWith(withKernel(std::move(E), K));
@@ -94,17 +89,20 @@ bool fastMath(const mstage_launch_config &C) {
 
 // Launch extents a GPU cannot take are rejected before compiling, on every
 // back end (LaunchLimits.h).
-std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
+llvm::Error checkConfig(const mstage_launch_config &C, const Backend &B) {
   if (C.flags & ~MSTAGE_LAUNCH_FAST_MATH)
-    return "has unknown launch flags " + std::to_string(C.flags) +
-           "; rebuild the program with one mstage version";
+    return failure("has unknown launch flags " + std::to_string(C.flags) +
+                       "; rebuild the program with one mstage version",
+                   Clause);
   for (int I = 0; I < 3; ++I)
     if (C.grid[I] == 0 || C.block[I] == 0)
-      return "has an empty launch configuration (grid " +
-             std::to_string(C.grid[0]) + "x" + std::to_string(C.grid[1]) + "x" +
-             std::to_string(C.grid[2]) + ", block " +
-             std::to_string(C.block[0]) + "x" + std::to_string(C.block[1]) +
-             "x" + std::to_string(C.block[2]) + ")";
+      return failure(
+          "has an empty launch configuration (grid " +
+              std::to_string(C.grid[0]) + "x" + std::to_string(C.grid[1]) +
+              "x" + std::to_string(C.grid[2]) + ", block " +
+              std::to_string(C.block[0]) + "x" + std::to_string(C.block[1]) +
+              "x" + std::to_string(C.block[2]) + ")",
+          Clause);
   return checkLaunchShape(C, launchLimits(B));
 }
 
@@ -383,42 +381,44 @@ std::string notCapturable(const std::string &Arch, const uint32_t *ParamSizes,
          "data in device memory (a view)";
 }
 
-// The kernel whose host entry is HostEntry, when it can run here; else the
-// failure status, with the reason recorded.
-int findRunnable(const void *HostEntry, const RegisteredKernel *&K) {
+// The kernel whose host entry is HostEntry, when it can run here.
+llvm::Expected<const RegisteredKernel *> findRunnable(const void *HostEntry) {
   std::string Why;
-  K = findKernel(HostEntry, Why);
+  const RegisteredKernel *K = findKernel(HostEntry, Why);
   if (!K)
-    return failWith(failure("cannot launch a kernel: " + Why));
+    return failure("cannot launch a kernel: " + Why);
   if (backend().Kind == BackendKind::Unavailable)
-    return failFor(*K, failure("cannot run: " + backend().Reason, Clause));
-  return 0;
+    return withKernel(failure("cannot run: " + backend().Reason, Clause), *K);
+  return K;
 }
 
 // What a launch and a compile ahead (mstage_rt_compile) check first: the
 // kernel, its parameters, its launch configuration (into Effective, with
 // MSTAGE_FAST_MATH applied) and the settings that fail launches.
-int checkLaunch(const void *HostEntry, uint32_t NumParams,
-                const mstage_launch_config &Config, const RegisteredKernel *&K,
-                mstage_launch_config &Effective) {
-  if (int Err = findRunnable(HostEntry, K))
-    return Err;
+llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
+                        const mstage_launch_config &Config,
+                        const RegisteredKernel *&K,
+                        mstage_launch_config &Effective) {
+  llvm::Expected<const RegisteredKernel *> Found = findRunnable(HostEntry);
+  if (!Found)
+    return Found.takeError();
+  K = *Found;
   const Backend &B = backend();
   if (NumParams != K->Blob.NumParams)
-    return failFor(*K,
-                   failure("was launched with " + std::to_string(NumParams) +
-                               " parameters but compiled for " +
-                               std::to_string(K->Blob.NumParams) +
-                               "; rebuild the program with one mstage "
-                               "version",
-                           Clause));
+    return withKernel(failure("was launched with " + std::to_string(NumParams) +
+                                  " parameters but compiled for " +
+                                  std::to_string(K->Blob.NumParams) +
+                                  "; rebuild the program with one mstage "
+                                  "version",
+                              Clause),
+                      *K);
   warnAboutBoundsCheckVariable();
-  std::string Bad = checkConfig(Config, B);
-  if (Bad.empty()) // shared_array adds to shared_bytes (LaunchLimits.h)
+  llvm::Error Bad = checkConfig(Config, B);
+  if (!Bad) // shared_array adds to shared_bytes (LaunchLimits.h)
     Bad =
         checkSharedMemory(Config, staticSharedBytes(K->Blob), launchLimits(B));
-  if (!Bad.empty())
-    return failFor(*K, failure(Bad, Clause));
+  if (Bad)
+    return withKernel(std::move(Bad), *K);
   // MSTAGE_FAST_MATH=1 is fast math for every launch; it then takes part in
   // the cache key as the kernel's own switch does.
   const BoolSetting &FastMathEverywhere = fastMathSetting();
@@ -427,24 +427,25 @@ int checkLaunch(const void *HostEntry, uint32_t NumParams,
         &launchBlockingSetting().Error, &jitSettings().Error,
         &statsSetting().Error})
     if (!Err->empty())
-      return failFor(*K, failure(*Err));
+      return withKernel(failure(*Err), *K);
   Effective = Config;
   if (FastMathEverywhere.Value)
     Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
-  return 0;
+  return llvm::Error::success();
 }
 
 // Makes E's code now, unless another thread made it meanwhile: the sync
 // path. A background compile that failed is this launch's failure.
-int compileNow(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
-               const mstage_launch_config &Config, const StagedLaunch &Staged,
-               CacheEntry &E, LaunchTimes &Times, bool Capturing) {
+llvm::Error compileNow(const RegisteredKernel &K, const Backend &B,
+                       CudaDriver *D, const mstage_launch_config &Config,
+                       const StagedLaunch &Staged, CacheEntry &E,
+                       LaunchTimes &Times, bool Capturing) {
   std::lock_guard<std::mutex> G(E.Compiling);
   EntryState State = E.State.load(std::memory_order_acquire);
   if (State == EntryState::Ready)
-    return 0;
+    return llvm::Error::success();
   if (State == EntryState::Failed)
-    return failWith(llvm::make_error<RuntimeFailure>(*E.Failure));
+    return llvm::make_error<RuntimeFailure>(*E.Failure);
   // A captured stream's launches are recorded; making the code (module
   // loads, ptxas) is not, and is allowed meanwhile.
   std::optional<CUstreamCaptureMode> Restore;
@@ -454,10 +455,10 @@ int compileNow(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
   if (Restore)
     B.Driver->relaxCapture(*Restore);
   if (Err)
-    return failWith(std::move(Err));
+    return Err;
   // A queued background compile finds the entry ready and does nothing.
   E.State.store(EntryState::Ready, std::memory_order_release);
-  return 0;
+  return llvm::Error::success();
 }
 
 // The background compile of the specialization whose key is Key: what a
@@ -552,10 +553,10 @@ std::string slotHolder(const mstage::PointerSlot &S) {
                       : "argument " + std::to_string(S.Param);
 }
 
-// With several GPUs: "" when every pointer of the launch that the runtime
-// allocated is memory of D or of a device D has peer access to, else the
-// error, naming both devices.
-std::string checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
+// With several GPUs: success when every pointer of the launch that the
+// runtime allocated is memory of D or of a device D has peer access to, else
+// the error, naming both devices.
+llvm::Error checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
                                    void *const *Params,
                                    const uint32_t *ParamSizes,
                                    uint32_t NumParams) {
@@ -571,15 +572,16 @@ std::string checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
     CudaDriver &OwnerDev = *CudaDriver::at(unsigned(Owner));
     if (D.peerAccess(OwnerDev))
       continue;
-    return slotHolder(S) + " is memory of " + OwnerDev.shortName() +
-           ", but the kernel runs on " + D.shortName() +
-           ", which has no peer access to it" +
-           std::string(peerAccessSetting().Value ? ""
-                                                 : " (MSTAGE_PEER_ACCESS=0)") +
-           "; copy the data with copy_from, or launch on a stream of " +
-           OwnerDev.shortName();
+    return failure(slotHolder(S) + " is memory of " + OwnerDev.shortName() +
+                   ", but the kernel runs on " + D.shortName() +
+                   ", which has no peer access to it" +
+                   std::string(peerAccessSetting().Value
+                                   ? ""
+                                   : " (MSTAGE_PEER_ACCESS=0)") +
+                   "; copy the data with copy_from, or launch on a stream of " +
+                   OwnerDev.shortName());
   }
-  return "";
+  return llvm::Error::success();
 }
 
 // The generic code that a launch whose code is not ready may run instead
@@ -639,8 +641,7 @@ mstage_rt_flush_cache(void) {
 
 extern "C" __attribute__((visibility("default"))) int
 mstage_rt_prepare(const void *HostEntry) {
-  const RegisteredKernel *K;
-  return findRunnable(HostEntry, K);
+  return toStatus(findRunnable(HostEntry).takeError());
 }
 
 namespace {
@@ -655,46 +656,46 @@ struct CompileRequest {
   std::optional<StagedLaunch> Staged;
 };
 
-int prepareCompile(const void *HostEntry, void *const *Params,
-                   const uint32_t *ParamSizes, uint32_t NumParams,
-                   const mstage_launch_config &Config, bool Keyed,
-                   CompileRequest &R) {
-  if (int Err = checkLaunch(HostEntry, NumParams, Config, R.K, R.Effective))
-    return Err;
+llvm::Error prepareCompile(const void *HostEntry, void *const *Params,
+                           const uint32_t *ParamSizes, uint32_t NumParams,
+                           const mstage_launch_config &Config, bool Keyed,
+                           CompileRequest &R) {
+  if (llvm::Error E =
+          checkLaunch(HostEntry, NumParams, Config, R.K, R.Effective))
+    return E;
   llvm::SmallVector<mstage::SlotFact, 8> Facts;
-  if (std::string Why = launchFactsOf(*R.K, backend(), Params, ParamSizes,
-                                      NumParams, /*Preview=*/true, Facts);
-      !Why.empty())
-    return failFor(*R.K, failure(Why));
+  if (llvm::Error E = launchFactsOf(*R.K, backend(), Params, ParamSizes,
+                                    NumParams, /*Preview=*/true, Facts))
+    return withKernel(std::move(E), *R.K);
   if (!Keyed)
-    return 0;
+    return llvm::Error::success();
   R.Staged.emplace(*R.K, Params, R.Effective, Facts);
   if (R.Staged->GaveUp >= 0)
-    return failFor(
-        *R.K, failure(evaluatorGaveUp(R.K->Blob, uint32_t(R.Staged->GaveUp))));
-  return 0;
+    return withKernel(
+        failure(evaluatorGaveUp(R.K->Blob, uint32_t(R.Staged->GaveUp))), *R.K);
+  return llvm::Error::success();
 }
 
 // Finds or makes R's cache entry (E) and its code: now with MSTAGE_JIT=sync,
 // else queued for the background.
-int compileEntry(const CompileRequest &R, CacheEntry *&E) {
+llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E) {
   E = &R.K->Specializations->findOrInsert(R.Staged->key());
   if (E->ready())
-    return 0;
+    return llvm::Error::success();
   if (jitSettings().Async) {
     queueSpecialization(*R.K, *E, 0, currentDriver());
-    return 0;
+    return llvm::Error::success();
   }
   LaunchTimes Times;
   KernelScope Scope(R.K->Blob, R.Staged->Values);
-  if (int Err = compileNow(*R.K, backend(), currentDriver(), R.Effective,
-                           *R.Staged, *E, Times, false))
+  if (llvm::Error Err = compileNow(*R.K, backend(), currentDriver(),
+                                   R.Effective, *R.Staged, *E, Times, false))
     return Err;
   if (traceEnabled())
     traceLaunch(R.K->Blob, R.Effective, R.Staged->Values, R.Staged->Facts,
                 Times);
   noteCompileDone(R.K->Blob, Times);
-  return 0;
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -709,25 +710,28 @@ mstage_rt_compile(const void *HostEntry, void *const *Params,
   bool Keeps =
       backend().Kind != BackendKind::Cpu && Cache.Mode != CacheMode::Off;
   CompileRequest R;
-  if (int Err = prepareCompile(HostEntry, Params, ParamSizes, NumParams,
-                               *Config, Keeps && Cache.Error.empty(), R))
-    return Err;
+  if (llvm::Error Err =
+          prepareCompile(HostEntry, Params, ParamSizes, NumParams, *Config,
+                         Keeps && Cache.Error.empty(), R))
+    return failWith(std::move(Err));
   if (!Keeps)
     return 0;
   if (!Cache.Error.empty())
     return failFor(*R.K, failure(Cache.Error));
   CacheEntry *E;
-  return compileEntry(R, E);
+  return toStatus(compileEntry(R, E));
 }
 
-int mstage::rt::codeForLaunch(const void *HostEntry, void *const *Params,
-                              const uint32_t *ParamSizes, uint32_t NumParams,
-                              const mstage_launch_config &Config,
-                              CUfunction &Function, CUmodule &Owned) {
+llvm::Error mstage::rt::codeForLaunch(const void *HostEntry,
+                                      void *const *Params,
+                                      const uint32_t *ParamSizes,
+                                      uint32_t NumParams,
+                                      const mstage_launch_config &Config,
+                                      CUfunction &Function, CUmodule &Owned) {
   Owned = nullptr;
   CompileRequest R;
-  if (int Err = prepareCompile(HostEntry, Params, ParamSizes, NumParams, Config,
-                               /*Keyed=*/true, R))
+  if (llvm::Error Err = prepareCompile(HostEntry, Params, ParamSizes, NumParams,
+                                       Config, /*Keyed=*/true, R))
     return Err;
   const CacheSettings &Cache = cacheSettings();
   if (Cache.Mode == CacheMode::Off) {
@@ -735,28 +739,29 @@ int mstage::rt::codeForLaunch(const void *HostEntry, void *const *Params,
     LaunchTimes Times;
     if (llvm::Error Err = makeCode(*R.K, backend(), currentDriver(),
                                    R.Effective, *R.Staged, Code, Times))
-      return failWith(std::move(Err));
+      return Err;
     Function = Code.Function;
     Owned = Code.Module;
-    return 0;
+    return llvm::Error::success();
   }
   if (!Cache.Error.empty())
-    return failFor(*R.K, failure(Cache.Error));
+    return withKernel(failure(Cache.Error), *R.K);
   CacheEntry *E;
-  if (int Err = compileEntry(R, E))
+  if (llvm::Error Err = compileEntry(R, E))
     return Err;
   if (jitSettings().Async)
     waitForCompiles();
   if (!E->ready())
-    return E->Failure ? failWith(llvm::make_error<RuntimeFailure>(*E->Failure))
-                      : failFor(*R.K, failure("its code is not ready after its "
-                                              "compile; please report this"));
+    return E->Failure ? llvm::make_error<RuntimeFailure>(*E->Failure)
+                      : withKernel(failure("its code is not ready after its "
+                                           "compile; please report this"),
+                                   *R.K);
   llvm::Expected<CUfunction> F =
       functionOn(*R.K, backend(), E->Code, *currentDriver(), false);
   if (!F)
-    return failWith(F.takeError());
+    return F.takeError();
   Function = *F;
-  return 0;
+  return llvm::Error::success();
 }
 
 extern "C" __attribute__((visibility("default"))) int mstage_rt_jit_wait(void) {
@@ -786,7 +791,8 @@ static int recordCpuLaunch(Stream &S, const RegisteredKernel &K,
     std::vector<void *> Ptrs;
     for (std::string &C : Copies)
       Ptrs.push_back(C.data());
-    return launchOnCpuStageChecked(*Live, Invoke, Ptrs.data(), Config, nullptr);
+    return toStatus(
+        launchOnCpuStageChecked(*Live, Invoke, Ptrs.data(), Config, nullptr));
   });
 }
 
@@ -797,25 +803,24 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                  mstage_stream *StreamPtr) {
   const RegisteredKernel *K;
   mstage_launch_config Effective;
-  if (int Err = checkLaunch(HostEntry, NumParams, *Config, K, Effective))
-    return Err;
+  if (llvm::Error Err =
+          checkLaunch(HostEntry, NumParams, *Config, K, Effective))
+    return failWith(std::move(Err));
   LaunchScope Scope(K->Blob);
   const Backend &B = backend();
   Config = &Effective;
   Stream &S = streamOf(StreamPtr);
   // Also on the CPU back end: a host pointer is as wrong there as on a GPU.
   llvm::SmallVector<mstage::SlotFact, 8> Facts;
-  if (std::string Why = launchFactsOf(*K, B, Params, ParamSizes, NumParams,
-                                      /*Preview=*/false, Facts);
-      !Why.empty())
-    return failFor(*K, failure(Why));
+  if (llvm::Error Why = launchFactsOf(*K, B, Params, ParamSizes, NumParams,
+                                      /*Preview=*/false, Facts))
+    return failFor(*K, std::move(Why));
   // Memory of another device than the stream's is an error without peer
   // access; with one device there is no other.
   if (B.Kind == BackendKind::Gpu && CudaDriver::count() > 1)
-    if (std::string Why = checkDevicesOfPointers(*K, *S.driver(), Params,
-                                                 ParamSizes, NumParams);
-        !Why.empty())
-      return failFor(*K, failure(Why));
+    if (llvm::Error Why = checkDevicesOfPointers(*K, *S.driver(), Params,
+                                                 ParamSizes, NumParams))
+      return failFor(*K, std::move(Why));
   if (B.Kind == BackendKind::Cpu) {
     LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
     if (S.capturing()) {
@@ -831,8 +836,8 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                              NumParams, *Config);
     }
     StreamSpan Run(SpanKind::Kernel, S.id());
-    return launchOnCpuStageChecked(*K, Invoke, Params, *Config,
-                                   TimeLaunches ? &LastKernelMs : nullptr);
+    return toStatus(launchOnCpuStageChecked(
+        *K, Invoke, Params, *Config, TimeLaunches ? &LastKernelMs : nullptr));
   }
 
   const CacheSettings &Cache = cacheSettings();
@@ -894,9 +899,9 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
         Times.Source = CodeSource::Generic;
     }
     if (!Generic) {
-      if (int Err = compileNow(*K, B, S.driver(), *Config, Staged, *E, Times,
-                               Capturing))
-        return Err;
+      if (llvm::Error Err = compileNow(*K, B, S.driver(), *Config, Staged, *E,
+                                       Times, Capturing))
+        return failWith(std::move(Err));
       if (Uncached)
         Times.Source = CodeSource::Uncached;
     }

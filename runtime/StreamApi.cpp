@@ -40,8 +40,6 @@ struct mstage_graph {
 
 namespace {
 
-int result(llvm::Error E) { return E ? failWith(std::move(E)) : 0; }
-
 bool onGpu() { return backend().Kind == BackendKind::Gpu; }
 
 } // namespace
@@ -86,7 +84,7 @@ MSTAGE_EXPORT void *mstage_rt_stream_native(mstage_stream *S) {
 }
 
 MSTAGE_EXPORT int mstage_rt_stream_synchronize(mstage_stream *S) {
-  return result(synchronizeStream(streamOf(S)));
+  return toStatus(synchronizeStream(streamOf(S)));
 }
 
 MSTAGE_EXPORT int mstage_rt_stream_capturing(mstage_stream *S) {
@@ -94,7 +92,7 @@ MSTAGE_EXPORT int mstage_rt_stream_capturing(mstage_stream *S) {
 }
 
 MSTAGE_EXPORT int mstage_rt_synchronize(void) {
-  return result(synchronizeAll());
+  return toStatus(synchronizeAll());
 }
 
 MSTAGE_EXPORT int mstage_rt_stream_order_after(mstage_stream *S,
@@ -105,7 +103,7 @@ MSTAGE_EXPORT int mstage_rt_stream_order_after(mstage_stream *S,
   Stream *Other = findStream(OtherId);
   if (!Other) // gone: its work completed when it was destroyed
     return 0;
-  return result(context(Self.orderAfter(*Other), "ordering streams"));
+  return toStatus(context(Self.orderAfter(*Other), "ordering streams"));
 }
 
 MSTAGE_EXPORT int mstage_rt_event_create(mstage_event **Out) {
@@ -143,8 +141,8 @@ MSTAGE_EXPORT int mstage_rt_event_record(mstage_event *E, mstage_stream *SP) {
       E->Handle = Handle;
       E->Driver = S.driver();
     }
-    return result(context(E->Driver->recordEvent(E->Handle, S.handle()),
-                          "recording an event"));
+    return toStatus(context(E->Driver->recordEvent(E->Handle, S.handle()),
+                            "recording an event"));
   }
   return S.runOrRecord([Time = E->Time] {
     *Time = std::chrono::steady_clock::now();
@@ -158,7 +156,7 @@ MSTAGE_EXPORT int mstage_rt_stream_wait_event(mstage_stream *S,
     return 0; // off the GPU, recorded work is done; unrecorded: no wait
   // A stream may wait for an event of another device.
   Stream &Waiting = streamOf(S);
-  return result(
+  return toStatus(
       context(Waiting.driver()->waitEvent(Waiting.handle(), E->Handle),
               "waiting for an event"));
 }
@@ -197,7 +195,7 @@ MSTAGE_EXPORT int mstage_rt_event_elapsed(float *Ms, mstage_event *Start,
                               Start->Driver->shortName() + " and " +
                               End->Driver->shortName() +
                               "; time events of one device"));
-    return result(
+    return toStatus(
         context(Start->Driver->elapsedMs(Ms, Start->Handle, End->Handle),
                 "elapsed_ms"));
   }

@@ -11,6 +11,9 @@ namespace mstage::rt {
 // point fails through it. E must be a failure.
 int failWith(llvm::Error E);
 
+// The C API's status for E: 0 for success, else failWith(E).
+inline int toStatus(llvm::Error E) { return E ? failWith(std::move(E)) : 0; }
+
 const char *lastError();
 
 } // namespace mstage::rt

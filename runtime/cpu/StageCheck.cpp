@@ -80,14 +80,12 @@ __mstage_stage_check(void *Context, uint32_t Site, const void *Value) {
               "must be the same in every execution of its stage() call";
 }
 
-int mstage::rt::launchOnCpuStageChecked(const RegisteredKernel &K,
-                                        mstage_invoke_fn Invoke,
-                                        void *const *Params,
-                                        const mstage_launch_config &Config,
-                                        double *KernelMs) {
+llvm::Error mstage::rt::launchOnCpuStageChecked(
+    const RegisteredKernel &K, mstage_invoke_fn Invoke, void *const *Params,
+    const mstage_launch_config &Config, double *KernelMs) {
   const CheckSettings &S = checkSettings();
   if (!S.Error.empty())
-    return failWith(withKernel(failure(S.Error), K.Blob.PrettyName));
+    return withKernel(failure(S.Error), K);
   uint32_t NumSites = K.Blob.StageSites.size();
   if (!S.Stage || NumSites == 0 || !K.Record->stage_checker)
     return launchOnCpu(K, Invoke, Params, Config, KernelMs);
@@ -95,22 +93,21 @@ int mstage::rt::launchOnCpuStageChecked(const RegisteredKernel &K,
   // The values a GPU launch would fold, from the same evaluators.
   StagedLaunch Staged(K, Params, Config);
   if (Staged.GaveUp >= 0)
-    return failWith(
-        withKernel(failure(evaluatorGaveUp(K.Blob, uint32_t(Staged.GaveUp))),
-                   K.Blob.PrettyName));
+    return withKernel(failure(evaluatorGaveUp(K.Blob, uint32_t(Staged.GaveUp))),
+                      K);
   StageCheckContext C;
   C.K = &K;
   C.Folded = Staged.Values;
   llvm::SmallVector<void *, 8> Checked(Params, Params + K.Blob.NumParams);
   Checked.push_back(&C);
-  if (int Err = launchOnCpu(K, K.Record->stage_checker, Checked.data(), Config,
-                            KernelMs))
-    return Err;
+  if (llvm::Error E = launchOnCpu(K, K.Record->stage_checker, Checked.data(),
+                                  Config, KernelMs))
+    return E;
   if (C.Failed.load())
-    return failWith(withKernel(
+    return withKernel(
         failure(C.Message + " (" + std::to_string(C.Mismatches.load()) +
                 " execution" + (C.Mismatches.load() == 1 ? "" : "s") +
                 " differed)"),
-        K.Blob.PrettyName));
-  return 0;
+        K);
+  return llvm::Error::success();
 }
