@@ -22,7 +22,7 @@ std::atomic<bool> PtxasFailed{false};
 
 // Reports a ptxas failure once; ptxas is not used again.
 void givingUpOnPtxas(StringRef Kernel, Error E) {
-  std::string Why = toString(std::move(E));
+  std::string Why = failureMessage(std::move(E));
   static std::once_flag Warned;
   std::call_once(Warned, [&] {
     errs() << kernelMessage(Kernel, Why)
