@@ -18,11 +18,10 @@ namespace mstage::rt {
 
 // On the GPU: Function is the specialization's, and Owned the module the
 // caller unloads when done (MSTAGE_CACHE=off keeps nothing), or null.
-// Returns 0 or the failure status, with the reason recorded.
-int codeForLaunch(const void *HostEntry, void *const *Params,
-                  const uint32_t *ParamSizes, uint32_t NumParams,
-                  const mstage_launch_config &Config, CUfunction &Function,
-                  CUmodule &Owned);
+llvm::Error codeForLaunch(const void *HostEntry, void *const *Params,
+                          const uint32_t *ParamSizes, uint32_t NumParams,
+                          const mstage_launch_config &Config,
+                          CUfunction &Function, CUmodule &Owned);
 
 } // namespace mstage::rt
 

@@ -29,7 +29,7 @@ using namespace mstage::rt;
 MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry, int Checkable) {
   const CheckSettings &S = checkSettings();
   if (!S.Error.empty())
-    return fail("mstage: " + S.Error), -1;
+    return failWith(failure(S.Error)), -1;
   BackendKind Kind = backend().Kind;
   if (!S.Cpu || (Kind != BackendKind::Gpu && Kind != BackendKind::Cpu))
     return 0;
@@ -65,11 +65,12 @@ MSTAGE_EXPORT int mstage_rt_launch_on_cpu(const void *HostEntry,
   std::string Why;
   const RegisteredKernel *K = findKernel(HostEntry, Why);
   if (!K)
-    return fail("mstage: cannot check a kernel on the CPU: " + Why);
+    return failWith(failure("cannot check a kernel on the CPU: " + Why));
   if (NumParams != K->Blob.NumParams)
-    return fail("mstage: kernel '" + K->Blob.PrettyName +
-                "': parameter count mismatch; rebuild the program");
-  return launchOnCpuStageChecked(*K, Invoke, Params, *Config, nullptr);
+    return failWith(withKernel(
+        failure("parameter count mismatch; rebuild the program"), *K));
+  return toStatus(
+      launchOnCpuStageChecked(*K, Invoke, Params, *Config, nullptr));
 }
 
 MSTAGE_EXPORT const char *mstage_rt_kernel_name(const void *HostEntry) {

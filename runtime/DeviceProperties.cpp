@@ -124,29 +124,29 @@ void fillProperties(const Backend &B, unsigned Device,
   }
 }
 
-std::string kernelPrefix(const void *HostEntry) {
-  return std::string("mstage: kernel '") + mstage_rt_kernel_name(HostEntry) +
-         "'";
+// A failure of the kernel whose host entry is HostEntry.
+int failFor(const void *HostEntry, llvm::Error E) {
+  return failWith(withKernel(std::move(E), mstage_rt_kernel_name(HostEntry)));
 }
 
 // The occupancy of the launch on the GPU: its specialization is made as a
 // launch would make it (or found), then the driver is asked about it.
-int gpuOccupancy(const Backend &B, const void *HostEntry, void *const *Params,
-                 const uint32_t *ParamSizes, uint32_t NumParams,
-                 const mstage_launch_config &Config, int &Blocks) {
+llvm::Error gpuOccupancy(const Backend &B, const void *HostEntry,
+                         void *const *Params, const uint32_t *ParamSizes,
+                         uint32_t NumParams, const mstage_launch_config &Config,
+                         int &Blocks) {
   CUfunction Function;
   CUmodule Owned;
-  if (int Err = codeForLaunch(HostEntry, Params, ParamSizes, NumParams, Config,
-                              Function, Owned))
-    return Err;
+  if (llvm::Error E = codeForLaunch(HostEntry, Params, ParamSizes, NumParams,
+                                    Config, Function, Owned))
+    return E;
   uint32_t Threads = Config.block[0] * Config.block[1] * Config.block[2];
   CudaDriver *D = currentDriver();
-  Status S = D->occupancy(Function, int(Threads), Config.shared_bytes, &Blocks);
+  llvm::Error E =
+      D->occupancy(Function, int(Threads), Config.shared_bytes, &Blocks);
   if (Owned)
-    D->unloadModule(Owned);
-  if (!S)
-    return fail(kernelPrefix(HostEntry) + ": " + S.Message);
-  return 0;
+    llvm::consumeError(D->unloadModule(Owned));
+  return withKernel(std::move(E), mstage_rt_kernel_name(HostEntry));
 }
 
 } // namespace
@@ -158,25 +158,25 @@ mstage_rt_device_query(mstage_device_properties *Props, const void *HostEntry,
                        int *Blocks) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Unavailable)
-    return fail("mstage: no device to describe: " + B.Reason);
+    return failWith(failure("no device to describe: " + B.Reason));
   fillProperties(B, currentDevice(), *Props);
   if (!HostEntry)
     return 0;
   // A shape that cannot launch has no occupancy: said as a launch says it.
-  std::string Bad = checkLaunchShape(*Config, launchLimits(B));
-  if (!Bad.empty())
-    return fail(kernelPrefix(HostEntry) + " " + Bad);
+  if (llvm::Error Bad = checkLaunchShape(*Config, launchLimits(B)))
+    return failFor(HostEntry, std::move(Bad));
   switch (B.Kind) {
   case BackendKind::Gpu:
-    return gpuOccupancy(B, HostEntry, Params, ParamSizes, NumParams, *Config,
-                        *Blocks);
+    return toStatus(gpuOccupancy(B, HostEntry, Params, ParamSizes, NumParams,
+                                 *Config, *Blocks));
   case BackendKind::Cpu:
     *Blocks = 1;
     return 0;
   default:
-    return fail(kernelPrefix(HostEntry) +
-                ": its occupancy cannot be known in PTX-only mode "
-                "(MSTAGE_BACKEND=ptx): only a GPU's driver can tell");
+    return failFor(HostEntry,
+                   failure("its occupancy cannot be known in PTX-only mode "
+                           "(MSTAGE_BACKEND=ptx): only a GPU's driver can "
+                           "tell"));
   }
 }
 
@@ -197,7 +197,7 @@ extern "C" __attribute__((visibility("default"))) int
 mstage_rt_device_count(unsigned *Count) {
   *Count = 0;
   if (backend().Kind == BackendKind::Unavailable)
-    return fail("mstage: no device: " + backend().Reason);
+    return failWith(failure("no device: " + backend().Reason));
   *Count = deviceCount();
   return 0;
 }
@@ -215,7 +215,7 @@ mstage_rt_device_set_current(unsigned Device) {
 extern "C" __attribute__((visibility("default"))) int
 mstage_rt_device_properties(unsigned Device, mstage_device_properties *Props) {
   if (std::string Why = deviceProblem(Device); !Why.empty())
-    return fail("mstage: " + Why);
+    return failWith(failure(Why));
   fillProperties(backend(), Device, *Props);
   return 0;
 }
@@ -225,13 +225,13 @@ mstage_rt_device_native(unsigned Device, int *Ordinal, void **Context) {
   *Ordinal = -1;
   *Context = nullptr;
   if (std::string Why = deviceProblem(Device); !Why.empty())
-    return fail("mstage: " + Why);
+    return failWith(failure(Why));
   CudaDriver *D = driverOf(Device);
   if (!D)
     return 0;
   // The context is made on first use; NCCL and the CUDA runtime use it.
-  if (Status S = D->bindThread(); !S)
-    return fail("mstage: " + S.Message);
+  if (llvm::Error E = D->bindThread())
+    return failWith(std::move(E));
   *Ordinal = D->deviceOrdinal();
   *Context = D->context();
   return 0;

@@ -51,8 +51,11 @@ using mstage::paramsInMemory;
 
 namespace {
 
-std::string kernelPrefix(const RegisteredKernel &K) {
-  return "mstage: kernel '" + K.Blob.PrettyName + "'";
+constexpr RuntimeFailure::Join Clause = RuntimeFailure::Join::Clause;
+
+// Fails the entry point with E, naming K.
+int failFor(const RegisteredKernel &K, llvm::Error E) {
+  return failWith(withKernel(std::move(E), K));
 }
 
 // MSTAGE_BOUNDS_CHECK is a macro (mstage/bounds_check.hpp), which reads
@@ -86,17 +89,20 @@ bool fastMath(const mstage_launch_config &C) {
 
 // Launch extents a GPU cannot take are rejected before compiling, on every
 // back end (LaunchLimits.h).
-std::string checkConfig(const mstage_launch_config &C, const Backend &B) {
+llvm::Error checkConfig(const mstage_launch_config &C, const Backend &B) {
   if (C.flags & ~MSTAGE_LAUNCH_FAST_MATH)
-    return "has unknown launch flags " + std::to_string(C.flags) +
-           "; rebuild the program with one mstage version";
+    return failure("has unknown launch flags " + std::to_string(C.flags) +
+                       "; rebuild the program with one mstage version",
+                   Clause);
   for (int I = 0; I < 3; ++I)
     if (C.grid[I] == 0 || C.block[I] == 0)
-      return "has an empty launch configuration (grid " +
-             std::to_string(C.grid[0]) + "x" + std::to_string(C.grid[1]) + "x" +
-             std::to_string(C.grid[2]) + ", block " +
-             std::to_string(C.block[0]) + "x" + std::to_string(C.block[1]) +
-             "x" + std::to_string(C.block[2]) + ")";
+      return failure(
+          "has an empty launch configuration (grid " +
+              std::to_string(C.grid[0]) + "x" + std::to_string(C.grid[1]) +
+              "x" + std::to_string(C.grid[2]) + ", block " +
+              std::to_string(C.block[0]) + "x" + std::to_string(C.block[1]) +
+              "x" + std::to_string(C.block[2]) + ")",
+          Clause);
   return checkLaunchShape(C, launchLimits(B));
 }
 
@@ -154,8 +160,8 @@ std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
 // the driver) is reported once; cubins are not tried again.
 // A fault of a kernel leaves the context unusable: every later call fails
 // with the fault's error, which the next synchronizing call reports.
-bool contextLost(const Status &S) {
-  switch (S.Code) {
+bool contextLost(CUresult Code) {
+  switch (Code) {
   case CUDA_ERROR_ILLEGAL_ADDRESS:
   case CUDA_ERROR_LAUNCH_TIMEOUT:
   case CUDA_ERROR_ASSERT:
@@ -174,7 +180,7 @@ bool contextLost(const Status &S) {
 // Set by loadModule on this thread: its load failed because of such a fault.
 thread_local bool LoadFoundContextLost = false;
 
-std::string loadModule(const RegisteredKernel &K, const Backend &B,
+llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
                        CudaDriver &D, const std::string &PTX,
                        const std::string &Cubin, CompiledKernel &Out) {
   static std::atomic<bool> CubinsRefused{false};
@@ -186,31 +192,33 @@ std::string loadModule(const RegisteredKernel &K, const Backend &B,
   // off for the others too).
   if (!Cubin.empty() && (D.arch() == B.Arch || CudaDriver::count() == 1) &&
       !CubinsRefused.load(std::memory_order_relaxed)) {
-    Status S = D.loadModuleFromCubin(Cubin, &Out.Module);
-    if (S) {
+    llvm::Error E = D.loadModuleFromCubin(Cubin, &Out.Module);
+    if (!E) {
       Out.FromCubin = true;
-    } else if (contextLost(S)) {
+    } else if (contextLost(cudaErrorCode(E))) {
       LoadFoundContextLost = true;
-      return kernelPrefix(K) + ": " + S.Message;
+      return withKernel(std::move(E), K);
     } else {
+      std::string Why = failureMessage(std::move(E));
       static std::once_flag Warned;
       std::call_once(Warned, [&] {
-        llvm::errs() << kernelPrefix(K) << ": the cubin from ptxas does not "
-                     << "load: " << S.Message
+        llvm::errs() << kernelMessage(K.Blob.PrettyName,
+                                      "the cubin from ptxas does not load: " +
+                                          Why)
                      << "\nmstage: kernels are loaded as PTX from now on\n";
       });
       CubinsRefused = true;
     }
   }
-  Status S =
-      Out.Module ? Status::success() : D.loadModuleFromPtx(PTX, &Out.Module);
-  if (S)
-    S = D.getFunction(Out.Module, K.Blob.Name, &Out.Function);
-  if (!S) {
-    LoadFoundContextLost = contextLost(S);
-    return kernelPrefix(K) + ": " + S.Message;
+  llvm::Error E = Out.Module ? llvm::Error::success()
+                             : D.loadModuleFromPtx(PTX, &Out.Module);
+  if (!E)
+    E = D.getFunction(Out.Module, K.Blob.Name, &Out.Function);
+  if (E) {
+    LoadFoundContextLost = contextLost(cudaErrorCode(E));
+    return withKernel(std::move(E), K);
   }
-  return "";
+  return llvm::Error::success();
 }
 
 // The driver's PTX JIT compiles one module at a time in a process (H200,
@@ -241,8 +249,8 @@ private:
 
 // Makes the code of one specialization: from the disk cache when it has
 // it, else with the JIT (and then into the disk cache), and loads it on
-// device D (null off the GPU). Returns an error message, or "".
-std::string makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
+// device D (null off the GPU).
+llvm::Error makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
                      const mstage_launch_config &Config,
                      const StagedLaunch &Staged, CompiledKernel &Out,
                      LaunchTimes &Times) {
@@ -293,7 +301,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
     Spec.Extents.SharedBytes = Config.shared_bytes;
     auto Result = compileKernel(K.Blob, Spec, Opts, Dump.IR);
     if (!Result)
-      return llvm::toString(Result.takeError());
+      return Result.takeError();
     Times.Optimize = Result->OptimizeMs;
     Times.Codegen = Result->CodegenMs;
     noteJit(Result->OptimizeStart, Result->OptimizeMs, Result->CodegenStart,
@@ -311,7 +319,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
         // time: ptxas, a process of its own, assembles this one meanwhile.
         auto Cubin = assembleWithPtxas(K.Blob.PrettyName, Code.PTX, B.Arch);
         if (!Cubin)
-          return kernelPrefix(K) + ": " + llvm::toString(Cubin.takeError());
+          return withKernel(Cubin.takeError(), K);
         Code.Cubin = std::move(*Cubin); // "" without ptxas: the driver's JIT
       }
       // Else the driver JIT-compiles the PTX for this launch; the cubin for
@@ -325,7 +333,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
       // PTX that ptxas rejects is this kernel's error, and is not cached.
       auto Cubin = assembleWithPtxas(K.Blob.PrettyName, Code.PTX, B.Arch);
       if (!Cubin)
-        return kernelPrefix(K) + ": " + llvm::toString(Cubin.takeError());
+        return withKernel(Cubin.takeError(), K);
       Code.Cubin = std::move(*Cubin);
       if (ToDisk)
         storeInDiskCache(Key, Code);
@@ -333,9 +341,8 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
     Lock.release(); // the entry is stored: waiting processes read it
   }
   if (B.Kind == BackendKind::Gpu) {
-    if (std::string Err = loadModule(K, B, *D, Code.PTX, Code.Cubin, Out);
-        !Err.empty())
-      return Err;
+    if (llvm::Error E = loadModule(K, B, *D, Code.PTX, Code.Cubin, Out))
+      return E;
     // Kept for the other devices, which load it when they first launch it.
     if (CudaDriver::count() > 1) {
       Out.Others = std::make_shared<OtherDevices>();
@@ -355,7 +362,7 @@ std::string makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
   if (Dump.IR || Dump.PTX || Dump.SASS)
     dumpFile(K.Blob.Name, ShortHash, "json",
              dumpSidecar(K, B, Config, Staged, Key, Times));
-  return "";
+  return llvm::Error::success();
 }
 
 // Why a launch whose parameters InMemory are copied to device memory at
@@ -374,39 +381,44 @@ std::string notCapturable(const std::string &Arch, const uint32_t *ParamSizes,
          "data in device memory (a view)";
 }
 
-// The kernel whose host entry is HostEntry, when it can run here; else the
-// failure status, with the reason recorded.
-int findRunnable(const void *HostEntry, const RegisteredKernel *&K) {
+// The kernel whose host entry is HostEntry, when it can run here.
+llvm::Expected<const RegisteredKernel *> findRunnable(const void *HostEntry) {
   std::string Why;
-  K = findKernel(HostEntry, Why);
+  const RegisteredKernel *K = findKernel(HostEntry, Why);
   if (!K)
-    return fail("mstage: cannot launch a kernel: " + Why);
+    return failure("cannot launch a kernel: " + Why);
   if (backend().Kind == BackendKind::Unavailable)
-    return fail(kernelPrefix(*K) + " cannot run: " + backend().Reason);
-  return 0;
+    return withKernel(failure("cannot run: " + backend().Reason, Clause), *K);
+  return K;
 }
 
 // What a launch and a compile ahead (mstage_rt_compile) check first: the
 // kernel, its parameters, its launch configuration (into Effective, with
 // MSTAGE_FAST_MATH applied) and the settings that fail launches.
-int checkLaunch(const void *HostEntry, uint32_t NumParams,
-                const mstage_launch_config &Config, const RegisteredKernel *&K,
-                mstage_launch_config &Effective) {
-  if (int Err = findRunnable(HostEntry, K))
-    return Err;
+llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
+                        const mstage_launch_config &Config,
+                        const RegisteredKernel *&K,
+                        mstage_launch_config &Effective) {
+  llvm::Expected<const RegisteredKernel *> Found = findRunnable(HostEntry);
+  if (!Found)
+    return Found.takeError();
+  K = *Found;
   const Backend &B = backend();
   if (NumParams != K->Blob.NumParams)
-    return fail(kernelPrefix(*K) + " was launched with " +
-                std::to_string(NumParams) + " parameters but compiled for " +
-                std::to_string(K->Blob.NumParams) +
-                "; rebuild the program with one mstage version");
+    return withKernel(failure("was launched with " + std::to_string(NumParams) +
+                                  " parameters but compiled for " +
+                                  std::to_string(K->Blob.NumParams) +
+                                  "; rebuild the program with one mstage "
+                                  "version",
+                              Clause),
+                      *K);
   warnAboutBoundsCheckVariable();
-  std::string Bad = checkConfig(Config, B);
-  if (Bad.empty()) // shared_array adds to shared_bytes (LaunchLimits.h)
+  llvm::Error Bad = checkConfig(Config, B);
+  if (!Bad) // shared_array adds to shared_bytes (LaunchLimits.h)
     Bad =
         checkSharedMemory(Config, staticSharedBytes(K->Blob), launchLimits(B));
-  if (!Bad.empty())
-    return fail(kernelPrefix(*K) + " " + Bad);
+  if (Bad)
+    return withKernel(std::move(Bad), *K);
   // MSTAGE_FAST_MATH=1 is fast math for every launch; it then takes part in
   // the cache key as the kernel's own switch does.
   const BoolSetting &FastMathEverywhere = fastMathSetting();
@@ -415,37 +427,38 @@ int checkLaunch(const void *HostEntry, uint32_t NumParams,
         &launchBlockingSetting().Error, &jitSettings().Error,
         &statsSetting().Error})
     if (!Err->empty())
-      return fail(kernelPrefix(*K) + ": " + *Err);
+      return withKernel(failure(*Err), *K);
   Effective = Config;
   if (FastMathEverywhere.Value)
     Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
-  return 0;
+  return llvm::Error::success();
 }
 
 // Makes E's code now, unless another thread made it meanwhile: the sync
 // path. A background compile that failed is this launch's failure.
-int compileNow(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
-               const mstage_launch_config &Config, const StagedLaunch &Staged,
-               CacheEntry &E, LaunchTimes &Times, bool Capturing) {
+llvm::Error compileNow(const RegisteredKernel &K, const Backend &B,
+                       CudaDriver *D, const mstage_launch_config &Config,
+                       const StagedLaunch &Staged, CacheEntry &E,
+                       LaunchTimes &Times, bool Capturing) {
   std::lock_guard<std::mutex> G(E.Compiling);
   EntryState State = E.State.load(std::memory_order_acquire);
   if (State == EntryState::Ready)
-    return 0;
+    return llvm::Error::success();
   if (State == EntryState::Failed)
-    return fail(E.Failure);
+    return llvm::make_error<RuntimeFailure>(*E.Failure);
   // A captured stream's launches are recorded; making the code (module
   // loads, ptxas) is not, and is allowed meanwhile.
   std::optional<CUstreamCaptureMode> Restore;
   if (Capturing && B.Kind == BackendKind::Gpu)
     Restore = B.Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
-  std::string Err = makeCode(K, B, D, Config, Staged, E.Code, Times);
+  llvm::Error Err = makeCode(K, B, D, Config, Staged, E.Code, Times);
   if (Restore)
     B.Driver->relaxCapture(*Restore);
-  if (!Err.empty())
-    return fail(Err);
+  if (Err)
+    return Err;
   // A queued background compile finds the entry ready and does nothing.
   E.State.store(EntryState::Ready, std::memory_order_release);
-  return 0;
+  return llvm::Error::success();
 }
 
 // The background compile of the specialization whose key is Key: what a
@@ -465,21 +478,20 @@ void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   LaunchTimes Times;
   Times.Evaluate = EvaluateMs;
   Times.Background = true;
-  std::string Err;
-  if (D)
-    if (Status S = D->bindThread(); !S)
-      Err = kernelPrefix(K) + ": " + S.Message;
-  if (Err.empty())
+  llvm::Error Err = D ? withKernel(D->bindThread(), K) : llvm::Error::success();
+  if (!Err)
     Err = makeCode(K, B, D, Config, Staged, E.Code, Times);
-  if (!Err.empty()) {
-    llvm::StringRef Why(Err);
-    Why.consume_front(kernelPrefix(K) + ": ");
+  if (Err) {
+    RuntimeFailure Failure = takeFailure(withKernel(std::move(Err), K));
     // Not this compile's failure: the next synchronizing call reports the
     // fault that broke the context.
-    if (!LoadFoundContextLost)
-      llvm::errs() << kernelPrefix(K) << ": " << Why
-                   << "; its generic code keeps running\n";
-    E.Failure = std::move(Err);
+    if (!LoadFoundContextLost) {
+      RuntimeFailure Warning = Failure;
+      Warning.Message += "; its generic code keeps running";
+      Warning.log(llvm::errs());
+      llvm::errs() << "\n";
+    }
+    E.Failure = std::move(Failure);
     E.State.store(EntryState::Failed, std::memory_order_release);
     return;
   }
@@ -504,19 +516,17 @@ void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
 
 // The function of C on device D: where it was compiled and loaded, else
 // loaded on D now from the code the compile kept, once per device (also
-// while the stream is captured, as compileNow does). Null with Err set on
-// failure.
-CUfunction functionOn(const RegisteredKernel &K, const Backend &B,
-                      const CompiledKernel &C, CudaDriver &D, bool Capturing,
-                      std::string &Err) {
+// while the stream is captured, as compileNow does).
+llvm::Expected<CUfunction> functionOn(const RegisteredKernel &K,
+                                      const Backend &B, const CompiledKernel &C,
+                                      CudaDriver &D, bool Capturing) {
   if (C.Device == D.index())
     return C.Function;
   OtherDevices *O = C.Others.get();
-  if (!O) {
-    Err = kernelPrefix(K) + ": its code was not kept for " + D.shortName() +
-          "; please report this";
-    return nullptr;
-  }
+  if (!O)
+    return withKernel(failure("its code was not kept for " + D.shortName() +
+                              "; please report this"),
+                      K);
   std::atomic<CUfunction> &Slot = O->Function[D.index()];
   if (CUfunction F = Slot.load(std::memory_order_acquire))
     return F;
@@ -527,11 +537,11 @@ CUfunction functionOn(const RegisteredKernel &K, const Backend &B,
   std::optional<CUstreamCaptureMode> Restore;
   if (Capturing)
     Restore = D.relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
-  Err = loadModule(K, B, D, O->PTX, O->Cubin, Loaded);
+  llvm::Error Err = loadModule(K, B, D, O->PTX, O->Cubin, Loaded);
   if (Restore)
     D.relaxCapture(*Restore);
-  if (!Err.empty())
-    return nullptr;
+  if (Err)
+    return std::move(Err);
   O->Module[D.index()] = Loaded.Module;
   Slot.store(Loaded.Function, std::memory_order_release);
   return Loaded.Function;
@@ -543,10 +553,10 @@ std::string slotHolder(const mstage::PointerSlot &S) {
                       : "argument " + std::to_string(S.Param);
 }
 
-// With several GPUs: "" when every pointer of the launch that the runtime
-// allocated is memory of D or of a device D has peer access to, else the
-// error, naming both devices.
-std::string checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
+// With several GPUs: success when every pointer of the launch that the
+// runtime allocated is memory of D or of a device D has peer access to, else
+// the error, naming both devices.
+llvm::Error checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
                                    void *const *Params,
                                    const uint32_t *ParamSizes,
                                    uint32_t NumParams) {
@@ -562,15 +572,16 @@ std::string checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
     CudaDriver &OwnerDev = *CudaDriver::at(unsigned(Owner));
     if (D.peerAccess(OwnerDev))
       continue;
-    return slotHolder(S) + " is memory of " + OwnerDev.shortName() +
-           ", but the kernel runs on " + D.shortName() +
-           ", which has no peer access to it" +
-           std::string(peerAccessSetting().Value ? ""
-                                                 : " (MSTAGE_PEER_ACCESS=0)") +
-           "; copy the data with copy_from, or launch on a stream of " +
-           OwnerDev.shortName();
+    return failure(slotHolder(S) + " is memory of " + OwnerDev.shortName() +
+                   ", but the kernel runs on " + D.shortName() +
+                   ", which has no peer access to it" +
+                   std::string(peerAccessSetting().Value
+                                   ? ""
+                                   : " (MSTAGE_PEER_ACCESS=0)") +
+                   "; copy the data with copy_from, or launch on a stream of " +
+                   OwnerDev.shortName());
   }
-  return "";
+  return llvm::Error::success();
 }
 
 // The generic code that a launch whose code is not ready may run instead
@@ -630,8 +641,7 @@ mstage_rt_flush_cache(void) {
 
 extern "C" __attribute__((visibility("default"))) int
 mstage_rt_prepare(const void *HostEntry) {
-  const RegisteredKernel *K;
-  return findRunnable(HostEntry, K);
+  return toStatus(findRunnable(HostEntry).takeError());
 }
 
 namespace {
@@ -646,46 +656,46 @@ struct CompileRequest {
   std::optional<StagedLaunch> Staged;
 };
 
-int prepareCompile(const void *HostEntry, void *const *Params,
-                   const uint32_t *ParamSizes, uint32_t NumParams,
-                   const mstage_launch_config &Config, bool Keyed,
-                   CompileRequest &R) {
-  if (int Err = checkLaunch(HostEntry, NumParams, Config, R.K, R.Effective))
-    return Err;
+llvm::Error prepareCompile(const void *HostEntry, void *const *Params,
+                           const uint32_t *ParamSizes, uint32_t NumParams,
+                           const mstage_launch_config &Config, bool Keyed,
+                           CompileRequest &R) {
+  if (llvm::Error E =
+          checkLaunch(HostEntry, NumParams, Config, R.K, R.Effective))
+    return E;
   llvm::SmallVector<mstage::SlotFact, 8> Facts;
-  if (std::string Why = launchFactsOf(*R.K, backend(), Params, ParamSizes,
-                                      NumParams, /*Preview=*/true, Facts);
-      !Why.empty())
-    return fail(kernelPrefix(*R.K) + ": " + Why);
+  if (llvm::Error E = launchFactsOf(*R.K, backend(), Params, ParamSizes,
+                                    NumParams, /*Preview=*/true, Facts))
+    return withKernel(std::move(E), *R.K);
   if (!Keyed)
-    return 0;
+    return llvm::Error::success();
   R.Staged.emplace(*R.K, Params, R.Effective, Facts);
   if (R.Staged->GaveUp >= 0)
-    return fail(kernelPrefix(*R.K) + ": " +
-                evaluatorGaveUp(R.K->Blob, uint32_t(R.Staged->GaveUp)));
-  return 0;
+    return withKernel(
+        failure(evaluatorGaveUp(R.K->Blob, uint32_t(R.Staged->GaveUp))), *R.K);
+  return llvm::Error::success();
 }
 
 // Finds or makes R's cache entry (E) and its code: now with MSTAGE_JIT=sync,
 // else queued for the background.
-int compileEntry(const CompileRequest &R, CacheEntry *&E) {
+llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E) {
   E = &R.K->Specializations->findOrInsert(R.Staged->key());
   if (E->ready())
-    return 0;
+    return llvm::Error::success();
   if (jitSettings().Async) {
     queueSpecialization(*R.K, *E, 0, currentDriver());
-    return 0;
+    return llvm::Error::success();
   }
   LaunchTimes Times;
   KernelScope Scope(R.K->Blob, R.Staged->Values);
-  if (int Err = compileNow(*R.K, backend(), currentDriver(), R.Effective,
-                           *R.Staged, *E, Times, false))
+  if (llvm::Error Err = compileNow(*R.K, backend(), currentDriver(),
+                                   R.Effective, *R.Staged, *E, Times, false))
     return Err;
   if (traceEnabled())
     traceLaunch(R.K->Blob, R.Effective, R.Staged->Values, R.Staged->Facts,
                 Times);
   noteCompileDone(R.K->Blob, Times);
-  return 0;
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -700,54 +710,58 @@ mstage_rt_compile(const void *HostEntry, void *const *Params,
   bool Keeps =
       backend().Kind != BackendKind::Cpu && Cache.Mode != CacheMode::Off;
   CompileRequest R;
-  if (int Err = prepareCompile(HostEntry, Params, ParamSizes, NumParams,
-                               *Config, Keeps && Cache.Error.empty(), R))
-    return Err;
+  if (llvm::Error Err =
+          prepareCompile(HostEntry, Params, ParamSizes, NumParams, *Config,
+                         Keeps && Cache.Error.empty(), R))
+    return failWith(std::move(Err));
   if (!Keeps)
     return 0;
   if (!Cache.Error.empty())
-    return fail(kernelPrefix(*R.K) + ": " + Cache.Error);
+    return failFor(*R.K, failure(Cache.Error));
   CacheEntry *E;
-  return compileEntry(R, E);
+  return toStatus(compileEntry(R, E));
 }
 
-int mstage::rt::codeForLaunch(const void *HostEntry, void *const *Params,
-                              const uint32_t *ParamSizes, uint32_t NumParams,
-                              const mstage_launch_config &Config,
-                              CUfunction &Function, CUmodule &Owned) {
+llvm::Error mstage::rt::codeForLaunch(const void *HostEntry,
+                                      void *const *Params,
+                                      const uint32_t *ParamSizes,
+                                      uint32_t NumParams,
+                                      const mstage_launch_config &Config,
+                                      CUfunction &Function, CUmodule &Owned) {
   Owned = nullptr;
   CompileRequest R;
-  if (int Err = prepareCompile(HostEntry, Params, ParamSizes, NumParams, Config,
-                               /*Keyed=*/true, R))
+  if (llvm::Error Err = prepareCompile(HostEntry, Params, ParamSizes, NumParams,
+                                       Config, /*Keyed=*/true, R))
     return Err;
   const CacheSettings &Cache = cacheSettings();
   if (Cache.Mode == CacheMode::Off) {
     CompiledKernel Code;
     LaunchTimes Times;
-    if (std::string Err = makeCode(*R.K, backend(), currentDriver(),
-                                   R.Effective, *R.Staged, Code, Times);
-        !Err.empty())
-      return fail(Err);
+    if (llvm::Error Err = makeCode(*R.K, backend(), currentDriver(),
+                                   R.Effective, *R.Staged, Code, Times))
+      return Err;
     Function = Code.Function;
     Owned = Code.Module;
-    return 0;
+    return llvm::Error::success();
   }
   if (!Cache.Error.empty())
-    return fail(kernelPrefix(*R.K) + ": " + Cache.Error);
+    return withKernel(failure(Cache.Error), *R.K);
   CacheEntry *E;
-  if (int Err = compileEntry(R, E))
+  if (llvm::Error Err = compileEntry(R, E))
     return Err;
   if (jitSettings().Async)
     waitForCompiles();
   if (!E->ready())
-    return fail(E->Failure.empty()
-                    ? kernelPrefix(*R.K) +
-                          ": its code is not ready after its compile; please "
-                          "report this"
-                    : E->Failure);
-  std::string Err;
-  Function = functionOn(*R.K, backend(), E->Code, *currentDriver(), false, Err);
-  return Function ? 0 : fail(Err);
+    return E->Failure ? llvm::make_error<RuntimeFailure>(*E->Failure)
+                      : withKernel(failure("its code is not ready after its "
+                                           "compile; please report this"),
+                                   *R.K);
+  llvm::Expected<CUfunction> F =
+      functionOn(*R.K, backend(), E->Code, *currentDriver(), false);
+  if (!F)
+    return F.takeError();
+  Function = *F;
+  return llvm::Error::success();
 }
 
 extern "C" __attribute__((visibility("default"))) int mstage_rt_jit_wait(void) {
@@ -773,11 +787,12 @@ static int recordCpuLaunch(Stream &S, const RegisteredKernel &K,
     std::string Why;
     const RegisteredKernel *Live = findKernel(HostEntry, Why);
     if (!Live)
-      return fail("mstage: replaying a graph: " + Why);
+      return failWith(failure("replaying a graph: " + Why));
     std::vector<void *> Ptrs;
     for (std::string &C : Copies)
       Ptrs.push_back(C.data());
-    return launchOnCpuStageChecked(*Live, Invoke, Ptrs.data(), Config, nullptr);
+    return toStatus(
+        launchOnCpuStageChecked(*Live, Invoke, Ptrs.data(), Config, nullptr));
   });
 }
 
@@ -788,25 +803,24 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                  mstage_stream *StreamPtr) {
   const RegisteredKernel *K;
   mstage_launch_config Effective;
-  if (int Err = checkLaunch(HostEntry, NumParams, *Config, K, Effective))
-    return Err;
+  if (llvm::Error Err =
+          checkLaunch(HostEntry, NumParams, *Config, K, Effective))
+    return failWith(std::move(Err));
   LaunchScope Scope(K->Blob);
   const Backend &B = backend();
   Config = &Effective;
   Stream &S = streamOf(StreamPtr);
   // Also on the CPU back end: a host pointer is as wrong there as on a GPU.
   llvm::SmallVector<mstage::SlotFact, 8> Facts;
-  if (std::string Why = launchFactsOf(*K, B, Params, ParamSizes, NumParams,
-                                      /*Preview=*/false, Facts);
-      !Why.empty())
-    return fail(kernelPrefix(*K) + ": " + Why);
+  if (llvm::Error Why = launchFactsOf(*K, B, Params, ParamSizes, NumParams,
+                                      /*Preview=*/false, Facts))
+    return failFor(*K, std::move(Why));
   // Memory of another device than the stream's is an error without peer
   // access; with one device there is no other.
   if (B.Kind == BackendKind::Gpu && CudaDriver::count() > 1)
-    if (std::string Why = checkDevicesOfPointers(*K, *S.driver(), Params,
-                                                 ParamSizes, NumParams);
-        !Why.empty())
-      return fail(kernelPrefix(*K) + ": " + Why);
+    if (llvm::Error Why = checkDevicesOfPointers(*K, *S.driver(), Params,
+                                                 ParamSizes, NumParams))
+      return failFor(*K, std::move(Why));
   if (B.Kind == BackendKind::Cpu) {
     LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
     if (S.capturing()) {
@@ -815,19 +829,20 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
               paramsInMemory(llvm::ArrayRef(ParamSizes, NumParams),
                              mstage::stagedParamSize(K->Blob.StageSites),
                              kernelParamLimit("sm_90")))
-        return fail(kernelPrefix(*K) + " " +
-                    notCapturable("sm_90", ParamSizes, NumParams, InMemory));
+        return failFor(
+            *K, failure(notCapturable("sm_90", ParamSizes, NumParams, InMemory),
+                        Clause));
       return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,
                              NumParams, *Config);
     }
     StreamSpan Run(SpanKind::Kernel, S.id());
-    return launchOnCpuStageChecked(*K, Invoke, Params, *Config,
-                                   TimeLaunches ? &LastKernelMs : nullptr);
+    return toStatus(launchOnCpuStageChecked(
+        *K, Invoke, Params, *Config, TimeLaunches ? &LastKernelMs : nullptr));
   }
 
   const CacheSettings &Cache = cacheSettings();
   if (!Cache.Error.empty())
-    return fail(kernelPrefix(*K) + ": " + Cache.Error);
+    return failFor(*K, failure(Cache.Error));
 
   const DumpSettings &Dumps = dumpSettings();
   bool Measure =
@@ -842,8 +857,8 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     Times.Evaluate = msSince(T0);
   noteStaged(K->Blob, Staged.Values, EvaluateStart);
   if (Staged.GaveUp >= 0)
-    return fail(kernelPrefix(*K) + ": " +
-                evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp)));
+    return failFor(*K,
+                   failure(evaluatorGaveUp(K->Blob, uint32_t(Staged.GaveUp))));
 
   bool Capturing = S.capturing();
   // Parameters over the parameter-space limit are read from device memory
@@ -856,15 +871,16 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
     Times.BytesInMemory =
         bytesInMemory(llvm::ArrayRef(ParamSizes, NumParams), InMemory);
     if (Capturing)
-      return fail(kernelPrefix(*K) + " " +
-                  notCapturable(B.Arch, ParamSizes, NumParams, InMemory));
+      return failFor(
+          *K, failure(notCapturable(B.Arch, ParamSizes, NumParams, InMemory),
+                      Clause));
   }
   // The hit path: a shared lock, no allocation, no IR.
   std::optional<CacheEntry> Uncached; // MSTAGE_CACHE=off: this launch's only
   if (Capturing && Cache.Mode == CacheMode::Off && B.Kind == BackendKind::Gpu)
-    return fail(kernelPrefix(*K) + ": cannot be captured into a graph with "
-                                   "MSTAGE_CACHE=off: the graph needs the "
-                                   "code to stay loaded");
+    return failFor(*K, failure("cannot be captured into a graph with "
+                               "MSTAGE_CACHE=off: the graph needs the code to "
+                               "stay loaded"));
   TracePoint Lookup = traceNow();
   CacheEntry *E = Cache.Mode == CacheMode::Off
                       ? &Uncached.emplace()
@@ -883,9 +899,9 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
         Times.Source = CodeSource::Generic;
     }
     if (!Generic) {
-      if (int Err = compileNow(*K, B, S.driver(), *Config, Staged, *E, Times,
-                               Capturing))
-        return Err;
+      if (llvm::Error Err = compileNow(*K, B, S.driver(), *Config, Staged, *E,
+                                       Times, Capturing))
+        return failWith(std::move(Err));
       if (Uncached)
         Times.Source = CodeSource::Uncached;
     }
@@ -905,12 +921,12 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   // Destroyed after the launch: frees the copies after the kernel.
   ParamsInMemory Moved;
   if (InMemory) {
-    std::string Err = Moved.copy(*S.driver(), S.handle(), Params, ParamSizes,
-                                 NumParams, InMemory);
-    if (!Err.empty())
-      return fail(kernelPrefix(*K) + ": cannot copy " +
-                  std::to_string(Times.BytesInMemory) +
-                  " bytes of parameters to device memory: " + Err);
+    if (llvm::Error E = Moved.copy(*S.driver(), S.handle(), Params, ParamSizes,
+                                   NumParams, InMemory))
+      return failFor(*K, context(std::move(E),
+                                 "cannot copy " +
+                                     std::to_string(Times.BytesInMemory) +
+                                     " bytes of parameters to device memory"));
     Params = Moved.params();
   }
 
@@ -926,29 +942,30 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   // Compiled once, loaded on each device that launches it.
   CUfunction Function = nullptr;
   if (!Generic) {
-    std::string Err;
-    Function = functionOn(*K, B, *C, *S.driver(), Capturing, Err);
-    if (!Function)
-      return fail(Err);
+    llvm::Expected<CUfunction> F =
+        functionOn(*K, B, *C, *S.driver(), Capturing);
+    if (!F)
+      return failWith(F.takeError());
+    Function = *F;
   }
-  GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(),
-              S.capturing());
-  Status St = S.driver()->launch(
+  GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), S.capturing());
+  llvm::Error St = S.driver()->launch(
       Generic ? Generic->Function : Function, Config->grid, Config->block,
       Config->shared_bytes,
       Generic ? GenericParams.data() : const_cast<void **>(Params), S.handle(),
       Timed ? &Ms : nullptr);
   LastKernelMs = Ms;
-  if (!St) {
+  if (St) {
     if (Uncached && Uncached->Code.Module)
-      S.driver()->unloadModule(Uncached->Code.Module);
+      llvm::consumeError(S.driver()->unloadModule(Uncached->Code.Module));
     // A fault of an earlier kernel makes every later call fail: name those.
-    if (St.Code == CUDA_ERROR_INVALID_VALUE ||
-        St.Code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
-        St.Code == CUDA_ERROR_INVALID_HANDLE)
-      return fail(kernelPrefix(*K) + ": " + St.Message);
-    return fail(
-        asyncFailure(St, &S, "launching kernel '" + K->Blob.PrettyName + "'"));
+    CUresult Code = cudaErrorCode(St);
+    if (Code == CUDA_ERROR_INVALID_VALUE ||
+        Code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
+        Code == CUDA_ERROR_INVALID_HANDLE)
+      return failFor(*K, std::move(St));
+    return failWith(asyncFailure(
+        std::move(St), &S, "launching kernel '" + K->Blob.PrettyName + "'"));
   }
   Run.enqueued();
   S.noteLaunch(HostEntry, K->Blob.PrettyName, K->Blob.Location);
@@ -957,9 +974,9 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   if (!Capturing && (Uncached || launchBlockingSetting().Value)) {
     St = S.driver()->synchronizeStream(S.handle());
     if (Uncached && Uncached->Code.Module)
-      S.driver()->unloadModule(Uncached->Code.Module);
-    if (!St)
-      return fail(kernelPrefix(*K) + " failed: " + St.Message);
+      llvm::consumeError(S.driver()->unloadModule(Uncached->Code.Module));
+    if (St)
+      return failFor(*K, context(std::move(St), "failed", Clause));
     S.forgetLaunches();
   }
   return 0;

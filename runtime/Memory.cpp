@@ -22,17 +22,13 @@ using namespace mstage::rt;
 
 #define MSTAGE_EXPORT __attribute__((visibility("default")))
 
-static int result(const Status &S) {
-  return S ? 0 : fail("mstage: " + S.Message);
-}
-
-static int unavailable() { return fail("mstage: " + backend().Reason); }
+static int unavailable() { return failWith(failure(backend().Reason)); }
 
 // Device memory off the GPU. Aligned as cudaMalloc's memory is (256 bytes),
 // so that code that relies on it behaves the same on the CPU.
 static int hostAlloc(void **Ptr, size_t Bytes) {
   *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
-  return *Ptr ? 0 : fail("mstage: out of host memory");
+  return *Ptr ? 0 : failWith(failure("out of host memory"));
 }
 
 // Each allocation is noted, with its device, so that launches can place
@@ -60,7 +56,7 @@ MSTAGE_EXPORT int mstage_rt_executes(void) {
   case BackendKind::PtxOnly:
     return 0;
   case BackendKind::Unavailable:
-    fail("mstage: " + backend().Reason);
+    unavailable();
     return -1;
   }
   return -1;
@@ -70,9 +66,9 @@ static int allocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu) {
     CUdeviceptr D = 0;
-    Status S = currentDriver()->alloc(Bytes, &D);
+    llvm::Error E = currentDriver()->alloc(Bytes, &D);
     *Ptr = reinterpret_cast<void *>(D);
-    return result(S);
+    return toStatus(std::move(E));
   }
   if (B.Kind == BackendKind::Unavailable)
     return unavailable();
@@ -87,7 +83,7 @@ MSTAGE_EXPORT int mstage_rt_free(void *Ptr) {
   CudaDriver *D = driverFor(Ptr);
   forgetAllocation(Ptr);
   if (D)
-    return result(D->free(reinterpret_cast<CUdeviceptr>(Ptr)));
+    return toStatus(D->free(reinterpret_cast<CUdeviceptr>(Ptr)));
   std::free(Ptr);
   return 0;
 }
@@ -97,7 +93,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device(void *Dst, const void *Src,
   const Backend &B = backend();
   HostSpan Span(SpanKind::CopyToDevice, Bytes);
   if (B.Kind == BackendKind::Gpu)
-    return result(driverFor(Dst)->copyToDevice(
+    return toStatus(driverFor(Dst)->copyToDevice(
         reinterpret_cast<CUdeviceptr>(Dst), Src, Bytes));
   if (B.Kind == BackendKind::Unavailable)
     return unavailable();
@@ -110,7 +106,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host(void *Dst, const void *Src,
   const Backend &B = backend();
   HostSpan Span(SpanKind::CopyToHost, Bytes);
   if (B.Kind == BackendKind::Gpu)
-    return result(driverFor(Src)->copyToHost(
+    return toStatus(driverFor(Src)->copyToHost(
         Dst, reinterpret_cast<CUdeviceptr>(Src), Bytes));
   if (B.Kind == BackendKind::Unavailable)
     return unavailable();
@@ -144,9 +140,9 @@ static int allocAsyncImpl(void **Ptr, size_t Bytes, mstage_stream *SP) {
     return allocImpl(Ptr, Bytes);
   CUdeviceptr D = 0;
   Stream &St = streamOf(SP);
-  Status S = St.driver()->allocAsync(Bytes, St.handle(), &D);
+  llvm::Error E = St.driver()->allocAsync(Bytes, St.handle(), &D);
   *Ptr = reinterpret_cast<void *>(D);
-  return result(S);
+  return toStatus(std::move(E));
 }
 
 MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
@@ -160,7 +156,7 @@ MSTAGE_EXPORT int mstage_rt_free_async(void *Ptr, mstage_stream *SP) {
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu)
-    return result(S.driver()->freeAsync(dev(Ptr), S.handle()));
+    return toStatus(S.driver()->freeAsync(dev(Ptr), S.handle()));
   if (S.capturing()) { // a graph's replays may still use it
     S.recording().Frees.push_back(Ptr);
     return 0;
@@ -177,7 +173,7 @@ MSTAGE_EXPORT int mstage_rt_copy_to_device_async(void *Dst, const void *Src,
   if (B.Kind == BackendKind::Gpu) {
     GpuSpan Span(SpanKind::CopyToDevice, *S.driver(), S.handle(), S.id(),
                  S.capturing(), Bytes);
-    return Span.enqueued(result(
+    return Span.enqueued(toStatus(
         S.driver()->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle())));
   }
   return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyToDevice);
@@ -191,10 +187,12 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
   if (B.Kind == BackendKind::Gpu) {
     GpuSpan Span(SpanKind::CopyToHost, *S.driver(), S.handle(), S.id(),
                  S.capturing(), Bytes);
-    Status St = S.driver()->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
+    llvm::Error E =
+        S.driver()->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
     // A fault of an earlier kernel surfaces here.
     return Span.enqueued(
-        St ? 0 : fail(asyncFailure(St, &S, "copying to the host")));
+        E ? failWith(asyncFailure(std::move(E), &S, "copying to the host"))
+          : 0);
   }
   return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyToHost);
 }
@@ -210,13 +208,12 @@ MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
     if (CudaDriver::count() > 1) {
       int To = allocationDevice(dev(Dst)), From = allocationDevice(dev(Src));
       if (To != NoDevice && From != NoDevice && To != From)
-        return Span.enqueued(
-            result(driverOf(unsigned(To))
-                       ->copyPeerAsync(dev(Dst), dev(Src),
-                                       *driverOf(unsigned(From)), Bytes,
-                                       S.handle())));
+        return Span.enqueued(toStatus(
+            driverOf(unsigned(To))
+                ->copyPeerAsync(dev(Dst), dev(Src), *driverOf(unsigned(From)),
+                                Bytes, S.handle())));
     }
-    return Span.enqueued(result(
+    return Span.enqueued(toStatus(
         S.driver()->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle())));
   }
   return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyOnDevice);
@@ -228,8 +225,8 @@ MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,
   const Backend &B = backend();
   Stream &S = streamOf(SP);
   if (B.Kind == BackendKind::Gpu)
-    return result(S.driver()->fillAsync(dev(Dst), Pattern, ElementBytes, Count,
-                                        S.handle()));
+    return toStatus(S.driver()->fillAsync(dev(Dst), Pattern, ElementBytes,
+                                          Count, S.handle()));
   if (B.Kind == BackendKind::Unavailable)
     return unavailable();
   std::string Element(static_cast<const char *>(Pattern), ElementBytes);
@@ -244,7 +241,7 @@ MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,
 static int hostAllocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
-    return result(currentDriver()->allocHost(Bytes, Ptr));
+    return toStatus(currentDriver()->allocHost(Bytes, Ptr));
   return hostAlloc(Ptr, Bytes);
 }
 
@@ -256,7 +253,7 @@ MSTAGE_EXPORT int mstage_rt_host_free(void *Ptr) {
   forgetAllocation(Ptr);
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
-    return result(currentDriver()->freeHost(Ptr));
+    return toStatus(currentDriver()->freeHost(Ptr));
   std::free(Ptr);
   return 0;
 }
@@ -265,9 +262,9 @@ static int managedAllocImpl(void **Ptr, size_t Bytes) {
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu) {
     CUdeviceptr D = 0;
-    Status S = currentDriver()->allocManaged(Bytes, &D);
+    llvm::Error E = currentDriver()->allocManaged(Bytes, &D);
     *Ptr = reinterpret_cast<void *>(D);
-    return result(S);
+    return toStatus(std::move(E));
   }
   return hostAlloc(Ptr, Bytes);
 }
@@ -280,7 +277,7 @@ MSTAGE_EXPORT int mstage_rt_managed_free(void *Ptr) {
   forgetAllocation(Ptr);
   const Backend &B = backend();
   if (B.Kind == BackendKind::Gpu)
-    return result(currentDriver()->free(dev(Ptr)));
+    return toStatus(currentDriver()->free(dev(Ptr)));
   std::free(Ptr);
   return 0;
 }
@@ -291,7 +288,7 @@ MSTAGE_EXPORT int mstage_rt_prefetch(const void *Ptr, size_t Bytes,
   if (B.Kind != BackendKind::Gpu)
     return 0; // already where the CPU back end runs
   Stream &S = streamOf(SP);
-  return result(
+  return toStatus(
       S.driver()->prefetch(dev(Ptr), Bytes, ToDevice != 0, S.handle()));
 }
 

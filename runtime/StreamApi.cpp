@@ -24,7 +24,7 @@ using namespace mstage::rt;
 struct mstage_event {
   CUevent Handle = nullptr;     // GPU
   CudaDriver *Driver = nullptr; // the device of Handle
-  uint64_t StreamId = 0;    // where it was last recorded; 0: never
+  uint64_t StreamId = 0;        // where it was last recorded; 0: never
   // Off the GPU: when it was recorded; shared with a capture's recorded
   // operation, which may replay after the event is gone.
   std::shared_ptr<std::chrono::steady_clock::time_point> Time =
@@ -39,8 +39,6 @@ struct mstage_graph {
 };
 
 namespace {
-
-int result(const std::string &Err) { return Err.empty() ? 0 : fail(Err); }
 
 bool onGpu() { return backend().Kind == BackendKind::Gpu; }
 
@@ -86,7 +84,7 @@ MSTAGE_EXPORT void *mstage_rt_stream_native(mstage_stream *S) {
 }
 
 MSTAGE_EXPORT int mstage_rt_stream_synchronize(mstage_stream *S) {
-  return result(synchronizeStream(streamOf(S)));
+  return toStatus(synchronizeStream(streamOf(S)));
 }
 
 MSTAGE_EXPORT int mstage_rt_stream_capturing(mstage_stream *S) {
@@ -94,7 +92,7 @@ MSTAGE_EXPORT int mstage_rt_stream_capturing(mstage_stream *S) {
 }
 
 MSTAGE_EXPORT int mstage_rt_synchronize(void) {
-  return result(synchronizeAll());
+  return toStatus(synchronizeAll());
 }
 
 MSTAGE_EXPORT int mstage_rt_stream_order_after(mstage_stream *S,
@@ -105,18 +103,17 @@ MSTAGE_EXPORT int mstage_rt_stream_order_after(mstage_stream *S,
   Stream *Other = findStream(OtherId);
   if (!Other) // gone: its work completed when it was destroyed
     return 0;
-  Status St = Self.orderAfter(*Other);
-  return St ? 0 : fail("mstage: ordering streams: " + St.Message);
+  return toStatus(context(Self.orderAfter(*Other), "ordering streams"));
 }
 
 MSTAGE_EXPORT int mstage_rt_event_create(mstage_event **Out) {
   auto *E = new mstage_event;
   E->Driver = currentDriver();
   if (E->Driver)
-    if (Status St = E->Driver->createEvent(&E->Handle); !St) {
+    if (llvm::Error Err = E->Driver->createEvent(&E->Handle)) {
       delete E;
       *Out = nullptr;
-      return fail("mstage: cannot make an event: " + St.Message);
+      return failWith(context(std::move(Err), "cannot make an event"));
     }
   *Out = E;
   return 0;
@@ -126,7 +123,7 @@ MSTAGE_EXPORT void mstage_rt_event_destroy(mstage_event *E) {
   if (!E)
     return;
   if (E->Handle)
-    E->Driver->destroyEvent(E->Handle);
+    llvm::consumeError(E->Driver->destroyEvent(E->Handle));
   delete E;
 }
 
@@ -138,14 +135,14 @@ MSTAGE_EXPORT int mstage_rt_event_record(mstage_event *E, mstage_stream *SP) {
     // device is remade here.
     if (E->Driver != S.driver()) {
       CUevent Handle = nullptr;
-      if (Status St = S.driver()->createEvent(&Handle); !St)
-        return fail("mstage: recording an event: " + St.Message);
-      E->Driver->destroyEvent(E->Handle);
+      if (llvm::Error Err = S.driver()->createEvent(&Handle))
+        return failWith(context(std::move(Err), "recording an event"));
+      llvm::consumeError(E->Driver->destroyEvent(E->Handle));
       E->Handle = Handle;
       E->Driver = S.driver();
     }
-    Status St = E->Driver->recordEvent(E->Handle, S.handle());
-    return St ? 0 : fail("mstage: recording an event: " + St.Message);
+    return toStatus(context(E->Driver->recordEvent(E->Handle, S.handle()),
+                            "recording an event"));
   }
   return S.runOrRecord([Time = E->Time] {
     *Time = std::chrono::steady_clock::now();
@@ -159,18 +156,19 @@ MSTAGE_EXPORT int mstage_rt_stream_wait_event(mstage_stream *S,
     return 0; // off the GPU, recorded work is done; unrecorded: no wait
   // A stream may wait for an event of another device.
   Stream &Waiting = streamOf(S);
-  Status St = Waiting.driver()->waitEvent(Waiting.handle(), E->Handle);
-  return St ? 0 : fail("mstage: waiting for an event: " + St.Message);
+  return toStatus(
+      context(Waiting.driver()->waitEvent(Waiting.handle(), E->Handle),
+              "waiting for an event"));
 }
 
 MSTAGE_EXPORT int mstage_rt_event_synchronize(mstage_event *E) {
   if (!onGpu() || !E->StreamId)
     return 0;
-  Status St = E->Driver->synchronizeEvent(E->Handle);
-  if (St)
+  llvm::Error Err = E->Driver->synchronizeEvent(E->Handle);
+  if (!Err)
     return 0;
-  return fail(asyncFailure(St, findStream(E->StreamId),
-                           "waiting for an event"));
+  return failWith(asyncFailure(std::move(Err), findStream(E->StreamId),
+                               "waiting for an event"));
 }
 
 MSTAGE_EXPORT int mstage_rt_event_query(mstage_event *E) {
@@ -181,8 +179,8 @@ MSTAGE_EXPORT int mstage_rt_event_query(mstage_event *E) {
     return 1;
   if (R == CUDA_ERROR_NOT_READY)
     return 0;
-  fail(asyncFailure(Status::failure(R, E->Driver->errorText(R, "cuEventQuery")),
-                    findStream(E->StreamId), "waiting for an event"));
+  failWith(asyncFailure(cudaFailure(R, E->Driver->errorText(R, "cuEventQuery")),
+                        findStream(E->StreamId), "waiting for an event"));
   return -1;
 }
 
@@ -190,14 +188,16 @@ MSTAGE_EXPORT int mstage_rt_event_elapsed(float *Ms, mstage_event *Start,
                                           mstage_event *End) {
   *Ms = 0;
   if (!Start->StreamId || !End->StreamId)
-    return fail("mstage: elapsed_ms: an event was never recorded");
+    return failWith(failure("elapsed_ms: an event was never recorded"));
   if (onGpu()) {
     if (Start->Driver != End->Driver)
-      return fail("mstage: elapsed_ms: the events were recorded on " +
-                  Start->Driver->shortName() + " and " +
-                  End->Driver->shortName() + "; time events of one device");
-    Status St = Start->Driver->elapsedMs(Ms, Start->Handle, End->Handle);
-    return St ? 0 : fail("mstage: elapsed_ms: " + St.Message);
+      return failWith(failure("elapsed_ms: the events were recorded on " +
+                              Start->Driver->shortName() + " and " +
+                              End->Driver->shortName() +
+                              "; time events of one device"));
+    return toStatus(
+        context(Start->Driver->elapsedMs(Ms, Start->Handle, End->Handle),
+                "elapsed_ms"));
   }
   *Ms = std::chrono::duration<float, std::milli>(*End->Time - *Start->Time)
             .count();
@@ -211,34 +211,33 @@ MSTAGE_EXPORT void *mstage_rt_event_native(mstage_event *E) {
 MSTAGE_EXPORT int mstage_rt_capture_begin(mstage_stream *SP) {
   Stream &S = streamOf(SP);
   if (S.capturing())
-    return fail("mstage: capture: stream " + std::to_string(S.id()) +
-                " is already being captured");
+    return failWith(failure("capture: stream " + std::to_string(S.id()) +
+                            " is already being captured"));
   if (onGpu())
-    if (Status St = S.driver()->beginCapture(S.handle()); !St)
-      return fail("mstage: capture: " + St.Message);
+    if (llvm::Error E = S.driver()->beginCapture(S.handle()))
+      return failWith(context(std::move(E), "capture"));
   S.setCapturing(true);
   return 0;
 }
 
-MSTAGE_EXPORT int mstage_rt_capture_end(mstage_stream *SP,
-                                        mstage_graph **Out) {
+MSTAGE_EXPORT int mstage_rt_capture_end(mstage_stream *SP, mstage_graph **Out) {
   Stream &S = streamOf(SP);
   if (Out)
     *Out = nullptr;
   if (!S.capturing())
-    return fail("mstage: capture: stream " + std::to_string(S.id()) +
-                " is not being captured");
+    return failWith(failure("capture: stream " + std::to_string(S.id()) +
+                            " is not being captured"));
   S.setCapturing(false);
   auto G = std::make_unique<mstage_graph>();
   G->Rec = S.takeRecording();
   G->Driver = S.driver();
   if (onGpu()) {
-    Status St = G->Driver->endCapture(S.handle(), &G->Graph);
-    if (St && Out)
-      St = G->Driver->instantiate(G->Graph, &G->Exec);
-    if (!St) {
+    llvm::Error E = G->Driver->endCapture(S.handle(), &G->Graph);
+    if (!E && Out)
+      E = G->Driver->instantiate(G->Graph, &G->Exec);
+    if (E) {
       G->Driver->destroyGraph(G->Graph, G->Exec);
-      return fail("mstage: capture: " + St.Message);
+      return failWith(context(std::move(E), "capture"));
     }
   }
   if (!Out) { // discarded: an exception left the captured function
@@ -253,13 +252,12 @@ MSTAGE_EXPORT int mstage_rt_graph_launch(mstage_graph *G, mstage_stream *SP) {
   Stream &S = streamOf(SP);
   if (onGpu()) {
     if (S.driver() != G->Driver)
-      return fail("mstage: launching a graph captured on " +
-                  G->Driver->shortName() + " on a stream of " +
-                  S.driver()->shortName() +
-                  "; a graph runs on the device it was captured on");
-    Status St = G->Driver->launchGraph(G->Exec, S.handle());
-    if (!St)
-      return fail(asyncFailure(St, &S, "launching a graph"));
+      return failWith(
+          failure("launching a graph captured on " + G->Driver->shortName() +
+                  " on a stream of " + S.driver()->shortName() +
+                  "; a graph runs on the device it was captured on"));
+    if (llvm::Error E = G->Driver->launchGraph(G->Exec, S.handle()))
+      return failWith(asyncFailure(std::move(E), &S, "launching a graph"));
     S.noteLaunches(G->Rec.Kernels);
     return 0;
   }

@@ -3,6 +3,7 @@
 #include "cache/DiskCache.h"
 #include "cuda/CudaTools.h"
 #include "inspect/TraceEvents.h"
+#include "support/RuntimeFailure.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -21,10 +22,10 @@ std::atomic<bool> PtxasFailed{false};
 
 // Reports a ptxas failure once; ptxas is not used again.
 void givingUpOnPtxas(StringRef Kernel, Error E) {
-  std::string Why = toString(std::move(E));
+  std::string Why = failureMessage(std::move(E));
   static std::once_flag Warned;
   std::call_once(Warned, [&] {
-    errs() << "mstage: kernel '" << Kernel << "': " << Why
+    errs() << kernelMessage(Kernel, Why)
            << "\nmstage: kernels are loaded as PTX from now on (set "
               "MSTAGE_PTXAS to another ptxas, or to off)\n";
   });
@@ -68,10 +69,12 @@ public:
       if (!*Done) {
         Error E = handleErrors(Done->takeError(), [&](const PtxRejected &R) {
           // The driver took PTX that ptxas refuses: no entry may serve it.
-          errs() << "mstage: kernel '" << P.Kernel << "': " << R.Command
-                 << " rejects the PTX that the driver loaded (its cache entry "
-                    "is removed): "
-                 << R.Log << "\n";
+          errs() << kernelMessage(P.Kernel,
+                                  R.Command +
+                                      " rejects the PTX that the driver loaded "
+                                      "(its cache entry is removed): " +
+                                      R.Log)
+                 << "\n";
           removeFromDiskCache(P.Key);
         });
         if (E)

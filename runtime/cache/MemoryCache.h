@@ -13,12 +13,14 @@
 #define MSTAGE_RUNTIME_CACHE_MEMORYCACHE_H
 
 #include "cuda/CudaDriver.h"
+#include "support/RuntimeFailure.h"
 
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -56,7 +58,9 @@ struct CacheEntry {
   std::mutex Compiling; // held while the code is made
   std::atomic<EntryState> State{EntryState::Empty};
   CompiledKernel Code;
-  std::string Failure; // written before State becomes Failed
+  // Written before State becomes Failed; each launch that finds it fails
+  // with it.
+  std::optional<RuntimeFailure> Failure;
   bool ready() const {
     return State.load(std::memory_order_acquire) == EntryState::Ready;
   }

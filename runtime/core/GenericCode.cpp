@@ -92,19 +92,20 @@ void GenericCode::load() {
   if (B.Kind == BackendKind::Gpu) {
     std::string Payload = Chosen->Payload.str(); // the driver wants a string
     CUmodule M = nullptr;
-    Status S = Chosen->Kind == AotKind::Cubin
-                   ? B.Driver->loadModuleFromCubin(Payload, &M)
-                   : B.Driver->loadModuleFromPtx(Payload, &M);
+    Error E = Chosen->Kind == AotKind::Cubin
+                  ? B.Driver->loadModuleFromCubin(Payload, &M)
+                  : B.Driver->loadModuleFromPtx(Payload, &M);
     for (const std::string &Name : Names) {
-      if (!S)
+      if (E)
         break;
-      S = B.Driver->getFunction(M, Name, &Found[Name].Function);
+      E = B.Driver->getFunction(M, Name, &Found[Name].Function);
     }
-    if (!S) {
+    if (E) {
       if (M)
-        B.Driver->unloadModule(M);
+        consumeError(B.Driver->unloadModule(M));
       return Report("its ahead-of-time " + Twine(kindName(Chosen->Kind)) +
-                    " for " + Chosen->Arch + " does not load: " + S.Message);
+                    " for " + Chosen->Arch +
+                    " does not load: " + failureMessage(std::move(E)));
     }
     Code = M;
   } else {
@@ -128,7 +129,7 @@ void GenericCode::unload() {
   std::call_once(Loaded, [] {}); // never loaded: never will be
   std::lock_guard<std::mutex> G(Lock);
   if (Code && backend().Driver)
-    backend().Driver->unloadModule(Code);
+    consumeError(backend().Driver->unloadModule(Code));
   Code = nullptr;
   Kernels.clear();
 }

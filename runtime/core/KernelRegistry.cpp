@@ -95,7 +95,7 @@ void dropCode(RegisteredKernel &K) {
     return;
   for (const CompiledKernel &C : Code)
     if (C.Module)
-      B.Driver->unloadModule(C.Module);
+      llvm::consumeError(B.Driver->unloadModule(C.Module));
 }
 
 } // namespace
@@ -143,7 +143,7 @@ void preloadGenericCode() {
   std::lock_guard<std::mutex> G(R.Lock);
   for (auto [Module, Generic] : R.Generic)
     queueCompile(Module, [Generic = Generic] {
-      if (backend().Driver->bindThread())
+      if (succeeded(backend().Driver->bindThread()))
         Generic->preload();
     });
 }

@@ -6,6 +6,7 @@
 #include "cache/MemoryCache.h"
 #include "core/GenericCode.h"
 #include "mstage/abi.h"
+#include "support/RuntimeFailure.h"
 
 namespace mstage::rt {
 
@@ -27,6 +28,11 @@ struct RegisteredKernel {
 // freed, so the result stays valid (and no later kernel gets its address); a
 // thread's repeated lookup takes no lock.
 const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why);
+
+// E, naming K (support/RuntimeFailure.h).
+inline llvm::Error withKernel(llvm::Error E, const RegisteredKernel &K) {
+  return withKernel(std::move(E), K.Blob.PrettyName);
+}
 
 // Loads the generic code of every registered module on the compile pool:
 // the module load (measured: most of a cold first launch) overlaps the

@@ -3,6 +3,7 @@
 
 #include "core/AllocationMap.h"
 #include "cuda/CudaDriver.h"
+#include "support/RuntimeFailure.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -46,7 +47,7 @@ bool mappedHere(uintptr_t P) {
 
 } // namespace
 
-std::string launchFactsOf(const RegisteredKernel &K, const Backend &B,
+llvm::Error launchFactsOf(const RegisteredKernel &K, const Backend &B,
                           void *const *Params, const uint32_t *ParamSizes,
                           uint32_t NumParams, bool Preview,
                           llvm::SmallVectorImpl<SlotFact> &Facts) {
@@ -98,10 +99,10 @@ std::string launchFactsOf(const RegisteredKernel &K, const Backend &B,
         continue; // host memory the GPU can read; nothing is assumed
     }
     if (mappedHere(P))
-      return hostPointerError(S, P, B.Kind == BackendKind::Gpu);
+      return failure(hostPointerError(S, P, B.Kind == BackendKind::Gpu));
     // Not memory at all: nothing is assumed, and the kernel's fault says it.
   }
-  return "";
+  return llvm::Error::success();
 }
 
 } // namespace mstage::rt

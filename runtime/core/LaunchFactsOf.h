@@ -15,16 +15,15 @@
 #include "core/KernelRegistry.h"
 
 #include "llvm/ADT/SmallVector.h"
-
-#include <string>
+#include "llvm/Support/Error.h"
 
 namespace mstage::rt {
 
-// Facts gets one entry per pointer slot of K. Returns "" or what is wrong
-// with a pointer, naming the argument or capture that holds it. A Preview
+// Facts gets one entry per pointer slot of K. Fails with what is wrong with
+// a pointer, naming the argument or capture that holds it. A Preview
 // (prepare()) has host pointers where the launch will have device copies
 // of std::vector arguments: each counts as an allocation of its own.
-std::string launchFactsOf(const RegisteredKernel &K, const Backend &B,
+llvm::Error launchFactsOf(const RegisteredKernel &K, const Backend &B,
                           void *const *Params, const uint32_t *ParamSizes,
                           uint32_t NumParams, bool Preview,
                           llvm::SmallVectorImpl<SlotFact> &Facts);

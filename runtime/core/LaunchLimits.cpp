@@ -74,11 +74,12 @@ const LaunchLimits &launchLimits(const Backend &B) {
   return L;
 }
 
-std::string checkLaunchShape(const mstage_launch_config &C,
+llvm::Error checkLaunchShape(const mstage_launch_config &C,
                              const LaunchLimits &L) {
   auto Over = [&](const std::string &What, uint64_t Limit) {
-    return "has " + What + ", over " + L.Whose + " limit of " +
-           std::to_string(Limit) + L.Note;
+    return failure("has " + What + ", over " + L.Whose + " limit of " +
+                       std::to_string(Limit) + L.Note,
+                   RuntimeFailure::Join::Clause);
   };
   static const char *const Axis[] = {"x", "y", "z"};
   for (int I = 0; I < 3; ++I)
@@ -102,7 +103,7 @@ std::string checkLaunchShape(const mstage_launch_config &C,
     return Over("shared_bytes " + std::to_string(C.shared_bytes) +
                     " (dynamic shared memory)",
                 L.SharedBytes);
-  return "";
+  return llvm::Error::success();
 }
 
 uint64_t staticSharedBytes(const KernelBlob &Blob) {
@@ -128,22 +129,25 @@ uint64_t staticSharedBytes(const KernelBlob &Blob) {
   return LastBytes = It->second;
 }
 
-std::string checkSharedMemory(const mstage_launch_config &C,
+llvm::Error checkSharedMemory(const mstage_launch_config &C,
                               uint64_t StaticBytes, const LaunchLimits &L) {
   if (StaticBytes > StaticSharedLimit)
-    return "has " + std::to_string(StaticBytes) +
-           " bytes of shared_array, over the limit of " +
-           std::to_string(StaticSharedLimit) +
-           " bytes of static shared memory per kernel; take large arrays "
-           "from dynamic shared memory (shared_arena and the launch's "
-           "shared_bytes)";
+    return failure("has " + std::to_string(StaticBytes) +
+                       " bytes of shared_array, over the limit of " +
+                       std::to_string(StaticSharedLimit) +
+                       " bytes of static shared memory per kernel; take large "
+                       "arrays from dynamic shared memory (shared_arena and "
+                       "the launch's shared_bytes)",
+                   RuntimeFailure::Join::Clause);
   uint64_t Total = StaticBytes + C.shared_bytes;
   if (StaticBytes && Total > L.SharedBytes)
-    return "has " + std::to_string(Total) + " bytes of shared memory (" +
-           std::to_string(StaticBytes) + " of shared_array, " +
-           std::to_string(C.shared_bytes) + " of shared_bytes), over " +
-           L.Whose + " limit of " + std::to_string(L.SharedBytes) + L.Note;
-  return "";
+    return failure(
+        "has " + std::to_string(Total) + " bytes of shared memory (" +
+            std::to_string(StaticBytes) + " of shared_array, " +
+            std::to_string(C.shared_bytes) + " of shared_bytes), over " +
+            L.Whose + " limit of " + std::to_string(L.SharedBytes) + L.Note,
+        RuntimeFailure::Join::Clause);
+  return llvm::Error::success();
 }
 
 } // namespace mstage::rt

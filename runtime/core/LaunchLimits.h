@@ -11,6 +11,7 @@
 
 #include "KernelBlob.h"
 #include "core/Backend.h"
+#include "support/RuntimeFailure.h"
 
 #include "mstage/abi.h"
 
@@ -35,8 +36,9 @@ LaunchLimits archLaunchLimits(const std::string &Arch);
 // The limits launches on B are held to (computed once per process).
 const LaunchLimits &launchLimits(const Backend &B);
 
-// "" when C fits L; else what is over which limit, for "mstage: kernel 'k' ".
-std::string checkLaunchShape(const mstage_launch_config &C,
+// Success when C fits L; else what is over which limit, as the rest of the
+// sentence "mstage: kernel 'k' ..." (withKernel names the kernel).
+llvm::Error checkLaunchShape(const mstage_launch_config &C,
                              const LaunchLimits &L);
 
 // The static shared memory a kernel may declare (shared_array), on every
@@ -47,9 +49,9 @@ inline constexpr uint64_t StaticSharedLimit = 48 * 1024;
 // once per kernel (only the globals are read).
 uint64_t staticSharedBytes(const KernelBlob &Blob);
 
-// "" when StaticBytes of shared_array and C's dynamic shared memory fit L
-// together; else what is over, as checkLaunchShape says it.
-std::string checkSharedMemory(const mstage_launch_config &C,
+// Success when StaticBytes of shared_array and C's dynamic shared memory
+// fit L together; else what is over, as checkLaunchShape says it.
+llvm::Error checkSharedMemory(const mstage_launch_config &C,
                               uint64_t StaticBytes, const LaunchLimits &L);
 
 } // namespace mstage::rt

@@ -5,7 +5,7 @@
 
 namespace mstage::rt {
 
-std::string ParamsInMemory::copy(CudaDriver &D, CUstream Stream,
+llvm::Error ParamsInMemory::copy(CudaDriver &D, CUstream Stream,
                                  void *const *Params, const uint32_t *Sizes,
                                  uint32_t NumParams, uint64_t Mask) {
   // One allocation, each parameter 16-byte aligned in it (as alignas allows).
@@ -13,8 +13,8 @@ std::string ParamsInMemory::copy(CudaDriver &D, CUstream Stream,
   for (uint32_t I = 0; I < NumParams && I < 64; ++I)
     if (Mask >> I & 1)
       Bytes = llvm::alignTo(Bytes, 16) + Sizes[I];
-  if (Status S = D.allocAsync(Bytes, Stream, &Block); !S)
-    return S.Message;
+  if (llvm::Error E = D.allocAsync(Bytes, Stream, &Block))
+    return E;
   Driver = &D;
   On = Stream;
   Ptrs.assign(Params, Params + NumParams);
@@ -25,20 +25,20 @@ std::string ParamsInMemory::copy(CudaDriver &D, CUstream Stream,
       continue;
     Offset = llvm::alignTo(Offset, 16);
     CUdeviceptr At = Block + Offset;
-    if (Status S = D.copyToDeviceAsync(At, Params[I], Sizes[I], Stream); !S)
-      return S.Message;
+    if (llvm::Error E = D.copyToDeviceAsync(At, Params[I], Sizes[I], Stream))
+      return E;
     Addresses.push_back(At);
     Ptrs[I] = &Addresses.back();
     Offset += Sizes[I];
   }
-  return "";
+  return llvm::Error::success();
 }
 
 ParamsInMemory::~ParamsInMemory() {
   // A failure here is the stream's, and surfaces at its next synchronizing
   // call.
   if (Block)
-    (void)Driver->freeAsync(Block, On);
+    llvm::consumeError(Driver->freeAsync(Block, On));
 }
 
 } // namespace mstage::rt

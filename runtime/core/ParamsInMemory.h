@@ -19,15 +19,14 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
-#include <string>
 
 namespace mstage::rt {
 
 class ParamsInMemory {
 public:
   // Copies the parameters in Mask (bit I: parameter I) to device memory on
-  // Stream. Returns "" or what failed.
-  std::string copy(CudaDriver &D, CUstream Stream, void *const *Params,
+  // Stream; the driver's failure, if one fails.
+  llvm::Error copy(CudaDriver &D, CUstream Stream, void *const *Params,
                    const uint32_t *Sizes, uint32_t NumParams, uint64_t Mask);
   // The launch's parameters: the moved ones are their device addresses.
   void **params() { return Ptrs.data(); }

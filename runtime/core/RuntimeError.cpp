@@ -7,8 +7,9 @@ namespace mstage::rt {
 
 static thread_local std::string LastError;
 
-int fail(std::string Message) {
-  LastError = std::move(Message);
+int failWith(llvm::Error E) {
+  assert(E && "failWith needs a failure");
+  LastError = llvm::toString(std::move(E));
   return 1;
 }
 

@@ -2,13 +2,17 @@
 #ifndef MSTAGE_RUNTIME_CORE_RUNTIMEERROR_H
 #define MSTAGE_RUNTIME_CORE_RUNTIMEERROR_H
 
-#include <string>
+#include "support/RuntimeFailure.h"
 
 namespace mstage::rt {
 
-// Records Message as the calling thread's last error and returns 1, the C
-// API's failure status.
-int fail(std::string Message);
+// Records E's text (support/RuntimeFailure.h) as the calling thread's last
+// error and returns 1, the C API's failure status; every mstage_rt_* entry
+// point fails through it. E must be a failure.
+int failWith(llvm::Error E);
+
+// The C API's status for E: 0 for success, else failWith(E).
+inline int toStatus(llvm::Error E) { return E ? failWith(std::move(E)) : 0; }
 
 const char *lastError();
 

@@ -39,8 +39,12 @@ std::atomic<bool> FaultReported{false};
 // output and its failure are not lost.
 void waitAtExit() {
   bool Reported = FaultReported;
-  if (std::string Err = synchronizeAll(); !Err.empty() && !Reported)
-    llvm::errs() << Err << " (found at exit)\n";
+  if (llvm::Error E = synchronizeAll()) {
+    if (Reported)
+      llvm::consumeError(std::move(E));
+    else
+      llvm::errs() << llvm::toString(std::move(E)) << " (found at exit)\n";
+  }
 }
 
 Stream *registerStream(CUstream Handle, unsigned Device) {
@@ -51,17 +55,15 @@ Stream *registerStream(CUstream Handle, unsigned Device) {
   return S;
 }
 
-Stream *makeStream(unsigned Device, std::string &Why) {
+llvm::Expected<Stream *> makeStream(unsigned Device) {
   const Backend &B = backend();
   CUstream Handle = nullptr;
   static std::once_flag AtExit;
   if (B.Kind == BackendKind::Gpu)
     std::call_once(AtExit, [] { std::atexit(waitAtExit); });
   if (B.Kind == BackendKind::Gpu)
-    if (Status S = driverOf(Device)->createStream(&Handle); !S) {
-      Why = "mstage: cannot make a stream: " + S.Message;
-      return nullptr;
-    }
+    if (llvm::Error E = driverOf(Device)->createStream(&Handle))
+      return context(std::move(E), "cannot make a stream");
   return registerStream(Handle, Device);
 }
 
@@ -90,9 +92,7 @@ struct DefaultStreamGuard {
 };
 thread_local DefaultStreamGuard DefaultGuard;
 
-std::string describe(Stream &S) {
-  return "stream " + std::to_string(S.id());
-}
+std::string describe(Stream &S) { return "stream " + std::to_string(S.id()); }
 
 } // namespace
 
@@ -140,8 +140,7 @@ std::string Stream::inFlightText() {
             (K.Launches == 1 ? " launch" : " launches");
   }
   if (OtherLaunches)
-    Text += "; " + std::to_string(OtherLaunches) +
-            " launches of other kernels";
+    Text += "; " + std::to_string(OtherLaunches) + " launches of other kernels";
   return Text;
 }
 
@@ -173,27 +172,27 @@ Recording Stream::takeRecording() {
   return Out;
 }
 
-Status Stream::orderAfter(Stream &Other) {
+llvm::Error Stream::orderAfter(Stream &Other) {
   if (!Driver || !Other.Driver || &Other == this)
-    return Status::success();
+    return llvm::Error::success();
   // The fence is Other's device's; a stream may wait for an event of
   // another device.
   std::lock_guard<std::mutex> G(Other.Lock);
   if (!Other.Fence)
-    if (Status S = Other.Driver->createEvent(&Other.Fence, /*Timing=*/false);
-        !S)
-      return S;
-  if (Status S = Other.Driver->recordEvent(Other.Fence, Other.Handle); !S)
-    return S;
+    if (llvm::Error E =
+            Other.Driver->createEvent(&Other.Fence, /*Timing=*/false))
+      return E;
+  if (llvm::Error E = Other.Driver->recordEvent(Other.Fence, Other.Handle))
+    return E;
   if (!Capturing)
     return Driver->waitEvent(Handle, Other.Fence);
   // A graph cannot depend on work outside it; its replays all come later,
   // so the host waits for that work now.
   CUstreamCaptureMode Mode =
       Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
-  Status S = Other.Driver->synchronizeEvent(Other.Fence);
+  llvm::Error E = Other.Driver->synchronizeEvent(Other.Fence);
   Driver->relaxCapture(Mode);
-  return S;
+  return E;
 }
 
 CudaDriver *driverOf(unsigned Device) {
@@ -223,9 +222,10 @@ std::string checkDevice(unsigned Index) {
 
 int setCurrentDevice(unsigned Index) {
   if (backend().Kind == BackendKind::Unavailable)
-    return fail("mstage: no device can be made current: " + backend().Reason);
+    return failWith(
+        failure("no device can be made current: " + backend().Reason));
   if (std::string Bad = checkDevice(Index); !Bad.empty())
-    return fail("mstage: make_current: " + Bad);
+    return failWith(failure("make_current: " + Bad));
   CurrentDevicePlusOne = Index + 1;
   return 0;
 }
@@ -245,14 +245,16 @@ Stream &currentStreamOn(unsigned Device) {
         return *Slot;
       }
   }
-  std::string Why;
-  Slot = makeStream(Device, Why);
-  if (!Slot) {
+  llvm::Expected<Stream *> Made = makeStream(Device);
+  if (!Made) {
     // Without a stream of its own, the thread uses the legacy default
     // stream, which is always there; the failure shows at the first
     // operation that needs more.
-    llvm::errs() << Why << "; using the legacy default stream\n";
+    llvm::errs() << llvm::toString(Made.takeError())
+                 << "; using the legacy default stream\n";
     Slot = registerStream(nullptr, Device);
+  } else {
+    Slot = *Made;
   }
   return *Slot;
 }
@@ -265,18 +267,19 @@ Stream &streamOf(mstage_stream *S) {
 
 Stream *createStream(unsigned Device) {
   if (backend().Kind == BackendKind::Unavailable) {
-    fail("mstage: cannot make a stream: " + backend().Reason);
+    failWith(failure("cannot make a stream: " + backend().Reason));
     return nullptr;
   }
   if (std::string Bad = checkDevice(Device); !Bad.empty()) {
-    fail("mstage: cannot make a stream: " + Bad);
+    failWith(failure("cannot make a stream: " + Bad));
     return nullptr;
   }
-  std::string Why;
-  Stream *S = makeStream(Device, Why);
-  if (!S)
-    fail(Why);
-  return S;
+  llvm::Expected<Stream *> S = makeStream(Device);
+  if (!S) {
+    failWith(S.takeError());
+    return nullptr;
+  }
+  return *S;
 }
 
 void destroyStream(Stream *S) {
@@ -285,15 +288,16 @@ void destroyStream(Stream *S) {
   if (S->capturing())
     llvm::errs() << "mstage: " << describe(*S)
                  << " is destroyed while it is captured into a graph\n";
-  else if (std::string Err = synchronizeStream(*S); !Err.empty())
-    llvm::errs() << Err << " (reported by the stream's destructor)\n";
+  else if (llvm::Error E = synchronizeStream(*S))
+    llvm::errs() << llvm::toString(std::move(E))
+                 << " (reported by the stream's destructor)\n";
   {
     Registry &R = registry();
     std::lock_guard<std::mutex> G(R.Lock);
     R.Live.erase(S->id());
   }
   if (S->driver() && S->handle())
-    S->driver()->destroyStream(S->handle());
+    llvm::consumeError(S->driver()->destroyStream(S->handle()));
   delete S;
 }
 
@@ -304,16 +308,17 @@ Stream *findStream(uint64_t Id) {
   return It == R.Live.end() ? nullptr : It->second;
 }
 
-std::string asyncFailure(const Status &Failure, Stream *S,
+llvm::Error asyncFailure(llvm::Error Failure, Stream *S,
                          const std::string &What) {
   FaultReported = true;
   // One kernel in flight is the one that failed.
   if (const InFlightKernel *K = S ? S->onlyKernel() : nullptr)
-    return "mstage: kernel '" + K->Name + "' failed (" +
-           std::to_string(K->Launches) +
-           (K->Launches == 1 ? " launch" : " launches") +
-           " in flight, found when " + What + "): " + Failure.Message;
-  std::string Message = "mstage: " + What + ": " + Failure.Message;
+    return withKernel(context(std::move(Failure),
+                              "failed (" + std::to_string(K->Launches) +
+                                  (K->Launches == 1 ? " launch" : " launches") +
+                                  " in flight, found when " + What + ")",
+                              RuntimeFailure::Join::Clause),
+                      K->Name);
   std::string Kernels;
   if (S) {
     Kernels = S->inFlightText();
@@ -322,56 +327,60 @@ std::string asyncFailure(const Status &Failure, Stream *S,
     std::lock_guard<std::mutex> G(R.Lock);
     for (auto &[Id, Live] : R.Live)
       if (std::string T = Live->inFlightText(); !T.empty())
-        Kernels += (Kernels.empty() ? "" : "; ") + T + " on " +
-                   describe(*Live);
+        Kernels += (Kernels.empty() ? "" : "; ") + T + " on " + describe(*Live);
   }
+  std::string After;
   if (Kernels.empty()) {
-    Message += "; no kernel of this stream was in flight: the fault is "
-               "from earlier work, and the GPU context is unusable after it";
-    return Message;
+    After = "; no kernel of this stream was in flight: the fault is "
+            "from earlier work, and the GPU context is unusable after it";
+  } else {
+    After = "; kernels in flight since the last synchronization: " + Kernels;
+    if (!launchBlockingSetting().Value)
+      After += "; MSTAGE_LAUNCH_BLOCKING=1 names the kernel that failed";
   }
-  Message += "; kernels in flight since the last synchronization: " + Kernels;
-  if (!launchBlockingSetting().Value)
-    Message += "; MSTAGE_LAUNCH_BLOCKING=1 names the kernel that failed";
-  return Message;
+  return updateFailure(context(std::move(Failure), What),
+                       [&](RuntimeFailure &F) { F.Message += After; });
 }
 
-std::string synchronizeStream(Stream &S) {
+llvm::Error synchronizeStream(Stream &S) {
   if (S.capturing())
-    return "mstage: cannot wait for " + describe(S) +
-           " while it is captured into a graph (a download, get(), a "
-           "std::vector& argument or synchronize() inside mstage::capture); "
-           "use device_vector arguments and read results after the capture";
+    return failure("cannot wait for " + describe(S) +
+                   " while it is captured into a graph (a download, get(), a "
+                   "std::vector& argument or synchronize() inside "
+                   "mstage::capture); use device_vector arguments and read "
+                   "results after the capture");
   if (!S.driver())
-    return "";
-  Status St = S.driver()->synchronizeStream(S.handle());
+    return llvm::Error::success();
+  llvm::Error E = S.driver()->synchronizeStream(S.handle());
   collectGpuSpans();
-  std::string Err;
-  if (!St)
-    Err = asyncFailure(St, &S, "waiting for " + describe(S));
+  if (E)
+    E = asyncFailure(std::move(E), &S, "waiting for " + describe(S));
   S.forgetLaunches(); // once reported, they are no longer in flight
-  return Err;
+  return E;
 }
 
-std::string synchronizeAll() {
+llvm::Error synchronizeAll() {
   const Backend &B = backend();
   if (B.Kind != BackendKind::Gpu)
-    return "";
+    return llvm::Error::success();
   // Every device that some thread used; the first failure is reported.
-  Status St;
+  llvm::Error First = llvm::Error::success();
   for (unsigned I = 0, N = CudaDriver::count(); I < N; ++I)
     if (CudaDriver *D = CudaDriver::at(I); D->used())
-      if (Status DS = D->synchronize(); !DS && St)
-        St = DS;
+      if (llvm::Error E = D->synchronize()) {
+        if (First)
+          llvm::consumeError(std::move(E));
+        else
+          First = std::move(E);
+      }
   collectGpuSpans();
-  std::string Err;
-  if (!St)
-    Err = asyncFailure(St, nullptr, "waiting for all streams");
+  if (First)
+    First = asyncFailure(std::move(First), nullptr, "waiting for all streams");
   Registry &R = registry();
   std::lock_guard<std::mutex> G(R.Lock);
   for (auto &[Id, Live] : R.Live)
     Live->forgetLaunches();
-  return Err;
+  return First;
 }
 
 } // namespace mstage::rt

@@ -26,7 +26,7 @@
 
 namespace mstage::rt {
 
-// A host operation: returns 0, or the status of fail().
+// A host operation: returns 0, or the status of failWith().
 using HostOp = std::function<int()>;
 
 // One kernel among those in flight, with how many of its launches are.
@@ -38,8 +38,8 @@ struct InFlightKernel {
 
 // What a capture recorded, to make a graph of.
 struct Recording {
-  std::vector<HostOp> Ops;          // off the GPU: replayed in order
-  std::vector<void *> Frees;        // off the GPU: freed with the graph
+  std::vector<HostOp> Ops;             // off the GPU: replayed in order
+  std::vector<void *> Frees;           // off the GPU: freed with the graph
   std::vector<InFlightKernel> Kernels; // named when a replay faults
 };
 
@@ -74,7 +74,7 @@ public:
   Recording &recording() { return Rec; }
 
   // The stream waits for everything enqueued on Other so far (GPU only).
-  Status orderAfter(Stream &Other);
+  llvm::Error orderAfter(Stream &Other);
 
 private:
   uint64_t Id;
@@ -90,7 +90,7 @@ private:
 };
 
 // The calling thread's current device (MSTAGE_DEVICE until it chooses one),
-// and its choice; setCurrentDevice fails (fail()) for a device that does
+// and its choice; setCurrentDevice fails (failWith()) for a device that does
 // not exist.
 unsigned currentDevice();
 int setCurrentDevice(unsigned Index);
@@ -107,7 +107,7 @@ Stream &currentStream();
 Stream &currentStreamOn(unsigned Device);
 // The stream behind a C ABI handle; null is the current stream.
 Stream &streamOf(mstage_stream *S);
-// A new stream on Device, or null with the reason recorded (fail()).
+// A new stream on Device, or null with the reason recorded (failWith()).
 Stream *createStream(unsigned Device);
 // Waits for S, reports a failure on stderr (destructors cannot throw), and
 // frees it.
@@ -115,15 +115,14 @@ void destroyStream(Stream *S);
 // The live stream with this id, or null (its work completed when it went).
 Stream *findStream(uint64_t Id);
 
-// Waits for S. Returns "" or the whole error message, naming the kernels
-// that were in flight on S.
-std::string synchronizeStream(Stream &S);
+// Waits for S. A failure names the kernels that were in flight on S.
+llvm::Error synchronizeStream(Stream &S);
 // Waits for all work of the process, on every device; the error names the
 // kernels in flight on every stream.
-std::string synchronizeAll();
-// The message for a failure that surfaced asynchronously on S (null: any
-// stream): What, the CUDA error, and the kernels in flight.
-std::string asyncFailure(const Status &Failure, Stream *S,
+llvm::Error synchronizeAll();
+// A driver's Failure that surfaced asynchronously on S (null: any stream),
+// said with What, and the kernels in flight.
+llvm::Error asyncFailure(llvm::Error Failure, Stream *S,
                          const std::string &What);
 
 } // namespace mstage::rt

@@ -178,13 +178,14 @@ private:
 
 } // namespace
 
-int launchOnCpu(const RegisteredKernel &K, mstage_invoke_fn Invoke,
-                void *const *Params, const mstage_launch_config &C,
-                double *KernelMs) {
-  std::string Prefix = "mstage: kernel '" + K.Blob.PrettyName + "'";
+llvm::Error launchOnCpu(const RegisteredKernel &K, mstage_invoke_fn Invoke,
+                        void *const *Params, const mstage_launch_config &C,
+                        double *KernelMs) {
   if (!Invoke)
-    return fail(Prefix + " cannot run on the CPU: the program was built "
-                         "without the kernel's invoker; rebuild it");
+    return withKernel(failure("cannot run on the CPU: the program was built "
+                              "without the kernel's invoker; rebuild it",
+                              RuntimeFailure::Join::Clause),
+                      K);
   bool Trace = traceEnabled();
   auto T0 = std::chrono::steady_clock::now();
   uint64_t Threads = uint64_t(C.block[0]) * C.block[1] * C.block[2];
@@ -202,8 +203,9 @@ int launchOnCpu(const RegisteredKernel &K, mstage_invoke_fn Invoke,
   if (Trace)
     traceCpuLaunch(K.Blob, C, Fibers, cpuThreadCount(), Ms);
   if (std::string Why = Tasks.error(); !Why.empty())
-    return fail(Prefix + " on the CPU: " + Why);
-  return 0;
+    return withKernel(
+        context(failure(Why), "on the CPU", RuntimeFailure::Join::Clause), K);
+  return llvm::Error::success();
 }
 
 } // namespace mstage::rt

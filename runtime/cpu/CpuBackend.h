@@ -4,17 +4,18 @@
 
 #include "core/KernelRegistry.h"
 
+#include "llvm/Support/Error.h"
+
 #include "mstage/abi.h"
 
 namespace mstage::rt {
 
 // Runs kernel K on the CPU: every block of Config, spread over the host's
-// cores, each thread a call of Invoke (the kernel's host body). Returns 0,
-// or 1 after recording the error. KernelMs, when not null, receives the
-// launch's wall time.
-int launchOnCpu(const RegisteredKernel &K, mstage_invoke_fn Invoke,
-                void *const *Params, const mstage_launch_config &Config,
-                double *KernelMs);
+// cores, each thread a call of Invoke (the kernel's host body). KernelMs,
+// when not null, receives the launch's wall time.
+llvm::Error launchOnCpu(const RegisteredKernel &K, mstage_invoke_fn Invoke,
+                        void *const *Params, const mstage_launch_config &Config,
+                        double *KernelMs);
 
 } // namespace mstage::rt
 

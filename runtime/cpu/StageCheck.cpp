@@ -27,7 +27,7 @@ struct StageCheckContext {
   std::atomic<bool> Failed{false};
   std::atomic<uint64_t> Mismatches{0};
   std::mutex Lock;
-  std::string Message; // the first mismatch
+  std::string Message; // the first mismatch, after the kernel's name
 };
 
 std::string where(const CpuThread *T) {
@@ -71,8 +71,7 @@ __mstage_stage_check(void *Context, uint32_t Site, const void *Value) {
     return;
   llvm::StringRef Got(static_cast<const char *>(Value), Folded.size());
   std::lock_guard<std::mutex> G(C.Lock);
-  C.Message = "mstage: kernel '" + C.K->Blob.PrettyName +
-              "': MSTAGE_CHECK=stage: the stage() at " +
+  C.Message = "MSTAGE_CHECK=stage: the stage() at " +
               siteLocation(C.K->Blob, Site) + " gave " +
               mstage::formatStageValue(Sites[Site], Got) +
               where(CurrentCpuThread) + ", but " +
@@ -81,14 +80,12 @@ __mstage_stage_check(void *Context, uint32_t Site, const void *Value) {
               "must be the same in every execution of its stage() call";
 }
 
-int mstage::rt::launchOnCpuStageChecked(const RegisteredKernel &K,
-                                        mstage_invoke_fn Invoke,
-                                        void *const *Params,
-                                        const mstage_launch_config &Config,
-                                        double *KernelMs) {
+llvm::Error mstage::rt::launchOnCpuStageChecked(
+    const RegisteredKernel &K, mstage_invoke_fn Invoke, void *const *Params,
+    const mstage_launch_config &Config, double *KernelMs) {
   const CheckSettings &S = checkSettings();
   if (!S.Error.empty())
-    return fail("mstage: kernel '" + K.Blob.PrettyName + "': " + S.Error);
+    return withKernel(failure(S.Error), K);
   uint32_t NumSites = K.Blob.StageSites.size();
   if (!S.Stage || NumSites == 0 || !K.Record->stage_checker)
     return launchOnCpu(K, Invoke, Params, Config, KernelMs);
@@ -96,19 +93,21 @@ int mstage::rt::launchOnCpuStageChecked(const RegisteredKernel &K,
   // The values a GPU launch would fold, from the same evaluators.
   StagedLaunch Staged(K, Params, Config);
   if (Staged.GaveUp >= 0)
-    return fail("mstage: kernel '" + K.Blob.PrettyName +
-                "': " + evaluatorGaveUp(K.Blob, uint32_t(Staged.GaveUp)));
+    return withKernel(failure(evaluatorGaveUp(K.Blob, uint32_t(Staged.GaveUp))),
+                      K);
   StageCheckContext C;
   C.K = &K;
   C.Folded = Staged.Values;
   llvm::SmallVector<void *, 8> Checked(Params, Params + K.Blob.NumParams);
   Checked.push_back(&C);
-  if (int Err = launchOnCpu(K, K.Record->stage_checker, Checked.data(), Config,
-                            KernelMs))
-    return Err;
+  if (llvm::Error E = launchOnCpu(K, K.Record->stage_checker, Checked.data(),
+                                  Config, KernelMs))
+    return E;
   if (C.Failed.load())
-    return fail(C.Message + " (" + std::to_string(C.Mismatches.load()) +
+    return withKernel(
+        failure(C.Message + " (" + std::to_string(C.Mismatches.load()) +
                 " execution" + (C.Mismatches.load() == 1 ? "" : "s") +
-                " differed)");
-  return 0;
+                " differed)"),
+        K);
+  return llvm::Error::success();
 }

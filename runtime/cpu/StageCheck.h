@@ -16,6 +16,8 @@
 
 #include "mstage/abi.h"
 
+#include "llvm/Support/Error.h"
+
 #include <string>
 
 namespace mstage::rt {
@@ -28,10 +30,11 @@ std::string evaluatorGaveUp(const KernelBlob &Blob, uint32_t I);
 
 // launchOnCpu, with the stage check when MSTAGE_CHECK asks for it and K has
 // stage() sites.
-int launchOnCpuStageChecked(const RegisteredKernel &K, mstage_invoke_fn Invoke,
-                            void *const *Params,
-                            const mstage_launch_config &Config,
-                            double *KernelMs);
+llvm::Error launchOnCpuStageChecked(const RegisteredKernel &K,
+                                    mstage_invoke_fn Invoke,
+                                    void *const *Params,
+                                    const mstage_launch_config &Config,
+                                    double *KernelMs);
 
 } // namespace mstage::rt
 

@@ -17,6 +17,9 @@
 #include <vector>
 
 using namespace mstage::rt;
+using llvm::consumeError;
+using llvm::Error;
+using llvm::make_error;
 
 namespace {
 
@@ -239,11 +242,9 @@ std::string deviceCountText(size_t Count) {
 
 } // namespace
 
-Status Status::failure(CUresult Code, std::string Message) {
-  Status S;
-  S.Code = Code == CUDA_SUCCESS ? CUDA_ERROR_UNKNOWN : Code;
-  S.Message = std::move(Message);
-  return S;
+Error mstage::rt::cudaFailure(CUresult Code, std::string Message) {
+  return make_error<RuntimeFailure>(
+      std::move(Message), Code == CUDA_SUCCESS ? CUDA_ERROR_UNKNOWN : Code);
 }
 
 CudaDriver *CudaDriver::get() {
@@ -356,8 +357,8 @@ bool CudaDriver::create(std::vector<CudaDriver *> &Devices, unsigned &Default,
   Default = unsigned(Requested);
   // The default device's context is made now, as before there were several:
   // its failure is the back end's.
-  if (Status S = Devices[Default]->bindThread(); !S) {
-    Why = S.Message;
+  if (Error E = Devices[Default]->bindThread()) {
+    Why = failureMessage(std::move(E));
     for (CudaDriver *Made : Devices)
       delete Made;
     Devices.clear();
@@ -445,7 +446,7 @@ CudaDriver *CudaDriver::describe(const Entries &Fn, unsigned Index, int Ordinal,
 // The primary context is the one the CUDA runtime uses too, and any thread
 // may make it current. It is retained for the life of the process, on the
 // device's first use.
-Status CudaDriver::retainContext() {
+Error CudaDriver::retainContext() {
   std::call_once(ContextOnce, [this] {
     ContextError = Fn.cuDevicePrimaryCtxRetain(&Context, Device);
     if (ContextError != CUDA_SUCCESS)
@@ -455,7 +456,7 @@ Status CudaDriver::retainContext() {
   });
   if (ContextError != CUDA_SUCCESS)
     return check(ContextError, "cuDevicePrimaryCtxRetain(" + shortName() + ")");
-  return Status::success();
+  return Error::success();
 }
 
 std::string CudaDriver::arch() const {
@@ -475,68 +476,67 @@ std::string CudaDriver::errorText(CUresult Code, std::string_view What) const {
   return formatError(Fn, Code, What);
 }
 
-Status CudaDriver::check(CUresult Code, std::string_view What) const {
+Error CudaDriver::check(CUresult Code, std::string_view What) const {
   if (Code == CUDA_SUCCESS)
-    return Status::success();
-  return Status::failure(Code, errorText(Code, What));
+    return Error::success();
+  return cudaFailure(Code, errorText(Code, What));
 }
 
-Status CudaDriver::bindThread() {
-  if (Status S = retainContext(); !S)
-    return S;
+Error CudaDriver::bindThread() {
+  if (Error E = retainContext())
+    return E;
   CUcontext Current = nullptr;
   if (CUresult R = Fn.cuCtxGetCurrent(&Current); R != CUDA_SUCCESS)
     return check(R, "cuCtxGetCurrent");
   if (Current == Context)
-    return Status::success();
+    return Error::success();
   return check(Fn.cuCtxSetCurrent(Context), "cuCtxSetCurrent");
 }
 
-Status CudaDriver::alloc(size_t Bytes, CUdeviceptr *Ptr) {
+Error CudaDriver::alloc(size_t Bytes, CUdeviceptr *Ptr) {
   *Ptr = 0;
   if (Bytes == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuMemAlloc(Ptr, Bytes),
                "cuMemAlloc(" + std::to_string(Bytes) + " bytes)");
 }
 
-Status CudaDriver::free(CUdeviceptr Ptr) {
+Error CudaDriver::free(CUdeviceptr Ptr) {
   if (Ptr == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuMemFree(Ptr), "cuMemFree");
 }
 
-Status CudaDriver::copyToDevice(CUdeviceptr Dst, const void *Src,
-                                size_t Bytes) {
+Error CudaDriver::copyToDevice(CUdeviceptr Dst, const void *Src, size_t Bytes) {
   if (Bytes == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuMemcpyHtoD(Dst, Src, Bytes),
                "cuMemcpyHtoD(" + std::to_string(Bytes) + " bytes)");
 }
 
-Status CudaDriver::copyToHost(void *Dst, CUdeviceptr Src, size_t Bytes) {
+Error CudaDriver::copyToHost(void *Dst, CUdeviceptr Src, size_t Bytes) {
   if (Bytes == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuMemcpyDtoH(Dst, Src, Bytes),
                "cuMemcpyDtoH(" + std::to_string(Bytes) + " bytes)");
 }
 
 // cuModuleLoadDataEx of a PTX text (JIT-compiled) or a cubin image; What
 // names it in the error, which carries the JIT's log.
-Status CudaDriver::loadImage(const void *Image, const std::string &What,
-                             const std::string *Ptx, CUmodule *Module,
-                             std::string *InfoLog) {
+Error CudaDriver::loadImage(const void *Image, const std::string &What,
+                            const std::string *Ptx, CUmodule *Module,
+                            std::string *InfoLog) {
   *Module = nullptr;
-  if (Status S = bindThread(); !S)
-    return S;
+  if (Error E = bindThread())
+    return E;
   JitOptions Options;
   CUresult R = Fn.cuModuleLoadDataEx(Module, Image, Options.count(),
                                      Options.options(), Options.values());
@@ -548,28 +548,28 @@ Status CudaDriver::loadImage(const void *Image, const std::string &What,
                  versionText(DriverVersion) + " is too old for it";
     Options.appendLog(Message);
     *Module = nullptr;
-    return Status::failure(R, std::move(Message));
+    return cudaFailure(R, std::move(Message));
   }
   if (InfoLog)
     *InfoLog = Options.infoLog();
-  return Status::success();
+  return Error::success();
 }
 
-Status CudaDriver::loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
-                                     std::string *InfoLog) {
+Error CudaDriver::loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
+                                    std::string *InfoLog) {
   return loadImage(Ptx.c_str(), "JIT-compiling PTX", &Ptx, Module, InfoLog);
 }
 
-Status CudaDriver::loadModuleFromCubin(const std::string &Cubin,
-                                       CUmodule *Module) {
+Error CudaDriver::loadModuleFromCubin(const std::string &Cubin,
+                                      CUmodule *Module) {
   return loadImage(Cubin.data(), "loading a cubin", nullptr, Module, nullptr);
 }
 
-Status CudaDriver::getFunction(CUmodule Module, const std::string &Name,
-                               CUfunction *Function) {
+Error CudaDriver::getFunction(CUmodule Module, const std::string &Name,
+                              CUfunction *Function) {
   *Function = nullptr;
-  if (Status S = bindThread(); !S)
-    return S;
+  if (Error E = bindThread())
+    return E;
   CUresult R = Fn.cuModuleGetFunction(Function, Module, Name.c_str());
   if (R != CUDA_SUCCESS) {
     *Function = nullptr;
@@ -585,12 +585,12 @@ Status CudaDriver::getFunction(CUmodule Module, const std::string &Name,
     Fn.cuFuncSetAttribute(*Function,
                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                           MaxSharedPerBlockOptin - Static);
-  return Status::success();
+  return Error::success();
 }
 
 bool CudaDriver::pointerRange(CUdeviceptr Ptr, CUdeviceptr *Start,
                               size_t *Size) {
-  if (!bindThread())
+  if (!succeeded(bindThread()))
     return false;
   CUpointer_attribute Attributes[] = {CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
                                       CU_POINTER_ATTRIBUTE_RANGE_SIZE};
@@ -603,25 +603,25 @@ bool CudaDriver::pointerRange(CUdeviceptr Ptr, CUdeviceptr *Start,
          *Start != 0 && *Size != 0;
 }
 
-Status CudaDriver::unloadModule(CUmodule Module) {
+Error CudaDriver::unloadModule(CUmodule Module) {
   if (!Module)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuModuleUnload(Module), "cuModuleUnload");
 }
 
-Status CudaDriver::occupancy(CUfunction Function, int BlockSize,
-                             uint32_t SharedBytes, int *Blocks) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::occupancy(CUfunction Function, int BlockSize,
+                            uint32_t SharedBytes, int *Blocks) {
+  if (Error E = bindThread())
+    return E;
   // As launch(): the function's limit is raised first, else the driver
   // counts no block for more than 48 KiB.
   if (SharedBytes > DefaultSharedLimit)
     if (CUresult R = Fn.cuFuncSetAttribute(
             Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             SharedBytes > 0x7fffffffu ? 0x7fffffff : int(SharedBytes)))
-      return Status::failure(
+      return cudaFailure(
           R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
                               std::to_string(SharedBytes) + " bytes)"));
   return check(Fn.cuOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -629,11 +629,11 @@ Status CudaDriver::occupancy(CUfunction Function, int BlockSize,
                "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
-Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
-                          const uint32_t Block[3], uint32_t SharedBytes,
-                          void **Params, CUstream Stream, float *ElapsedMs) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
+                         const uint32_t Block[3], uint32_t SharedBytes,
+                         void **Params, CUstream Stream, float *ElapsedMs) {
+  if (Error E = bindThread())
+    return E;
 
   // Made only on the error paths: a launch allocates nothing.
   auto Shared = [SharedBytes] {
@@ -647,7 +647,7 @@ Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
     CUresult R = Fn.cuFuncSetAttribute(
         Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Limit);
     if (R != CUDA_SUCCESS)
-      return Status::failure(
+      return cudaFailure(
           R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
                               Shared() + ")") +
                  "; " + DeviceName + " allows at most " +
@@ -659,7 +659,7 @@ Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
   if (ElapsedMs)
     for (CUevent &E : Events)
       if (CUresult ER = Fn.cuEventCreate(&E, CU_EVENT_DEFAULT))
-        return Status::failure(ER, errorText(ER, "cuEventCreate"));
+        return cudaFailure(ER, errorText(ER, "cuEventCreate"));
   if (ElapsedMs)
     Fn.cuEventRecord(Events[0], Stream);
   CUresult R =
@@ -675,10 +675,10 @@ Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
     for (CUevent E : Events)
       Fn.cuEventDestroy(E);
     if (R == CUDA_SUCCESS && ER != CUDA_SUCCESS)
-      return Status::failure(ER, errorText(ER, "timing the launch"));
+      return cudaFailure(ER, errorText(ER, "timing the launch"));
   }
   if (R == CUDA_SUCCESS)
-    return Status::success();
+    return Error::success();
 
   auto Dims = [](const uint32_t D[3]) {
     return std::to_string(D[0]) + "x" + std::to_string(D[1]) + "x" +
@@ -699,79 +699,82 @@ Status CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
   else if (R == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
     Message += "; a block of " + std::to_string(Threads) +
                " threads needs more registers than a multiprocessor has";
-  return Status::failure(R, std::move(Message));
+  return cudaFailure(R, std::move(Message));
 }
 
-Status CudaDriver::synchronize() {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::synchronize() {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
-Status CudaDriver::createStream(CUstream *Stream) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::createStream(CUstream *Stream) {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuStreamCreate(Stream, CU_STREAM_NON_BLOCKING),
                "cuStreamCreate");
 }
 
-Status CudaDriver::destroyStream(CUstream Stream) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::destroyStream(CUstream Stream) {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuStreamDestroy(Stream), "cuStreamDestroy");
 }
 
-Status CudaDriver::synchronizeStream(CUstream Stream) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::synchronizeStream(CUstream Stream) {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuStreamSynchronize(Stream), "cuStreamSynchronize");
 }
 
-Status CudaDriver::waitEvent(CUstream Stream, CUevent Event) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::waitEvent(CUstream Stream, CUevent Event) {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuStreamWaitEvent(Stream, Event, 0), "cuStreamWaitEvent");
 }
 
-Status CudaDriver::createEvent(CUevent *Event, bool Timing) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::createEvent(CUevent *Event, bool Timing) {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuEventCreate(Event, Timing ? CU_EVENT_DEFAULT
                                               : CU_EVENT_DISABLE_TIMING),
                "cuEventCreate");
 }
 
-Status CudaDriver::destroyEvent(CUevent Event) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::destroyEvent(CUevent Event) {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuEventDestroy(Event), "cuEventDestroy");
 }
 
-Status CudaDriver::recordEvent(CUevent Event, CUstream Stream) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::recordEvent(CUevent Event, CUstream Stream) {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuEventRecord(Event, Stream), "cuEventRecord");
 }
 
-Status CudaDriver::synchronizeEvent(CUevent Event) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::synchronizeEvent(CUevent Event) {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuEventSynchronize(Event), "cuEventSynchronize");
 }
 
 CUresult CudaDriver::queryEvent(CUevent Event) {
-  if (Status S = bindThread(); !S)
-    return S.Code;
+  if (Error E = bindThread()) {
+    CUresult Code = cudaErrorCode(E);
+    consumeError(std::move(E));
+    return Code;
+  }
   return Fn.cuEventQuery(Event);
 }
 
-Status CudaDriver::elapsedMs(float *Ms, CUevent Start, CUevent End) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::elapsedMs(float *Ms, CUevent Start, CUevent End) {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuEventElapsedTime(Ms, Start, End), "cuEventElapsedTime");
 }
 
-Status CudaDriver::memoryPool(CUmemoryPool *Out) {
+Error CudaDriver::memoryPool(CUmemoryPool *Out) {
   std::call_once(PoolOnce, [this] {
     CUmemPoolProps Props = {};
     Props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
@@ -791,19 +794,19 @@ Status CudaDriver::memoryPool(CUmemoryPool *Out) {
   });
   *Out = Pool;
   if (!Pool)
-    return Status::failure(CUDA_ERROR_UNKNOWN, PoolError);
-  return Status::success();
+    return cudaFailure(CUDA_ERROR_UNKNOWN, PoolError);
+  return Error::success();
 }
 
-Status CudaDriver::allocAsync(size_t Bytes, CUstream Stream, CUdeviceptr *Ptr) {
+Error CudaDriver::allocAsync(size_t Bytes, CUstream Stream, CUdeviceptr *Ptr) {
   *Ptr = 0;
   if (Bytes == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   CUmemoryPool P;
-  if (Status S = memoryPool(&P); !S)
-    return S;
+  if (Error E = memoryPool(&P))
+    return E;
   CUresult R = Fn.cuMemAllocFromPoolAsync(Ptr, Bytes, P, Stream);
   if (R == CUDA_ERROR_OUT_OF_MEMORY) {
     // Give back what the pool holds once earlier frees are done, and retry.
@@ -817,51 +820,51 @@ Status CudaDriver::allocAsync(size_t Bytes, CUstream Stream, CUdeviceptr *Ptr) {
                "cuMemAllocFromPoolAsync(" + std::to_string(Bytes) + " bytes)");
 }
 
-Status CudaDriver::freeAsync(CUdeviceptr Ptr, CUstream Stream) {
+Error CudaDriver::freeAsync(CUdeviceptr Ptr, CUstream Stream) {
   if (Ptr == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuMemFreeAsync(Ptr, Stream), "cuMemFreeAsync");
 }
 
-Status CudaDriver::copyToDeviceAsync(CUdeviceptr Dst, const void *Src,
-                                     size_t Bytes, CUstream Stream) {
+Error CudaDriver::copyToDeviceAsync(CUdeviceptr Dst, const void *Src,
+                                    size_t Bytes, CUstream Stream) {
   if (Bytes == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuMemcpyHtoDAsync(Dst, Src, Bytes, Stream),
                "cuMemcpyHtoDAsync(" + std::to_string(Bytes) + " bytes)");
 }
 
-Status CudaDriver::copyToHostAsync(void *Dst, CUdeviceptr Src, size_t Bytes,
-                                   CUstream Stream) {
+Error CudaDriver::copyToHostAsync(void *Dst, CUdeviceptr Src, size_t Bytes,
+                                  CUstream Stream) {
   if (Bytes == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuMemcpyDtoHAsync(Dst, Src, Bytes, Stream),
                "cuMemcpyDtoHAsync(" + std::to_string(Bytes) + " bytes)");
 }
 
-Status CudaDriver::copyDeviceAsync(CUdeviceptr Dst, CUdeviceptr Src,
-                                   size_t Bytes, CUstream Stream) {
+Error CudaDriver::copyDeviceAsync(CUdeviceptr Dst, CUdeviceptr Src,
+                                  size_t Bytes, CUstream Stream) {
   if (Bytes == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuMemcpyDtoDAsync(Dst, Src, Bytes, Stream),
                "cuMemcpyDtoDAsync(" + std::to_string(Bytes) + " bytes)");
 }
 
-Status CudaDriver::fillAsync(CUdeviceptr Dst, const void *Pattern,
-                             size_t ElementBytes, size_t Count,
-                             CUstream Stream) {
+Error CudaDriver::fillAsync(CUdeviceptr Dst, const void *Pattern,
+                            size_t ElementBytes, size_t Count,
+                            CUstream Stream) {
   if (Count == 0 || ElementBytes == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   // The widest memset unit that divides the element: one memset when the
   // element is one unit, else a 2-D memset per unit of the element, its
   // rows the elements. Nothing refers to host memory, so captures hold.
@@ -887,42 +890,42 @@ Status CudaDriver::fillAsync(CUdeviceptr Dst, const void *Pattern,
       return check(R, "cuMemset (" + std::to_string(Count) + " elements of " +
                           std::to_string(ElementBytes) + " bytes)");
   }
-  return Status::success();
+  return Error::success();
 }
 
-Status CudaDriver::allocHost(size_t Bytes, void **Ptr) {
+Error CudaDriver::allocHost(size_t Bytes, void **Ptr) {
   *Ptr = nullptr;
-  if (Status S = bindThread(); !S)
-    return S;
+  if (Error E = bindThread())
+    return E;
   // Portable: any context may copy from it by DMA.
   return check(
       Fn.cuMemHostAlloc(Ptr, Bytes ? Bytes : 1, CU_MEMHOSTALLOC_PORTABLE),
       "cuMemHostAlloc(" + std::to_string(Bytes) + " bytes)");
 }
 
-Status CudaDriver::freeHost(void *Ptr) {
+Error CudaDriver::freeHost(void *Ptr) {
   if (!Ptr)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuMemFreeHost(Ptr), "cuMemFreeHost");
 }
 
-Status CudaDriver::allocManaged(size_t Bytes, CUdeviceptr *Ptr) {
+Error CudaDriver::allocManaged(size_t Bytes, CUdeviceptr *Ptr) {
   *Ptr = 0;
-  if (Status S = bindThread(); !S)
-    return S;
+  if (Error E = bindThread())
+    return E;
   return check(
       Fn.cuMemAllocManaged(Ptr, Bytes ? Bytes : 1, CU_MEM_ATTACH_GLOBAL),
       "cuMemAllocManaged(" + std::to_string(Bytes) + " bytes)");
 }
 
-Status CudaDriver::prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
-                            CUstream Stream) {
+Error CudaDriver::prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
+                           CUstream Stream) {
   if (Bytes == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
   CUmemLocation Where = {};
   Where.type =
       ToDevice ? CU_MEM_LOCATION_TYPE_DEVICE : CU_MEM_LOCATION_TYPE_HOST;
@@ -931,18 +934,18 @@ Status CudaDriver::prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
                "cuMemPrefetchAsync");
 }
 
-Status CudaDriver::beginCapture(CUstream Stream) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::beginCapture(CUstream Stream) {
+  if (Error E = bindThread())
+    return E;
   return check(
       Fn.cuStreamBeginCapture(Stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
       "cuStreamBeginCapture");
 }
 
-Status CudaDriver::endCapture(CUstream Stream, CUgraph *Graph) {
+Error CudaDriver::endCapture(CUstream Stream, CUgraph *Graph) {
   *Graph = nullptr;
-  if (Status S = bindThread(); !S)
-    return S;
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuStreamEndCapture(Stream, Graph), "cuStreamEndCapture");
 }
 
@@ -951,22 +954,22 @@ CUstreamCaptureMode CudaDriver::relaxCapture(CUstreamCaptureMode Mode) {
   return Mode;
 }
 
-Status CudaDriver::instantiate(CUgraph Graph, CUgraphExec *Exec) {
+Error CudaDriver::instantiate(CUgraph Graph, CUgraphExec *Exec) {
   *Exec = nullptr;
-  if (Status S = bindThread(); !S)
-    return S;
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuGraphInstantiateWithFlags(Exec, Graph, 0),
                "cuGraphInstantiateWithFlags");
 }
 
-Status CudaDriver::launchGraph(CUgraphExec Exec, CUstream Stream) {
-  if (Status S = bindThread(); !S)
-    return S;
+Error CudaDriver::launchGraph(CUgraphExec Exec, CUstream Stream) {
+  if (Error E = bindThread())
+    return E;
   return check(Fn.cuGraphLaunch(Exec, Stream), "cuGraphLaunch");
 }
 
 void CudaDriver::destroyGraph(CUgraph Graph, CUgraphExec Exec) {
-  if (!bindThread())
+  if (!succeeded(bindThread()))
     return;
   if (Exec)
     Fn.cuGraphExecDestroy(Exec);
@@ -991,11 +994,11 @@ bool CudaDriver::peerAccess(CudaDriver &Owner) {
   // Kernels here reach Owner's cuMemAlloc memory once this context has
   // peer access to Owner's, and Owner's pool memory once the pool allows
   // this device too.
-  if (On && bindThread() && Owner.retainContext()) {
+  if (On && succeeded(bindThread()) && succeeded(Owner.retainContext())) {
     CUresult R = Fn.cuCtxEnablePeerAccess(Owner.Context, 0);
     On = R == CUDA_SUCCESS || R == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
     CUmemoryPool OwnerPool;
-    if (On && Owner.memoryPool(&OwnerPool)) {
+    if (On && succeeded(Owner.memoryPool(&OwnerPool))) {
       CUmemAccessDesc Access = {};
       Access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
       Access.location.id = Ordinal;
@@ -1009,15 +1012,15 @@ bool CudaDriver::peerAccess(CudaDriver &Owner) {
   return On;
 }
 
-Status CudaDriver::copyPeerAsync(CUdeviceptr Dst, CUdeviceptr Src,
-                                 CudaDriver &SrcDev, size_t Bytes,
-                                 CUstream Stream) {
+Error CudaDriver::copyPeerAsync(CUdeviceptr Dst, CUdeviceptr Src,
+                                CudaDriver &SrcDev, size_t Bytes,
+                                CUstream Stream) {
   if (Bytes == 0)
-    return Status::success();
-  if (Status S = bindThread(); !S)
-    return S;
-  if (Status S = SrcDev.retainContext(); !S)
-    return S;
+    return Error::success();
+  if (Error E = bindThread())
+    return E;
+  if (Error E = SrcDev.retainContext())
+    return E;
   // Without peer access the driver stages the copy through host memory.
   peerAccess(SrcDev);
   return check(

@@ -12,14 +12,15 @@
 // any thread may call any of them. Launches and the *Async operations go to
 // the stream they are given, which must be this device's.
 //
-// Every CUresult is checked. A failure comes back as a Status whose Message
-// reads "<what>: <CUDA_ERROR_NAME> (<error string>)", followed where it helps
-// by the JIT log or a hint; callers prefix the kernel's name.
+// Every CUresult is checked. A failure comes back as a llvm::Error whose
+// Message reads "<what>: <CUDA_ERROR_NAME> (<error string>)", followed where it
+// helps by the JIT log or a hint; callers prefix the kernel's name.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CUDA_CUDADRIVER_H
 #define MSTAGE_RUNTIME_CUDA_CUDADRIVER_H
 
+#include "support/RuntimeFailure.h"
 #include "support/Settings.h"
 
 #include <cuda.h>
@@ -35,18 +36,22 @@
 namespace mstage {
 namespace rt {
 
-// The outcome of one driver operation.
-struct Status {
-  CUresult Code = CUDA_SUCCESS;
-  std::string Message; // empty on success
+// A failure of a driver operation: a RuntimeFailure carrying Code (never
+// CUDA_SUCCESS: that becomes CUDA_ERROR_UNKNOWN) and an already formatted
+// message.
+llvm::Error cudaFailure(CUresult Code, std::string Message);
 
-  bool ok() const { return Code == CUDA_SUCCESS; }
-  explicit operator bool() const { return ok(); }
+// The CUresult of a failure from the driver (CUDA_SUCCESS for success); E
+// stays as it was.
+inline CUresult cudaErrorCode(llvm::Error &E) {
+  return static_cast<CUresult>(failureCode(E));
+}
 
-  static Status success() { return Status(); }
-  // A failure with Code and an already formatted message.
-  static Status failure(CUresult Code, std::string Message);
-};
+// Whether an operation whose failure is not reported succeeded (a trace's
+// events, an unload at exit). Consumes E.
+inline bool succeeded(llvm::Error E) {
+  return !llvm::errorToBool(std::move(E));
+}
 
 class CudaDriver {
 public:
@@ -103,30 +108,30 @@ public:
   // Copies Bytes from Src on device SrcDev to Dst on this device, on Stream
   // (this device's): directly with peer access, else staged by the driver
   // through host memory.
-  Status copyPeerAsync(CUdeviceptr Dst, CUdeviceptr Src, CudaDriver &SrcDev,
-                       size_t Bytes, CUstream Stream);
+  llvm::Error copyPeerAsync(CUdeviceptr Dst, CUdeviceptr Src,
+                            CudaDriver &SrcDev, size_t Bytes, CUstream Stream);
 
   // Makes the primary context current on the calling thread; cheap when it
   // already is. The operations below call it themselves.
-  Status bindThread();
+  llvm::Error bindThread();
 
   // Memory. Zero bytes is valid: alloc gives 0, and free(0) and empty copies
   // do nothing. Copies are synchronous.
-  Status alloc(size_t Bytes, CUdeviceptr *Ptr);
-  Status free(CUdeviceptr Ptr);
-  Status copyToDevice(CUdeviceptr Dst, const void *Src, size_t Bytes);
-  Status copyToHost(void *Dst, CUdeviceptr Src, size_t Bytes);
+  llvm::Error alloc(size_t Bytes, CUdeviceptr *Ptr);
+  llvm::Error free(CUdeviceptr Ptr);
+  llvm::Error copyToDevice(CUdeviceptr Dst, const void *Src, size_t Bytes);
+  llvm::Error copyToHost(void *Dst, CUdeviceptr Src, size_t Bytes);
 
   // Modules. The PTX is JIT-compiled for this device; a ptxas failure puts
   // the JIT error log in the message. InfoLog, when given, receives the JIT's
   // informational log on success.
-  Status loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
-                           std::string *InfoLog = nullptr);
+  llvm::Error loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
+                                std::string *InfoLog = nullptr);
   // A cubin for this device (from ptxas) loads without the JIT.
-  Status loadModuleFromCubin(const std::string &Cubin, CUmodule *Module);
-  Status getFunction(CUmodule Module, const std::string &Name,
-                     CUfunction *Function);
-  Status unloadModule(CUmodule Module);
+  llvm::Error loadModuleFromCubin(const std::string &Cubin, CUmodule *Module);
+  llvm::Error getFunction(CUmodule Module, const std::string &Name,
+                          CUfunction *Function);
+  llvm::Error unloadModule(CUmodule Module);
 
   // Launches Function on the default stream with the kernel parameters
   // Params (one pointer per parameter). More than 48 KiB of dynamic shared
@@ -135,53 +140,54 @@ public:
   static constexpr unsigned DefaultSharedLimit = 48 * 1024;
   // With ElapsedMs, the launch is bracketed by events and waited for, and
   // ElapsedMs receives the kernel's GPU time.
-  Status launch(CUfunction Function, const uint32_t Grid[3],
-                const uint32_t Block[3], uint32_t SharedBytes, void **Params,
-                CUstream Stream, float *ElapsedMs = nullptr);
+  llvm::Error launch(CUfunction Function, const uint32_t Grid[3],
+                     const uint32_t Block[3], uint32_t SharedBytes,
+                     void **Params, CUstream Stream,
+                     float *ElapsedMs = nullptr);
   // How many blocks of BlockSize threads with SharedBytes of dynamic shared
   // memory one multiprocessor runs at once (cuOccupancy...).
-  Status occupancy(CUfunction Function, int BlockSize, uint32_t SharedBytes,
-                   int *Blocks);
+  llvm::Error occupancy(CUfunction Function, int BlockSize,
+                        uint32_t SharedBytes, int *Blocks);
   // Waits for all work on the device.
-  Status synchronize();
+  llvm::Error synchronize();
   // Whether this device's context exists (some thread used the device).
   bool used() const { return Used.load(std::memory_order_acquire); }
 
   // Streams and events. Streams are non-blocking: they do not wait for the
   // legacy default stream. Events are made with timing unless told not to.
-  Status createStream(CUstream *Stream);
-  Status destroyStream(CUstream Stream);
-  Status synchronizeStream(CUstream Stream);
-  Status waitEvent(CUstream Stream, CUevent Event);
-  Status createEvent(CUevent *Event, bool Timing = true);
-  Status destroyEvent(CUevent Event);
-  Status recordEvent(CUevent Event, CUstream Stream);
-  Status synchronizeEvent(CUevent Event);
+  llvm::Error createStream(CUstream *Stream);
+  llvm::Error destroyStream(CUstream Stream);
+  llvm::Error synchronizeStream(CUstream Stream);
+  llvm::Error waitEvent(CUstream Stream, CUevent Event);
+  llvm::Error createEvent(CUevent *Event, bool Timing = true);
+  llvm::Error destroyEvent(CUevent Event);
+  llvm::Error recordEvent(CUevent Event, CUstream Stream);
+  llvm::Error synchronizeEvent(CUevent Event);
   // CUDA_SUCCESS when done, CUDA_ERROR_NOT_READY when not, else the error.
   CUresult queryEvent(CUevent Event);
-  Status elapsedMs(float *Ms, CUevent Start, CUevent End);
+  llvm::Error elapsedMs(float *Ms, CUevent Start, CUevent End);
 
   // Stream-ordered memory from the runtime's pool, which keeps what is freed
   // for the next allocation. Out of memory, the pool gives back what it holds
   // and the allocation is tried once more.
-  Status allocAsync(size_t Bytes, CUstream Stream, CUdeviceptr *Ptr);
-  Status freeAsync(CUdeviceptr Ptr, CUstream Stream);
-  Status copyToDeviceAsync(CUdeviceptr Dst, const void *Src, size_t Bytes,
-                           CUstream Stream);
-  Status copyToHostAsync(void *Dst, CUdeviceptr Src, size_t Bytes,
-                         CUstream Stream);
-  Status copyDeviceAsync(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes,
-                         CUstream Stream);
+  llvm::Error allocAsync(size_t Bytes, CUstream Stream, CUdeviceptr *Ptr);
+  llvm::Error freeAsync(CUdeviceptr Ptr, CUstream Stream);
+  llvm::Error copyToDeviceAsync(CUdeviceptr Dst, const void *Src, size_t Bytes,
+                                CUstream Stream);
+  llvm::Error copyToHostAsync(void *Dst, CUdeviceptr Src, size_t Bytes,
+                              CUstream Stream);
+  llvm::Error copyDeviceAsync(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes,
+                              CUstream Stream);
   // Sets Count elements of ElementBytes each to the bytes at Pattern.
-  Status fillAsync(CUdeviceptr Dst, const void *Pattern, size_t ElementBytes,
-                   size_t Count, CUstream Stream);
+  llvm::Error fillAsync(CUdeviceptr Dst, const void *Pattern,
+                        size_t ElementBytes, size_t Count, CUstream Stream);
   // Page-locked host memory, and unified memory usable on host and device.
-  Status allocHost(size_t Bytes, void **Ptr);
-  Status freeHost(void *Ptr);
-  Status allocManaged(size_t Bytes, CUdeviceptr *Ptr);
+  llvm::Error allocHost(size_t Bytes, void **Ptr);
+  llvm::Error freeHost(void *Ptr);
+  llvm::Error allocManaged(size_t Bytes, CUdeviceptr *Ptr);
   // Moves managed memory to this device (ToDevice) or to the host.
-  Status prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
-                  CUstream Stream);
+  llvm::Error prefetch(CUdeviceptr Ptr, size_t Bytes, bool ToDevice,
+                       CUstream Stream);
   // The allocation Ptr points into, when the driver knows it (device,
   // pinned or managed memory); false for pageable host memory.
   bool pointerRange(CUdeviceptr Ptr, CUdeviceptr *Start, size_t *Size);
@@ -191,11 +197,11 @@ public:
   // Graphs by stream capture. Capture is thread-local: calls of other
   // threads go on as usual. relaxCapture lets this thread load modules while
   // one of its streams is captured; it returns the mode to restore.
-  Status beginCapture(CUstream Stream);
-  Status endCapture(CUstream Stream, CUgraph *Graph);
+  llvm::Error beginCapture(CUstream Stream);
+  llvm::Error endCapture(CUstream Stream, CUgraph *Graph);
   CUstreamCaptureMode relaxCapture(CUstreamCaptureMode Mode);
-  Status instantiate(CUgraph Graph, CUgraphExec *Exec);
-  Status launchGraph(CUgraphExec Exec, CUstream Stream);
+  llvm::Error instantiate(CUgraph Graph, CUgraphExec *Exec);
+  llvm::Error launchGraph(CUgraphExec Exec, CUstream Stream);
   void destroyGraph(CUgraph Graph, CUgraphExec Exec);
 
   // "<What>: <CUDA_ERROR_NAME> (<error string>)"
@@ -212,13 +218,13 @@ private:
                      std::string &Why);
   static CudaDriver *describe(const Entries &Fn, unsigned Index, int Ordinal,
                               int DriverVersion, std::string &Why);
-  Status retainContext();
-  Status check(CUresult Code, std::string_view What) const;
-  Status loadImage(const void *Image, const std::string &What,
-                   const std::string *Ptx, CUmodule *Module,
-                   std::string *InfoLog);
+  llvm::Error retainContext();
+  llvm::Error check(CUresult Code, std::string_view What) const;
+  llvm::Error loadImage(const void *Image, const std::string &What,
+                        const std::string *Ptx, CUmodule *Module,
+                        std::string *InfoLog);
 
-  Status memoryPool(CUmemoryPool *Pool);
+  llvm::Error memoryPool(CUmemoryPool *Pool);
 
   const Entries &Fn;
   std::once_flag PoolOnce;

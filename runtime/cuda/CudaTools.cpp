@@ -1,5 +1,6 @@
 //===- CudaTools.cpp - The CUDA toolkit's ptxas and cuobjdump -------------===//
 #include "cuda/CudaTools.h"
+#include "support/RuntimeFailure.h"
 #include "support/Settings.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -41,9 +42,6 @@ void PtxRejected::log(raw_ostream &OS) const {
 }
 
 namespace {
-Error fail(const Twine &Why) {
-  return createStringError(inconvertibleErrorCode(), Why);
-}
 
 // A temporary file for ptxas, named *.tmp in TempDir so that the cache's
 // scan counts it and removes it when a killed process left it.
@@ -95,12 +93,12 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
                                                StringRef TempDir) {
   const std::string &Ptxas = ptxasPath();
   if (Ptxas.empty())
-    return fail("no ptxas");
+    return failure("no ptxas");
   auto Run = std::make_unique<PtxasRun>();
   SmallString<128> Path;
   int FD;
   if (std::error_code EC = createTemporary(TempDir, "ptx", &FD, Path))
-    return fail("cannot create a temporary file: " + EC.message());
+    return failure("cannot create a temporary file: " + EC.message());
   Run->PtxPath = std::string(Path);
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
@@ -109,13 +107,13 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
     if (OS.has_error()) {
       std::error_code EC = OS.error();
       OS.clear_error();
-      return fail("cannot write " + Run->PtxPath + ": " + EC.message());
+      return failure("cannot write " + Run->PtxPath + ": " + EC.message());
     }
   }
   for (auto [Suffix, Out] :
        {std::pair{"cubin", &Run->CubinPath}, std::pair{"log", &Run->LogPath}}) {
     if (std::error_code EC = createTemporary(TempDir, Suffix, nullptr, Path))
-      return fail("cannot create a temporary file: " + EC.message());
+      return failure("cannot create a temporary file: " + EC.message());
     *Out = std::string(Path);
   }
   Run->Command = Ptxas + " -arch=" + Arch.str();
@@ -128,7 +126,7 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
   Run->Process = sys::ExecuteNoWait(Ptxas, Args, std::nullopt, Redirects,
                                     /*MemoryLimit=*/0, &ExecError, &Failed);
   if (Failed || Run->Process.Pid == sys::ProcessInfo::InvalidPid)
-    return fail("cannot run " + Run->Command + ": " + ExecError);
+    return failure("cannot run " + Run->Command + ": " + ExecError);
   return std::move(Run);
 }
 
@@ -150,15 +148,17 @@ std::optional<Expected<std::string>> finishPtxas(PtxasRun &Run, bool Block) {
     if (Log.empty())
       Log = WaitError.empty() ? "exit status " + std::to_string(Done.ReturnCode)
                               : WaitError;
-    return Expected<std::string>(fail(Run.Command + " failed: " + Log));
+    return Expected<std::string>(failure(Run.Command + " failed: " + Log));
   }
   auto Cubin = MemoryBuffer::getFile(Run.CubinPath, /*IsText=*/false,
                                      /*RequiresNullTerminator=*/false);
   if (!Cubin)
-    return Expected<std::string>(fail("cannot read what " + Run.Command +
-                                      " wrote: " + Cubin.getError().message()));
+    return Expected<std::string>(
+        failure("cannot read what " + Run.Command +
+                " wrote: " + Cubin.getError().message()));
   if ((*Cubin)->getBufferSize() == 0)
-    return Expected<std::string>(fail(Run.Command + " wrote an empty cubin"));
+    return Expected<std::string>(
+        failure(Run.Command + " wrote an empty cubin"));
   return Expected<std::string>((*Cubin)->getBuffer().str());
 }
 

@@ -1,6 +1,7 @@
 //===- Dump.cpp - MSTAGE_DUMP: write what each launch compiled ------------===//
 #include "inspect/Dump.h"
 #include "cuda/CudaTools.h"
+#include "support/RuntimeFailure.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -69,7 +70,7 @@ void dumpSass(StringRef KernelName, uint64_t Hash, StringRef PTX,
   if (Cubin.empty()) {
     auto C = assembleCubin(PTX, Arch);
     if (!C)
-      return Warn(toString(C.takeError()) + "; no SASS is written");
+      return Warn(failureMessage(C.takeError()) + "; no SASS is written");
     Assembled = std::move(*C);
     Cubin = Assembled;
   }

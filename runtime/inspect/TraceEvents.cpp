@@ -36,9 +36,9 @@ struct PendingGpu {
 
   ~PendingGpu() {
     if (Start)
-      Driver->destroyEvent(Start);
+      consumeError(Driver->destroyEvent(Start));
     if (End)
-      Driver->destroyEvent(End);
+      consumeError(Driver->destroyEvent(End));
   }
 };
 
@@ -325,23 +325,23 @@ static const StreamOrigin *originOf(CudaDriver &Driver, CUstream Stream,
       return &It->second;
   }
   StreamOrigin O;
-  if (!Driver.createEvent(&O.Event))
+  if (!succeeded(Driver.createEvent(&O.Event)))
     return nullptr;
   // Another thread's capture in the global mode would refuse the wait.
   CUstreamCaptureMode Mode =
       Driver.relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
-  bool Done =
-      Driver.recordEvent(O.Event, Stream) && Driver.synchronizeEvent(O.Event);
+  bool Done = succeeded(Driver.recordEvent(O.Event, Stream)) &&
+              succeeded(Driver.synchronizeEvent(O.Event));
   Driver.relaxCapture(Mode);
   if (!Done) {
-    Driver.destroyEvent(O.Event);
+    consumeError(Driver.destroyEvent(O.Event));
     return nullptr;
   }
   O.Host = TraceClock::now();
   std::lock_guard<std::mutex> G(R.Lock);
   auto [It, New] = R.Origins.try_emplace(StreamId, O);
   if (!New)
-    Driver.destroyEvent(O.Event);
+    consumeError(Driver.destroyEvent(O.Event));
   return &It->second;
 }
 
@@ -361,7 +361,8 @@ void GpuSpan::begin(SpanKind Kind, CudaDriver &Driver, CUstream Stream,
     P->Kernel = Scope->kernelName();
     P->Staged = Scope->stagedText();
   }
-  if (!Driver.createEvent(&P->Start) || !Driver.recordEvent(P->Start, Stream))
+  if (!succeeded(Driver.createEvent(&P->Start)) ||
+      !succeeded(Driver.recordEvent(P->Start, Stream)))
     return;
   Started = P.release();
 }
@@ -369,8 +370,8 @@ void GpuSpan::begin(SpanKind Kind, CudaDriver &Driver, CUstream Stream,
 void GpuSpan::end() {
   std::unique_ptr<PendingGpu> P(static_cast<PendingGpu *>(Started));
   Started = nullptr;
-  if (!P->Driver->createEvent(&P->End) ||
-      !P->Driver->recordEvent(P->End, P->Stream))
+  if (!succeeded(P->Driver->createEvent(&P->End)) ||
+      !succeeded(P->Driver->recordEvent(P->End, P->Stream)))
     return;
   Recorder &R = *TheRecorder;
   std::lock_guard<std::mutex> G(R.Lock);
@@ -394,7 +395,7 @@ static void collect(bool Wait) {
     for (auto &P : R.Pending) {
       CUstreamCaptureMode Mode =
           P->Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
-      bool Complete = Wait ? bool(P->Driver->synchronizeEvent(P->End))
+      bool Complete = Wait ? succeeded(P->Driver->synchronizeEvent(P->End))
                            : P->Driver->queryEvent(P->End) == CUDA_SUCCESS;
       P->Driver->relaxCapture(Mode);
       if (Complete)
@@ -406,8 +407,8 @@ static void collect(bool Wait) {
   for (auto &P : Done) {
     const StreamOrigin &O = Origins[P->StreamId];
     float Before = 0, Length = 0;
-    if (!P->Driver->elapsedMs(&Before, O.Event, P->Start) ||
-        !P->Driver->elapsedMs(&Length, P->Start, P->End))
+    if (!succeeded(P->Driver->elapsedMs(&Before, O.Event, P->Start)) ||
+        !succeeded(P->Driver->elapsedMs(&Length, P->Start, P->End)))
       continue;
     TraceSpan S;
     S.Stream = true;

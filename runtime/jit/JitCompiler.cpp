@@ -10,6 +10,7 @@
 #include "SmallCopies.h"
 #include "jit/DeviceLibrary.h"
 #include "jit/FastMath.h"
+#include "support/RuntimeFailure.h"
 #include "support/Settings.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -54,8 +55,7 @@ namespace mstage::rt {
 namespace {
 
 Error jitError(const KernelBlob &K, const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(),
-                           "mstage: kernel '" + K.PrettyName + "': " + Msg);
+  return withKernel(failure(Msg), K.PrettyName);
 }
 
 // LLVM's options for its tools, which print something instead of setting it

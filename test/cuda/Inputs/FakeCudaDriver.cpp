@@ -1,0 +1,431 @@
+//===- FakeCudaDriver.cpp - A libcuda.so.1 whose calls fail on request ----===//
+//
+// Lets the tests reach the runtime's CUDA-driver error paths without a GPU
+// (test/cuda/driver-errors.cpp). Every entry point that the runtime binds
+// succeeds (one sm_90 device, "Fake H200"; device memory is host memory;
+// launches do nothing) unless FAKECUDA_FAIL names it:
+//   FAKECUDA_FAIL=cuMemAlloc=2,cuLaunchKernel@2=700
+// fails cuMemAlloc with CUresult 2, and cuLaunchKernel with 700 from its
+// second call on. cuGetErrorName knows a few codes; cuGetErrorString says
+// "text of N", except for 12345, which neither names.
+//
+//===----------------------------------------------------------------------===//
+#include <cuda.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace {
+
+// The failure FAKECUDA_FAIL asks of this call of Name, or CUDA_SUCCESS.
+CUresult injected(const char *Name) {
+  static std::mutex Lock;
+  static std::map<std::string, int> Calls;
+  const char *Spec = std::getenv("FAKECUDA_FAIL");
+  if (!Spec)
+    return CUDA_SUCCESS;
+  std::lock_guard<std::mutex> G(Lock);
+  int Call = ++Calls[Name];
+  std::string S(Spec);
+  size_t At = 0;
+  while (At < S.size()) {
+    size_t End = S.find(',', At);
+    if (End == std::string::npos)
+      End = S.size();
+    std::string Item = S.substr(At, End - At);
+    At = End + 1;
+    size_t Eq = Item.find('=');
+    if (Eq == std::string::npos)
+      continue;
+    std::string Key = Item.substr(0, Eq);
+    int From = 1;
+    if (size_t AtSign = Key.find('@'); AtSign != std::string::npos) {
+      From = std::atoi(Key.c_str() + AtSign + 1);
+      Key = Key.substr(0, AtSign);
+    }
+    if (Key == Name && Call >= From)
+      return CUresult(std::atoi(Item.c_str() + Eq + 1));
+  }
+  return CUDA_SUCCESS;
+}
+
+#define FAIL(Name)                                                             \
+  if (CUresult R = injected(Name))                                             \
+  return R
+
+// Device memory is host memory, aligned as the driver's is.
+CUdeviceptr deviceMemory(size_t Bytes) {
+  return (CUdeviceptr)std::aligned_alloc(256, (Bytes + 255) / 256 * 256);
+}
+
+// Distinct non-null handles for the driver's opaque objects.
+int Dummy[8];
+void *handle(int I) { return &Dummy[I]; }
+
+} // namespace
+
+extern "C" {
+
+CUresult cuGetErrorName(CUresult E, const char **P) {
+  static const std::map<CUresult, const char *> Names = {
+      {CUDA_SUCCESS, "CUDA_SUCCESS"},
+      {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE"},
+      {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY"},
+      {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+      {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+       "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"},
+      {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX"},
+      {CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
+       "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
+      {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE"},
+      {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED"},
+      {CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY"},
+      {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN"}};
+  auto It = Names.find(E);
+  if (It == Names.end())
+    return CUDA_ERROR_INVALID_VALUE;
+  *P = It->second;
+  return CUDA_SUCCESS;
+}
+CUresult cuGetErrorString(CUresult E, const char **P) {
+  if (E == 12345)
+    return CUDA_ERROR_INVALID_VALUE;
+  static thread_local std::string T;
+  T = "text of " + std::to_string(int(E));
+  *P = T.c_str();
+  return CUDA_SUCCESS;
+}
+CUresult cuInit(unsigned int) {
+  FAIL("cuInit");
+  return CUDA_SUCCESS;
+}
+CUresult cuDriverGetVersion(int *V) {
+  *V = 13000;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetCount(int *C) {
+  FAIL("cuDeviceGetCount");
+  *C = 1;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGet(CUdevice *D, int O) {
+  FAIL("cuDeviceGet");
+  *D = O;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetName(char *N, int L, CUdevice) {
+  std::strncpy(N, "Fake H200", L);
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
+  switch (A) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+    *V = 9;
+    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+    *V = 0;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *V = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+    *V = 49152;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    *V = 232448;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *V = 132;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+    *V = 233472;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
+    *V = 2048;
+    break;
+  case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
+    *V = 32;
+    break;
+  case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS:
+    *V = 0;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+    *V = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+    *V = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+    *V = 64;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+    *V = 2147483647;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+    *V = 65535;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+    *V = 65535;
+    break;
+  default:
+    *V = 0;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRetain(CUcontext *C, CUdevice) {
+  FAIL("cuDevicePrimaryCtxRetain");
+  *C = (CUcontext)handle(1);
+  return CUDA_SUCCESS;
+}
+static thread_local CUcontext Current = nullptr;
+CUresult cuCtxGetCurrent(CUcontext *C) {
+  *C = Current;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSetCurrent(CUcontext C) {
+  FAIL("cuCtxSetCurrent");
+  Current = C;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSynchronize(void) {
+  FAIL("cuCtxSynchronize");
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAlloc(CUdeviceptr *P, size_t B) {
+  FAIL("cuMemAlloc");
+  *P = deviceMemory(B);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFree(CUdeviceptr P) {
+  FAIL("cuMemFree");
+  std::free((void *)P);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoD(CUdeviceptr D, const void *S, size_t B) {
+  FAIL("cuMemcpyHtoD");
+  std::memcpy((void *)D, S, B);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoH(void *D, CUdeviceptr S, size_t B) {
+  FAIL("cuMemcpyDtoH");
+  std::memcpy(D, (void *)S, B);
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleLoadDataEx(CUmodule *M, const void *, unsigned int N,
+                            CUjit_option *O, void **V) {
+  if (CUresult R = injected("cuModuleLoadDataEx")) {
+    for (unsigned I = 0; I < N; ++I)
+      if (O[I] == CU_JIT_ERROR_LOG_BUFFER)
+        std::strcpy((char *)V[I], "ptxas fatal   : fake error log");
+    return R;
+  }
+  *M = (CUmodule)handle(2);
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleGetFunction(CUfunction *F, CUmodule, const char *) {
+  FAIL("cuModuleGetFunction");
+  *F = (CUfunction)handle(3);
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
+  FAIL("cuFuncSetAttribute");
+  return CUDA_SUCCESS;
+}
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *B, CUfunction, int,
+                                                     size_t) {
+  FAIL("cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  *B = 2;
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncGetAttribute(int *V, CUfunction_attribute, CUfunction) {
+  *V = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                        unsigned, unsigned, unsigned, CUstream, void **,
+                        void **) {
+  FAIL("cuLaunchKernel");
+  return CUDA_SUCCESS;
+}
+CUresult cuEventCreate(CUevent *E, unsigned int) {
+  FAIL("cuEventCreate");
+  *E = (CUevent) new int;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventDestroy(CUevent E) {
+  delete (int *)E;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventRecord(CUevent, CUstream) {
+  FAIL("cuEventRecord");
+  return CUDA_SUCCESS;
+}
+CUresult cuEventSynchronize(CUevent) {
+  FAIL("cuEventSynchronize");
+  return CUDA_SUCCESS;
+}
+CUresult cuEventElapsedTime(float *M, CUevent, CUevent) {
+  FAIL("cuEventElapsedTime");
+  *M = 1;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventQuery(CUevent) {
+  FAIL("cuEventQuery");
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamCreate(CUstream *S, unsigned int) {
+  FAIL("cuStreamCreate");
+  *S = (CUstream) new int;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy(CUstream S) {
+  delete (int *)S;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamSynchronize(CUstream) {
+  FAIL("cuStreamSynchronize");
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
+  FAIL("cuStreamWaitEvent");
+  return CUDA_SUCCESS;
+}
+CUresult cuMemPoolCreate(CUmemoryPool *P, const CUmemPoolProps *) {
+  FAIL("cuMemPoolCreate");
+  *P = (CUmemoryPool)handle(4);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemPoolSetAttribute(CUmemoryPool, CUmemPool_attribute, void *) {
+  return CUDA_SUCCESS;
+}
+CUresult cuMemPoolTrimTo(CUmemoryPool, size_t) { return CUDA_SUCCESS; }
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *P, size_t B, CUmemoryPool,
+                                 CUstream) {
+  FAIL("cuMemAllocFromPoolAsync");
+  *P = deviceMemory(B);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFreeAsync(CUdeviceptr P, CUstream) {
+  FAIL("cuMemFreeAsync");
+  std::free((void *)P);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoDAsync(CUdeviceptr D, const void *S, size_t B, CUstream) {
+  FAIL("cuMemcpyHtoDAsync");
+  std::memcpy((void *)D, S, B);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoHAsync(void *D, CUdeviceptr S, size_t B, CUstream) {
+  FAIL("cuMemcpyDtoHAsync");
+  std::memcpy(D, (void *)S, B);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoDAsync(CUdeviceptr D, CUdeviceptr S, size_t B, CUstream) {
+  FAIL("cuMemcpyDtoDAsync");
+  std::memmove((void *)D, (void *)S, B);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD8Async(CUdeviceptr, unsigned char, size_t, CUstream) {
+  FAIL("cuMemset");
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) {
+  FAIL("cuMemset");
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) {
+  FAIL("cuMemset");
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD2D8Async(CUdeviceptr, size_t, unsigned char, size_t, size_t,
+                           CUstream) {
+  FAIL("cuMemset");
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD2D16Async(CUdeviceptr, size_t, unsigned short, size_t, size_t,
+                            CUstream) {
+  FAIL("cuMemset");
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD2D32Async(CUdeviceptr, size_t, unsigned int, size_t, size_t,
+                            CUstream) {
+  FAIL("cuMemset");
+  return CUDA_SUCCESS;
+}
+CUresult cuMemHostAlloc(void **P, size_t B, unsigned int) {
+  FAIL("cuMemHostAlloc");
+  *P = std::malloc(B);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFreeHost(void *P) {
+  std::free(P);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAllocManaged(CUdeviceptr *P, size_t B, unsigned int) {
+  FAIL("cuMemAllocManaged");
+  *P = deviceMemory(B);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemPrefetchAsync(CUdeviceptr, size_t, CUmemLocation, unsigned int,
+                            CUstream) {
+  FAIL("cuMemPrefetchAsync");
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamBeginCapture(CUstream, CUstreamCaptureMode) {
+  FAIL("cuStreamBeginCapture");
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamEndCapture(CUstream, CUgraph *G) {
+  FAIL("cuStreamEndCapture");
+  *G = (CUgraph)handle(5);
+  return CUDA_SUCCESS;
+}
+CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *) {
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *E, CUgraph,
+                                     unsigned long long) {
+  FAIL("cuGraphInstantiateWithFlags");
+  *E = (CUgraphExec)handle(6);
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphLaunch(CUgraphExec, CUstream) {
+  FAIL("cuGraphLaunch");
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphExecDestroy(CUgraphExec) { return CUDA_SUCCESS; }
+CUresult cuPointerGetAttributes(unsigned int, CUpointer_attribute *, void **,
+                                CUdeviceptr) {
+  return CUDA_ERROR_INVALID_VALUE;
+}
+CUresult cuGraphDestroy(CUgraph) { return CUDA_SUCCESS; }
+CUresult cuDeviceTotalMem(size_t *B, CUdevice) {
+  *B = size_t(1) << 37;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetPCIBusId(char *P, int L, CUdevice) {
+  std::strncpy(P, "0000:01:00.0", L);
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceCanAccessPeer(int *C, CUdevice, CUdevice) {
+  *C = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxEnablePeerAccess(CUcontext, unsigned int) { return CUDA_SUCCESS; }
+CUresult cuMemPoolSetAccess(CUmemoryPool, const CUmemAccessDesc *, size_t) {
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyPeerAsync(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext,
+                           size_t, CUstream) {
+  FAIL("cuMemcpyPeerAsync");
+  return CUDA_SUCCESS;
+}
+CUresult cuPointerGetAttribute(void *, CUpointer_attribute, CUdeviceptr) {
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+} // extern "C"
