@@ -27,9 +27,9 @@ namespace mstage {
 namespace detail {
 
 template <class K, class Comp>
-inline constexpr bool sort_is_less = radix_sortable<K> &&
-                                     (std::is_same_v<Comp, std::less<>> ||
-                                      std::is_same_v<Comp, std::less<K>>);
+inline constexpr bool sort_is_less =
+    radix_sortable<K> &&
+    (std::is_same_v<Comp, std::less<>> || std::is_same_v<Comp, std::less<K>>);
 
 template <class R, class = void>
 inline constexpr bool radix_sortable_view = false;
@@ -52,11 +52,13 @@ inline constexpr bool
 
 // sort(view): radix sort of integer or floating-point keys; sort(view,
 // comp): stable merge sort by comp, a strict weak order. sort_fn<Block,
-// Items> and sort_by_key_fn<Block, Items> take Items keys a thread in the
-// radix sort's passes (0: the default; a pass has one thread per digit, so
-// Block is 256 or 0), for tuning (bench/mstage_scan_sort's sweep).
-template <unsigned Block = 0, unsigned Items = 0>
-struct sort_fn : detail::algorithm_base<sort_fn<Block, Items>> {
+// Items, Rank> and sort_by_key_fn<Block, Items, Rank> take Items keys a
+// thread in the radix sort's passes (0: the default; a pass has one thread
+// per digit, so Block is 256 or 0) and rank them by Rank, for tuning
+// (bench/mstage_scan_sort's sweep).
+template <unsigned Block = 0, unsigned Items = 0,
+          detail::radix_ranking Rank = detail::radix_ranking::early_counts>
+struct sort_fn : detail::algorithm_base<sort_fn<Block, Items, Rank>> {
   static_assert(Block == 0 || Block == detail::radix_block,
                 "mstage: sort: a radix pass has one thread per digit: "
                 "256 threads");
@@ -65,7 +67,7 @@ struct sort_fn : detail::algorithm_base<sort_fn<Block, Items>> {
     MSTAGE_SORT_CHECK_KEYS("sort", R, "the view");
     if constexpr (detail::radix_sortable_view<R>) {
       stream_ref s = stream();
-      detail::radix_sort_run<detail::element_of<R>, char, false, Items>(
+      detail::radix_sort_run<detail::element_of<R>, char, false, Items, Rank>(
           "sort", detail::as_view(r, s), vector_view<char>(), s);
     }
   }
@@ -91,8 +93,10 @@ inline constexpr sort_fn<> sort{};
 // sort_by_key(keys, values): sorts keys (integer or floating point) and
 // permutes values with them; keys that compare equal keep their values'
 // order.
-template <unsigned Block = 0, unsigned Items = 0>
-struct sort_by_key_fn : detail::algorithm_base<sort_by_key_fn<Block, Items>> {
+template <unsigned Block = 0, unsigned Items = 0,
+          detail::radix_ranking Rank = detail::radix_ranking::early_counts>
+struct sort_by_key_fn
+    : detail::algorithm_base<sort_by_key_fn<Block, Items, Rank>> {
   static_assert(Block == 0 || Block == detail::radix_block,
                 "mstage: sort_by_key: a radix pass has one thread per digit: "
                 "256 threads");
@@ -108,7 +112,7 @@ struct sort_by_key_fn : detail::algorithm_base<sort_by_key_fn<Block, Items>> {
       detail::check_same_size("sort_by_key", "the keys and the values differ",
                               k.size(), v.size());
       detail::radix_sort_run<detail::element_of<KR>, detail::element_of<VR>,
-                             true, Items>("sort_by_key", k, v, s);
+                             true, Items, Rank>("sort_by_key", k, v, s);
     }
   }
 };

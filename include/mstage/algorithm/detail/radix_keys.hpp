@@ -15,15 +15,23 @@
 namespace mstage::detail {
 
 template <std::size_t Bytes> struct radix_unsigned;
-template <> struct radix_unsigned<1> { using type = std::uint8_t; };
-template <> struct radix_unsigned<2> { using type = std::uint16_t; };
-template <> struct radix_unsigned<4> { using type = std::uint32_t; };
-template <> struct radix_unsigned<8> { using type = std::uint64_t; };
+template <> struct radix_unsigned<1> {
+  using type = std::uint8_t;
+};
+template <> struct radix_unsigned<2> {
+  using type = std::uint16_t;
+};
+template <> struct radix_unsigned<4> {
+  using type = std::uint32_t;
+};
+template <> struct radix_unsigned<8> {
+  using type = std::uint64_t;
+};
 
 template <class K>
-inline constexpr bool
-    radix_sortable = (std::is_integral_v<K> && !std::is_same_v<K, bool>) ||
-                     std::is_same_v<K, float> || std::is_same_v<K, double>;
+inline constexpr bool radix_sortable =
+    (std::is_integral_v<K> && !std::is_same_v<K, bool>) ||
+    std::is_same_v<K, float> || std::is_same_v<K, double>;
 
 template <class K> struct radix_key {
   using bits = typename radix_unsigned<sizeof(K)>::type;
@@ -39,6 +47,16 @@ template <class K> struct radix_key {
       return bits(u ^ sign);
     else
       return u;
+  }
+  // The key of to_bits's bits.
+  static K from_bits(bits u) {
+    if constexpr (std::is_floating_point_v<K>)
+      u = (u & sign) ? bits(u ^ sign) : bits(~u);
+    else if constexpr (std::is_signed_v<K>)
+      u = bits(u ^ sign);
+    K k;
+    std::memcpy(&k, &u, sizeof(K));
+    return k;
   }
   static unsigned digit(K k, unsigned pass) {
     return unsigned(to_bits(k) >> (8 * pass)) & 255u;
