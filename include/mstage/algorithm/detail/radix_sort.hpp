@@ -37,6 +37,7 @@ inline constexpr unsigned radix_flag_aggregate = 1u << 30;
 inline constexpr unsigned radix_flag_inclusive = 2u << 30;
 inline constexpr unsigned radix_count_mask = (1u << 30) - 1;
 inline constexpr std::size_t radix_max_keys = radix_count_mask;
+inline constexpr unsigned radix_look_back = 4; // flags read at once
 
 // How a pass ranks its tile (both stable; bench/mstage_scan_sort's sweep
 // times both).
@@ -52,11 +53,11 @@ enum class radix_ranking {
   warp_counters,
 };
 
-// 16 keys a thread (8 for 8-byte keys), fewer where large values would not
-// fit the 48 KiB of static shared memory a block may have.
-template <class K, class V, bool HasValues>
+// 16 keys a thread (8 for 8-byte keys) or Wanted, fewer where large keys or
+// values would not fit the 48 KiB of static shared memory a block may have.
+template <class K, class V, bool HasValues, unsigned Wanted = 0>
 constexpr unsigned radix_items_per_thread() {
-  constexpr unsigned keys = sizeof(K) <= 4 ? 16 : 8;
+  constexpr unsigned keys = Wanted ? Wanted : sizeof(K) <= 4 ? 16 : 8;
   constexpr std::size_t bytes = sizeof(K) + (HasValues ? sizeof(V) : 0);
   constexpr std::size_t fit = 38 * 1024 / (radix_block * bytes);
   return fit < 1 ? 1 : fit < keys ? unsigned(fit) : keys;
@@ -255,18 +256,37 @@ auto radix_pass_kernel() {
       }
     }
 
-    // The keys of digit d in the tiles before this one.
+    // The keys of digit d in the tiles before this one, from the nearest
+    // back to the first inclusive flag. The flags are read a batch at a
+    // time (independent loads: one round trip for up to radix_look_back
+    // tiles that have only their own counts); a tile that has published
+    // nothing yet is read again.
     unsigned before = 0;
     if (tile != 0) {
-      for (std::size_t t = tile - 1;; --t) {
-        unsigned f;
-        do
-          f = atomic_ref<unsigned>(flags[t * 256 + d])
-                  .load(std::memory_order_relaxed);
-        while ((f & ~radix_count_mask) == 0);
-        before += f & radix_count_mask;
-        if ((f & ~radix_count_mask) == radix_flag_inclusive)
-          break;
+      unsigned next = tile - 1; // the nearest tile not summed yet
+      for (bool done = false; !done;) {
+        // Past tile 0, which is inclusive, nothing is summed.
+        unsigned f[radix_look_back];
+#pragma unroll
+        for (unsigned j = 0; j < radix_look_back; ++j)
+          f[j] =
+              j <= next
+                  ? atomic_ref<unsigned>(flags[std::size_t(next - j) * 256 + d])
+                        .load(std::memory_order_relaxed)
+                  : radix_flag_inclusive;
+        unsigned j = 0;
+#pragma unroll
+        for (; j < radix_look_back; ++j) {
+          unsigned kind = f[j] & ~radix_count_mask;
+          if (kind == 0)
+            break;
+          before += f[j] & radix_count_mask;
+          if (kind == radix_flag_inclusive) {
+            done = true;
+            break;
+          }
+        }
+        next -= j;
       }
       atomic_ref<unsigned>(flags[std::size_t(tile) * 256 + d])
           .store(radix_flag_inclusive | (before + count),
@@ -300,8 +320,8 @@ auto radix_pass_kernel() {
   };
 }
 
-// Sorts keys (and values with them) on s; both have n elements. Items 0
-// takes the default keys a thread.
+// Sorts keys (and values with them) on s; both have n elements. ItemsArg
+// keys a thread (0: the default), fewer where they would not fit.
 template <class K, class V, bool HasValues, unsigned ItemsArg = 0,
           radix_ranking Rank = radix_ranking::early_counts>
 void radix_sort_run(const char *call, vector_view<K> keys,
@@ -315,7 +335,7 @@ void radix_sort_run(const char *call, vector_view<K> keys,
                 std::to_string(radix_max_keys) + ")");
   constexpr unsigned Passes = radix_key<K>::passes;
   constexpr unsigned Items =
-      ItemsArg ? ItemsArg : radix_items_per_thread<K, V, HasValues>();
+      radix_items_per_thread<K, V, HasValues, ItemsArg>();
   constexpr std::size_t TileItems = radix_block * Items;
   const std::size_t tiles = (n + TileItems - 1) / TileItems;
 
