@@ -119,7 +119,8 @@ template <class K> SortCase<K> sortCase(std::size_t N, bool Runs) {
 
 template <class K, class Fn>
 void benchSort(const Options &O, bool Runs, const char *Bench, std::size_t N,
-               const SortCase<K> &C, const Candidate<Fn> &Cand) {
+               const SortCase<K> &C, const Candidate<Fn> &Cand,
+               unsigned Block) {
   device_vector<K> D(C.In);
   Cand.Call(D);
   if (!Runs)
@@ -142,29 +143,31 @@ void benchSort(const Options &O, bool Runs, const char *Bench, std::size_t N,
     if (R >= kPortWarmups)
       Ms.push_back(elapsed_ms(A, B));
   }
-  report(Bench, Cand.Name, N, D.download(), Ms, 2.0 * N * sizeof(K), 256);
+  report(Bench, Cand.Name, N, D.download(), Ms, 2.0 * N * sizeof(K), Block);
 }
 
 // The sort candidates of one key type (the default first): the radix
-// pass's keys a thread and its ranking.
+// pass's threads, keys a thread and ranking.
 template <class K>
 void sortCandidates(const Options &O, bool Runs, const char *Bench,
                     std::size_t N, bool Sweep) {
   using detail::radix_ranking;
   SortCase<K> C = sortCase<K>(N, Runs);
-  auto run = [&](const char *Name, auto Sort) {
+  auto run = [&](const char *Name, unsigned Block, auto Sort) {
     benchSort<K>(O, Runs, Bench, N, C,
-                 candidate(Name, [Sort](device_vector<K> &D) { Sort(D); }));
+                 candidate(Name, [Sort](device_vector<K> &D) { Sort(D); }),
+                 Block);
   };
-  run("mstage", sort);
+  run("mstage", 256, sort);
   if (!Sweep)
     return;
   // The first version's ranking (two warp barriers per key), with the
-  // rest of this version; then other tiles.
-  run("mstage-b256-i16-warpcounters",
+  // rest of this version; then other tiles: more keys a thread, and CUB's
+  // sm_90 shape (384 threads of 20 keys).
+  run("mstage-b256-i16-warpcounters", 256,
       sort_fn<0, 16, radix_ranking::warp_counters>());
-  run("mstage-b256-i12", sort_fn<0, 12>());
-  run("mstage-b256-i20", sort_fn<0, 20>());
+  run("mstage-b256-i20", 256, sort_fn<0, 20>());
+  run("mstage-b384-i20", 384, sort_fn<384, 20>());
 }
 
 void benchSortByKey(const Options &O, bool Runs, std::size_t N) {

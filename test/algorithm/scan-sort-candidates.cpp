@@ -5,13 +5,14 @@
 // and a look-back that sleeps (no pause on the CPU back end, but its polls
 // run: the sweep's 128 x 23, and 32 x 15, whose 2^20+7 ints are 2185
 // tiles, over the 500 that sleeping needs); the radix sorts with the first
-// version's ranking (warp counters) and other keys a thread. Sizes 0, 1,
-// 31, 32, 33, 1023, around one and two tiles of the candidate's shape, and
-// 2^20+7 for int scans and uint32 sorts; for the scans a non-commutative
-// operator and 8- and 12-byte elements, for the sorts float (with NaNs and
-// zeros of both signs), int64 and uint8 keys with values. With one CPU
-// thread the blocks run one after another: the look-back must not wait for
-// a block that has not started.
+// version's ranking (warp counters), other keys a thread and 384 threads
+// (whose last 128 do no digit's work). Sizes 0, 1, 31, 32, 33, 1023,
+// around one and two tiles of the candidate's shape, and 2^20+7 for int
+// scans and uint32 sorts; for the scans a non-commutative operator and 8-
+// and 12-byte elements, for the sorts float (with NaNs and zeros of both
+// signs), int64 and uint8 keys with values. With one CPU thread the blocks
+// run one after another: the look-back must not wait for a block that has
+// not started.
 //
 // RUN: %mstagexx -O2 -std=c++17 %s -o %t
 // RUN: env MSTAGE_BACKEND=cpu %t | FileCheck %s
@@ -51,11 +52,11 @@ void scanCandidate(mstage::stream_ref Cur, mstage::stream_ref Own) {
   checkScans<int>("int", (1u << 20) + 7, std::plus<>{}, 7, Cur, Incl, Excl);
 }
 
-template <unsigned Items, radix_ranking Rank>
+template <unsigned Block, unsigned Items, radix_ranking Rank>
 void sortCandidate(mstage::stream_ref Cur, mstage::stream_ref Own) {
-  mstage::sort_fn<0, Items, Rank> Sort;
-  mstage::sort_by_key_fn<0, Items, Rank> ByKey;
-  for (std::size_t N : sizesAround(std::size_t(256) * Items)) {
+  mstage::sort_fn<Block, Items, Rank> Sort;
+  mstage::sort_by_key_fn<Block, Items, Rank> ByKey;
+  for (std::size_t N : sizesAround(std::size_t(Block) * Items)) {
     checkSortByKey<unsigned, int>("uint32", N, Cur, Sort, ByKey);
     checkSortByKey<float, Triple>("float", N, Own, Sort, ByKey);
     checkSortByKey<std::int64_t, float>("int64", N, Cur, Sort, ByKey);
@@ -80,8 +81,9 @@ int main() {
                 scan_wait::sleep>(Cur, Own);
   scanCandidate<32, 15, scan_exchange::warp, scan_order::counter,
                 scan_wait::sleep>(Cur, Own);
-  sortCandidate<16, radix_ranking::warp_counters>(Cur, Own);
-  sortCandidate<12, radix_ranking::early_counts>(Cur, Own);
-  sortCandidate<20, radix_ranking::early_counts>(Cur, Own);
+  sortCandidate<256, 16, radix_ranking::warp_counters>(Cur, Own);
+  sortCandidate<256, 20, radix_ranking::early_counts>(Cur, Own);
+  sortCandidate<384, 20, radix_ranking::early_counts>(Cur, Own);
+  sortCandidate<384, 20, radix_ranking::warp_counters>(Cur, Own);
   return finish("scan-sort-candidates");
 }

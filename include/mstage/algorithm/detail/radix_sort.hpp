@@ -30,7 +30,10 @@
 
 namespace mstage::detail {
 
-inline constexpr unsigned radix_block = 256; // one thread per digit
+// The histogram's and the starts' blocks, and a pass's by default: one
+// thread per digit (a pass may have more threads, 384 as CUB's, whose first
+// 256 do the digits' work).
+inline constexpr unsigned radix_block = 256;
 inline constexpr unsigned radix_warps = radix_block / 32;
 inline constexpr unsigned radix_histogram_items = 4096; // keys per tile
 inline constexpr unsigned radix_flag_aggregate = 1u << 30;
@@ -54,12 +57,14 @@ enum class radix_ranking {
 };
 
 // 16 keys a thread (8 for 8-byte keys) or Wanted, fewer where large keys or
-// values would not fit the 48 KiB of static shared memory a block may have.
-template <class K, class V, bool HasValues, unsigned Wanted = 0>
+// values would not fit the 48 KiB of static shared memory a block of Block
+// threads may have, with its warps' counts (1 KiB a warp) and 1 KiB more.
+template <class K, class V, bool HasValues, unsigned Block = radix_block,
+          unsigned Wanted = 0>
 constexpr unsigned radix_items_per_thread() {
   constexpr unsigned keys = Wanted ? Wanted : sizeof(K) <= 4 ? 16 : 8;
   constexpr std::size_t bytes = sizeof(K) + (HasValues ? sizeof(V) : 0);
-  constexpr std::size_t fit = 38 * 1024 / (radix_block * bytes);
+  constexpr std::size_t fit = (46 - Block / 32) * 1024 / (Block * bytes);
   return fit < 1 ? 1 : fit < keys ? unsigned(fit) : keys;
 }
 
@@ -126,10 +131,12 @@ inline unsigned radix_match_digit(unsigned d) {
 }
 
 // One pass: keysIn (and valuesIn) by digit `pass`, into keysOut (valuesOut),
-// Items keys a thread, ranked by Rank. status holds the tile counter, then
+// Block threads (256 or more; thread d < 256 does digit d's work) of Items
+// keys, ranked by Rank. status holds the tile counter, then
 // 256 flags per tile, all zero. Keys are handled as their ordered bits
 // (radix_key<K>::to_bits) from the load to the store.
-template <class K, class V, bool HasValues, unsigned Items, radix_ranking Rank>
+template <class K, class V, bool HasValues, unsigned Block, unsigned Items,
+          radix_ranking Rank>
 auto radix_pass_kernel() {
   return [](vector_view<const K> keysIn, vector_view<K> keysOut,
             vector_view<const V> valuesIn, vector_view<V> valuesOut,
@@ -137,7 +144,10 @@ auto radix_pass_kernel() {
             std::size_t nArg, unsigned passArg) {
     using Key = radix_key<K>;
     using Bits = typename Key::bits;
-    constexpr unsigned TileItems = radix_block * Items;
+    static_assert(Block % 32 == 0 && Block >= 256 && Block <= 1024,
+                  "mstage: a radix pass has whole warps, a thread per digit");
+    constexpr unsigned Warps = Block / 32;
+    constexpr unsigned TileItems = Block * Items;
     constexpr bool Early = Rank == radix_ranking::early_counts;
     // Fewer than 2^30 keys: 32-bit indices within the views.
     const unsigned n = unsigned(stage(nArg));
@@ -146,9 +156,9 @@ auto radix_pass_kernel() {
 
     shared_array<Bits, TileItems> keyMem;
     shared_array<raw_storage<V>, HasValues ? TileItems : 1> valueMem;
-    shared_array<unsigned, radix_warps * 256> warpCounts;
+    shared_array<unsigned, Warps * 256> warpCounts;
     shared_array<unsigned, 256> globalBase;
-    shared_array<raw_storage<unsigned>, radix_warps> scanMem;
+    shared_array<raw_storage<unsigned>, Warps> scanMem;
     shared_array<unsigned, 1> tileMem;
     Bits *sortedKeys = keyMem.data();
     V *sortedValues = reinterpret_cast<V *>(valueMem.data());
@@ -157,7 +167,7 @@ auto radix_pass_kernel() {
     const unsigned tid = __mstage_tid_x(), lane = tid % 32, warp = tid / 32;
     if (tid == 0)
       tileMem[0] = atomic_add(status.data(), 1u);
-    for (unsigned i = tid; i < radix_warps * 256; i += radix_block)
+    for (unsigned i = tid; i < Warps * 256; i += Block)
       counts[i] = 0;
     __mstage_barrier();
     const unsigned tile = tileMem[0];
@@ -211,23 +221,27 @@ auto radix_pass_kernel() {
 
     // Thread d: digit d's count in the tile, published at once, and where
     // each warp's keys of it start in the sorted tile.
-    const unsigned d = tid;
+    const bool digitThread = Block == 256 || tid < 256;
+    const unsigned d = digitThread ? tid : 0;
     unsigned count = 0;
-    for (unsigned w = 0; w < radix_warps; ++w) {
-      unsigned c = counts[w * 256 + d];
-      counts[w * 256 + d] = count;
-      count += c;
-    }
     unsigned *flags = status.data() + 1;
-    atomic_ref<unsigned>(flags[std::size_t(tile) * 256 + d])
-        .store((tile == 0 ? radix_flag_inclusive : radix_flag_aggregate) |
-                   count,
-               std::memory_order_relaxed);
+    if (digitThread) {
+      for (unsigned w = 0; w < Warps; ++w) {
+        unsigned c = counts[w * 256 + d];
+        counts[w * 256 + d] = count;
+        count += c;
+      }
+      atomic_ref<unsigned>(flags[std::size_t(tile) * 256 + d])
+          .store((tile == 0 ? radix_flag_inclusive : radix_flag_aggregate) |
+                     count,
+                 std::memory_order_relaxed);
+    }
     unsigned total;
     const unsigned tileStart =
-        block_exclusive_sum<radix_block>(count, scanMem.data(), total);
-    for (unsigned w = 0; w < radix_warps; ++w)
-      counts[w * 256 + d] += tileStart;
+        block_exclusive_sum<Block>(count, scanMem.data(), total);
+    if (digitThread)
+      for (unsigned w = 0; w < Warps; ++w)
+        counts[w * 256 + d] += tileStart;
 
     // The early way ranks now: per key, the lanes with its digit, the last
     // of which moves its warp's position of the digit past them all (the
@@ -262,7 +276,7 @@ auto radix_pass_kernel() {
     // tiles that have only their own counts); a tile that has published
     // nothing yet is read again.
     unsigned before = 0;
-    if (tile != 0) {
+    if (digitThread && tile != 0) {
       unsigned next = tile - 1; // the nearest tile not summed yet
       for (bool done = false; !done;) {
         // Past tile 0, which is inclusive, nothing is summed.
@@ -292,7 +306,8 @@ auto radix_pass_kernel() {
           .store(radix_flag_inclusive | (before + count),
                  std::memory_order_relaxed);
     }
-    globalBase[d] = starts.data()[d] + before - tileStart;
+    if (digitThread)
+      globalBase[d] = starts.data()[d] + before - tileStart;
     __mstage_barrier();
 
     // The other way sorts the tile in shared memory now. Then the tile goes
@@ -308,7 +323,7 @@ auto radix_pass_kernel() {
       __mstage_barrier();
     }
     for (unsigned i = 0; i < Items; ++i) {
-      unsigned j = i * radix_block + tid;
+      unsigned j = i * Block + tid;
       if (j < valid) {
         Bits b = sortedKeys[j];
         unsigned to = globalBase[digitOf(b)] + j;
@@ -320,9 +335,11 @@ auto radix_pass_kernel() {
   };
 }
 
-// Sorts keys (and values with them) on s; both have n elements. ItemsArg
-// keys a thread (0: the default), fewer where they would not fit.
-template <class K, class V, bool HasValues, unsigned ItemsArg = 0,
+// Sorts keys (and values with them) on s; both have n elements. Passes of
+// BlockArg threads of ItemsArg keys (0: the defaults), fewer keys where
+// they would not fit.
+template <class K, class V, bool HasValues, unsigned BlockArg = 0,
+          unsigned ItemsArg = 0,
           radix_ranking Rank = radix_ranking::early_counts>
 void radix_sort_run(const char *call, vector_view<K> keys,
                     vector_view<V> values, stream_ref s) {
@@ -334,9 +351,10 @@ void radix_sort_run(const char *call, vector_view<K> keys,
                 " keys are more than one call sorts (at most " +
                 std::to_string(radix_max_keys) + ")");
   constexpr unsigned Passes = radix_key<K>::passes;
+  constexpr unsigned Block = BlockArg ? BlockArg : radix_block;
   constexpr unsigned Items =
-      radix_items_per_thread<K, V, HasValues, ItemsArg>();
-  constexpr std::size_t TileItems = radix_block * Items;
+      radix_items_per_thread<K, V, HasValues, Block, ItemsArg>();
+  constexpr std::size_t TileItems = Block * Items;
   const std::size_t tiles = (n + TileItems - 1) / TileItems;
 
   // The scratch: the counts and the look-back flags, which the passes
@@ -366,8 +384,8 @@ void radix_sort_run(const char *call, vector_view<K> keys,
 
   vector_view<K> keysFrom = keys, keysTo = keysTmp;
   vector_view<V> valuesFrom = values, valuesTo = valuesTmp;
-  auto pass = kernel(radix_pass_kernel<K, V, HasValues, Items, Rank>(),
-                     dim3(tiles), dim3(radix_block))
+  auto pass = kernel(radix_pass_kernel<K, V, HasValues, Block, Items, Rank>(),
+                     dim3(tiles), dim3(Block))
                   .on(s);
   for (unsigned p = 0; p < Passes; ++p) {
     // The status follows the counts in the scratch: zero it alone.
