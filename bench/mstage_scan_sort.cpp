@@ -201,10 +201,9 @@ void benchSortByKey(const Options &O, bool Runs, std::size_t N) {
          256);
 }
 
-} // namespace
-
 // The scan candidates (the default first): the exchange of a tile between
-// global memory and the threads, the tile shape, the tile order.
+// global memory and the threads, the tile shape, the tile order, the
+// look-back's wait.
 void scanCandidates(const Options &O, bool Runs, std::size_t N, bool Sweep) {
   using detail::scan_exchange;
   using detail::scan_order;
@@ -235,6 +234,8 @@ void scanCandidates(const Options &O, bool Runs, std::size_t N, bool Sweep) {
       inclusive_scan_fn<128, 23, scan_exchange::warp,
                         scan_order::block_index>());
 }
+
+} // namespace
 
 int main(int Argc, char **Argv) {
   Options O = parseOptions(Argc, Argv, "mstage_scan_sort [--reps R] [--n N]");
