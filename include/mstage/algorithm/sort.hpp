@@ -27,9 +27,9 @@ namespace mstage {
 namespace detail {
 
 template <class K, class Comp>
-inline constexpr bool sort_is_less =
-    radix_sortable<K> &&
-    (std::is_same_v<Comp, std::less<>> || std::is_same_v<Comp, std::less<K>>);
+inline constexpr bool sort_is_less = radix_sortable<K> &&
+                                     (std::is_same_v<Comp, std::less<>> ||
+                                      std::is_same_v<Comp, std::less<K>>);
 
 template <class R, class = void>
 inline constexpr bool radix_sortable_view = false;

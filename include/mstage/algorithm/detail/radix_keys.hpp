@@ -15,23 +15,15 @@
 namespace mstage::detail {
 
 template <std::size_t Bytes> struct radix_unsigned;
-template <> struct radix_unsigned<1> {
-  using type = std::uint8_t;
-};
-template <> struct radix_unsigned<2> {
-  using type = std::uint16_t;
-};
-template <> struct radix_unsigned<4> {
-  using type = std::uint32_t;
-};
-template <> struct radix_unsigned<8> {
-  using type = std::uint64_t;
-};
+template <> struct radix_unsigned<1> { using type = std::uint8_t; };
+template <> struct radix_unsigned<2> { using type = std::uint16_t; };
+template <> struct radix_unsigned<4> { using type = std::uint32_t; };
+template <> struct radix_unsigned<8> { using type = std::uint64_t; };
 
 template <class K>
-inline constexpr bool radix_sortable =
-    (std::is_integral_v<K> && !std::is_same_v<K, bool>) ||
-    std::is_same_v<K, float> || std::is_same_v<K, double>;
+inline constexpr bool
+    radix_sortable = (std::is_integral_v<K> && !std::is_same_v<K, bool>) ||
+                     std::is_same_v<K, float> || std::is_same_v<K, double>;
 
 template <class K> struct radix_key {
   using bits = typename radix_unsigned<sizeof(K)>::type;
