@@ -195,6 +195,9 @@ static Value *emitBuiltin(IRBuilder<> &B, Module &M, CheckFailures &Failures,
   if (Name == "__mstage_barrier")
     return B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
                              {B.getInt32(0)});
+  // nanosleep.u32 (sm_70 and later).
+  if (Name == "__mstage_nanosleep")
+    return B.CreateIntrinsic(Intrinsic::nvvm_nanosleep, {CI.getArgOperand(0)});
 
   if (Name == "__mstage_shared_base") {
     auto *Arr = ArrayType::get(B.getInt8Ty(), 0);

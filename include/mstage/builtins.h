@@ -80,6 +80,11 @@ int __mstage_shfl_up_i32(unsigned mask, int value, unsigned delta, int width);
 int __mstage_shfl_down_i32(unsigned mask, int value, unsigned delta, int width);
 int __mstage_shfl_xor_i32(unsigned mask, int value, int lane_mask, int width);
 
+/* Suspends the calling thread for about ns nanoseconds (up to 1 ms), as
+ * CUDA's __nanosleep: a thread that polls memory other blocks write lets the
+ * others run and the memory system rest. Nothing on the CPU back end. */
+void __mstage_nanosleep(unsigned ns);
+
 #ifdef __cplusplus
 }
 #endif

@@ -208,6 +208,9 @@ MSTAGE_EXPORT int __mstage_shfl_xor_i32(unsigned Mask, int Value, int LaneMask,
   return warpCall({WarpOp::ShflXor, Mask, Value, LaneMask, Width},
                   "a warp shuffle");
 }
+// A poll's pause: the CPU back end's polls meet a warp operation, where
+// the other fibers run, or another OS thread's progress.
+MSTAGE_EXPORT void __mstage_nanosleep(unsigned) {}
 // mstage::ldg's chunks: plain loads on the host, where no cache is
 // non-coherent.
 MSTAGE_EXPORT unsigned char __mstage_ldg_u8(const void *P) {

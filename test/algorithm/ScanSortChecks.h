@@ -115,27 +115,31 @@ void expectSame(const char *Call, const char *Type, std::size_t N, unsigned S,
     }
 }
 
-template <class T, class Op>
+// inclusive_scan and exclusive_scan: the scans checked (other tile shapes
+// and ways: test/algorithm/scan-sort-candidates.cpp).
+template <class T, class Op, class Inclusive = mstage::inclusive_scan_fn<>,
+          class Exclusive = mstage::exclusive_scan_fn<>>
 void checkScans(const char *Type, std::size_t N, Op Fn, T Init,
-                mstage::stream_ref S) {
+                mstage::stream_ref S, Inclusive inclusive_scan = {},
+                Exclusive exclusive_scan = {}) {
   unsigned Sd = Seed + unsigned(N);
   std::vector<T> In = randomVector<T>(N, Sd);
   std::vector<T> Want(N);
   std::inclusive_scan(In.begin(), In.end(), Want.begin(), Fn);
   mstage::device_vector<T> DIn(In), DOut(N);
-  mstage::inclusive_scan.on(S)(DIn, DOut, Fn);
+  inclusive_scan.on(S)(DIn, DOut, Fn);
   S.synchronize();
   expectSame("inclusive_scan", Type, N, Sd, DOut.download(), Want);
-  mstage::inclusive_scan.on(S)(DIn.view(), Fn); // in place
+  inclusive_scan.on(S)(DIn.view(), Fn); // in place
   S.synchronize();
   expectSame("inclusive_scan(inout)", Type, N, Sd, DIn.download(), Want);
 
   std::exclusive_scan(In.begin(), In.end(), Want.begin(), Init, Fn);
   DIn.upload(In);
-  mstage::exclusive_scan.on(S)(DIn, DOut, Init, Fn);
+  exclusive_scan.on(S)(DIn, DOut, Init, Fn);
   S.synchronize();
   expectSame("exclusive_scan", Type, N, Sd, DOut.download(), Want);
-  mstage::exclusive_scan.on(S)(DIn, Init, Fn);
+  exclusive_scan.on(S)(DIn, Init, Fn);
   S.synchronize();
   expectSame("exclusive_scan(inout)", Type, N, Sd, DIn.download(), Want);
 }
@@ -183,8 +187,12 @@ template <class K> std::vector<K> sortKeys(std::size_t N, unsigned S) {
   return V;
 }
 
-template <class K, class V>
-void checkSortByKey(const char *Type, std::size_t N, mstage::stream_ref S) {
+// sort and sort_by_key: the radix sorts checked (other tiles and rankings:
+// test/algorithm/scan-sort-candidates.cpp).
+template <class K, class V, class Sort = mstage::sort_fn<>,
+          class SortByKey = mstage::sort_by_key_fn<>>
+void checkSortByKey(const char *Type, std::size_t N, mstage::stream_ref S,
+                    Sort sort = {}, SortByKey sort_by_key = {}) {
   unsigned Sd = Seed + 3 * unsigned(N);
   std::vector<K> Keys = sortKeys<K>(N, Sd);
   std::vector<V> Values = randomVector<V>(N, Sd + 1);
@@ -201,12 +209,12 @@ void checkSortByKey(const char *Type, std::size_t N, mstage::stream_ref S) {
   }
   mstage::device_vector<K> DK(Keys);
   mstage::device_vector<V> DV(Values);
-  mstage::sort_by_key.on(S)(DK, DV);
+  sort_by_key.on(S)(DK, DV);
   S.synchronize();
   expectSame("sort_by_key keys", Type, N, Sd, DK.download(), WantKeys);
   expectSame("sort_by_key values", Type, N, Sd, DV.download(), WantValues);
   DK.upload(Keys);
-  mstage::sort.on(S)(DK.view());
+  sort.on(S)(DK.view());
   S.synchronize();
   expectSame("sort", Type, N, Sd, DK.download(), WantKeys);
 }

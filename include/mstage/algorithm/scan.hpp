@@ -35,23 +35,56 @@
 namespace mstage {
 namespace detail {
 
-// The tile shape: 256 threads, each with an odd number of items (a thread's
-// items are then in distinct shared-memory banks), about 60 bytes of them.
-template <class T> constexpr unsigned scan_block_threads() { return 256; }
+// How a scan's block moves its tile between global memory and its threads'
+// consecutive items, and how it numbers its tile (bench/mstage_scan_sort's
+// sweep times each).
+enum class scan_exchange {
+  // Each warp loads (and stores) its own 32 x Items elements, coalesced,
+  // and transposes them through its part of shared memory: warp barriers
+  // only, as CUB's BLOCK_LOAD_WARP_TRANSPOSE.
+  warp,
+  // The block loads the whole tile into shared memory and reads it back
+  // after a block barrier, and the same to store (the first version).
+  block,
+};
+enum class scan_order {
+  // Tiles in the order their blocks start, from an atomic counter: a tile
+  // waits only for running blocks, whatever the scheduler does.
+  counter,
+  // Tile = block index, as CUB's DeviceScan: no atomic before the loads,
+  // but it counts on blocks starting in index order, which CUDA does not
+  // promise (the CPU back end does: its threads take blocks in order).
+  block_index,
+};
+enum class scan_wait {
+  spin,  // the look-back polls its predecessors' flags without pause
+  sleep, // it sleeps before polling, as CUB's (detail/scan_lookback.hpp)
+};
+
+// The tile shape: each thread has an odd number of items (a thread's items
+// are then in distinct shared-memory banks). Elements of up to 4 bytes: 128
+// threads x 23, near CUB's tuning for the H100 (128 x 24): 48 registers,
+// 10 blocks and 29440 elements a multiprocessor (256 x 15 had 6 blocks and
+// 23040). Larger ones: 256 threads, about 60 bytes each.
+template <class T> constexpr unsigned scan_block_threads() {
+  return sizeof(T) <= 4 ? 128 : 256;
+}
 template <class T> constexpr unsigned scan_items_per_thread() {
-  constexpr unsigned items = sizeof(T) <= 4 ? 15 : 60 / sizeof(T);
+  constexpr unsigned items = sizeof(T) <= 4 ? 23 : 60 / sizeof(T);
   return items == 0 ? 1 : (items | 1u);
 }
 
 // The kernel of one scan: inclusive, or exclusive with init, with tiles of
 // Block threads x Items elements.
-template <class T, bool Exclusive, unsigned Block, unsigned Items, class Op>
+template <class T, bool Exclusive, unsigned Block, unsigned Items,
+          scan_exchange Exchange, scan_order Order, scan_wait Wait, class Op>
 auto scan_kernel(Op op) {
   return [op](vector_view<const T> in, vector_view<T> out,
               vector_view<unsigned long long> scratch, std::size_t nArg,
               std::size_t tilesArg, raw_storage<T> initArg) {
     constexpr unsigned TileItems = Block * Items;
     constexpr unsigned Warps = Block / 32;
+    constexpr bool ByWarp = Exchange == scan_exchange::warp;
     const std::size_t n = stage(nArg);
     const std::size_t tiles = stage(tilesArg);
 
@@ -59,33 +92,54 @@ auto scan_kernel(Op op) {
     shared_array<raw_storage<T>, Warps> warpMem;
     shared_array<raw_storage<T>, 1> prefixMem;
     shared_array<unsigned, 1> tileIdMem;
-    T *buf = reinterpret_cast<T *>(tileMem.data());
 
     // scratch[0] numbers the tiles; the flags follow.
     using Status = scan_tile_status<T>;
     Status status{scratch.data() + 1, tiles};
     const unsigned tid = __mstage_tid_x();
-    if (tid == 0)
-      tileIdMem[0] =
-          atomic_add(reinterpret_cast<unsigned *>(scratch.data()), 1u);
-    __mstage_barrier();
-    const unsigned tile = tileIdMem[0];
+    const unsigned lane = tid % 32, warp = tid / 32;
+    unsigned tile;
+    if constexpr (Order == scan_order::counter) {
+      if (tid == 0)
+        tileIdMem[0] =
+            atomic_add(reinterpret_cast<unsigned *>(scratch.data()), 1u);
+      __mstage_barrier();
+      tile = tileIdMem[0];
+    } else {
+      tile = __mstage_ctaid_x();
+    }
     const std::size_t base = std::size_t(tile) * TileItems;
-    const T *src = in.data() + base;
+    const bool full = base + TileItems <= n;
+
+    // The part of the tile this thread moves: by warp, its warp's 32 x
+    // Items elements, lane by lane (the warp's part of shared memory); by
+    // block, the whole tile, thread by thread.
+    T *buf = reinterpret_cast<T *>(tileMem.data());
+    T *part = ByWarp ? buf + warp * 32 * Items : buf;
+    const unsigned first = ByWarp ? warp * 32 * Items : 0;
+    const unsigned stride = ByWarp ? 32 : Block;
+    const unsigned at = ByWarp ? lane : tid;
+    auto sync = [] {
+      if constexpr (ByWarp)
+        __mstage_syncwarp(~0u);
+      else
+        __mstage_barrier();
+    };
 
     // Coalesced loads into shared memory; the last tile pads with its first
     // element, a valid T that is never stored.
-    if (base + TileItems <= n) {
+    const T *src = in.data() + base + first;
+    if (full) {
       for (unsigned i = 0; i < Items; ++i)
-        buf[i * Block + tid] = src[i * Block + tid];
+        part[i * stride + at] = src[i * stride + at];
     } else {
-      const T first = src[0];
+      const T pad = in.data()[base];
       for (unsigned i = 0; i < Items; ++i) {
-        unsigned k = i * Block + tid;
-        buf[k] = base + k < n ? src[k] : first;
+        unsigned k = i * stride + at;
+        part[k] = base + first + k < n ? src[k] : pad;
       }
     }
-    __mstage_barrier();
+    sync();
 
     // Each thread scans its Items consecutive elements.
     T items[Items];
@@ -100,7 +154,6 @@ auto scan_kernel(Op op) {
     bool hasBlockPrefix;
     const T blockPrefix = block_exclusive_scan<Block>(
         items[Items - 1], op, warpMem.data(), aggregate, hasBlockPrefix);
-    const unsigned lane = tid % 32, warp = tid / 32;
 
     // The tile's prefix: init for the first tile of an exclusive scan, none
     // for the first of an inclusive one.
@@ -117,7 +170,9 @@ auto scan_kernel(Op op) {
         if (lane == 0)
           status.publish(tile, scan_status_aggregate, aggregate);
         // The first tile's inclusive prefix has init in it already.
-        T p = scan_look_back<T>(status, tile, op);
+        T p = Wait == scan_wait::sleep && tiles >= scan_sleep_min_tiles
+                  ? scan_look_back<T, true>(status, tile, op)
+                  : scan_look_back<T, false>(status, tile, op);
         if (lane == 0) {
           status.publish(tile, scan_status_inclusive,
                          apply_op(op, p, aggregate));
@@ -136,6 +191,7 @@ auto scan_kernel(Op op) {
                    : from_raw(prefixMem[0]);
     const bool hasPrefix = hasTilePrefix || hasBlockPrefix;
 
+    // By warp, the barrier above also ends every lane's reads of its part.
     if constexpr (Exclusive) {
       buf[tid * Items] = prefix;
       for (unsigned i = 1; i < Items; ++i)
@@ -145,16 +201,16 @@ auto scan_kernel(Op op) {
         buf[tid * Items + i] =
             hasPrefix ? apply_op(op, prefix, items[i]) : items[i];
     }
-    __mstage_barrier();
-    T *dst = out.data() + base;
-    if (base + TileItems <= n) {
+    sync();
+    T *dst = out.data() + base + first;
+    if (full) {
       for (unsigned i = 0; i < Items; ++i)
-        dst[i * Block + tid] = buf[i * Block + tid];
+        dst[i * stride + at] = part[i * stride + at];
     } else {
       for (unsigned i = 0; i < Items; ++i) {
-        unsigned k = i * Block + tid;
-        if (base + k < n)
-          dst[k] = buf[k];
+        unsigned k = i * stride + at;
+        if (base + first + k < n)
+          dst[k] = part[k];
       }
     }
   };
@@ -173,7 +229,9 @@ inline constexpr bool scan_args_ok<
 
 // Block and Items 0 take the defaults.
 template <class T, bool Exclusive, unsigned BlockArg = 0, unsigned ItemsArg = 0,
-          class Op>
+          scan_exchange Exchange = scan_exchange::warp,
+          scan_order Order = scan_order::counter,
+          scan_wait Wait = scan_wait::spin, class Op>
 void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
               const Op &op, raw_storage<T> init, stream_ref s) {
   check_same_size(call, "the input and the output differ", in.size(),
@@ -182,7 +240,12 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
   if (n == 0)
     return;
   constexpr unsigned Block = BlockArg ? BlockArg : scan_block_threads<T>();
-  constexpr unsigned Items = ItemsArg ? ItemsArg : scan_items_per_thread<T>();
+  // Another shape's items are fewer where the tile would not fit 40 KiB of
+  // the 48 KiB of static shared memory a block may have (large T's).
+  constexpr std::size_t Fit = 40 * 1024 / (Block * sizeof(T));
+  constexpr unsigned Items = !ItemsArg         ? scan_items_per_thread<T>()
+                             : ItemsArg <= Fit ? ItemsArg
+                                               : unsigned(Fit < 1 ? 1 : Fit);
   static_assert(Block % 32 == 0 && Block <= 1024 && Items >= 1,
                 "mstage: a scan's tile has whole warps, at most 1024 threads");
   constexpr std::size_t TileItems = Block * Items;
@@ -194,7 +257,8 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
   const std::size_t words = 1 + Status::bytes(tiles) / 8 + 1;
   temporary scratch(words * 8, s);
   scratch.zero(8 + Status::flag_bytes(tiles));
-  kernel(scan_kernel<T, Exclusive, Block, Items>(op), dim3(tiles), dim3(Block))
+  kernel(scan_kernel<T, Exclusive, Block, Items, Exchange, Order, Wait>(op),
+         dim3(tiles), dim3(Block))
       .on(s)(in, out, scratch.view<unsigned long long>(0, words), n, tiles,
              init);
 }
@@ -219,11 +283,16 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
 
 // inclusive_scan(in, out[, op]), inclusive_scan(inout[, op]): out[i] = in[0]
 // op ... op in[i]; op defaults to std::plus<>. inclusive_scan_fn<Block,
-// Items> and exclusive_scan_fn<Block, Items> are the scans with another tile
-// shape (0: the default), for tuning (bench/mstage_scan_sort's sweep).
-template <unsigned Block = 0, unsigned Items = 0>
+// Items, Exchange, Order, Wait> and exclusive_scan_fn<...> are the scans with
+// another tile shape (0: the default), exchange, tile order or look-back
+// wait, for tuning (bench/mstage_scan_sort's sweep).
+template <unsigned Block = 0, unsigned Items = 0,
+          detail::scan_exchange Exchange = detail::scan_exchange::warp,
+          detail::scan_order Order = detail::scan_order::counter,
+          detail::scan_wait Wait = detail::scan_wait::spin>
 struct inclusive_scan_fn
-    : detail::algorithm_base<inclusive_scan_fn<Block, Items>> {
+    : detail::algorithm_base<
+          inclusive_scan_fn<Block, Items, Exchange, Order, Wait>> {
   using detail::algorithm_base<inclusive_scan_fn>::stream;
   template <class In, class Out, class Op = std::plus<>,
             std::enable_if_t<detail::range_arg_v<Out>, int> = 0>
@@ -232,7 +301,7 @@ struct inclusive_scan_fn
     if constexpr (detail::scan_args_ok<In, Out, Op>) {
       using T = detail::element_of<In>;
       stream_ref s = stream();
-      detail::scan_run<T, false, Block, Items>(
+      detail::scan_run<T, false, Block, Items, Exchange, Order, Wait>(
           "inclusive_scan", detail::as_view(in, s), detail::as_view(out, s), op,
           detail::raw_storage<T>{}, s);
     }
@@ -249,9 +318,13 @@ inline constexpr inclusive_scan_fn<> inclusive_scan{};
 
 // exclusive_scan(in, out, init[, op]), exclusive_scan(inout, init[, op]):
 // out[i] = init op in[0] op ... op in[i-1].
-template <unsigned Block = 0, unsigned Items = 0>
+template <unsigned Block = 0, unsigned Items = 0,
+          detail::scan_exchange Exchange = detail::scan_exchange::warp,
+          detail::scan_order Order = detail::scan_order::counter,
+          detail::scan_wait Wait = detail::scan_wait::spin>
 struct exclusive_scan_fn
-    : detail::algorithm_base<exclusive_scan_fn<Block, Items>> {
+    : detail::algorithm_base<
+          exclusive_scan_fn<Block, Items, Exchange, Order, Wait>> {
   using detail::algorithm_base<exclusive_scan_fn>::stream;
   template <class In, class Out, class Init, class Op = std::plus<>,
             std::enable_if_t<detail::range_arg_v<Out>, int> = 0>
@@ -264,7 +337,7 @@ struct exclusive_scan_fn
                               "convert to the element type");
       stream_ref s = stream();
       if constexpr (converts)
-        detail::scan_run<T, true, Block, Items>(
+        detail::scan_run<T, true, Block, Items, Exchange, Order, Wait>(
             "exclusive_scan", detail::as_view(in, s), detail::as_view(out, s),
             op, detail::to_raw(static_cast<T>(init)), s);
     }

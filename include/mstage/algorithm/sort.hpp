@@ -52,21 +52,25 @@ inline constexpr bool
 
 // sort(view): radix sort of integer or floating-point keys; sort(view,
 // comp): stable merge sort by comp, a strict weak order. sort_fn<Block,
-// Items> and sort_by_key_fn<Block, Items> take Items keys a thread in the
-// radix sort's passes (0: the default; a pass has one thread per digit, so
-// Block is 256 or 0), for tuning (bench/mstage_scan_sort's sweep).
-template <unsigned Block = 0, unsigned Items = 0>
-struct sort_fn : detail::algorithm_base<sort_fn<Block, Items>> {
-  static_assert(Block == 0 || Block == detail::radix_block,
-                "mstage: sort: a radix pass has one thread per digit: "
-                "256 threads");
+// Items, Rank> and sort_by_key_fn<Block, Items, Rank> run the radix sort's
+// passes with Block threads of Items keys (0: the defaults; at least one
+// thread per digit, so Block is 0 or a multiple of 32 from 256 to 1024)
+// and rank them by Rank, for tuning (bench/mstage_scan_sort's sweep).
+template <unsigned Block = 0, unsigned Items = 0,
+          detail::radix_ranking Rank = detail::radix_ranking::early_counts>
+struct sort_fn : detail::algorithm_base<sort_fn<Block, Items, Rank>> {
+  static_assert(Block == 0 ||
+                    (Block % 32 == 0 && Block >= 256 && Block <= 1024),
+                "mstage: sort: a radix pass has whole warps and a thread "
+                "per digit: 256 to 1024 threads");
   using detail::algorithm_base<sort_fn>::stream;
   template <class R> void operator()(R &&r) const {
     MSTAGE_SORT_CHECK_KEYS("sort", R, "the view");
     if constexpr (detail::radix_sortable_view<R>) {
       stream_ref s = stream();
-      detail::radix_sort_run<detail::element_of<R>, char, false, Items>(
-          "sort", detail::as_view(r, s), vector_view<char>(), s);
+      detail::radix_sort_run<detail::element_of<R>, char, false, Block, Items,
+                             Rank>("sort", detail::as_view(r, s),
+                                   vector_view<char>(), s);
     }
   }
   template <class R, class Comp> void operator()(R &&r, Comp comp) const {
@@ -91,11 +95,14 @@ inline constexpr sort_fn<> sort{};
 // sort_by_key(keys, values): sorts keys (integer or floating point) and
 // permutes values with them; keys that compare equal keep their values'
 // order.
-template <unsigned Block = 0, unsigned Items = 0>
-struct sort_by_key_fn : detail::algorithm_base<sort_by_key_fn<Block, Items>> {
-  static_assert(Block == 0 || Block == detail::radix_block,
-                "mstage: sort_by_key: a radix pass has one thread per digit: "
-                "256 threads");
+template <unsigned Block = 0, unsigned Items = 0,
+          detail::radix_ranking Rank = detail::radix_ranking::early_counts>
+struct sort_by_key_fn
+    : detail::algorithm_base<sort_by_key_fn<Block, Items, Rank>> {
+  static_assert(Block == 0 ||
+                    (Block % 32 == 0 && Block >= 256 && Block <= 1024),
+                "mstage: sort_by_key: a radix pass has whole warps and a "
+                "thread per digit: 256 to 1024 threads");
   using detail::algorithm_base<sort_by_key_fn>::stream;
   template <class KR, class VR> void operator()(KR &&keys, VR &&values) const {
     MSTAGE_SORT_CHECK_KEYS("sort_by_key", KR, "the key view");
@@ -108,7 +115,7 @@ struct sort_by_key_fn : detail::algorithm_base<sort_by_key_fn<Block, Items>> {
       detail::check_same_size("sort_by_key", "the keys and the values differ",
                               k.size(), v.size());
       detail::radix_sort_run<detail::element_of<KR>, detail::element_of<VR>,
-                             true, Items>("sort_by_key", k, v, s);
+                             true, Block, Items, Rank>("sort_by_key", k, v, s);
     }
   }
 };

@@ -40,6 +40,16 @@ template <class K> struct radix_key {
     else
       return u;
   }
+  // The key of to_bits's bits.
+  static K from_bits(bits u) {
+    if constexpr (std::is_floating_point_v<K>)
+      u = (u & sign) ? bits(u ^ sign) : bits(~u);
+    else if constexpr (std::is_signed_v<K>)
+      u = bits(u ^ sign);
+    K k;
+    std::memcpy(&k, &u, sizeof(K));
+    return k;
+  }
   static unsigned digit(K k, unsigned pass) {
     return unsigned(to_bits(k) >> (8 * pass)) & 255u;
   }

@@ -92,23 +92,38 @@ template <class T> struct scan_tile_status<T, false> {
   }
 };
 
+// Pauses of a look-back that sleeps, CUB's sm_90 tuning of its int sum
+// (fixed_delay_constructor_t<648, 1245>): before the first poll, and before
+// each poll that repeats one. CUB sleeps only in grids of 500 blocks or
+// more.
+inline constexpr unsigned scan_first_sleep_ns = 1245;
+inline constexpr unsigned scan_poll_sleep_ns = 648;
+inline constexpr unsigned scan_sleep_min_tiles = 500;
+
 // Run by the 32 lanes of one warp of tile `tile` (> 0): the reduction of
-// all tiles before it, in order.
-template <class T, class Op, class Status>
+// all tiles before it, in order. With Sleep, the warp pauses before it
+// polls (spinning, it polls without pause).
+template <class T, bool Sleep = false, class Op, class Status>
 T scan_look_back(const Status &st, unsigned tile, const Op &op) {
   unsigned lane = __mstage_lane_id();
   T prefix = from_raw(raw_storage<T>{});
   bool have = false;
   long long nearest = static_cast<long long>(tile) - 1; // lane 0's tile
+  if constexpr (Sleep)
+    __mstage_nanosleep(scan_first_sleep_ns);
   for (;;) {
     long long t = nearest - lane;
     T v = from_raw(raw_storage<T>{});
     unsigned s;
     // Tiles before the first (t < 0) never count: the first tile publishes
     // only an inclusive prefix, which ends the window before them.
-    do
+    for (bool first = true;; first = false) {
+      if (Sleep && !first)
+        __mstage_nanosleep(scan_poll_sleep_ns);
       s = t >= 0 ? st.peek(static_cast<unsigned>(t), v) : scan_status_inclusive;
-    while (!__mstage_all(~0u, s != scan_status_invalid));
+      if (__mstage_all(~0u, s != scan_status_invalid))
+        break;
+    }
     unsigned inclusive = __mstage_ballot(~0u, s == scan_status_inclusive);
     unsigned last = inclusive ? __builtin_ctz(inclusive) : 31;
     // Lane 0 gets x[last] op ... op x[0]: lanes further back hold earlier
