@@ -231,7 +231,7 @@ inline constexpr bool scan_args_ok<
 template <class T, bool Exclusive, unsigned BlockArg = 0, unsigned ItemsArg = 0,
           scan_exchange Exchange = scan_exchange::warp,
           scan_order Order = scan_order::counter,
-          scan_wait Wait = scan_wait::spin, class Op>
+          scan_wait Wait = scan_wait::sleep, class Op>
 void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
               const Op &op, raw_storage<T> init, stream_ref s) {
   check_same_size(call, "the input and the output differ", in.size(),
@@ -289,7 +289,7 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
 template <unsigned Block = 0, unsigned Items = 0,
           detail::scan_exchange Exchange = detail::scan_exchange::warp,
           detail::scan_order Order = detail::scan_order::counter,
-          detail::scan_wait Wait = detail::scan_wait::spin>
+          detail::scan_wait Wait = detail::scan_wait::sleep>
 struct inclusive_scan_fn
     : detail::algorithm_base<
           inclusive_scan_fn<Block, Items, Exchange, Order, Wait>> {
@@ -321,7 +321,7 @@ inline constexpr inclusive_scan_fn<> inclusive_scan{};
 template <unsigned Block = 0, unsigned Items = 0,
           detail::scan_exchange Exchange = detail::scan_exchange::warp,
           detail::scan_order Order = detail::scan_order::counter,
-          detail::scan_wait Wait = detail::scan_wait::spin>
+          detail::scan_wait Wait = detail::scan_wait::sleep>
 struct exclusive_scan_fn
     : detail::algorithm_base<
           exclusive_scan_fn<Block, Items, Exchange, Order, Wait>> {
