@@ -116,7 +116,9 @@ clean() { # clean NAME PROCESSES
     awk -F: '{s += $2} END {print s}') == $2))
 }
 if ((memcheck)); then
-  san=(timeout "${MEMCHECK_TIMEOUT:-240}" "$sanitizer" --tool memcheck --error-exitcode 1)
+  # application-only: not ptxas, which the runtime starts (run-suite.sh says why).
+  san=(timeout "${MEMCHECK_TIMEOUT:-240}" "$sanitizer" --tool memcheck
+    --target-processes application-only --error-exitcode 1)
   small=(1024 $((most * 256)) 20 10)
   run heat-mc-plain "${mpirun[@]}" -np 1 "$ex/heat_mpi" "${small[@]}" --plain
   for halo in nccl mpi; do

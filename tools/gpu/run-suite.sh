@@ -246,7 +246,12 @@ run_one() { # program mode
       record "$program" "$mode" "FAIL(no sanitizer)" 0
       return
     fi
-    cmd=("$sanitizer" --tool "$mode" --error-exitcode 1 "${cmd[@]}")
+    # Only the program itself: the sanitizer that follows child processes
+    # crashed (SIGSEGV in libTreeLauncherTargetInjection.so, CUDA 13.0) in
+    # 2 of 6 memcheck runs of scan_sort when the runtime started ptxas from
+    # a compile thread; application-only ran 10 of 10 (H100, 2026-11-26).
+    cmd=("$sanitizer" --tool "$mode" --target-processes application-only
+      --error-exitcode 1 "${cmd[@]}")
     # racecheck always runs the quick sizes: a race does not depend on the
     # size, and racecheck slows reduce_listing2's first launch, the generic
     # code at 2^27 ints, past 90 s (measured on an H200: the GPU 100% busy
