@@ -12,9 +12,9 @@
 // --n, to show that it is right. With MSTAGE_ALGO_SWEEP=1 (or all) the
 // scan and the sorts also run as a few other candidates (scanCandidates,
 // sortCandidates: other tile shapes, the first version's exchange or
-// ranking, the scan's tiles by block index or its look-back sleeping),
-// =scan or =sort one family,
-// each checked against the same std:: result as the default, in extra rows
+// ranking, the scan's tiles by block index or its look-back spinning), and
+// with =scan or =sort one family's candidates only; each is checked against
+// the same std:: result as the default, in extra rows
 // whose variant names it (mstage-b<threads>-i<items per thread>[-what]; no
 // checksum lines), so that one GPU run shows which default to keep.
 #include "PortsMstage.h"

@@ -10,14 +10,13 @@
 // ticket, a counter per stream that the last block zeroes again) reduces
 // the partials and applies init; an input of one tile is one block. The
 // counter and the partials are the stream's (stream_reduce_room): a call
-// allocates no memory. On a
-// stream being captured into a graph, the partials are reduced by a second
-// launch instead (a graph may run on any stream, so it must not share the
-// stream's counter). The kernel stages what the call knows: the element count,
-// the block size and the items per thread (template constants), the grid, the
-// operator's identity and whether the input is aligned for vector loads, so
-// that each call compiles into a kernel specialized for it
-// (docs/algorithms.md shows the PTX).
+// allocates no memory. On a stream being captured into a graph, the
+// partials are reduced by a second launch instead (a graph may run on any
+// stream, so it must not share the stream's counter). The kernel stages
+// what the call knows: the element count, the block size and the items per
+// thread (template constants), the grid, the operator's identity and
+// whether the input is aligned for vector loads, so that each call compiles
+// into a kernel specialized for it (docs/algorithms.md shows the PTX).
 #ifndef MSTAGE_ALGORITHM_REDUCE_HPP
 #define MSTAGE_ALGORITHM_REDUCE_HPP
 
