@@ -59,9 +59,9 @@ template <class F> Timing timeCalls(F Call) {
 }
 
 void row(const std::string &Bench, const std::string &Variant, size_t N,
-         const Timing &T, double Bytes) {
-  std::printf("%s,%s,%zu,256,0,%.6f,%.6f,%.2f\n", Bench.c_str(),
-              Variant.c_str(), N, T.Median, T.Min, Bytes / (T.Median * 1e6));
+         const Timing &T, double Bytes, unsigned Block = 256) {
+  std::printf("%s,%s,%zu,%u,0,%.6f,%.6f,%.2f\n", Bench.c_str(), Variant.c_str(),
+              N, Block, T.Median, T.Min, Bytes / (T.Median * 1e6));
 }
 
 [[noreturn]] void failCheck(const std::string &What) {
@@ -88,18 +88,19 @@ void benchSum(const char *TypeName, size_t N) {
               std::to_string(Expected));
   row(std::string("algo-sum-") + TypeName,
       Block ? shapeName(Block, Items) : "mstage", N, Time,
-      double(N) * sizeof(T));
+      double(N) * sizeof(T), Block ? Block : detail::reduce_block);
 }
 
-// The sweep's shapes around the default (256 x 64 bytes a thread; Items a
+// The sweep's shapes around the default (512 x 64 bytes a thread; Items a
 // multiple of the 16-byte chunk).
 template <class T> void sweepSum(const char *TypeName, size_t N) {
   constexpr unsigned V = 16 / sizeof(T); // elements in 16 bytes
   benchSum<T, 128, 4 * V>(TypeName, N);
   benchSum<T, 256, 2 * V>(TypeName, N);
+  benchSum<T, 256, 4 * V>(TypeName, N);
   benchSum<T, 256, 8 * V>(TypeName, N);
   benchSum<T, 512, 2 * V>(TypeName, N);
-  benchSum<T, 512, 4 * V>(TypeName, N);
+  benchSum<T, 1024, 2 * V>(TypeName, N);
 }
 
 template <unsigned Block = 0, unsigned Items = 0>

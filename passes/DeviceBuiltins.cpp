@@ -2,6 +2,7 @@
 #include "DeviceBuiltins.h"
 #include "DeviceComplex.h"
 #include "DeviceSharedArrays.h"
+#include "DeviceStreamLoads.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -181,8 +182,9 @@ static Value *emitBuiltin(IRBuilder<> &B, Module &M, CheckFailures &Failures,
       return B.CreateIntrinsic(ID, {});
 
   // mstage::ldg's chunks (include/mstage/ldg.hpp): a global load marked
-  // invariant, which NVPTX emits as ld.global.nc, as wide as the result.
-  if (Name.starts_with("__mstage_ldg_")) {
+  // invariant, which NVPTX emits as ld.global.nc, as wide as the result. The
+  // streaming chunk waits for the architecture (lowerStreamLoads).
+  if (Name.starts_with("__mstage_ldg_") && Name != StreamLoadName) {
     Type *Ty = CI.getType();
     LoadInst *L = B.CreateAlignedLoad(
         Ty, B.CreateAddrSpaceCast(CI.getArgOperand(0), B.getPtrTy(1)),

@@ -1,6 +1,7 @@
 //===- DeviceCodegen.cpp - From a device module to PTX --------------------===//
 #include "DeviceCodegen.h"
 #include "DeviceOptimizer.h"
+#include "DeviceStreamLoads.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -93,6 +94,7 @@ Error checkResolved(Module &M) {
 
 Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
                          bool FastMath) {
+  lowerStreamLoads(M, TM);
   // Reading libdevice's symbol table costs 1-2 ms (a tenth of a small
   // kernel's compile): only a call that neither the kernel nor the target
   // (printf, assert) defines can need it.

@@ -31,6 +31,10 @@ unsigned short __mstage_ldg_u16(const void *p);
 unsigned __mstage_ldg_u32(const void *p);
 unsigned long long __mstage_ldg_u64(const void *p);
 __mstage_ldg_v4u32_t __mstage_ldg_v4u32(const void *p);
+// 16 bytes of data read once (the algorithms' inputs): where the
+// architecture has the hints, the load skips L1 and has L2 fetch 256 bytes
+// (passes/DeviceStreamLoads.cpp); elsewhere it is __mstage_ldg_v4u32.
+__mstage_ldg_v4u32_t __mstage_ldg_stream_v4u32(const void *p);
 }
 
 namespace mstage {

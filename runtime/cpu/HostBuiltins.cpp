@@ -228,4 +228,7 @@ MSTAGE_EXPORT unsigned long long __mstage_ldg_u64(const void *P) {
 MSTAGE_EXPORT __mstage_ldg_v4u32_t __mstage_ldg_v4u32(const void *P) {
   return loadChunk<__mstage_ldg_v4u32_t>(P);
 }
+MSTAGE_EXPORT __mstage_ldg_v4u32_t __mstage_ldg_stream_v4u32(const void *P) {
+  return loadChunk<__mstage_ldg_v4u32_t>(P);
+}
 }

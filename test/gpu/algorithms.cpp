@@ -337,7 +337,7 @@ void tiled_reduce(const char *what, std::size_t n) {
              std::vector<T>{want, want_off, want, want_off, want});
 }
 
-void run_tiles(bool) {
+void run_tiles(bool cpu) {
   auto plain = [](auto in, auto out, auto f) { mstage::transform(in, out, f); };
   auto small = [](auto in, auto out, auto f) {
     mstage::transform_fn<32, 8>{}(in, out, f); // 256 a tile, 2 chunks
@@ -376,6 +376,23 @@ void run_tiles(bool) {
     tiled_reduce<32, 4, int>("sum/reduce<32, 4> int", n);
     tiled_reduce<64, 3, double>("sum/reduce<64, 3> double", n);
   }
+  // Blocks that walk several tiles (a barrier after each). The CPU back
+  // end's grid is its thread count, so the sizes above do it there; a GPU's
+  // full grid is 64 blocks a multiprocessor of <32, 4> (128 a tile), 32 of
+  // <64, 3> and 4 of the default shape (512 threads, 8192 ints or 4096
+  // doubles): at 300 x 4096 + 7 the first two take one or two tiles each,
+  // and the default takes four at the last sizes (not with
+  // MSTAGE_SUITE_QUICK, as under the sanitizers).
+  if (cpu)
+    return;
+  tiled_reduce<32, 4, int>("sum/reduce<32, 4> int", 300 * 4096 + 7);
+  tiled_reduce<64, 3, double>("sum/reduce<64, 3> double", 300 * 4096 + 7);
+  if (std::getenv("MSTAGE_SUITE_QUICK"))
+    return;
+  std::size_t full = std::size_t(mstage::device::current().multiprocessors()) *
+                     4 * 4;
+  tiled_reduce<0, 0, int>("sum/reduce int", full * 8192 + 333);
+  tiled_reduce<0, 0, double>("sum/reduce double", full * 4096 + 333);
 }
 
 // Each index tuple writes its own number into the element it maps to; the
