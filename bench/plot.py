@@ -3,7 +3,9 @@
 reduce.png (throughput against CUB and the copy bandwidth), nbody.png (speed
 against nvcc-template over n), jit.png (first-launch latency) and async.png
 (the asynchronous-API benchmarks, each mstage variant beside its CUDA
-baseline) and ports.png (issue 16's ports, each kernel's time mstage / nvcc).
+baseline), ports.png (issue 16's ports, each kernel's time mstage / nvcc)
+and algorithms.png (issue 18's algorithms against CUB, Thrust and CUDA, with
+their targets).
 
     plot.py bench.csv jit.csv OUT_DIR
 """
@@ -225,6 +227,57 @@ def ports_plot(rows, out):
            os.path.join(out, "ports.png"), legend="upper right")
 
 
+def size_name(n):
+    """2^27, 2^27+172, 510^3 (a cube) or the number."""
+    k = n.bit_length() - 1
+    if n - (1 << k) < 1024:
+        return f"2^{k}" + (f"+{n - (1 << k)}" if n > 1 << k else "")
+    c = round(n ** (1 / 3))
+    return f"{c}^3" if c ** 3 == n else str(n)
+
+
+def algorithms_plot(rows, out):
+    """algorithms.png: issue 18's calls, each as baseline time / mstage time
+    (higher is better), with its target where report.py has one."""
+    ms = defaultdict(dict)  # (benchmark, n) -> variant -> median ms
+    for r in rows:
+        ms[(r["benchmark"], int(r["n"]))][r["variant"]] = float(r["median_ms"])
+    bars = []  # (label, ratio, target or None)
+    for bench, n, base, limit in report.ALGO_CORE_TARGETS:
+        for key in sorted(k for k in ms if k[0] == bench and
+                          (n is None or k[1] == n)):
+            v = ms[key]
+            if base in v and v.get("mstage"):
+                bars.append((f"{bench[5:]} {size_name(key[1])} vs {base}",
+                             v[base] / v["mstage"], limit))
+    for bench, (label, limit) in report.SCAN_SORT.items():
+        for key in sorted(k for k in ms if k[0] == bench):
+            v = ms[key]
+            if v.get("cub") and v.get("mstage"):
+                bars.append((f"{bench[4:]} {size_name(key[1])} vs cub",
+                             v["cub"] / v["mstage"], limit))
+    if not bars:
+        return
+    fig, ax = plt.subplots(figsize=(8, 0.32 * len(bars) + 1.2))
+    ys = range(len(bars))
+    ax.barh(ys, [b[1] for b in bars], 0.6, label="baseline ms / mstage ms")
+    for y, (_, ratio, limit) in zip(ys, bars):
+        ax.text(ratio + 0.01, y, f"{ratio:.3f}", va="center", fontsize=7)
+        if limit is not None:
+            ax.plot([limit, limit], [y - 0.4, y + 0.4], color="red", lw=1.5,
+                    label="target" if y == next(
+                        i for i, b in enumerate(bars) if b[2] is not None)
+                    else None)
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels([b[0] for b in bars], fontsize=8)
+    ax.axvline(1.0, color="gray", lw=0.8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(1.7, max(b[1] for b in bars) * 1.12))
+    ax.set_xlabel("throughput relative to the baseline (higher is better)")
+    finish(fig, ax, "Issue 18's algorithms against CUB, Thrust and CUDA", "",
+           os.path.join(out, "algorithms.png"), legend="lower right")
+
+
 def main(bench_csv, jit_csv, out, cold_csv=None):
     os.makedirs(out, exist_ok=True)
     if cold_csv:
@@ -234,6 +287,7 @@ def main(bench_csv, jit_csv, out, cold_csv=None):
     nbody_plot(rows, out)
     async_plot(rows, out)
     ports_plot(rows, out)
+    algorithms_plot(rows, out)
     jit_plot(load(jit_csv), out)
 
 
