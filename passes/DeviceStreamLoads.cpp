@@ -1,5 +1,6 @@
 //===- DeviceStreamLoads.cpp - Streaming loads for the target -------------===//
 #include "DeviceStreamLoads.h"
+#include "AotImage.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -10,22 +11,13 @@ using namespace llvm;
 
 namespace mstage {
 
-// The architecture's number (90 for sm_90 and sm_90a), 0 if unknown.
-static unsigned smNumber(StringRef CPU) {
-  unsigned N = 0;
-  if (!CPU.consume_front("sm_"))
-    return 0;
-  CPU = CPU.take_while([](char C) { return C >= '0' && C <= '9'; });
-  return CPU.getAsInteger(10, N) ? 0 : N;
-}
-
 void lowerStreamLoads(Module &M, const TargetMachine &TM) {
   Function *F = M.getFunction(StreamLoadName);
   if (!F)
     return;
   // NVPTX emits the lowest .version an architecture needs; the hints need
   // 7.4, which sm_80 and sm_86 (7.0, 7.1) do not get.
-  const bool Hints = smNumber(TM.getTargetCPU()) >= 89;
+  const bool Hints = archNumber(TM.getTargetCPU()) >= 89;
   LLVMContext &Ctx = M.getContext();
   for (User *U : make_early_inc_range(F->users())) {
     auto *CI = dyn_cast<CallInst>(U);

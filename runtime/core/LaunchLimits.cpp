@@ -1,10 +1,10 @@
 //===- LaunchLimits.cpp - The launch shapes a GPU takes -------------------===//
 #include "core/LaunchLimits.h"
+#include "AotImage.h"
 #include "DeviceSharedArrays.h"
 #include "cuda/CudaDriver.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringRef.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -24,11 +24,7 @@ LaunchLimits archLaunchLimits(const std::string &Arch) {
                 {62, 48},   {70, 96},   {72, 96},   {75, 64},  {80, 163},
                 {86, 99},   {87, 163},  {89, 99},   {90, 227}, {100, 227},
                 {101, 227}, {103, 227}, {110, 227}, {120, 99}, {121, 99}};
-  unsigned CC = 0;
-  llvm::StringRef Name(Arch);
-  if (Name.consume_front("sm_"))
-    Name.take_while([](char C) { return C >= '0' && C <= '9'; })
-        .getAsInteger(10, CC);
+  unsigned CC = archNumber(Arch);
   uint64_t SharedKiB = 0;
   for (const auto &S : Shared)
     if (S.CC == CC)
