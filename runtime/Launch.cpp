@@ -809,6 +809,9 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   LaunchScope Scope(K->Blob);
   const Backend &B = backend();
   Config = &Effective;
+  if (llvm::Error Why = checkStreamAlive(StreamPtr, "is launched",
+                                         RuntimeFailure::Join::Clause))
+    return failFor(*K, std::move(Why));
   Stream &S = streamOf(StreamPtr);
   // Also on the CPU back end: a host pointer is as wrong there as on a GPU.
   llvm::SmallVector<mstage::SlotFact, 8> Facts;

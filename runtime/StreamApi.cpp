@@ -84,6 +84,8 @@ MSTAGE_EXPORT void *mstage_rt_stream_native(mstage_stream *S) {
 }
 
 MSTAGE_EXPORT int mstage_rt_stream_synchronize(mstage_stream *S) {
+  if (llvm::Error E = checkStreamAlive(S, "synchronize()"))
+    return failWith(std::move(E));
   return toStatus(synchronizeStream(streamOf(S)));
 }
 
@@ -97,6 +99,8 @@ MSTAGE_EXPORT int mstage_rt_synchronize(void) {
 
 MSTAGE_EXPORT int mstage_rt_stream_order_after(mstage_stream *S,
                                                uint64_t OtherId) {
+  if (llvm::Error E = checkStreamAlive(S, "using memory"))
+    return failWith(std::move(E));
   Stream &Self = streamOf(S);
   if (OtherId == Self.id())
     return 0;
@@ -128,6 +132,8 @@ MSTAGE_EXPORT void mstage_rt_event_destroy(mstage_event *E) {
 }
 
 MSTAGE_EXPORT int mstage_rt_event_record(mstage_event *E, mstage_stream *SP) {
+  if (llvm::Error Err = checkStreamAlive(SP, "recording an event"))
+    return failWith(std::move(Err));
   Stream &S = streamOf(SP);
   E->StreamId = S.id();
   if (onGpu()) {
@@ -152,6 +158,8 @@ MSTAGE_EXPORT int mstage_rt_event_record(mstage_event *E, mstage_stream *SP) {
 
 MSTAGE_EXPORT int mstage_rt_stream_wait_event(mstage_stream *S,
                                               mstage_event *E) {
+  if (llvm::Error Err = checkStreamAlive(S, "waiting for an event"))
+    return failWith(std::move(Err));
   if (!onGpu() || !E->StreamId)
     return 0; // off the GPU, recorded work is done; unrecorded: no wait
   // A stream may wait for an event of another device.
@@ -209,6 +217,8 @@ MSTAGE_EXPORT void *mstage_rt_event_native(mstage_event *E) {
 }
 
 MSTAGE_EXPORT int mstage_rt_capture_begin(mstage_stream *SP) {
+  if (llvm::Error E = checkStreamAlive(SP, "capture"))
+    return failWith(std::move(E));
   Stream &S = streamOf(SP);
   if (S.capturing())
     return failWith(failure("capture: stream " + std::to_string(S.id()) +
@@ -249,6 +259,8 @@ MSTAGE_EXPORT int mstage_rt_capture_end(mstage_stream *SP, mstage_graph **Out) {
 }
 
 MSTAGE_EXPORT int mstage_rt_graph_launch(mstage_graph *G, mstage_stream *SP) {
+  if (llvm::Error E = checkStreamAlive(SP, "launching a graph"))
+    return failWith(std::move(E));
   Stream &S = streamOf(SP);
   if (onGpu()) {
     if (S.driver() != G->Driver)

@@ -143,6 +143,81 @@ private:
   stream_ref stream_;
 };
 
+// The host objects (std::vector, device_vector, managed_vector) among one
+// launch's arguments. One passed twice, as in k(v, v) or k(v,
+// std::as_const(v)), is one array to the kernel: its arguments share one
+// device copy, copied back once if either may write it, and one
+// MSTAGE_CHECK=cpu snapshot. Distinct such objects never overlap. Converts
+// to the launch's stream for the arguments that need only that.
+class launch_args {
+public:
+  struct shared {
+    const void *object = nullptr; // the host object
+    void *device = nullptr;       // its device copy (std::vector)
+    bool written = false;         // passed as non-const at least once
+    bool snapshot = false;        // snapshot taken
+    void *cpu = nullptr;          // the snapshot's elements
+  };
+
+  // objects: room for one entry per argument.
+  launch_args(stream_ref s, shared *objects) : stream_(s), objects_(objects) {}
+  operator stream_ref() const { return stream_; }
+  stream_ref stream() const { return stream_; }
+
+  // The entry of object, made for its first argument (*first then true).
+  shared &use(const void *object, bool written, bool *first = nullptr) {
+    for (unsigned i = 0; i < n_; ++i)
+      if (objects_[i].object == object) {
+        objects_[i].written |= written;
+        if (first)
+          *first = false;
+        return objects_[i];
+      }
+    if (first)
+      *first = true;
+    objects_[n_] = shared{object, nullptr, written};
+    return objects_[n_++];
+  }
+
+private:
+  stream_ref stream_;
+  shared *objects_;
+  unsigned n_ = 0;
+};
+
+// The MSTAGE_CHECK=cpu snapshot of a host object's elements, shared by the
+// arguments that pass the object: its first snapshot() takes it, and that
+// argument alone compares it after the CPU's run.
+template <class T> class shared_snapshot {
+public:
+  // take(out) fills out with the elements as the GPU sees them.
+  template <class Take> T *get(launch_args::shared &entry, Take take) {
+    if (!entry.snapshot) {
+      take(copy_);
+      entry.snapshot = true;
+      entry.cpu = copy_.data();
+      holder_ = true;
+    }
+    return static_cast<T *>(entry.cpu);
+  }
+  // Whether this argument compares the object: it took the snapshot, and
+  // the object was passed as non-const.
+  bool compares(const launch_args::shared &entry) const {
+    return holder_ && entry.written;
+  }
+  // "" when not compares(), else where the GPU's elements first differ.
+  std::string divergence(const launch_args::shared &entry, const T *gpu,
+                         std::size_t n) const {
+    if (!compares(entry))
+      return "";
+    return first_divergence(gpu, copy_.data(), n);
+  }
+
+private:
+  std::vector<T> copy_;
+  bool holder_ = false;
+};
+
 // How one host argument crosses to the device, for a launch on a stream.
 //  - std::vector<T>&:        copied in and back out (the launch waits for
 //                            it), seen as vector_view<T>
@@ -196,9 +271,12 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
       std::is_same_v<typename vector_type::allocator_type,
                      pinned_allocator<element>>;
 
-  argument(Arg &v, stream_ref s)
-      : host(const_cast<vector_type &>(v)), transfer(v.data(), v.size(), s),
-        view(transfer.device(), v.size()) {}
+  argument(Arg &v, launch_args &args)
+      : host(const_cast<vector_type &>(v)), entry(use(v, args)) {
+    if (transfer) // the first argument to pass v: its copy is v's
+      entry.device = transfer->device();
+    view = device_type(static_cast<element *>(entry.device), v.size());
+  }
   // For prepare(): a view of the host array, not copied, as stage() sites
   // read only a vector's size (its elements are in device memory at a
   // launch, which the host cannot read).
@@ -206,30 +284,46 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
     return device_type(const_cast<element *>(v.data()), v.size());
   }
   const device_type &device() const { return view; }
+  // The copy comes back once, by v's first argument, if any of v's
+  // arguments is non-const.
   void finish() const {
-    if constexpr (copy_out)
-      transfer.copy_back(host.data());
+    if (!transfer)
+      return;
+    if (entry.written)
+      transfer->copy_back(host.data());
     else
-      transfer.release_host();
+      transfer->release_host();
   }
 
   static constexpr bool checkable = true;
   void snapshot() {
-    cpu_copy.assign(host.begin(), host.end());
-    cpu_view = device_type(cpu_copy.data(), cpu_copy.size());
+    cpu_view = device_type(cpu_copy.get(entry,
+                                        [&](std::vector<element> &out) {
+                                          out.assign(host.begin(), host.end());
+                                        }),
+                           host.size());
   }
   const device_type &cpu_device() const { return cpu_view; }
   std::string divergence() const {
-    if constexpr (copy_out)
-      return first_divergence(host.data(), cpu_copy.data(), host.size());
-    return "";
+    return cpu_copy.divergence(entry, host.data(), host.size());
   }
 
   vector_type &host;
-  vector_transfer<element, pinned> transfer;
+  std::optional<vector_transfer<element, pinned>> transfer;
+  launch_args::shared &entry;
   device_type view;
-  std::vector<element> cpu_copy;
+  shared_snapshot<element> cpu_copy;
   device_type cpu_view;
+
+private:
+  // v's entry; the first argument to pass v copies it to the device.
+  launch_args::shared &use(Arg &v, launch_args &args) {
+    bool first;
+    launch_args::shared &e = args.use(&v, copy_out, &first);
+    if (first)
+      transfer.emplace(v.data(), v.size(), args.stream());
+    return e;
+  }
 };
 
 template <class Arg>
@@ -266,8 +360,10 @@ struct argument<Arg, std::enable_if_t<is_device_vector<std::remove_cv_t<
   using device_type = vector_view<std::conditional_t<
       std::is_const_v<std::remove_reference_t<Arg>>, const element, element>>;
 
-  argument(Arg &v, stream_ref s) : vector(v), view(v.data(), v.size()) {
-    v.use_on(s);
+  argument(Arg &v, launch_args &args)
+      : vector(v), view(v.data(), v.size()),
+        entry(args.use(&v, !std::is_const_v<std::remove_reference_t<Arg>>)) {
+    v.use_on(args.stream());
   }
   static device_type preview(Arg &v) { return device_type(v.data(), v.size()); }
   const device_type &device() const { return view; }
@@ -275,20 +371,23 @@ struct argument<Arg, std::enable_if_t<is_device_vector<std::remove_cv_t<
 
   static constexpr bool checkable = true;
   void snapshot() {
-    vector.download(cpu_copy);
-    cpu_view = device_type(cpu_copy.data(), cpu_copy.size());
+    cpu_view = device_type(
+        cpu_copy.get(entry,
+                     [&](std::vector<element> &out) { vector.download(out); }),
+        vector.size());
   }
   const device_type &cpu_device() const { return cpu_view; }
   std::string divergence() const {
-    if constexpr (std::is_const_v<std::remove_reference_t<Arg>>)
+    if (!cpu_copy.compares(entry))
       return "";
     std::vector<element> gpu = vector.download();
-    return first_divergence(gpu.data(), cpu_copy.data(), gpu.size());
+    return cpu_copy.divergence(entry, gpu.data(), gpu.size());
   }
 
   const vector_type &vector;
   device_type view;
-  std::vector<element> cpu_copy;
+  launch_args::shared &entry;
+  shared_snapshot<element> cpu_copy;
   device_type cpu_view;
 };
 
@@ -307,8 +406,9 @@ struct argument<Arg, std::enable_if_t<is_managed_vector<std::remove_cv_t<
   using device_type =
       vector_view<std::conditional_t<read_only, const element, element>>;
 
-  argument(Arg &v, stream_ref)
-      : vector(v), view(const_cast<element *>(v.data()), v.size()) {}
+  argument(Arg &v, launch_args &args)
+      : vector(v), view(const_cast<element *>(v.data()), v.size()),
+        entry(args.use(&v, !read_only)) {}
   static device_type preview(Arg &v) {
     return device_type(const_cast<element *>(v.data()), v.size());
   }
@@ -318,19 +418,22 @@ struct argument<Arg, std::enable_if_t<is_managed_vector<std::remove_cv_t<
   // The check waits for the launch's stream, so the host may read it.
   static constexpr bool checkable = true;
   void snapshot() {
-    cpu_copy.assign(vector.begin(), vector.end());
-    cpu_view = device_type(cpu_copy.data(), cpu_copy.size());
+    cpu_view =
+        device_type(cpu_copy.get(entry,
+                                 [&](std::vector<element> &out) {
+                                   out.assign(vector.begin(), vector.end());
+                                 }),
+                    vector.size());
   }
   const device_type &cpu_device() const { return cpu_view; }
   std::string divergence() const {
-    if constexpr (read_only)
-      return "";
-    return first_divergence(vector.data(), cpu_copy.data(), vector.size());
+    return cpu_copy.divergence(entry, vector.data(), vector.size());
   }
 
   const vector_type &vector;
   device_type view;
-  std::vector<element> cpu_copy;
+  launch_args::shared &entry;
+  shared_snapshot<element> cpu_copy;
   device_type cpu_view;
 };
 
@@ -361,7 +464,18 @@ public:
         F, typename detail::argument<Args &&>::device_type...>::invoke;
     check_runnable<typename detail::argument<Args &&>::device_type...>();
     stream_ref s = stream();
-    launch_with(s, invoke, detail::argument<Args &&>(args, s)...);
+    // The id tells a stream made since in the destroyed one's place.
+    if (stream_ && mstage_rt_stream_id(stream_) != stream_id_)
+      throw error(
+          "mstage: kernel '" +
+          std::string(mstage_rt_kernel_name(
+              entry<typename detail::argument<Args &&>::device_type...>())) +
+          "' is launched on a stream that was destroyed; a stream must "
+          "outlive the kernels bound to it with on()");
+    // One per argument at most: the host objects passed more than once.
+    detail::launch_args::shared objects[sizeof...(Args) + 1];
+    detail::launch_args shared_args(s, objects);
+    launch_with(s, invoke, detail::argument<Args &&>(args, shared_args)...);
   }
 
   // Compiles the specialization that these arguments would launch, without
@@ -377,6 +491,7 @@ public:
   Kernel on(stream_ref s) const {
     Kernel k = *this;
     k.stream_ = s.get();
+    k.stream_id_ = s.get() ? s.id() : 0;
     return k;
   }
   // The stream this kernel is launched on.
@@ -495,12 +610,23 @@ private:
   bool fast_math_ = false;
   bool check_on_cpu_ = true;
   mstage_stream *stream_ = nullptr; // null: the current stream at launch
+  std::uint64_t stream_id_ = 0;     // stream_'s when bound
 };
 
 // kernel(lambda, grid, block[, shared_bytes]): grid counts blocks and block
 // counts threads per block, as in CUDA.
 template <class F>
 Kernel<F> kernel(F f, dim3 grid, dim3 block, std::size_t shared_bytes = 0) {
+  // A function's address is a host address, which no launch can call.
+  static_assert(!std::is_pointer_v<F> ||
+                    !std::is_function_v<std::remove_pointer_t<F>>,
+                "mstage: kernel() takes a lambda or a function object, not a "
+                "function: the GPU cannot call a host function's address; "
+                "wrap it in a lambda: kernel([](auto... a) { f(a...); }, "
+                "grid, block)");
+  static_assert(!std::is_member_pointer_v<F>,
+                "mstage: kernel() takes a lambda or a function object, not a "
+                "pointer to member");
   return Kernel<F>(f, grid, block, shared_bytes);
 }
 

@@ -44,14 +44,16 @@ void forgetAllocation(const void *Start) {
 
 namespace {
 
-// The allocation that holds P, or null; under A.Lock.
+// The allocation that holds P, or null; under A.Lock. A pointer one past
+// the end is the allocation's (an end() passed as a raw pointer), unless
+// another allocation starts there.
 const std::pair<const uintptr_t, Allocation> *holding(Allocations &A,
                                                       uintptr_t P) {
   auto It = A.Sizes.upper_bound(P);
   if (It == A.Sizes.begin())
     return nullptr;
   --It;
-  return P - It->first < It->second.Bytes ? &*It : nullptr;
+  return P - It->first <= It->second.Bytes ? &*It : nullptr;
 }
 
 } // namespace

@@ -19,8 +19,8 @@ constexpr int NoDevice = -1;
 void noteAllocation(const void *Start, size_t Bytes, int Device = NoDevice);
 void forgetAllocation(const void *Start);
 
-// The start of the allocation that holds P, or 0 when the runtime did not
-// allocate it.
+// The start of the allocation that holds P (or ends at P: one past the end
+// is in it), or 0 when the runtime did not allocate it.
 uintptr_t allocationStart(uintptr_t P);
 // The device whose memory P is in, or NoDevice (host memory, or memory the
 // runtime did not allocate).

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <new>
 #include <unordered_map>
 
 namespace mstage::rt {
@@ -23,6 +24,7 @@ struct Registry {
   std::mutex Lock;
   std::unordered_map<uint64_t, Stream *> Live;
   std::vector<Stream *> SpareDefaults; // of threads that have ended
+  std::vector<Stream *> Retired;       // destroyed, for the next streams
   std::atomic<uint64_t> NextId{1};
 };
 
@@ -49,9 +51,20 @@ void waitAtExit() {
 
 Stream *registerStream(CUstream Handle, unsigned Device) {
   Registry &R = registry();
-  auto *S = new Stream(R.NextId++, Handle, Device, driverOf(Device));
+  uint64_t Id = R.NextId++;
   std::lock_guard<std::mutex> G(R.Lock);
-  R.Live.emplace(S->id(), S);
+  Stream *S;
+  if (R.Retired.empty()) {
+    S = new Stream(Id, Handle, Device, driverOf(Device));
+  } else {
+    // A destroyed stream's object, made anew: old handles to it see the new
+    // id, not theirs.
+    S = R.Retired.back();
+    R.Retired.pop_back();
+    S->~Stream();
+    new (S) Stream(Id, Handle, Device, driverOf(Device));
+  }
+  R.Live.emplace(Id, S);
   return S;
 }
 
@@ -170,6 +183,16 @@ Recording Stream::takeRecording() {
   Recording Out = std::move(Rec);
   Rec = Recording();
   return Out;
+}
+
+void Stream::retire() {
+  if (Fence)
+    llvm::consumeError(Driver->destroyEvent(Fence));
+  Fence = nullptr;
+  if (Driver && Handle)
+    llvm::consumeError(Driver->destroyStream(Handle));
+  Handle = nullptr;
+  Id.store(0, std::memory_order_relaxed);
 }
 
 llvm::Error Stream::orderAfter(Stream &Other) {
@@ -291,14 +314,21 @@ void destroyStream(Stream *S) {
   else if (llvm::Error E = synchronizeStream(*S))
     llvm::errs() << llvm::toString(std::move(E))
                  << " (reported by the stream's destructor)\n";
-  {
-    Registry &R = registry();
-    std::lock_guard<std::mutex> G(R.Lock);
-    R.Live.erase(S->id());
-  }
-  if (S->driver() && S->handle())
-    llvm::consumeError(S->driver()->destroyStream(S->handle()));
-  delete S;
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  R.Live.erase(S->id());
+  S->retire();
+  R.Retired.push_back(S);
+}
+
+llvm::Error checkStreamAlive(mstage_stream *S, const std::string &What,
+                             RuntimeFailure::Join How) {
+  if (!S || reinterpret_cast<Stream *>(S)->alive())
+    return llvm::Error::success();
+  return failure(What + " on a stream that was destroyed; a stream must "
+                        "outlive its use (a kernel bound to it with on(), a "
+                        "stream_ref to it)",
+                 How);
 }
 
 Stream *findStream(uint64_t Id) {

@@ -15,9 +15,11 @@
 #define MSTAGE_RUNTIME_CORE_STREAM_H
 
 #include "cuda/CudaDriver.h"
+#include "support/RuntimeFailure.h"
 
 #include "mstage/abi.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -48,7 +50,12 @@ public:
   Stream(uint64_t Id, CUstream Handle, unsigned Device, CudaDriver *Driver)
       : Id(Id), Handle(Handle), Device(Device), Driver(Driver) {}
 
-  uint64_t id() const { return Id; }
+  // 0 once destroyed: the object is kept (and reused for a later stream,
+  // with a new id), so that a handle to a destroyed stream can be told from
+  // a live one instead of reading freed memory.
+  uint64_t id() const { return Id.load(std::memory_order_relaxed); }
+  bool alive() const { return id() != 0; }
+  void retire();
   CUstream handle() const { return Handle; } // null off the GPU
   unsigned device() const { return Device; }
   CudaDriver *driver() const { return Driver; } // null off the GPU
@@ -77,7 +84,7 @@ public:
   llvm::Error orderAfter(Stream &Other);
 
 private:
-  uint64_t Id;
+  std::atomic<uint64_t> Id;
   CUstream Handle;
   unsigned Device;
   CudaDriver *Driver;
@@ -114,6 +121,11 @@ Stream *createStream(unsigned Device);
 void destroyStream(Stream *S);
 // The live stream with this id, or null (its work completed when it went).
 Stream *findStream(uint64_t Id);
+// A failure when S is the handle of a destroyed stream: What (the operation,
+// "recording an event") on it would use freed CUDA objects.
+llvm::Error checkStreamAlive(
+    mstage_stream *S, const std::string &What,
+    RuntimeFailure::Join How = RuntimeFailure::Join::Colon);
 
 // Waits for S. A failure names the kernels that were in flight on S.
 llvm::Error synchronizeStream(Stream &S);
