@@ -797,6 +797,16 @@ static int recordCpuLaunch(Stream &S, const RegisteredKernel &K,
 }
 
 extern "C" __attribute__((visibility("default"))) int
+mstage_rt_launch_stream_check(const void *HostEntry, mstage_stream *S,
+                              uint64_t StreamId) {
+  llvm::Error Why = checkStreamAlive(S, "is launched",
+                                     RuntimeFailure::Join::Clause, StreamId);
+  if (!Why)
+    return 0;
+  return failWith(withKernel(std::move(Why), mstage_rt_kernel_name(HostEntry)));
+}
+
+extern "C" __attribute__((visibility("default"))) int
 mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                  void *const *Params, const uint32_t *ParamSizes,
                  uint32_t NumParams, const mstage_launch_config *Config,

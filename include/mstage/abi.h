@@ -109,6 +109,11 @@ int mstage_rt_launch(const void *host_entry, mstage_invoke_fn invoke,
                      void *const *params, const uint32_t *param_sizes,
                      uint32_t num_params, const mstage_launch_config *config,
                      mstage_stream *stream);
+/* Fails, naming the kernel, unless stream is null or the live stream
+ * numbered stream_id (a kernel's on() stream, which may have been destroyed
+ * since). */
+int mstage_rt_launch_stream_check(const void *host_entry, mstage_stream *stream,
+                                  uint64_t stream_id);
 /* What mstage_rt_launch does up to running the kernel: evaluates the staged
  * values and compiles the specialization (MSTAGE_JIT=async: queued on the
  * background compile pool; sync: now). Only the parameters' values that

@@ -464,14 +464,12 @@ public:
         F, typename detail::argument<Args &&>::device_type...>::invoke;
     check_runnable<typename detail::argument<Args &&>::device_type...>();
     stream_ref s = stream();
-    // The id tells a stream made since in the destroyed one's place.
-    if (stream_ && mstage_rt_stream_id(stream_) != stream_id_)
-      throw error(
-          "mstage: kernel '" +
-          std::string(mstage_rt_kernel_name(
-              entry<typename detail::argument<Args &&>::device_type...>())) +
-          "' is launched on a stream that was destroyed; a stream must "
-          "outlive the kernels bound to it with on()");
+    // Before the arguments use the stream. The id tells a stream made since
+    // in the destroyed one's place.
+    if (stream_)
+      detail::check(mstage_rt_launch_stream_check(
+          entry<typename detail::argument<Args &&>::device_type...>(), stream_,
+          stream_id_));
     // One per argument at most: the host objects passed more than once.
     detail::launch_args::shared objects[sizeof...(Args) + 1];
     detail::launch_args shared_args(s, objects);

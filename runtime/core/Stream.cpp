@@ -322,8 +322,11 @@ void destroyStream(Stream *S) {
 }
 
 llvm::Error checkStreamAlive(mstage_stream *S, const std::string &What,
-                             RuntimeFailure::Join How) {
-  if (!S || reinterpret_cast<Stream *>(S)->alive())
+                             RuntimeFailure::Join How, uint64_t Id) {
+  if (!S)
+    return llvm::Error::success();
+  uint64_t Now = reinterpret_cast<Stream *>(S)->id();
+  if (Now != 0 && (Id == 0 || Now == Id))
     return llvm::Error::success();
   return failure(What + " on a stream that was destroyed; a stream must "
                         "outlive its use (a kernel bound to it with on(), a "

@@ -122,10 +122,12 @@ void destroyStream(Stream *S);
 // The live stream with this id, or null (its work completed when it went).
 Stream *findStream(uint64_t Id);
 // A failure when S is the handle of a destroyed stream: What (the operation,
-// "recording an event") on it would use freed CUDA objects.
-llvm::Error checkStreamAlive(
-    mstage_stream *S, const std::string &What,
-    RuntimeFailure::Join How = RuntimeFailure::Join::Colon);
+// "recording an event") on it would use freed CUDA objects. With an Id (S's
+// when it was bound), also when S's object now holds a newer stream.
+llvm::Error
+checkStreamAlive(mstage_stream *S, const std::string &What,
+                 RuntimeFailure::Join How = RuntimeFailure::Join::Colon,
+                 uint64_t Id = 0);
 
 // Waits for S. A failure names the kernels that were in flight on S.
 llvm::Error synchronizeStream(Stream &S);
