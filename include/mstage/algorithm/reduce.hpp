@@ -339,12 +339,13 @@ R reduce_to_host(vector_view<const T> in, R init, bool has_init, Op op, Tf tf,
   return from_raw(bytes);
 }
 
-// Writes value to out[0] in stream order (an empty input's result).
+// Writes value to out[0] in stream order (an empty input's result). A fill,
+// not a copy: a fill keeps its pattern, where a captured copy would read
+// this stack variable again at every replay of the graph.
 template <class R, class U>
 void store_result(const R &value, vector_view<U> out, stream_ref s) {
   U converted = U(value);
-  check(mstage_rt_copy_to_device_async(out.data(), &converted, sizeof(U),
-                                       s.get()));
+  check(mstage_rt_fill_async(out.data(), &converted, sizeof(U), 1, s.get()));
 }
 
 template <class U> void check_output(const char *call, vector_view<U> out) {
