@@ -11,7 +11,7 @@
 // the partials and applies init; an input of one tile is one block. The
 // blocks read the input with streaming loads, and a block's warps wait for
 // each other after every tile (docs/algorithms.md says why). The
-// counter and the partials are the stream's (stream_reduce_room): a call
+// counter and the partials are the stream's (reduce_room): a call
 // allocates no memory. On a stream being captured into a graph, the
 // partials are reduced by a second launch instead (a graph may run on any
 // stream, so it must not share the stream's counter). The kernel stages
@@ -298,13 +298,13 @@ void launch_reduce(vector_view<const T> in, R init, bool has_init, Op op, Tf tf,
   // be replayed on another stream, at the same time as this one's
   // reductions, which would share them.
   if (!mstage_rt_stream_capturing(s.get())) {
-    reduce_room room = stream_reduce_room(s, grid * sizeof(R));
+    reduce_room room(s, grid * sizeof(R));
     kernel(reduce_kernel<B, It, HasIdentity>(op, tf, identity, init, has_init,
                                              reduce_ticket, aligned, gpu),
            grid, B)
         .check_on_cpu(false)
-        .on(s)(in, out, vector_view<R>(static_cast<R *>(room.partials), grid),
-               room.ticket);
+        .on(s)(in, out, vector_view<R>(static_cast<R *>(room.partials()), grid),
+               room.ticket());
     return;
   }
   temporary partials(grid * sizeof(R), s);
