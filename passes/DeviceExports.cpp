@@ -44,8 +44,11 @@ bool isDeviceLibraryFunction(StringRef Name) {
 // own lowering provide.
 bool isProvided(const Function &F) {
   StringRef Name = F.getName();
-  return F.isIntrinsic() || Name == "vprintf" || Name == "malloc" ||
-         Name == "free" || Name == "__assertfail" || Name == "__nvvm_reflect" ||
+  // puts and putchar: printf that the host compiler simplified, lowered
+  // back to vprintf (DevicePrintf.cpp).
+  return F.isIntrinsic() || Name == "vprintf" || Name == "puts" ||
+         Name == "putchar" || Name == "malloc" || Name == "free" ||
+         Name == "__assertfail" || Name == "__nvvm_reflect" ||
          Name.starts_with("__nv_") || Name.starts_with("__mstage_") ||
          isDeviceLibraryFunction(Name);
 }

@@ -11,7 +11,47 @@ using namespace llvm;
 
 namespace mstage {
 
+// The host compiler's library-call simplification turns printf("text\n")
+// and printf("%s\n", s) into puts, and printf("c") and printf("%c", c) into
+// putchar, which the device lacks: each becomes printf again, for the
+// lowering to vprintf below.
+static Error restorePrintf(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  auto *Ptr = PointerType::getUnqual(Ctx);
+  for (StringRef Name : {"puts", "putchar"}) {
+    Function *F = M.getFunction(Name);
+    if (!F || F->use_empty())
+      continue;
+    bool IsPuts = Name == "puts";
+    FunctionCallee Printf = M.getOrInsertFunction(
+        "printf", FunctionType::get(Type::getInt32Ty(Ctx), {Ptr}, true));
+    GlobalVariable *Format = nullptr;
+    for (User *U : make_early_inc_range(F->users())) {
+      auto *Call = dyn_cast<CallInst>(U);
+      if (!Call || Call->getCalledFunction() != F || Call->arg_size() != 1)
+        return createStringError(
+            inconvertibleErrorCode(),
+            (Name + " is used other than by a direct call").str());
+      IRBuilder<> B(Call);
+      if (!Format)
+        Format = B.CreateGlobalString(IsPuts ? "%s\n" : "%c",
+                                      IsPuts ? ".str.mstage.s_newline"
+                                             : ".str.mstage.c");
+      Value *Arg = Call->getArgOperand(0);
+      CallInst *New = B.CreateCall(Printf, {Format, Arg});
+      // puts gives a non-negative number, putchar its character.
+      Call->replaceAllUsesWith(IsPuts ? static_cast<Value *>(New) : Arg);
+      Call->eraseFromParent();
+    }
+    if (F->use_empty())
+      F->eraseFromParent();
+  }
+  return Error::success();
+}
+
 Error lowerPrintf(Module &M) {
+  if (Error E = restorePrintf(M))
+    return E;
   Function *Printf = M.getFunction("printf");
   if (!Printf || Printf->use_empty())
     return Error::success();

@@ -85,12 +85,21 @@ template <int Rank> struct shape {
   int extent[Rank];
 };
 
+// Whether a grid of `grid` blocks walks total indices with 32-bit
+// arithmetic: the last index plus the grid's stride must fit, or the index
+// would wrap past 2^32 back below the count and the loop never end.
+inline bool for_fits_32_bits(std::size_t total, unsigned grid) {
+  return total - 1 + std::size_t(grid) * for_block <= 0xffffffffu;
+}
+
 template <int Rank, class F>
-auto for_kernel(F f, shape<Rank> sh, std::size_t total, bool first_fast) {
+auto for_kernel(F f, shape<Rank> sh, std::size_t total, bool first_fast,
+                bool narrowArg) {
   return [=]() {
     const shape<Rank> s = stage(sh);
     const std::size_t n = stage(total);
     const bool ff = stage(first_fast);
+    const bool narrow = stage(narrowArg);
     auto run = [&](auto zero) {
       using I = decltype(zero);
       const I stride = I(__mstage_nctaid_x()) * I(for_block);
@@ -117,7 +126,7 @@ auto for_kernel(F f, shape<Rank> sh, std::size_t total, bool first_fast) {
           break;
       }
     };
-    if (n <= 0xffffffffu)
+    if (narrow)
       run(0u);
     else
       run(std::size_t(0));
@@ -179,7 +188,8 @@ inline constexpr struct parallel_for_fn
     if (grid == 0)
       grid = detail::grid_for((total + B - 1) / B, B);
     kernel(detail::for_kernel<Rank>(f, sh, total,
-                                    order == index_order::first_fastest),
+                                    order == index_order::first_fastest,
+                                    detail::for_fits_32_bits(total, grid)),
            grid, B)
         .check_on_cpu(false)
         .on(stream())();

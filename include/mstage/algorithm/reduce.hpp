@@ -11,7 +11,7 @@
 // the partials and applies init; an input of one tile is one block. The
 // blocks read the input with streaming loads, and a block's warps wait for
 // each other after every tile (docs/algorithms.md says why). The
-// counter and the partials are the stream's (stream_reduce_room): a call
+// counter and the partials are the stream's (reduce_room): a call
 // allocates no memory. On a stream being captured into a graph, the
 // partials are reduced by a second launch instead (a graph may run on any
 // stream, so it must not share the stream's counter). The kernel stages
@@ -54,21 +54,45 @@ namespace detail {
 struct identity_fn {
   template <class T> const T &operator()(const T &v) const { return v; }
 };
+// min and max ignore NaNs, as fmin and fmax do: a NaN loses to any other
+// value, so the result is an element, and NaN only when every element is.
+// Their identity for floating point is the quiet NaN (identity_of below);
+// of two NaNs they keep one that is not it, so that a view of -NaNs gives
+// -NaN, an element, whichever partials are combined last.
+template <class T> constexpr bool is_nan(const T &v) {
+  if constexpr (std::is_floating_point_v<T>)
+    return v != v;
+  else
+    return false;
+}
+template <class T> bool is_quiet_nan(const T &v) {
+  using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  return __builtin_bit_cast(Bits, v) ==
+         __builtin_bit_cast(Bits, std::numeric_limits<T>::quiet_NaN());
+}
+// a when b should not replace it as the extreme: b is NaN and a is not, or
+// both are NaN and a is not the identity.
+template <class T> bool keep_first(const T &a, const T &b) {
+  if constexpr (std::is_floating_point_v<T>)
+    return is_nan(b) && (!is_nan(a) || !is_quiet_nan(a));
+  else
+    return false;
+}
 struct min_op {
   template <class T> T operator()(const T &a, const T &b) const {
-    return b < a ? b : a;
+    return !keep_first(a, b) && (b < a || is_nan(a)) ? b : a;
   }
 };
 struct max_op {
   template <class T> T operator()(const T &a, const T &b) const {
-    return a < b ? b : a;
+    return !keep_first(a, b) && (a < b || is_nan(a)) ? b : a;
   }
 };
 struct minmax_op {
   template <class T>
   minmax_result<T> operator()(const minmax_result<T> &a,
                               const minmax_result<T> &b) const {
-    return {b.min < a.min ? b.min : a.min, a.max < b.max ? b.max : a.max};
+    return {min_op()(a.min, b.min), max_op()(a.max, b.max)};
   }
 };
 struct minmax_of {
@@ -84,12 +108,14 @@ struct identity_of<std::plus<U>, R, std::enable_if_t<plain_number<R>>> {
   static constexpr bool known = true;
   static constexpr R value() { return R(0); }
 };
+// For floating point a NaN, which min_op and max_op ignore: +-inf would be
+// the result of a view of NaNs alone, which is not one of its elements.
 template <class R>
 struct identity_of<min_op, R, std::enable_if_t<plain_number<R>>> {
   static constexpr bool known = true;
   static constexpr R value() {
-    if constexpr (std::numeric_limits<R>::has_infinity)
-      return std::numeric_limits<R>::infinity();
+    if constexpr (std::is_floating_point_v<R>)
+      return std::numeric_limits<R>::quiet_NaN();
     return std::numeric_limits<R>::max();
   }
 };
@@ -97,8 +123,8 @@ template <class R>
 struct identity_of<max_op, R, std::enable_if_t<plain_number<R>>> {
   static constexpr bool known = true;
   static constexpr R value() {
-    if constexpr (std::numeric_limits<R>::has_infinity)
-      return -std::numeric_limits<R>::infinity();
+    if constexpr (std::is_floating_point_v<R>)
+      return std::numeric_limits<R>::quiet_NaN();
     return std::numeric_limits<R>::lowest();
   }
 };
@@ -298,13 +324,13 @@ void launch_reduce(vector_view<const T> in, R init, bool has_init, Op op, Tf tf,
   // be replayed on another stream, at the same time as this one's
   // reductions, which would share them.
   if (!mstage_rt_stream_capturing(s.get())) {
-    reduce_room room = stream_reduce_room(s, grid * sizeof(R));
+    reduce_room room(s, grid * sizeof(R));
     kernel(reduce_kernel<B, It, HasIdentity>(op, tf, identity, init, has_init,
                                              reduce_ticket, aligned, gpu),
            grid, B)
         .check_on_cpu(false)
-        .on(s)(in, out, vector_view<R>(static_cast<R *>(room.partials), grid),
-               room.ticket);
+        .on(s)(in, out, vector_view<R>(static_cast<R *>(room.partials()), grid),
+               room.ticket());
     return;
   }
   temporary partials(grid * sizeof(R), s);
@@ -339,12 +365,13 @@ R reduce_to_host(vector_view<const T> in, R init, bool has_init, Op op, Tf tf,
   return from_raw(bytes);
 }
 
-// Writes value to out[0] in stream order (an empty input's result).
+// Writes value to out[0] in stream order (an empty input's result). A fill,
+// not a copy: a fill keeps its pattern, where a captured copy would read
+// this stack variable again at every replay of the graph.
 template <class R, class U>
 void store_result(const R &value, vector_view<U> out, stream_ref s) {
   U converted = U(value);
-  check(mstage_rt_copy_to_device_async(out.data(), &converted, sizeof(U),
-                                       s.get()));
+  check(mstage_rt_fill_async(out.data(), &converted, sizeof(U), 1, s.get()));
 }
 
 template <class U> void check_output(const char *call, vector_view<U> out) {
@@ -477,7 +504,8 @@ struct sum_fn : detail::algorithm_base<sum_fn<Block, Items>> {
 inline constexpr sum_fn<> sum{};
 
 // min(view[, out]), max(view[, out]): the least and the greatest element by
-// <; an empty view is an error.
+// <, NaNs ignored (as fmin and fmax); NaN when every element is NaN; an
+// empty view is an error.
 #define MSTAGE_REDUCE_EXTREME(name, Op)                                        \
   template <class V, class... Out>                                             \
   auto operator()(V &&view, Out &&...out) const {                              \

@@ -1,17 +1,17 @@
 // Sorts, in place, enqueued on the stream (none waits):
 //
-//   mstage::sort(keys);                          // integer or floating-point
-//   keys: radix sort mstage::sort_by_key(keys, values);           // values
-//   follow their keys, stably mstage::sort(v, [](const P &a, const P &b) {
-//   return a.x < b.x; });  // any comparator
+//   mstage::sort(keys);                 // integer or floating-point keys
+//   mstage::sort_by_key(keys, values);  // values follow their keys, stably
+//   mstage::sort(v, [](const P &a, const P &b) { return a.x < b.x; });
 //
 // sort(view) and sort_by_key are an LSD radix sort (detail/radix_sort.hpp):
 // integers in their order, floats in the order of their bits made
 // comparable (detail/radix_keys.hpp): -0.0 before +0.0, NaNs with the sign
 // bit set before -inf and the others after +inf. sort_by_key is stable, and
 // sort(view) with std::less<> on such keys is the radix sort too. sort(view,
-// comp) is a stable merge sort (detail/sort_merge.hpp); comp must be a
-// strict weak order.
+// comp) is a stable merge sort (detail/sort_merge.hpp) for comp a strict
+// weak order; for one that is not (< on floats with NaNs) the order is
+// unspecified, but the result is still a permutation of the input.
 #ifndef MSTAGE_ALGORITHM_SORT_HPP
 #define MSTAGE_ALGORITHM_SORT_HPP
 

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -226,43 +227,79 @@ private:
   stream_ref stream_;
 };
 
-// What stream s's reductions reuse, one after another, so that a call
-// allocates nothing: a counter, zero between them (each is one launch whose
-// last block, found by the counter, zeroes it again), and room for a call's
-// partials, 16-byte aligned. Made (the counter zeroed in stream order) at the
-// stream's first reduction; kept until the process ends, keyed by the
-// stream's number, which is never reused. A call needing more room gets a
-// larger one; the old one is not freed, since another thread may have taken
-// it for a launch on the same stream that is not enqueued yet (growing is
-// rare: the room is sized for a full grid of the largest partial so far).
-struct reduce_room {
-  vector_view<unsigned> ticket;
-  void *partials;
-};
-inline reduce_room stream_reduce_room(stream_ref s, std::size_t bytes) {
+// What stream s's reductions reuse, so that a call allocates nothing: a
+// counter, zero between launches (each is one launch whose last block, found
+// by the counter, zeroes it again), and room for a launch's partials,
+// 16-byte aligned. A reduce_room is its caller's alone from its making until
+// its launch is enqueued: two host threads that reduce on one stream at once
+// take two rooms (the CPU back end runs each launch on the thread that makes
+// it, so the two kernels would otherwise share the counter and the
+// partials); given back, the room goes to the stream's next reduction, which
+// runs after the launch in stream order. The rooms of a stream (one per
+// thread that reduces on it at once) are kept until the process ends, keyed
+// by the stream's number, which is never reused.
+class reduce_room {
+public:
+  reduce_room(stream_ref s, std::size_t bytes) : s_(s) {
+    {
+      std::lock_guard<std::mutex> guard(pool().lock);
+      std::vector<entry> &spare = pool().spare[mstage_rt_stream_id(s.get())];
+      if (!spare.empty()) {
+        e_ = spare.back();
+        spare.pop_back();
+      }
+    }
+    if (!e_.ticket) {
+      void *q = nullptr;
+      check(mstage_rt_alloc_async(&q, sizeof(unsigned), s.get()));
+      unsigned char zero = 0;
+      check(mstage_rt_fill_async(q, &zero, 1, sizeof(unsigned), s.get()));
+      e_.ticket = static_cast<unsigned *>(q);
+    }
+    if (bytes > e_.size) {
+      // The launches that used the old room come before its free in stream
+      // order; the room is sized for a full grid of the largest partial.
+      if (e_.room)
+        mstage_rt_free_async(e_.room, s.get());
+      std::size_t size =
+          align_up(bytes > 2 * e_.size ? bytes : 2 * e_.size, 16);
+      e_.room = nullptr;
+      e_.size = 0;
+      check(mstage_rt_alloc_async(&e_.room, size, s.get()));
+      e_.size = size;
+    }
+  }
+  reduce_room(const reduce_room &) = delete;
+  reduce_room &operator=(const reduce_room &) = delete;
+  // Called once the launch that uses the room is enqueued. A launch that
+  // failed may have left the counter short of zero: that room is dropped.
+  ~reduce_room() {
+    if (std::uncaught_exceptions() > uncaught_)
+      return;
+    std::lock_guard<std::mutex> guard(pool().lock);
+    pool().spare[mstage_rt_stream_id(s_.get())].push_back(e_);
+  }
+  vector_view<unsigned> ticket() const { return {e_.ticket, 1}; }
+  void *partials() const { return e_.room; }
+
+private:
   struct entry {
     unsigned *ticket = nullptr;
     void *room = nullptr;
     std::size_t size = 0;
   };
-  static std::mutex lock;
-  static std::unordered_map<std::uint64_t, entry> rooms;
-  std::lock_guard<std::mutex> guard(lock);
-  entry &e = rooms[mstage_rt_stream_id(s.get())];
-  if (!e.ticket) {
-    void *q = nullptr;
-    check(mstage_rt_alloc_async(&q, sizeof(unsigned), s.get()));
-    unsigned char zero = 0;
-    check(mstage_rt_fill_async(q, &zero, 1, sizeof(unsigned), s.get()));
-    e.ticket = static_cast<unsigned *>(q);
+  struct rooms {
+    std::mutex lock;
+    std::unordered_map<std::uint64_t, std::vector<entry>> spare;
+  };
+  static rooms &pool() {
+    static rooms *r = new rooms; // used until the very end of exit
+    return *r;
   }
-  if (bytes > e.size) {
-    std::size_t size = align_up(bytes > 2 * e.size ? bytes : 2 * e.size, 16);
-    check(mstage_rt_alloc_async(&e.room, size, s.get()));
-    e.size = size;
-  }
-  return {{e.ticket, 1}, e.room};
-}
+  stream_ref s_;
+  entry e_;
+  int uncaught_ = std::uncaught_exceptions();
+};
 
 // Throws, naming the call, unless the views' sizes a and b are equal.
 inline void check_same_size(const char *call, const char *what, std::size_t a,

@@ -1,10 +1,13 @@
-// A stable merge sort for any comparator: each block sorts a tile of 1024
-// elements in shared memory, then each pass merges pairs of sorted runs of
-// the whole array, twice as long each time. Every element finds its place in
-// the merged run itself, by a binary search in the other run: an element of
-// the left run goes after the right run's elements that are less than it,
-// one of the right run after the left run's that are not greater, which
-// keeps equal elements in order.
+// A stable merge sort for any comparator: each block sorts a tile of 256 x
+// Items elements in shared memory, then each pass merges pairs of sorted
+// runs of the whole array, twice as long each time. A merge is split along
+// its merge path (the diagonal searches of merge_path): each block of a pass
+// takes a tile of the output and the parts of the two runs that make it, and
+// each thread merges Items outputs sequentially. The splits come from one
+// tree of searches that every thread shares, so that even a comparator that
+// is not a strict weak order (< on floats with NaNs) gives a permutation of
+// the input, where an element placing itself by a binary search of its own
+// would collide with another.
 #ifndef MSTAGE_ALGORITHM_DETAIL_SORT_MERGE_HPP
 #define MSTAGE_ALGORITHM_DETAIL_SORT_MERGE_HPP
 
@@ -27,33 +30,82 @@ template <class T> constexpr unsigned sort_merge_items() {
   return fit >= 4 ? 4 : fit >= 2 ? 2 : 1;
 }
 
-// Where src[j] goes when the runs [start, mid) and [mid, end) of src merge.
+// The merge path of runs a (na elements) and b (nb): how many of the
+// merge's first d elements come from a, found by a binary search between
+// lo and hi. An element of a goes before the elements of b that are not
+// less than it, which keeps equal elements in order.
 template <class T, class Comp>
-std::size_t sort_merge_place(const T *src, std::size_t j, std::size_t start,
-                             std::size_t mid, std::size_t end,
-                             const Comp &comp) {
-  const T x = src[j];
-  std::size_t lo, hi;
-  if (j < mid) { // the first of the right run that is not less than x
-    lo = mid, hi = end;
-    while (lo < hi) {
-      std::size_t m = lo + (hi - lo) / 2;
-      if (comp(src[m], x))
-        lo = m + 1;
-      else
-        hi = m;
-    }
-    return j + (lo - mid);
-  }
-  lo = start, hi = mid; // the first of the left run that is greater than x
+std::size_t merge_path_search(const T *a, const T *b, std::size_t d,
+                              std::size_t lo, std::size_t hi,
+                              const Comp &comp) {
   while (lo < hi) {
     std::size_t m = lo + (hi - lo) / 2;
-    if (comp(x, src[m]))
+    if (comp(b[d - 1 - m], a[m]))
       hi = m;
     else
       lo = m + 1;
   }
-  return (j - mid) + lo;
+  return lo;
+}
+
+// The merge path at diagonal d, a multiple of grain or na + nb: found as
+// the split of the middle diagonal (on the grid of grain) of the part of
+// the path still open, then of the half holding d, and so on, each search
+// bounded by the splits found before. Every thread that asks for a
+// diagonal takes the same tree of splits, so the splits they find never
+// cross, whatever comp answers: the merge is a permutation of its runs even
+// for a comparator that is not a strict weak order (< with NaNs). For one
+// that is, each split is the only one, the binary search's.
+template <class T, class Comp>
+std::size_t merge_path(const T *a, std::size_t na, const T *b, std::size_t nb,
+                       std::size_t d, std::size_t grain, const Comp &comp) {
+  std::size_t dl = 0, il = 0, dr = na + nb, ir = na;
+  while (d != dl && d != dr) {
+    std::size_t steps = (dr - dl + grain - 1) / grain;
+    std::size_t dm = dl + steps / 2 * grain; // dl < dm < dr
+    std::size_t jl = dl - il, jr = dr - ir;
+    std::size_t lo = dm - il > jr ? dm - jr : il;
+    std::size_t hi = dm - jl < ir ? dm - jl : ir;
+    std::size_t im = merge_path_search(a, b, dm, lo, hi, comp);
+    if (d < dm)
+      dr = dm, ir = im;
+    else
+      dl = dm, il = im;
+  }
+  return d == dl ? il : ir;
+}
+
+// Merges a[i, iend) and b[j, jend) into out[0, count), count being the
+// sum of the two lengths: a's element first unless b's is less.
+template <class T, class Comp>
+void merge_sequential(const T *a, std::size_t i, std::size_t iend, const T *b,
+                      std::size_t j, std::size_t jend, T *out, unsigned count,
+                      const Comp &comp) {
+  for (unsigned k = 0; k < count; ++k) {
+    bool from_a = i < iend && (j >= jend || !comp(b[j], a[i]));
+    out[k] = from_a ? a[i++] : b[j++];
+  }
+}
+
+// Thread tid's part of the merge of the sorted runs of width w in
+// src[0, valid) (shared memory) into dst: Items outputs of its pair of
+// runs, at a diagonal on the grid of Items.
+template <class T, unsigned Items, class Comp>
+void merge_runs_in_block(const T *src, T *dst, unsigned valid, unsigned w,
+                         unsigned tid, const Comp &comp) {
+  const unsigned first = tid * Items;
+  if (first >= valid)
+    return;
+  const unsigned start = first / (2 * w) * (2 * w);
+  const unsigned mid = start + w < valid ? start + w : valid;
+  const unsigned end = start + 2 * w < valid ? start + 2 * w : valid;
+  const unsigned d0 = first - start;
+  const unsigned d1 = d0 + Items < end - start ? d0 + Items : end - start;
+  const T *a = src + start, *b = src + mid;
+  const std::size_t na = mid - start, nb = end - mid;
+  const std::size_t i0 = merge_path(a, na, b, nb, d0, Items, comp);
+  const std::size_t i1 = merge_path(a, na, b, nb, d1, Items, comp);
+  merge_sequential(a, i0, i1, b, d0 - i0, d1 - i1, dst + first, d1 - d0, comp);
 }
 
 template <class T, class Comp> auto sort_merge_tile_kernel(Comp comp) {
@@ -73,16 +125,21 @@ template <class T, class Comp> auto sort_merge_tile_kernel(Comp comp) {
         src[j] = data.data()[base + j];
     }
     __mstage_barrier();
-    for (unsigned w = 1; w < valid; w *= 2) {
-      for (unsigned i = 0; i < Items; ++i) {
-        unsigned j = i * sort_merge_block + tid;
-        if (j < valid) {
-          unsigned start = j & ~(2 * w - 1);
-          unsigned mid = start + w < valid ? start + w : valid;
-          unsigned end = start + 2 * w < valid ? start + 2 * w : valid;
-          dst[sort_merge_place(src, j, start, mid, end, comp)] = src[j];
-        }
+    // Each thread's Items consecutive elements, by insertion (stable, and
+    // a permutation whatever comp says), then runs of Items, 2 Items, ...
+    // merged pairwise.
+    const unsigned mine = tid * Items;
+    for (unsigned i = 1; i < Items; ++i)
+      if (mine + i < valid) {
+        T x = src[mine + i];
+        unsigned k = mine + i;
+        for (; k > mine && comp(x, src[k - 1]); --k)
+          src[k] = src[k - 1];
+        src[k] = x;
       }
+    __mstage_barrier();
+    for (unsigned w = Items; w < valid; w *= 2) {
+      merge_runs_in_block<T, Items>(src, dst, valid, w, tid, comp);
       __mstage_barrier();
       T *t = src;
       src = dst;
@@ -96,19 +153,58 @@ template <class T, class Comp> auto sort_merge_tile_kernel(Comp comp) {
   };
 }
 
+// One pass: the pairs of runs of width w (a multiple of the tile) merged,
+// a block per tile of the output. The block's part of its pair is found on
+// the merge path (a grid of Tile), loaded into shared memory and merged
+// there, Items outputs a thread.
 template <class T, class Comp> auto sort_merge_pass_kernel(Comp comp) {
   return [comp](vector_view<const T> from, vector_view<T> to, std::size_t nArg,
                 std::size_t width) {
+    constexpr unsigned Items = sort_merge_items<T>();
+    constexpr unsigned Tile = sort_merge_block * Items;
     const std::size_t n = stage(nArg);
-    const std::size_t j =
-        std::size_t(__mstage_ctaid_x()) * sort_merge_block + __mstage_tid_x();
-    if (j >= n)
-      return;
-    std::size_t start = j / (2 * width) * (2 * width);
-    std::size_t mid = start + width < n ? start + width : n;
-    std::size_t end = start + 2 * width < n ? start + 2 * width : n;
-    to.data()[sort_merge_place(from.data(), j, start, mid, end, comp)] =
-        from.data()[j];
+    shared_array<raw_storage<T>, Tile> sa, sb;
+    shared_array<std::size_t, 2> split;
+    T *src = reinterpret_cast<T *>(sa.data());
+    T *dst = reinterpret_cast<T *>(sb.data());
+    const unsigned tid = __mstage_tid_x();
+    const std::size_t base = std::size_t(__mstage_ctaid_x()) * Tile;
+    const std::size_t start = base / (2 * width) * (2 * width);
+    const std::size_t mid = start + width < n ? start + width : n;
+    const std::size_t end = start + 2 * width < n ? start + 2 * width : n;
+    const T *a = from.data() + start, *b = from.data() + mid;
+    const std::size_t na = mid - start, nb = end - mid;
+    const std::size_t d0 = base - start;
+    const std::size_t d1 = d0 + Tile < end - start ? d0 + Tile : end - start;
+    if (tid < 2)
+      split[tid] = merge_path(a, na, b, nb, tid ? d1 : d0, Tile, comp);
+    __mstage_barrier();
+    const std::size_t i0 = split[0], i1 = split[1];
+    const unsigned fromA = unsigned(i1 - i0);
+    const unsigned valid = unsigned(d1 - d0);
+    const std::size_t j0 = d0 - i0;
+    for (unsigned i = 0; i < Items; ++i) {
+      unsigned k = i * sort_merge_block + tid;
+      if (k < valid)
+        src[k] = k < fromA ? a[i0 + k] : b[j0 + (k - fromA)];
+    }
+    __mstage_barrier();
+    const unsigned first = tid * Items;
+    if (first < valid) {
+      const unsigned last = first + Items < valid ? first + Items : valid;
+      const T *la = src, *lb = src + fromA;
+      const std::size_t nla = fromA, nlb = valid - fromA;
+      const std::size_t k0 = merge_path(la, nla, lb, nlb, first, Items, comp);
+      const std::size_t k1 = merge_path(la, nla, lb, nlb, last, Items, comp);
+      merge_sequential(la, k0, k1, lb, first - k0, last - k1, dst + first,
+                       last - first, comp);
+    }
+    __mstage_barrier();
+    for (unsigned i = 0; i < Items; ++i) {
+      unsigned k = i * sort_merge_block + tid;
+      if (k < valid)
+        to.data()[base + k] = dst[k];
+    }
   };
 }
 
@@ -126,8 +222,7 @@ void sort_merge_run(vector_view<T> data, const Comp &comp, stream_ref s) {
   temporary scratch(n * sizeof(T), s);
   vector_view<T> from = data, to = scratch.view<T>(0, n);
   auto pass = kernel(sort_merge_pass_kernel<T>(comp),
-                     dim3((n + sort_merge_block - 1) / sort_merge_block),
-                     dim3(sort_merge_block))
+                     dim3((n + Tile - 1) / Tile), dim3(sort_merge_block))
                   .on(s);
   for (std::size_t w = Tile; w < n; w *= 2) {
     pass(vector_view<const T>(from), to, n, w);
