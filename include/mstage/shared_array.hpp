@@ -47,6 +47,18 @@ template <std::size_t... N> constexpr std::size_t extent_product() {
   return (std::size_t(1) * ... * N);
 }
 
+// Size times the extents, or 0 where the product overflows std::size_t.
+template <std::size_t... N>
+constexpr std::size_t checked_bytes(std::size_t Size) {
+  bool Overflow = false;
+  ((Overflow = Overflow || (N && Size > std::size_t(-1) / N), Size *= N), ...);
+  return Overflow ? 0 : Size;
+}
+
+// More than any GPU's shared memory per block, and small enough that the
+// arrays of a kernel add up without overflow.
+inline constexpr std::size_t max_shared_array_bytes = std::size_t(1) << 32;
+
 // The sub-array at p whose first extent is extent D of the whole array:
 // tile[y] of a shared_array<T, H, W> is a shared_row<T, 1, W>.
 template <class T, std::size_t D, std::size_t N, std::size_t... Rest>
@@ -78,6 +90,13 @@ template <class T, std::size_t... N> class shared_array {
                 "mstage::shared_array<T, N...>: T must be trivially "
                 "constructible and destructible; shared memory is neither "
                 "initialized nor destroyed, as CUDA's __shared__");
+  static_assert(((N > 0) && ...) &&
+                    detail::checked_bytes<N...>(sizeof(T)) != 0 &&
+                    detail::checked_bytes<N...>(sizeof(T)) <=
+                        detail::max_shared_array_bytes,
+                "mstage::shared_array<T, N...>: sizeof(T) times the extents "
+                "overflows std::size_t or is over 4 GiB, far more shared "
+                "memory than a block can have");
 
 public:
   using value_type = T;
