@@ -21,6 +21,9 @@
 #include "clang/Basic/LangStandard.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 
@@ -28,8 +31,64 @@ using namespace clang;
 
 namespace {
 
+// Where the preprocessor tests __CUDA_ARCH__ (#ifdef, #ifndef, #if, #elif).
+// mstage++ never defines it: kernel code is compiled once, as host code.
+class CudaArchTests : public PPCallbacks {
+public:
+  CudaArchTests(const SourceManager &SM, const LangOptions &LO,
+                std::shared_ptr<std::vector<SourceLocation>> Found)
+      : SM(SM), LO(LO), Found(std::move(Found)) {}
+
+  void Ifdef(SourceLocation Loc, const Token &Name,
+             const MacroDefinition &) override {
+    note(Loc, Name);
+  }
+  void Ifndef(SourceLocation Loc, const Token &Name,
+              const MacroDefinition &) override {
+    note(Loc, Name);
+  }
+  void Elifdef(SourceLocation Loc, const Token &Name,
+               const MacroDefinition &) override {
+    note(Loc, Name);
+  }
+  void Elifndef(SourceLocation Loc, const Token &Name,
+                const MacroDefinition &) override {
+    note(Loc, Name);
+  }
+  void If(SourceLocation Loc, SourceRange Condition,
+          ConditionValueKind) override {
+    noteIf(Loc, Condition);
+  }
+  void Elif(SourceLocation Loc, SourceRange Condition, ConditionValueKind,
+            SourceLocation) override {
+    noteIf(Loc, Condition);
+  }
+
+private:
+  void note(SourceLocation Loc, const Token &Name) {
+    if (const IdentifierInfo *II = Name.getIdentifierInfo();
+        II && II->getName() == CudaArch)
+      Found->push_back(Loc);
+  }
+  void noteIf(SourceLocation Loc, SourceRange Condition) {
+    StringRef Text =
+        Lexer::getSourceText(CharSourceRange::getTokenRange(Condition), SM, LO);
+    if (Text.contains(CudaArch))
+      Found->push_back(Loc);
+  }
+
+  static constexpr llvm::StringLiteral CudaArch = "__CUDA_ARCH__";
+  const SourceManager &SM;
+  const LangOptions &LO;
+  std::shared_ptr<std::vector<SourceLocation>> Found;
+};
+
 class KernelConsumer : public ASTConsumer {
 public:
+  explicit KernelConsumer(
+      std::shared_ptr<std::vector<SourceLocation>> CudaArchTests)
+      : CudaArchTests(std::move(CudaArchTests)) {}
+
   void Initialize(ASTContext &C) override { Ctx = &C; }
 
   // Kernel entries are template instantiations; each reaches the consumers
@@ -70,6 +129,7 @@ public:
     std::vector<const FunctionDecl *> Reached;
     for (const FunctionDecl *Entry : mstage::findKernelEntries(C))
       mstage::checkKernel(C, Entry, &Reached);
+    warnOfCudaArchTests(C, Reached);
     if (C.getLangOpts().Sanitize.empty())
       return;
     // Sanitizer checks in kernel code would call the sanitizer runtime, which
@@ -99,6 +159,35 @@ public:
   }
 
 private:
+  // A __CUDA_ARCH__ test in the body of a function that kernels reach: the
+  // GPU runs its host branch, as the CPU back end does.
+  void warnOfCudaArchTests(ASTContext &C,
+                           const std::vector<const FunctionDecl *> &Reached) {
+    if (CudaArchTests->empty())
+      return;
+    const SourceManager &SM = C.getSourceManager();
+    DiagnosticsEngine &D = C.getDiagnostics();
+    unsigned ID = D.getCustomDiagID(
+        DiagnosticsEngine::Warning,
+        "mstage: kernel code tests __CUDA_ARCH__, which mstage++ never "
+        "defines: kernel code is compiled once, as host C++, for the GPU and "
+        "the CPU back end alike, so the GPU runs the branch written for the "
+        "host; write one version for both, or choose with a value the host "
+        "computes, such as stage(...), which the JIT folds into the kernel");
+    for (SourceLocation Loc : *CudaArchTests) {
+      // A library's own tests are not the user's to change.
+      if (SM.isInSystemHeader(Loc))
+        continue;
+      for (const FunctionDecl *FD : Reached)
+        if (const Stmt *Body = FD->getBody();
+            Body &&
+            SM.isPointWithin(Loc, Body->getBeginLoc(), Body->getEndLoc())) {
+          D.Report(Loc, ID);
+          break;
+        }
+    }
+  }
+
   void disableSanitizers(FunctionDecl *FD) {
     if (Ctx->getLangOpts().Sanitize.empty())
       return;
@@ -123,6 +212,7 @@ private:
 
   ASTContext *Ctx = nullptr;
   llvm::StringMap<unsigned> UsedNames;
+  std::shared_ptr<std::vector<SourceLocation>> CudaArchTests;
 };
 
 class KernelAction : public PluginASTAction {
@@ -140,7 +230,10 @@ protected:
                                  "later"))
           << LangStandard::getLangStandardForKind(LO.LangStd).getName();
     }
-    return std::make_unique<KernelConsumer>();
+    auto Tests = std::make_shared<std::vector<SourceLocation>>();
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<CudaArchTests>(
+        CI.getSourceManager(), CI.getLangOpts(), Tests));
+    return std::make_unique<KernelConsumer>(std::move(Tests));
   }
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {

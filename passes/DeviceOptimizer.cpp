@@ -29,6 +29,10 @@ static Expected<const Target *> nvptxTarget() {
   return T;
 }
 
+// The oldest architecture mstage compiles for: NVPTX still knows sm_20 to
+// sm_37, but no ptxas or driver of a supported CUDA takes them.
+static constexpr unsigned OldestArch = 50;
+
 // Asks NVPTX's own processor table, so that the list follows LLVM: given an
 // unknown CPU, LLVM would only warn and compile for no architecture.
 Error checkNVPTXArch(StringRef Arch) {
@@ -40,26 +44,31 @@ Error checkNVPTXArch(StringRef Arch) {
   if (!STI)
     return createStringError(inconvertibleErrorCode(),
                              "NVPTX has no subtarget information");
-  if (STI->isCPUStringValid(Arch))
-    return Error::success();
-  // In numeric order (the table's is by name: sm_100 before sm_20).
   auto Number = [](StringRef Name) {
     unsigned N = 0;
     Name.drop_front(Name.find_first_of("0123456789")).consumeInteger(10, N);
     return N;
   };
+  bool Known = STI->isCPUStringValid(Arch);
+  if (Known && Number(Arch) >= OldestArch)
+    return Error::success();
+  // In numeric order (the table's is by name: sm_100 before sm_20).
   SmallVector<StringRef, 64> Names;
   for (const SubtargetSubTypeKV &CPU : STI->getAllProcessorDescriptions())
-    Names.push_back(CPU.Key);
+    if (Number(CPU.Key) >= OldestArch)
+      Names.push_back(CPU.Key);
   llvm::sort(Names, [&](StringRef A, StringRef B) {
     return std::make_pair(Number(A), A) < std::make_pair(Number(B), B);
   });
-  std::string Known = join(Names, ", ");
-  return createStringError(inconvertibleErrorCode(),
-                           "'" + Arch +
-                               "' is not an architecture the NVPTX back end "
-                               "knows (known: " +
-                               Known + ")");
+  std::string Supported = join(Names, ", ");
+  return createStringError(
+      inconvertibleErrorCode(),
+      "'" + Arch + "' is " +
+          (Known ? "older than the oldest architecture mstage supports, sm_" +
+                       std::to_string(OldestArch)
+                 : std::string("not an architecture the NVPTX back end "
+                               "knows")) +
+          " (supported: " + Supported + ")");
 }
 
 Expected<std::unique_ptr<TargetMachine>>

@@ -23,8 +23,9 @@ class TargetMachine;
 
 namespace mstage {
 
-// An error, listing the architectures the NVPTX back end knows, unless Arch
-// ("sm_90") is one of them. The NVPTX target must be registered.
+// An error, listing the architectures mstage supports (those the NVPTX back
+// end knows from sm_50 on), unless Arch ("sm_90") is one of them. The NVPTX
+// target must be registered.
 llvm::Error checkNVPTXArch(llvm::StringRef Arch);
 
 // An NVPTX target machine for Arch ("sm_90"), which checkNVPTXArch accepts.

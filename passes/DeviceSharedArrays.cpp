@@ -1,9 +1,11 @@
 //===- DeviceSharedArrays.cpp - shared_array declarations as .shared globals =//
 #include "DeviceSharedArrays.h"
 #include "DeviceOptimizer.h"
+#include "KernelTags.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -26,14 +28,33 @@ static constexpr const char *BuiltinName = "__mstage_shared_array";
 // (the constructor, and what it calls); more means recursion.
 static constexpr unsigned MaxInlineRounds = 8;
 
-// (bytes, align, file, line, column); the file is a constant string.
+// What the shared_array constructor is annotated with (shared_array.hpp).
+static constexpr StringLiteral ConstructorAnnotation = "mstage.shared_array";
+
+// (bytes, align, file, line, column, site); the file is a constant string.
 static bool operandsConstant(const CallInst &CI) {
   StringRef File;
-  return isa<ConstantInt>(CI.getArgOperand(0)) &&
+  return CI.arg_size() == 6 && isa<ConstantInt>(CI.getArgOperand(0)) &&
          isa<ConstantInt>(CI.getArgOperand(1)) &&
          getConstantStringInfo(CI.getArgOperand(2), File) &&
          isa<ConstantInt>(CI.getArgOperand(3)) &&
-         isa<ConstantInt>(CI.getArgOperand(4));
+         isa<ConstantInt>(CI.getArgOperand(4)) &&
+         isa<ConstantInt>(CI.getArgOperand(5));
+}
+
+void numberSharedArrayDeclarations(Module &M) {
+  uint64_t Site = 0;
+  for (auto &[F, Notes] : readAnnotations(M)) {
+    if (!is_contained(Notes, ConstructorAnnotation) || F->arg_empty())
+      continue;
+    unsigned Last = F->arg_size() - 1;
+    auto *SiteTy = dyn_cast<IntegerType>(F->getArg(Last)->getType());
+    if (!SiteTy)
+      continue;
+    for (User *U : F->users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledFunction() == F)
+        CB->setArgOperand(Last, ConstantInt::get(SiteTy, ++Site));
+  }
 }
 
 // Turns the inlined parameters' stack slots back into the constants the
@@ -90,9 +111,13 @@ void lowerSharedArrays(Module &M) {
   inlineToDeclarations(*Builtin);
 
   LLVMContext &Ctx = M.getContext();
-  std::map<std::tuple<std::string, uint64_t, uint64_t, uint64_t, uint64_t>,
-           GlobalVariable *>
+  std::map<
+      std::tuple<std::string, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t>,
+      GlobalVariable *>
       Arrays;
+  // The arrays named after each place (declarations of one macro expansion
+  // share it): the first is _L<line>_C<column>, the next ones _2, _3, ...
+  StringMap<unsigned> Named;
   for (User *U : make_early_inc_range(Builtin->users())) {
     auto *CI = dyn_cast<CallInst>(U);
     if (!CI || CI->getCalledFunction() != Builtin)
@@ -114,16 +139,20 @@ void lowerSharedArrays(Module &M) {
       StringRef File;
       getConstantStringInfo(CI->getArgOperand(2), File);
       uint64_t Bytes = Int(0), Alignment = Int(1), Line = Int(3),
-               Column = Int(4);
+               Column = Int(4), Site = Int(5);
       GlobalVariable *&GV =
-          Arrays[{File.str(), Line, Column, Bytes, Alignment}];
+          Arrays[{File.str(), Line, Column, Site, Bytes, Alignment}];
       if (!GV) {
         auto *Ty = ArrayType::get(B.getInt8Ty(), Bytes);
+        std::string Name = (Twine(SharedArrayPrefix) + "L" + Twine(Line) +
+                            "_C" + Twine(Column))
+                               .str();
+        if (unsigned N = ++Named[Name]; N > 1)
+          Name += "_" + std::to_string(N);
         // Shared memory has no initializer: undef, as ptxas requires.
-        GV = new GlobalVariable(
-            M, Ty, false, GlobalValue::InternalLinkage, UndefValue::get(Ty),
-            Twine(SharedArrayPrefix) + "L" + Twine(Line) + "_C" + Twine(Column),
-            nullptr, GlobalValue::NotThreadLocal, 3);
+        GV = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
+                                UndefValue::get(Ty), Name, nullptr,
+                                GlobalValue::NotThreadLocal, 3);
         GV->setAlignment(Align(isPowerOf2_64(Alignment) ? Alignment : 1));
       }
       Address = B.CreateAddrSpaceCast(GV, CI->getType());

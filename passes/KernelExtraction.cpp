@@ -7,6 +7,7 @@
 #include "DeviceOptimizer.h"
 #include "DevicePrintf.h"
 #include "DeviceRetarget.h"
+#include "DeviceSharedArrays.h"
 #include "KernelBlob.h"
 #include "KernelEntries.h"
 #include "KernelTags.h"
@@ -277,6 +278,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   else
     consumeError(TMOrErr.takeError());
 
+  numberSharedArrayDeclarations(M);
   StageFunctions StageFns = findStageFunctions(M);
   DeviceLinkBlob Link;
   std::string ExportsBitcode;

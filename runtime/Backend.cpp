@@ -46,6 +46,27 @@ static Backend cpu(const std::string &Why) {
   return B;
 }
 
+// What is wrong with MSTAGE_DEVICE or MSTAGE_VISIBLE_DEVICES when there is
+// no GPU (Why) and MSTAGE_BACKEND did not ask for the CPU or PTX-only: a
+// device after 0 is not there; "" when none is named.
+static std::string missingDevice(const std::string &Why) {
+  std::string Named;
+  int Device = deviceSetting().Index;
+  if (Device > 0)
+    Named = "MSTAGE_DEVICE=" + std::to_string(Device);
+  for (int O : visibleDevicesSetting().Ordinals)
+    if (Named.empty() && O > 0) {
+      Device = O;
+      Named = "MSTAGE_VISIBLE_DEVICES='" + visibleDevicesSetting().Text + "'";
+    }
+  if (Named.empty())
+    return "";
+  return Named + " names device " + std::to_string(Device) +
+         ", but there is no GPU (" + Why +
+         ") and the CPU back end has 1 device, 0; MSTAGE_BACKEND=cpu runs "
+         "kernels on the CPU regardless";
+}
+
 static Backend chooseBackend() {
   const std::string &Want = backendSetting().Want;
   const std::string &Arch = backendSetting().Arch;
@@ -62,6 +83,10 @@ static Backend chooseBackend() {
   }
   if (!peerAccessSetting().Error.empty()) {
     B.Reason = peerAccessSetting().Error;
+    return B;
+  }
+  if (!deviceSetting().Error.empty()) {
+    B.Reason = deviceSetting().Error;
     return B;
   }
   // The CPU and PTX-only back ends do not look for a driver at all.
@@ -92,12 +117,23 @@ static Backend chooseBackend() {
     return B;
   }
   std::string Why = CudaDriver::whyUnavailable();
+  // A GPU job that names a device the GPUs do not have fails; it does not
+  // become a CPU job.
+  if (CudaDriver::refusedBySetting()) {
+    B.Reason = Why;
+    return B;
+  }
   if (Want == "cuda") {
     B.Reason = "MSTAGE_BACKEND=cuda, but there is no usable GPU (" + Why +
                "); MSTAGE_BACKEND=cpu runs kernels on the CPU";
     return B;
   }
-  // auto: MSTAGE_ARCH without a GPU keeps meaning PTX-only.
+  // auto without a GPU: the other back ends have one device, 0.
+  if (std::string Bad = missingDevice(Why); !Bad.empty()) {
+    B.Reason = Bad;
+    return B;
+  }
+  // MSTAGE_ARCH without a GPU keeps meaning PTX-only.
   if (!Arch.empty())
     return ptxOnly(Arch, "no GPU (" + Why + ")");
   return cpu(Why);

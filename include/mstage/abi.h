@@ -18,8 +18,9 @@ extern "C" {
 
 /* 4: records carry their blob's size and their stage checker; modules are
  * unregistered at unload. 5: modules carry ahead-of-time generic code.
- * 6: modules carry their device link data. */
-#define MSTAGE_ABI_VERSION 6u
+ * 6: modules carry their device link data. 7: __mstage_shared_array takes
+ * the declaration's site. */
+#define MSTAGE_ABI_VERSION 7u
 
 /* mstage_launch_config::flags */
 #define MSTAGE_LAUNCH_FAST_MATH 1u /* compile this kernel with fast math */

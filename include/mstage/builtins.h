@@ -42,10 +42,14 @@ void *__mstage_shared_base(void);
 /* Size in bytes of the launch's dynamic shared memory (its shared_bytes). */
 unsigned __mstage_dynamic_shared_size(void) MSTAGE_LAUNCH_CONST;
 /* The block's array of a shared_array declaration, named by its place (file,
- * line, column) and size: the same for every thread of a block, and for
- * every call from that declaration. On the device a `.shared` variable. */
+ * line, column), its site (a number mstage++ gives each constructor call in
+ * the translation unit, which tells apart two declarations that one macro
+ * expansion puts at the same place; 0 without it) and size: the same for
+ * every thread of a block, and for every call from that declaration. On the
+ * device a `.shared` variable. */
 void *__mstage_shared_array(unsigned long long bytes, unsigned align,
-                            const char *file, unsigned line, unsigned column);
+                            const char *file, unsigned line, unsigned column,
+                            unsigned site);
 
 /* Checks, from mstage/bounds_check.hpp, that report with the place of the
  * access and stop: on the device through CUDA's assert (the launch fails with

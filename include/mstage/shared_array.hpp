@@ -11,13 +11,17 @@
 //
 // One declaration, one array: the object holds only the address, which the
 // constructor asks __mstage_shared_array for with the declaration's place
-// (file, line, column), its size and alignment. On the device each distinct
-// place and size is one `.shared` variable (passes/DeviceBuiltins.cpp), so a
-// declaration in a device function is one array however often the function
-// is called or inlined, as __shared__ is; on the CPU back end each block
-// gets its own copy (runtime/CpuSharedArrays.cpp). Two objects made by the
-// same declaration (in a loop, an array of them, a struct member) are the
-// same array. Like __shared__, the memory is not initialized.
+// (file, line, column), its site, its size and alignment. The place alone
+// cannot tell apart two declarations of one macro expansion, which share it:
+// mstage++ numbers each call of this constructor in the translation unit
+// before anything is inlined (passes/DeviceSharedArrays.cpp), and that
+// number is the site. On the device each distinct place, site and size is
+// one `.shared` variable, so a declaration in a device function is one array
+// however often the function is called or inlined, as __shared__ is; on the
+// CPU back end each block gets its own copy (runtime/cpu/CpuSharedArrays.cpp).
+// Two objects made by the same declaration (in a loop, an array of them, a
+// struct member) are the same array. Like __shared__, the memory is not
+// initialized.
 //
 // The arrays add to the launch's dynamic shared memory (shared_memory,
 // dynamic_shared, shared_arena): a block has both, and the launch checks
@@ -46,6 +50,18 @@ inline constexpr const char *shared_array_extent_name(std::size_t d) {
 template <std::size_t... N> constexpr std::size_t extent_product() {
   return (std::size_t(1) * ... * N);
 }
+
+// Size times the extents, or 0 where the product overflows std::size_t.
+template <std::size_t... N>
+constexpr std::size_t checked_bytes(std::size_t Size) {
+  bool Overflow = false;
+  ((Overflow = Overflow || (N && Size > std::size_t(-1) / N), Size *= N), ...);
+  return Overflow ? 0 : Size;
+}
+
+// More than any GPU's shared memory per block, and small enough that the
+// arrays of a kernel add up without overflow.
+inline constexpr std::size_t max_shared_array_bytes = std::size_t(1) << 32;
 
 // The sub-array at p whose first extent is extent D of the whole array:
 // tile[y] of a shared_array<T, H, W> is a shared_row<T, 1, W>.
@@ -78,6 +94,13 @@ template <class T, std::size_t... N> class shared_array {
                 "mstage::shared_array<T, N...>: T must be trivially "
                 "constructible and destructible; shared memory is neither "
                 "initialized nor destroyed, as CUDA's __shared__");
+  static_assert(((N > 0) && ...) &&
+                    detail::checked_bytes<N...>(sizeof(T)) != 0 &&
+                    detail::checked_bytes<N...>(sizeof(T)) <=
+                        detail::max_shared_array_bytes,
+                "mstage::shared_array<T, N...>: sizeof(T) times the extents "
+                "overflows std::size_t or is over 4 GiB, far more shared "
+                "memory than a block can have");
 
 public:
   using value_type = T;
@@ -94,13 +117,14 @@ public:
 
   // The defaults record the declaration's place, which names the array.
   // Plain constants, no source_place: the device module resolves them when
-  // this constructor is inlined into the declaration.
-  explicit shared_array(const char *file = __builtin_FILE(),
-                        unsigned line = __builtin_LINE(),
-                        unsigned column = __builtin_COLUMN())
+  // this constructor is inlined into the declaration. The annotation lets
+  // mstage++ find the calls and set each one's site (the last parameter).
+  __attribute__((annotate("mstage.shared_array"))) explicit shared_array(
+      const char *file = __builtin_FILE(), unsigned line = __builtin_LINE(),
+      unsigned column = __builtin_COLUMN(), unsigned site = 0)
       : data_(static_cast<T *>(
             __mstage_shared_array(sizeof(T) * (std::size_t(1) * ... * N),
-                                  alignof(T), file, line, column))) {}
+                                  alignof(T), file, line, column, site))) {}
   // A copy would be a second name for the same block-wide memory, not a
   // copy of it: pass a shared_array by reference, or pass span() or data().
   shared_array(const shared_array &) = delete;

@@ -18,6 +18,7 @@
 #include "mstage/bounds_check.hpp"
 #include "mstage/builtins.h"
 #include "mstage/checked_span.hpp"
+#include "mstage/error.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -99,7 +100,10 @@ public:
       std::uintptr_t at = reinterpret_cast<std::uintptr_t>(base_ + offset);
       offset += ((at + alignof(T) - 1) & ~(alignof(T) - 1)) - at;
     }
-    used_ = offset + n * sizeof(T);
+    // A count whose bytes overflow takes everything (the check reports it)
+    // rather than wrapping around to a small size.
+    used_ = n > (std::size_t(-1) - offset) / sizeof(T) ? std::size_t(-1)
+                                                       : offset + n * sizeof(T);
 #if MSTAGE_BOUNDS_CHECK
     __mstage_check_shared(used_, size_, place.file, place.line, place.function);
 #else
@@ -128,16 +132,20 @@ constexpr std::size_t shared_bytes_for(N... n) {
   static_assert(sizeof...(T) == sizeof...(N),
                 "mstage::shared_bytes_for<T...>(n...): one count per type");
   std::size_t used = 0;
-  auto add = [&](std::size_t align, std::size_t bytes) {
+  auto add = [&](std::size_t align, std::size_t count, std::size_t size) {
     // Beyond 16 bytes the padding depends on the address; count the most.
     std::size_t rest = used % shared_alignment;
     std::size_t pad = align <= shared_alignment
                           ? (align - used % align) % align
                           : align - (rest ? rest : shared_alignment);
-    used += pad + bytes;
+    if (pad > std::size_t(-1) - used ||
+        count > (std::size_t(-1) - used - pad) / size)
+      throw error("mstage: shared_bytes_for<T...>(n...): the counts' bytes "
+                  "overflow std::size_t");
+    used += pad + count * size;
   };
   if constexpr (sizeof...(T) == sizeof...(N))
-    (add(alignof(T), std::size_t(n) * sizeof(T)), ...);
+    (add(alignof(T), std::size_t(n), sizeof(T)), ...);
   return used;
 }
 

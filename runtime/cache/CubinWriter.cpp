@@ -32,6 +32,31 @@ void givingUpOnPtxas(StringRef Kernel, Error E) {
   PtxasFailed = true;
 }
 
+// ptxas's temporary files could not be written (a full disk): the
+// directory's failure, not ptxas's, which stays on. One in the cache
+// directory turns the disk cache off, so that later files go to the
+// system's temporary directory; the kernel is loaded as PTX.
+void tempFilesFailed(StringRef Kernel, const TempFilesFailed &F) {
+  if (!F.Dir.empty())
+    return cacheWriteFailed(F.What, F.EC);
+  static std::once_flag Warned;
+  std::call_once(Warned, [&] {
+    errs() << kernelMessage(Kernel, F.What + ": " + F.EC.message() +
+                                        "; the kernel is loaded as PTX")
+           << "\n";
+  });
+}
+
+// Reports why ptxas gave no cubin: its temporary files' failure, or its own.
+void noCubin(StringRef Kernel, Error E) {
+  handleAllErrors(
+      std::move(E),
+      [&](const TempFilesFailed &F) { tempFilesFailed(Kernel, F); },
+      [&](std::unique_ptr<ErrorInfoBase> Other) {
+        givingUpOnPtxas(Kernel, Error(std::move(Other)));
+      });
+}
+
 struct PendingCubin {
   CacheKey Key;
   std::string Kernel, PTX;
@@ -78,7 +103,7 @@ public:
           removeFromDiskCache(P.Key);
         });
         if (E)
-          givingUpOnPtxas(P.Kernel, std::move(E)); // the PTX entry stays
+          noCubin(P.Kernel, std::move(E)); // the PTX entry stays
         continue;
       }
       CachedCode Code;
@@ -117,7 +142,7 @@ Expected<std::string> assembleWithPtxas(StringRef Kernel, StringRef PTX,
   Error E = Cubin.takeError();
   if (E.isA<PtxRejected>())
     return std::move(E);
-  givingUpOnPtxas(Kernel, std::move(E));
+  noCubin(Kernel, std::move(E));
   return "";
 }
 
@@ -132,7 +157,7 @@ void storeWithCubinLater(const CacheKey &Key, std::string Kernel,
     return;
   auto Run = startPtxas(PTX, Arch, cacheTemporaryDir());
   if (!Run)
-    return givingUpOnPtxas(Kernel, Run.takeError());
+    return noCubin(Kernel, Run.takeError());
   P.add({Key, std::move(Kernel), std::move(PTX), std::move(*Run)});
 }
 

@@ -477,4 +477,8 @@ std::string cacheTemporaryDir() {
   return writable() ? cacheSettings().Dir : std::string();
 }
 
+void cacheWriteFailed(const Twine &What, std::error_code EC) {
+  giveUpOnDir(What, EC);
+}
+
 } // namespace mstage::rt

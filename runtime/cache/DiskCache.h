@@ -34,9 +34,12 @@
 #include "cache/CacheLock.h"
 #include "support/Settings.h"
 
+#include "llvm/ADT/Twine.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <system_error>
 
 namespace mstage::rt {
 
@@ -72,6 +75,10 @@ void removeFromDiskCache(const CacheKey &Key);
 // disk cache is used (a killed process's leftovers are then counted and
 // removed by a later scan), else "" for the system's temporary directory.
 std::string cacheTemporaryDir();
+
+// A file in cacheTemporaryDir() could not be written (What, EC): reported
+// once as storeInDiskCache's failures are, and the disk cache is off.
+void cacheWriteFailed(const llvm::Twine &What, std::error_code EC);
 
 } // namespace mstage::rt
 

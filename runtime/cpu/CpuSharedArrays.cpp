@@ -12,7 +12,8 @@
 namespace mstage::rt {
 namespace {
 
-using Key = std::tuple<const char *, unsigned, unsigned, uint64_t, unsigned>;
+using Key =
+    std::tuple<const char *, unsigned, unsigned, unsigned, uint64_t, unsigned>;
 
 struct Free {
   void operator()(void *P) const { std::free(P); }
@@ -32,8 +33,8 @@ struct ThreadArrays {
     if (!Slot) {
       // At least 64-byte aligned, so that no array shares a cache line with
       // another thread's.
-      uint64_t A = std::max<uint64_t>(std::get<4>(K), 64);
-      uint64_t Size = llvm::alignTo(std::max<uint64_t>(std::get<3>(K), 1), A);
+      uint64_t A = std::max<uint64_t>(std::get<5>(K), 64);
+      uint64_t Size = llvm::alignTo(std::max<uint64_t>(std::get<4>(K), 1), A);
       Slot.reset(std::aligned_alloc(A, Size));
       if (!Slot)
         return nullptr;
@@ -48,10 +49,10 @@ thread_local ThreadArrays This;
 } // namespace
 
 void *cpuSharedArray(uint64_t Bytes, unsigned Align, const char *File,
-                     unsigned Line, unsigned Column) {
+                     unsigned Line, unsigned Column, unsigned Site) {
   if (!llvm::isPowerOf2_64(Align))
     Align = 1;
-  return This.get(Key{File, Line, Column, Bytes, Align});
+  return This.get(Key{File, Line, Column, Site, Bytes, Align});
 }
 
 } // namespace mstage::rt

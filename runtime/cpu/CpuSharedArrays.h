@@ -14,12 +14,12 @@
 
 namespace mstage::rt {
 
-// The array of the declaration at (File, Line, Column) of Bytes bytes,
+// The array of the declaration at (File, Line, Column, Site) of Bytes bytes,
 // aligned to Align (a power of 2), for the block the calling OS thread runs;
 // null when it cannot be allocated. File is the declaration's string literal,
 // compared by address.
 void *cpuSharedArray(uint64_t Bytes, unsigned Align, const char *File,
-                     unsigned Line, unsigned Column);
+                     unsigned Line, unsigned Column, unsigned Site);
 
 } // namespace mstage::rt
 

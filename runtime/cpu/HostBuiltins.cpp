@@ -118,8 +118,9 @@ MSTAGE_EXPORT unsigned __mstage_dynamic_shared_size(void) {
 }
 MSTAGE_EXPORT void *__mstage_shared_array(unsigned long long Bytes,
                                           unsigned Align, const char *File,
-                                          unsigned Line, unsigned Column) {
-  if (void *P = cpuSharedArray(Bytes, Align, File, Line, Column))
+                                          unsigned Line, unsigned Column,
+                                          unsigned Site) {
+  if (void *P = cpuSharedArray(Bytes, Align, File, Line, Column, Site))
     return P;
   std::fprintf(stderr,
                "%s:%u: mstage: cannot allocate the %llu bytes of a "

@@ -234,6 +234,7 @@ private:
 std::vector<CudaDriver *> *TheDevices = nullptr;
 unsigned TheDefault = 0;
 std::string *TheReason = nullptr;
+bool TheSettingRefused = false;
 
 std::string deviceCountText(size_t Count) {
   return Count == 1 ? "is 1 CUDA device"
@@ -274,6 +275,11 @@ CudaDriver *CudaDriver::at(unsigned Index) {
 const std::string &CudaDriver::whyUnavailable() {
   get();
   return *TheReason;
+}
+
+bool CudaDriver::refusedBySetting() {
+  get();
+  return TheSettingRefused;
 }
 
 bool CudaDriver::create(std::vector<CudaDriver *> &Devices, unsigned &Default,
@@ -325,23 +331,30 @@ bool CudaDriver::create(std::vector<CudaDriver *> &Devices, unsigned &Default,
   std::vector<int> Ordinals = visibleDevicesSetting().Ordinals;
   for (int O : Ordinals)
     if (O >= Count) {
-      Why = "MSTAGE_VISIBLE_DEVICES names device " + std::to_string(O) +
-            " but there " + deviceCountText(Count);
+      TheSettingRefused = true;
+      Why = "MSTAGE_VISIBLE_DEVICES='" + visibleDevicesSetting().Text + "'" +
+            " names device " + std::to_string(O) + ", but there " +
+            deviceCountText(Count);
       return false;
     }
+  bool Filtered = !Ordinals.empty();
   if (Ordinals.empty())
     for (int O = 0; O < Count && O < int(MaxDevices); ++O)
       Ordinals.push_back(O);
   if (!deviceSetting().Error.empty()) {
+    TheSettingRefused = true;
     Why = deviceSetting().Error;
     return false;
   }
   int Requested = deviceSetting().Index;
   if (Requested >= int(Ordinals.size())) {
-    Why =
-        "MSTAGE_DEVICE=" + std::to_string(Requested) + " but there " +
-        deviceCountText(Ordinals.size()) +
-        (Ordinals.size() == size_t(Count) ? "" : " in MSTAGE_VISIBLE_DEVICES");
+    TheSettingRefused = true;
+    Why = "MSTAGE_DEVICE=" + std::to_string(Requested) + " names device " +
+          std::to_string(Requested) + ", but there " +
+          deviceCountText(Ordinals.size()) +
+          (Filtered ? " in MSTAGE_VISIBLE_DEVICES='" +
+                          visibleDevicesSetting().Text + "'"
+                    : "");
     return false;
   }
   for (unsigned I = 0; I < Ordinals.size(); ++I) {

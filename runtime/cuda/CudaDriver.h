@@ -63,6 +63,10 @@ public:
   // One sentence: dlopen's error, a missing symbol, cuInit's error, "no CUDA
   // device", ... Empty when get() succeeds.
   static const std::string &whyUnavailable();
+  // Whether the driver works but MSTAGE_VISIBLE_DEVICES or MSTAGE_DEVICE
+  // names a device that it does not have (or MSTAGE_DEVICE is no number):
+  // the setting's error, which no other back end may hide.
+  static bool refusedBySetting();
   // The visible devices (0 without a driver), and the one numbered Index
   // (null past the last).
   static unsigned count();

@@ -41,7 +41,22 @@ void PtxRejected::log(raw_ostream &OS) const {
   OS << Command << " rejects the PTX: " << Log;
 }
 
+char TempFilesFailed::ID = 0;
+
+void TempFilesFailed::log(raw_ostream &OS) const {
+  OS << What << ": " << EC.message();
+}
+
 namespace {
+
+// Below this much free space, a ptxas that fails without finding fault with
+// the PTX is taken to have failed for want of space for its cubin.
+constexpr uint64_t LowDiskSpace = 1 << 20;
+
+Error tempFilesFailed(StringRef TempDir, const Twine &What,
+                      std::error_code EC) {
+  return make_error<TempFilesFailed>(TempDir.str(), What.str(), EC);
+}
 
 // A temporary file for ptxas, named *.tmp in TempDir so that the cache's
 // scan counts it and removes it when a killed process left it.
@@ -95,10 +110,11 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
   if (Ptxas.empty())
     return failure("no ptxas");
   auto Run = std::make_unique<PtxasRun>();
+  Run->TempDir = TempDir.str();
   SmallString<128> Path;
   int FD;
   if (std::error_code EC = createTemporary(TempDir, "ptx", &FD, Path))
-    return failure("cannot create a temporary file: " + EC.message());
+    return tempFilesFailed(TempDir, "cannot create a temporary file", EC);
   Run->PtxPath = std::string(Path);
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
@@ -107,13 +123,13 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
     if (OS.has_error()) {
       std::error_code EC = OS.error();
       OS.clear_error();
-      return failure("cannot write " + Run->PtxPath + ": " + EC.message());
+      return tempFilesFailed(TempDir, "cannot write " + Run->PtxPath, EC);
     }
   }
   for (auto [Suffix, Out] :
        {std::pair{"cubin", &Run->CubinPath}, std::pair{"log", &Run->LogPath}}) {
     if (std::error_code EC = createTemporary(TempDir, Suffix, nullptr, Path))
-      return failure("cannot create a temporary file: " + EC.message());
+      return tempFilesFailed(TempDir, "cannot create a temporary file", EC);
     *Out = std::string(Path);
   }
   Run->Command = Ptxas + " -arch=" + Arch.str();
@@ -141,13 +157,20 @@ std::optional<Expected<std::string>> finishPtxas(PtxasRun &Run, bool Block) {
     std::string Log;
     if (auto Buf = MemoryBuffer::getFile(Run.LogPath))
       Log = (*Buf)->getBuffer().trim().str();
+    if (Log.empty())
+      Log = WaitError.empty() ? "exit status " + std::to_string(Done.ReturnCode)
+                              : WaitError;
+    // Its output could not be written: whatever it says, the disk's fault.
+    ErrorOr<sys::fs::space_info> Space =
+        sys::fs::disk_space(sys::path::parent_path(Run.CubinPath));
+    if (Done.ReturnCode > 0 && Space && Space->available < LowDiskSpace)
+      return Expected<std::string>(
+          tempFilesFailed(Run.TempDir, Run.Command + " failed (" + Log + ")",
+                          std::make_error_code(std::errc::no_space_on_device)));
     // It ran to its end and found fault with the PTX.
     if (Done.ReturnCode > 0 && faultsThePtx(Log))
       return Expected<std::string>(
           make_error<PtxRejected>(Run.Command, std::move(Log)));
-    if (Log.empty())
-      Log = WaitError.empty() ? "exit status " + std::to_string(Done.ReturnCode)
-                              : WaitError;
     return Expected<std::string>(failure(Run.Command + " failed: " + Log));
   }
   auto Cubin = MemoryBuffer::getFile(Run.CubinPath, /*IsText=*/false,

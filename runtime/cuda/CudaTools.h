@@ -48,6 +48,20 @@ public:
   }
 };
 
+// ptxas's temporary files could not be written, most often for a full disk:
+// the directory's failure (Dir, "" for the system's temporary directory),
+// not ptxas's, which stays usable.
+class TempFilesFailed : public llvm::ErrorInfo<TempFilesFailed> {
+public:
+  static char ID;
+  std::string Dir, What; // What: "cannot write <file>" or ptxas's failure
+  std::error_code EC;
+  TempFilesFailed(std::string Dir, std::string What, std::error_code EC)
+      : Dir(std::move(Dir)), What(std::move(What)), EC(EC) {}
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override { return EC; }
+};
+
 // Assembles PTX into a cubin for Arch (sm_XY) with ptxasPath(). An error
 // carries ptxas's own message. Temporary files go to TempDir, else to the
 // system's temporary directory.
@@ -59,7 +73,7 @@ llvm::Expected<std::string> assembleCubin(llvm::StringRef PTX,
 // started ptxas process and its files (removed with it).
 struct PtxasRun {
   llvm::sys::ProcessInfo Process;
-  std::string Command, PtxPath, CubinPath, LogPath;
+  std::string Command, PtxPath, CubinPath, LogPath, TempDir;
   // A forked child that inherits the run leaves the files to its parent.
   const int Creator;
   PtxasRun();
@@ -69,7 +83,8 @@ llvm::Expected<std::unique_ptr<PtxasRun>>
 startPtxas(llvm::StringRef PTX, llvm::StringRef Arch,
            llvm::StringRef TempDir = "");
 // The cubin or ptxas's error once it has finished; nothing while it still
-// runs, unless Block waits for it.
+// runs, unless Block waits for it. ptxas failing while its directory's disk
+// is full is a TempFilesFailed.
 std::optional<llvm::Expected<std::string>> finishPtxas(PtxasRun &Run,
                                                        bool Block);
 

@@ -217,6 +217,7 @@ VisibleDevicesSetting readVisibleDevices() {
   StringRef Value = envText("MSTAGE_VISIBLE_DEVICES");
   if (Value.empty())
     return S;
+  S.Text = Value.str();
   std::string_view Rest(Value.data(), Value.size());
   while (true) {
     size_t Comma = Rest.find(',');

@@ -56,6 +56,7 @@ constexpr unsigned MaxDevices = 64;
 // (empty: all), distinct and at most MaxDevices of them.
 struct VisibleDevicesSetting {
   std::vector<int> Ordinals;
+  std::string Text; // the value as given, for messages
   std::string Error;
 };
 const VisibleDevicesSetting &visibleDevicesSetting();

@@ -7,7 +7,9 @@
 //    thread reading what its neighbours wrote in both, so overlapping arrays
 //    show up;
 //  - 32 KiB of shared_array beside 32 KiB of dynamic shared memory: 64 KiB
-//    in all, past the 48 KiB default, which needs the opt-in on the GPU.
+//    in all, past the 48 KiB default, which needs the opt-in on the GPU;
+//  - two arrays that one macro expansion declares (one place in the
+//    source), which are two arrays all the same.
 //
 //===----------------------------------------------------------------------===//
 #include "SuiteMain.h"
@@ -134,11 +136,41 @@ int withDynamic() {
   return Wrong != 0;
 }
 
+#define SUITE_TWO_TILES(T, N, A, B)                                            \
+  shared_array<T, N> A;                                                        \
+  shared_array<T, N> B
+
+int oneMacro() {
+  constexpr unsigned BS = 128, Blocks = 8;
+  std::vector<int> Out(BS * Blocks);
+  kernel(
+      [](vector_view<int> Out) {
+        SUITE_TWO_TILES(int, BS, A, B);
+        unsigned Th = Thread::get().index.x, Bl = Block::get().index.x;
+        A[Th] = int(Bl * 1000 + Th) * 10;
+        B[Th] = 1;
+        Block::get().synchronize();
+        unsigned N = (Th + 1) % BS;
+        Out[Bl * BS + Th] = A[N] + B[N];
+      },
+      Blocks, BS)(Out);
+  unsigned Wrong = 0;
+  for (unsigned Bl = 0; Bl < Blocks; ++Bl)
+    for (unsigned Th = 0; Th < BS; ++Th) {
+      unsigned N = (Th + 1) % BS;
+      Wrong += Out[Bl * BS + Th] != int(Bl * 1000 + N) * 10 + 1;
+    }
+  if (Wrong)
+    std::printf("FAIL %s: two arrays of one macro: %u of %u wrong\n", Name,
+                Wrong, BS * Blocks);
+  return Wrong != 0;
+}
+
 int run() {
   if (skipWithoutGpu(Name))
     return 0;
   int Failed = stencil(100, 77) + stencil(256, 256) + twoArrays() +
-               withDynamic();
+               withDynamic() + oneMacro();
   if (!Failed)
     std::printf("PASS %s\n", Name);
   return Failed ? 1 : 0;

@@ -28,11 +28,11 @@ int main() {
 }
 
 // BAD-NOT: not a recognized processor
-// BAD: mstage: kernel 'main::lambda@{{.*}}arch-invalid.cpp:23:20' cannot run: MSTAGE_ARCH='sm_999' is not an architecture the NVPTX back end knows (known: sm_20, {{.*}}, sm_90, sm_90a, {{.*}})
+// BAD: mstage: kernel 'main::lambda@{{.*}}arch-invalid.cpp:23:20' cannot run: MSTAGE_ARCH='sm_999' is not an architecture the NVPTX back end knows (supported: sm_50, {{.*}}, sm_90, sm_90a, {{.*}})
 // BAD-NOT: not a recognized processor
-// GARBAGE: MSTAGE_ARCH='garbage' is not an architecture the NVPTX back end knows (known: sm_20, {{.*}})
+// GARBAGE: MSTAGE_ARCH='garbage' is not an architecture the NVPTX back end knows (supported: sm_50, {{.*}})
 // GOOD: compiling kernels for sm_90a to PTX only
 // GOOD: launched
 // TOOL-NOT: not a recognized processor
-// TOOL: mstage-ptx: error: --arch 'garbage' is not an architecture the NVPTX back end knows (known: sm_20, {{.*}}, sm_90, {{.*}})
+// TOOL: mstage-ptx: error: --arch 'garbage' is not an architecture the NVPTX back end knows (supported: sm_50, {{.*}}, sm_90, {{.*}})
 // TOOLGOOD: .target sm_90a
