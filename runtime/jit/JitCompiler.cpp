@@ -1,5 +1,6 @@
 //===- JitCompiler.cpp - Specialize a kernel's bitcode and emit PTX -------===//
 #include "jit/JitCompiler.h"
+#include "support/KeptStatics.h"
 #include "AotImage.h"
 #include "CaptureInMemory.h"
 #include "DeviceCodegen.h"
@@ -396,6 +397,7 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
 } // namespace
 
 Error checkArch(StringRef Arch) {
+  LlvmStaticsKept Kept;
   initTargets();
   return checkNVPTXArch(Arch);
 }
@@ -403,6 +405,7 @@ Error checkArch(StringRef Arch) {
 Expected<JitOutput> compileKernel(const KernelBlob &K,
                                   const Specialization &Spec,
                                   const JitOptions &Opts, bool WantIR) {
+  LlvmStaticsKept Kept;
   // No lock: each compile has its own context and target machine, so
   // compiles on several threads run at once.
   BorrowedTargetMachine TM(Opts.Arch);
@@ -416,6 +419,7 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
 }
 
 void warmUpJit(StringRef Arch) {
+  LlvmStaticsKept Kept;
   BorrowedTargetMachine Borrowed(Arch);
   std::string Failed = runContained([&] {
     Expected<TargetMachine *> TM = Borrowed.get();
