@@ -99,12 +99,12 @@ struct NominalGpu {
 };
 NominalGpu nominalGpu(llvm::StringRef Arch) {
   static const NominalGpu Table[] = {
-      {50, "Tesla M10", 5, 8},       {52, "Tesla M40", 24, 12},
-      {60, "Tesla P100", 56, 16},    {61, "Tesla P40", 30, 24},
-      {70, "Tesla V100", 80, 16},    {75, "Tesla T4", 40, 16},
-      {80, "A100", 108, 40},         {86, "A10", 72, 24},
-      {89, "L4", 58, 24},            {90, "H100 SXM", 132, 80},
-      {100, "B200", 148, 180},       {120, "RTX PRO 6000", 188, 96}};
+      {50, "Tesla M10", 5, 8},    {52, "Tesla M40", 24, 12},
+      {60, "Tesla P100", 56, 16}, {61, "Tesla P40", 30, 24},
+      {70, "Tesla V100", 80, 16}, {75, "Tesla T4", 40, 16},
+      {80, "A100", 108, 40},      {86, "A10", 72, 24},
+      {89, "L4", 58, 24},         {90, "H100 SXM", 132, 80},
+      {100, "B200", 148, 180},    {120, "RTX PRO 6000", 188, 96}};
   unsigned CC = mstage::archNumber(Arch);
   const NominalGpu *Best = &Table[0];
   for (const NominalGpu &G : Table)

@@ -596,18 +596,17 @@ llvm::Error checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
 }
 
 // The generic code that a launch whose code is not ready may run instead
-// of waiting, or null. Not with MSTAGE_JIT=sync (nor PTX-only mode's default, nor at exit), MSTAGE_CACHE=off (no code
-// is kept to switch to), while the stream is captured (the graph keeps the
-// specialized code) or with fast math (the generic code is IEEE, and would
-// give other results).
+// of waiting, or null. Not with MSTAGE_JIT=sync (nor PTX-only mode's default,
+// nor at exit), MSTAGE_CACHE=off (no code is kept to switch to), while the
+// stream is captured (the graph keeps the specialized code) or with fast math
+// (the generic code is IEEE, and would give other results).
 const GenericKernel *genericCodeFor(const RegisteredKernel &K,
                                     const mstage_launch_config &Config,
                                     bool Capturing, const Stream &S) {
   // The generic code is loaded on the default device only.
   if (!compilesInBackground(backend()) ||
-      cacheSettings().Mode == CacheMode::Off ||
-      Capturing || fastMath(Config) || !K.Generic ||
-      S.driver() != backend().Driver)
+      cacheSettings().Mode == CacheMode::Off || Capturing || fastMath(Config) ||
+      !K.Generic || S.driver() != backend().Driver)
     return nullptr;
   return K.Generic->find(K.Blob.Name);
 }

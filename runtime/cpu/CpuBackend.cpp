@@ -13,11 +13,11 @@
 //===----------------------------------------------------------------------===//
 #include "cpu/CpuBackend.h"
 #include "core/RuntimeError.h"
+#include "core/ThreadOwned.h"
 #include "cpu/CpuFibers.h"
 #include "cpu/CpuThread.h"
 #include "cpu/CpuThreadPool.h"
 #include "inspect/Trace.h"
-#include "core/ThreadOwned.h"
 #include "support/KeptStatics.h"
 #include "support/Settings.h"
 
@@ -106,7 +106,6 @@ struct Worker {
     return Shared;
   }
 };
-
 
 class BlockTasks final : public CpuTasks {
 public:

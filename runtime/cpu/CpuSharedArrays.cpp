@@ -44,7 +44,6 @@ struct ThreadArrays {
   }
 };
 
-
 } // namespace
 
 void *cpuSharedArray(uint64_t Bytes, unsigned Align, const char *File,

@@ -75,15 +75,13 @@ public:
     unsigned Self = InJob ? 1 : 0;
     if (!Exiting) {
       auto Wait = std::chrono::milliseconds(jitSettings().ExitWaitMs);
-      Idle.wait_for(G, Wait,
-                    [&] { return Queued.empty() && Running == Self; });
+      Idle.wait_for(G, Wait, [&] { return Queued.empty() && Running == Self; });
       Exiting = true;
       if (!Queued.empty())
         llvm::errs() << "mstage: exit: " << Queued.size()
                      << " queued background compile"
                      << (Queued.size() == 1 ? " was" : "s were")
-                     << " dropped after waiting "
-                     << jitSettings().ExitWaitMs
+                     << " dropped after waiting " << jitSettings().ExitWaitMs
                      << " ms (MSTAGE_JIT_EXIT_WAIT_MS); their "
                         "specializations are not in the disk cache or the "
                         "dumps\n";

@@ -1,6 +1,5 @@
 //===- JitCompiler.cpp - Specialize a kernel's bitcode and emit PTX -------===//
 #include "jit/JitCompiler.h"
-#include "support/KeptStatics.h"
 #include "AotImage.h"
 #include "CaptureInMemory.h"
 #include "DeviceCodegen.h"
@@ -11,6 +10,7 @@
 #include "SmallCopies.h"
 #include "jit/DeviceLibrary.h"
 #include "jit/FastMath.h"
+#include "support/KeptStatics.h"
 #include "support/RuntimeFailure.h"
 #include "support/Settings.h"
 
