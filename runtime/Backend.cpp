@@ -139,15 +139,16 @@ static Backend chooseBackend() {
   return cpu(Why);
 }
 
+// Never destroyed: launches from static destructors read it.
 const Backend &backend() {
-  static const Backend B = [] {
+  static const Backend &B = *new Backend([] {
     Backend B = chooseBackend();
     if (B.Kind == BackendKind::Gpu || B.Kind == BackendKind::PtxOnly)
       startCompilePool(B.Kind == BackendKind::Gpu, B.Arch);
     if (B.Kind == BackendKind::Gpu)
       preloadGenericCode();
     return B;
-  }();
+  }());
   return B;
 }
 

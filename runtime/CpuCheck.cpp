@@ -43,8 +43,8 @@ MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry, int Checkable) {
       });
   if (Checkable && !Captures)
     return 1;
-  static std::mutex Lock;
-  static std::set<const void *> Warned;
+  static std::mutex &Lock = *new std::mutex; // never destroyed, as launches
+  static auto &Warned = *new std::set<const void *>;
   std::lock_guard<std::mutex> G(Lock);
   if (Warned.insert(HostEntry).second)
     std::fprintf(stderr,

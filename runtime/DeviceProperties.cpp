@@ -10,8 +10,11 @@
 //    one multiprocessor per thread that runs blocks, 32-thread warps), held
 //    to sm_90's shared memory and thread limits as its launches are, and an
 //    occupancy of 1, as each of its threads runs one block at a time;
-//  - PTX-only mode: what MSTAGE_ARCH's architecture fixes; the name and
-//    multiprocessor count depend on the GPU (0 and ""), and occupancy fails.
+//  - PTX-only mode: what MSTAGE_ARCH's architecture fixes, and a nominal
+//    device, so that a program that prints its device runs there too: the
+//    name "PTX-only sm_90 (nominal)" and the multiprocessor count and memory
+//    of a reference GPU of the architecture (nominalGpu); occupancy fails, as
+//    only a GPU's driver can tell it.
 //
 //===----------------------------------------------------------------------===//
 #include "AotImage.h"
@@ -85,6 +88,31 @@ ArchFacts archFacts(llvm::StringRef Arch) {
   return {0, 0};
 }
 
+// The reference GPU whose multiprocessors and memory PTX-only mode reports
+// for an architecture: the table's newest at or below it (README.md lists
+// them). Data-center parts where there is one.
+struct NominalGpu {
+  unsigned CC;
+  const char *Name;
+  unsigned Multiprocessors;
+  unsigned MemoryGiB;
+};
+NominalGpu nominalGpu(llvm::StringRef Arch) {
+  static const NominalGpu Table[] = {
+      {50, "Tesla M10", 5, 8},    {52, "Tesla M40", 24, 12},
+      {60, "Tesla P100", 56, 16}, {61, "Tesla P40", 30, 24},
+      {70, "Tesla V100", 80, 16}, {75, "Tesla T4", 40, 16},
+      {80, "A100", 108, 40},      {86, "A10", 72, 24},
+      {89, "L4", 58, 24},         {90, "H100 SXM", 132, 80},
+      {100, "B200", 148, 180},    {120, "RTX PRO 6000", 188, 96}};
+  unsigned CC = mstage::archNumber(Arch);
+  const NominalGpu *Best = &Table[0];
+  for (const NominalGpu &G : Table)
+    if (G.CC <= CC)
+      Best = &G;
+  return *Best;
+}
+
 void fillProperties(const Backend &B, unsigned Device,
                     mstage_device_properties &P) {
   std::memset(&P, 0, sizeof(P));
@@ -121,7 +149,12 @@ void fillProperties(const Backend &B, unsigned Device,
   if (Cpu) {
     copyText(P.name, sizeof(P.name), hostCpuName());
     P.multiprocessors = cpuThreadCount();
+    return;
   }
+  NominalGpu G = nominalGpu(B.Arch);
+  copyText(P.name, sizeof(P.name), "PTX-only " + B.Arch + " (nominal)");
+  P.multiprocessors = G.Multiprocessors;
+  P.total_memory = uint64_t(G.MemoryGiB) << 30;
 }
 
 // A failure of the kernel whose host entry is HostEntry.

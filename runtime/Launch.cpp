@@ -87,6 +87,17 @@ bool fastMath(const mstage_launch_config &C) {
   return C.flags & MSTAGE_LAUNCH_FAST_MATH;
 }
 
+// Whether a launch that misses queues its compile (MSTAGE_JIT=async). Not in
+// PTX-only mode unless asked for: nothing runs there, so there is nothing to
+// overlap, and a short program would end before its compiles (its PTX never
+// dumped or cached). Not once the pool is closed at exit: a launch from a
+// static destructor compiles on its own thread.
+bool compilesInBackground(const Backend &B) {
+  const JitSettings &Jit = jitSettings();
+  return Jit.Async && (B.Kind != BackendKind::PtxOnly || Jit.Chosen) &&
+         !compilePoolClosed();
+}
+
 // Launch extents a GPU cannot take are rejected before compiling, on every
 // back end (LaunchLimits.h).
 llvm::Error checkConfig(const mstage_launch_config &C, const Backend &B) {
@@ -585,17 +596,17 @@ llvm::Error checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
 }
 
 // The generic code that a launch whose code is not ready may run instead
-// of waiting, or null. Not with MSTAGE_JIT=sync, MSTAGE_CACHE=off (no code
-// is kept to switch to), while the stream is captured (the graph keeps the
-// specialized code) or with fast math (the generic code is IEEE, and would
-// give other results).
+// of waiting, or null. Not with MSTAGE_JIT=sync (nor PTX-only mode's default,
+// nor at exit), MSTAGE_CACHE=off (no code is kept to switch to), while the
+// stream is captured (the graph keeps the specialized code) or with fast math
+// (the generic code is IEEE, and would give other results).
 const GenericKernel *genericCodeFor(const RegisteredKernel &K,
                                     const mstage_launch_config &Config,
                                     bool Capturing, const Stream &S) {
   // The generic code is loaded on the default device only.
-  if (!jitSettings().Async || cacheSettings().Mode == CacheMode::Off ||
-      Capturing || fastMath(Config) || !K.Generic ||
-      S.driver() != backend().Driver)
+  if (!compilesInBackground(backend()) ||
+      cacheSettings().Mode == CacheMode::Off || Capturing || fastMath(Config) ||
+      !K.Generic || S.driver() != backend().Driver)
     return nullptr;
   return K.Generic->find(K.Blob.Name);
 }
@@ -682,7 +693,7 @@ llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E) {
   E = &R.K->Specializations->findOrInsert(R.Staged->key());
   if (E->ready())
     return llvm::Error::success();
-  if (jitSettings().Async) {
+  if (compilesInBackground(backend())) {
     queueSpecialization(*R.K, *E, 0, currentDriver());
     return llvm::Error::success();
   }
@@ -749,7 +760,7 @@ llvm::Error mstage::rt::codeForLaunch(const void *HostEntry,
   CacheEntry *E;
   if (llvm::Error Err = compileEntry(R, E))
     return Err;
-  if (jitSettings().Async)
+  if (compilesInBackground(backend()))
     waitForCompiles();
   if (!E->ready())
     return E->Failure ? llvm::make_error<RuntimeFailure>(*E->Failure)

@@ -14,7 +14,8 @@ packages=(llvm-22-dev clang-22 libclang-22-dev llvm-22-tools libzstd-dev
 
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+  # No "| grep -q": under pipefail, dpkg-query ended by SIGPIPE read as missing.
+  [[ $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) == *"install ok installed"* ]] ||
     missing+=("$p")
 done
 if ((${#missing[@]})); then

@@ -18,6 +18,13 @@ else
   rm -rf build/reduce-dump
   MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx \
     MSTAGE_DUMP_DIR=build/reduce-dump build/reduce
+  ptx=(build/reduce-dump/*.ptx)
+  if [[ ! -f ${ptx[0]} ]]; then
+    echo "setup: FAIL: PTX-only mode dumped no PTX into build/reduce-dump" >&2
+    exit 1
+  fi
   echo "setup: the PTX a GPU would get is in build/reduce-dump; its kernel:"
-  sed -n '/\.entry/,$p' build/reduce-dump/*.ptx | head -n 40
+  # awk reads all of its input: "| head" would end sed with SIGPIPE, which
+  # pipefail made this script's failure whenever the PTX was long enough.
+  awk '/\.entry/ { on = 1 } on && shown++ < 40' "${ptx[@]}"
 fi

@@ -22,9 +22,11 @@
 // (MSTAGE_CPU_THREADS, else the hardware threads), 32-thread warps, sm_90's
 // shared memory and thread limits (which its launches are held to), and an
 // occupancy of 1 (a thread runs one block at a time). In PTX-only mode
-// (MSTAGE_BACKEND=ptx) it answers what MSTAGE_ARCH fixes; name(),
-// multiprocessors() and occupancy() depend on the GPU and throw
-// mstage::error. Both have one device, 0.
+// (MSTAGE_BACKEND=ptx) it answers what MSTAGE_ARCH fixes, and is a nominal
+// device: name() "PTX-only sm_90 (nominal)", the multiprocessors() and
+// total_memory() of a reference GPU of the architecture (README.md's
+// table); occupancy() depends on the GPU and throws mstage::error. Both
+// have one device, 0.
 #ifndef MSTAGE_DEVICE_HPP
 #define MSTAGE_DEVICE_HPP
 
@@ -98,12 +100,12 @@ public:
   bool operator==(const device &o) const { return p_.index == o.p_.index; }
   bool operator!=(const device &o) const { return p_.index != o.p_.index; }
 
-  // Bytes of device memory (0 off the GPU), and the PCI bus id
-  // ("0000:19:00.0"; "" off the GPU).
+  // Bytes of device memory (0 on the CPU back end; the reference GPU's in
+  // PTX-only mode), and the PCI bus id ("0000:19:00.0"; "" off the GPU).
   std::size_t total_memory() const { return p_.total_memory; }
   std::string pci_bus_id() const { return p_.pci_bus_id; }
 
-  // "NVIDIA H200", or the host CPU's model name.
+  // "NVIDIA H200", the host CPU's model name, or "PTX-only sm_90 (nominal)".
   std::string name() const {
     if (!p_.name[0])
       unknown("name");

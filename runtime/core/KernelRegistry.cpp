@@ -5,6 +5,7 @@
 #include "cuda/CudaDriver.h"
 #include "jit/CompilePool.h"
 #include "jit/DeviceLibrary.h"
+#include "support/KeptStatics.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -114,6 +115,7 @@ const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
     RegisteredKernel &K = *It->second;
     if (!K.ImportsResolved) {
       // Every unit has registered by now (or a later lookup tries again).
+      LlvmStaticsKept Kept;
       llvm::Expected<uint64_t> Linked =
           resolveImports(K.Module, K.Blob.Name, K.Blob.PrettyName);
       if (!Linked) {

@@ -3,6 +3,7 @@
 #include "AotImage.h"
 #include "DeviceSharedArrays.h"
 #include "cuda/CudaDriver.h"
+#include "support/KeptStatics.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -107,11 +108,13 @@ uint64_t staticSharedBytes(const KernelBlob &Blob) {
   thread_local uint64_t LastBytes = 0;
   if (Blob.Bitcode.data() == Last)
     return LastBytes;
-  static std::mutex Lock;
-  static llvm::DenseMap<const char *, uint64_t> Known;
+  // Never destroyed: static destructors launch too.
+  static std::mutex &Lock = *new std::mutex;
+  static auto &Known = *new llvm::DenseMap<const char *, uint64_t>;
   std::lock_guard<std::mutex> G(Lock);
   auto [It, New] = Known.try_emplace(Blob.Bitcode.data(), 0);
   if (New) {
+    LlvmStaticsKept Kept;
     llvm::LLVMContext Ctx;
     auto M = llvm::getLazyBitcodeModule(
         llvm::MemoryBufferRef(Blob.Bitcode, Blob.Name), Ctx);

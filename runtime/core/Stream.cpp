@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <unistd.h>
 #include <unordered_map>
 
 namespace mstage::rt {
@@ -39,7 +40,13 @@ std::atomic<bool> FaultReported{false};
 
 // At exit, work still in flight is waited for, so that a kernel's printf
 // output and its failure are not lost.
+// The process that registered waitAtExit: a fork()ed child has no CUDA
+// context of its own, and its parent's streams are not its to wait for.
+pid_t AtExitOwner = 0;
+
 void waitAtExit() {
+  if (getpid() != AtExitOwner)
+    return;
   bool Reported = FaultReported;
   if (llvm::Error E = synchronizeAll()) {
     if (Reported)
@@ -73,7 +80,10 @@ llvm::Expected<Stream *> makeStream(unsigned Device) {
   CUstream Handle = nullptr;
   static std::once_flag AtExit;
   if (B.Kind == BackendKind::Gpu)
-    std::call_once(AtExit, [] { std::atexit(waitAtExit); });
+    std::call_once(AtExit, [] {
+      AtExitOwner = getpid();
+      std::atexit(waitAtExit);
+    });
   if (B.Kind == BackendKind::Gpu)
     if (llvm::Error E = driverOf(Device)->createStream(&Handle))
       return context(std::move(E), "cannot make a stream");

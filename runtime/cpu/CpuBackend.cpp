@@ -13,10 +13,12 @@
 //===----------------------------------------------------------------------===//
 #include "cpu/CpuBackend.h"
 #include "core/RuntimeError.h"
+#include "core/ThreadOwned.h"
 #include "cpu/CpuFibers.h"
 #include "cpu/CpuThread.h"
 #include "cpu/CpuThreadPool.h"
 #include "inspect/Trace.h"
+#include "support/KeptStatics.h"
 #include "support/Settings.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -72,12 +74,15 @@ bool needsFibers(const RegisteredKernel &K) {
   thread_local bool LastNeeds = false;
   if (&K == Last)
     return LastNeeds;
-  static std::mutex Lock;
-  static std::unordered_map<const RegisteredKernel *, bool> Known;
+  // Never destroyed: static destructors launch too.
+  static std::mutex &Lock = *new std::mutex;
+  static auto &Known = *new std::unordered_map<const RegisteredKernel *, bool>;
   std::lock_guard<std::mutex> G(Lock);
   auto [It, New] = Known.try_emplace(&K, false);
-  if (New)
+  if (New) {
+    LlvmStaticsKept Kept;
     It->second = scanNeedsFibers(K.Blob);
+  }
   Last = &K;
   return LastNeeds = It->second;
 }
@@ -102,8 +107,6 @@ struct Worker {
   }
 };
 
-thread_local Worker ThisWorker;
-
 class BlockTasks final : public CpuTasks {
 public:
   BlockTasks(const RegisteredKernel &K, mstage_invoke_fn Invoke,
@@ -125,7 +128,7 @@ public:
     T.Ctaid[0] = unsigned(Task % Proto.Nctaid[0]);
     T.Ctaid[1] = unsigned(Task / Proto.Nctaid[0] % Proto.Nctaid[1]);
     T.Ctaid[2] = unsigned(Task / (uint64_t(Proto.Nctaid[0]) * Proto.Nctaid[1]));
-    T.Shared = ThisWorker.shared(Proto.SharedBytes);
+    T.Shared = ThreadOwned<Worker>::get().shared(Proto.SharedBytes);
     if (!T.Shared)
       return setError("cannot allocate " + std::to_string(Proto.SharedBytes) +
                       " bytes of shared memory");
@@ -153,9 +156,10 @@ public:
 
 private:
   void runFibers(CpuThread &T) {
-    if (!ThisWorker.Fibers)
-      ThisWorker.Fibers = std::make_unique<FiberBlock>();
-    std::string Why = ThisWorker.Fibers->run(Invoke, Params, T);
+    Worker &W = ThreadOwned<Worker>::get();
+    if (!W.Fibers)
+      W.Fibers = std::make_unique<FiberBlock>();
+    std::string Why = W.Fibers->run(Invoke, Params, T);
     if (!Why.empty())
       setError(Why);
   }

@@ -1,5 +1,6 @@
 //===- CpuSharedArrays.cpp - shared_array storage on the CPU back end -----===//
 #include "cpu/CpuSharedArrays.h"
+#include "core/ThreadOwned.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -44,15 +45,14 @@ struct ThreadArrays {
   }
 };
 
-thread_local ThreadArrays This;
-
 } // namespace
 
 void *cpuSharedArray(uint64_t Bytes, unsigned Align, const char *File,
                      unsigned Line, unsigned Column, unsigned Site) {
   if (!llvm::isPowerOf2_64(Align))
     Align = 1;
-  return This.get(Key{File, Line, Column, Site, Bytes, Align});
+  return ThreadOwned<ThreadArrays>::get().get(
+      Key{File, Line, Column, Site, Bytes, Align});
 }
 
 } // namespace mstage::rt

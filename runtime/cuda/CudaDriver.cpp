@@ -148,9 +148,15 @@ std::string formatError(const CudaDriver::Entries &Fn, CUresult Code,
     Message += Name;
   else if (Code == CUDA_ERROR_STUB_LIBRARY) // the stub cannot name its error
     Message += "CUDA_ERROR_STUB_LIBRARY";
+  else if (Code == CUDA_ERROR_DEINITIALIZED) // nor a driver that shut down
+    Message += "CUDA_ERROR_DEINITIALIZED";
   else
     Message += "CUresult " + std::to_string(static_cast<int>(Code));
-  if (Text)
+  if (Code == CUDA_ERROR_DEINITIALIZED)
+    Message += " (the CUDA driver has shut down: the process is exiting, and "
+               "this runs after the driver's own clean-up, as a destructor of "
+               "a static made before the process first used the GPU does)";
+  else if (Text)
     Message += std::string(" (") + Text + ")";
   else if (Code == CUDA_ERROR_STUB_LIBRARY)
     Message += " (libcuda.so.1 is the toolkit's stub, not a driver)";

@@ -5,25 +5,34 @@
 #include "inspect/Dump.h"
 #include "inspect/TraceEvents.h"
 #include "jit/JitCompiler.h"
+#include "support/KeptStatics.h"
 #include "support/Settings.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <atomic>
 #include <cassert>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
 #include <dlfcn.h>
 #include <mutex>
+#include <pthread.h>
 #include <unordered_map>
 
 namespace mstage::rt {
 namespace {
 
 void waitAtExitFirst();
+
+// Set on a worker while it runs a job: a job that ends the process (exit()
+// from a compile) must not wait for itself.
+thread_local bool InJob = false;
 
 struct Job {
   const void *Owner;
@@ -58,13 +67,33 @@ public:
     RunningOf.erase(Owner);
   }
 
-  // At exit: what is queued is dropped; what runs finishes.
+  // At exit: what is queued gets MSTAGE_JIT_EXIT_WAIT_MS to finish, so
+  // that a short program fills the disk cache and its dumps; what is left
+  // then is dropped (and said), and what runs finishes.
   void exit() {
     std::unique_lock<std::mutex> G(Lock);
-    Exiting = true;
-    Queued.clear();
-    Idle.notify_all();
-    Idle.wait(G, [&] { return Running == 0; });
+    unsigned Self = InJob ? 1 : 0;
+    if (!Exiting) {
+      auto Wait = std::chrono::milliseconds(jitSettings().ExitWaitMs);
+      Idle.wait_for(G, Wait, [&] { return Queued.empty() && Running == Self; });
+      Exiting = true;
+      if (!Queued.empty())
+        llvm::errs() << "mstage: exit: " << Queued.size()
+                     << " queued background compile"
+                     << (Queued.size() == 1 ? " was" : "s were")
+                     << " dropped after waiting " << jitSettings().ExitWaitMs
+                     << " ms (MSTAGE_JIT_EXIT_WAIT_MS); their "
+                        "specializations are not in the disk cache or the "
+                        "dumps\n";
+      Queued.clear();
+      Idle.notify_all();
+    }
+    Idle.wait(G, [&] { return Running == Self; });
+  }
+
+  bool exiting() {
+    std::lock_guard<std::mutex> G(Lock);
+    return Exiting;
   }
 
 private:
@@ -80,8 +109,10 @@ private:
       ++RunningOf[J.Owner];
     }
     waitAtExitFirst();
+    InJob = true;
     J.Run();
     J.Run = nullptr; // what it holds goes before the waiters are told
+    InJob = false;
     std::lock_guard<std::mutex> G(Lock);
     assert(Running > 0 && RunningOf[J.Owner] > 0 &&
            "a job that finishes was counted as running");
@@ -121,8 +152,13 @@ void exitHandlerWithArg(void *) { exitHandler(); }
 // linked with --wrap=__cxa_atexit, so that each such registration in the
 // runtime (LLVM is linked into it) registers the exit handler again, after
 // it: the handler waits for the compiles before the static is destroyed.
+// A static that LLVM makes in its work is not destroyed at all
+// (support/KeptStatics.h): an object's destructor has Arg, an atexit handler
+// has none.
 extern "C" int __real___cxa_atexit(void (*)(void *), void *, void *);
 extern "C" int __wrap___cxa_atexit(void (*Fn)(void *), void *Arg, void *Dso) {
+  if (Arg && mstage::rt::KeptStaticsDepth > 0)
+    return 0;
   int Result = __real___cxa_atexit(Fn, Arg, Dso);
   if (mstage::rt::Made.load(std::memory_order_acquire))
     __real___cxa_atexit(mstage::rt::exitHandlerWithArg, nullptr, nullptr);
@@ -143,20 +179,46 @@ void waitAtExitFirst() {
     std::atexit(exitHandler);
 }
 
+// Guards making the pool; held across fork() so that the child's copy is
+// not left locked.
+std::mutex &makeLock() {
+  static std::mutex &M = *new std::mutex;
+  return M;
+}
+
+// A fork()ed child has none of the parent's threads: the parent's pool, its
+// queue and its running compiles are none of the child's (waiting for them
+// hung the child's exit and jit_wait()). The pool is left as it was, never
+// touched again; the child makes its own on its first compile.
+void forgetPoolInChild() {
+  Made.store(nullptr, std::memory_order_release);
+  makeLock().unlock();
+}
+
 // Never destroyed (see CompilePool.h). What a compile uses is made before
 // the exit handler is registered, so that it is destroyed after the handler
 // has waited for the compiles.
 CompilePool &pool() {
-  static CompilePool *P = [] {
+  if (CompilePool *P = Made.load(std::memory_order_acquire))
+    return *P;
+  std::lock_guard<std::mutex> G(makeLock());
+  if (CompilePool *P = Made.load(std::memory_order_acquire))
+    return *P;
+  static bool First = true; // a forked child's pool registers nothing again
+  if (First) {
     (void)cacheSettings();
     (void)dumpSettings();
+    (void)jitSettings();
     initCubinWriters();
     setStopCompilesAtExit(stopCompilePool);
-    auto *P = new CompilePool;
-    Made.store(P, std::memory_order_release);
+    pthread_atfork([] { makeLock().lock(); }, [] { makeLock().unlock(); },
+                   forgetPoolInChild);
+  }
+  auto *P = new CompilePool;
+  Made.store(P, std::memory_order_release);
+  if (First)
     std::atexit(exitHandler);
-    return P;
-  }();
+  First = false;
   return *P;
 }
 
@@ -182,6 +244,11 @@ void waitForCompiles() {
 }
 
 void stopCompilePool() { exitHandler(); }
+
+bool compilePoolClosed() {
+  CompilePool *P = Made.load(std::memory_order_acquire);
+  return P && P->exiting();
+}
 
 void finishCompilesOf(const void *Owner) {
   if (CompilePool *P = Made.load(std::memory_order_acquire))

@@ -10,6 +10,7 @@
 #include "SmallCopies.h"
 #include "jit/DeviceLibrary.h"
 #include "jit/FastMath.h"
+#include "support/KeptStatics.h"
 #include "support/RuntimeFailure.h"
 #include "support/Settings.h"
 
@@ -396,6 +397,7 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
 } // namespace
 
 Error checkArch(StringRef Arch) {
+  LlvmStaticsKept Kept;
   initTargets();
   return checkNVPTXArch(Arch);
 }
@@ -403,6 +405,7 @@ Error checkArch(StringRef Arch) {
 Expected<JitOutput> compileKernel(const KernelBlob &K,
                                   const Specialization &Spec,
                                   const JitOptions &Opts, bool WantIR) {
+  LlvmStaticsKept Kept;
   // No lock: each compile has its own context and target machine, so
   // compiles on several threads run at once.
   BorrowedTargetMachine TM(Opts.Arch);
@@ -416,6 +419,7 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
 }
 
 void warmUpJit(StringRef Arch) {
+  LlvmStaticsKept Kept;
   BorrowedTargetMachine Borrowed(Arch);
   std::string Failed = runContained([&] {
     Expected<TargetMachine *> TM = Borrowed.get();

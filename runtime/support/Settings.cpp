@@ -194,6 +194,7 @@ DumpSettings readDumpSettings() {
 JitSettings readJitSettings() {
   JitSettings S;
   if (StringRef V = envText("MSTAGE_JIT"); !V.empty()) {
+    S.Chosen = true;
     std::string Mode = V.trim().lower();
     if (Mode == "sync")
       S.Async = false;
@@ -208,6 +209,18 @@ JitSettings readJitSettings() {
                  "' is not a number of threads from 1 to 1024";
     else
       S.Threads = N;
+  }
+  // A dump is asked for to be complete: it waits longer.
+  if (!envText("MSTAGE_DUMP").trim().empty())
+    S.ExitWaitMs = 60000;
+  if (StringRef V = envText("MSTAGE_JIT_EXIT_WAIT_MS"); !V.empty()) {
+    std::optional<long> Ms = parseCount(V.trim().str(), 3600000);
+    if (!Ms)
+      S.Error += (S.Error.empty() ? "" : "; ") +
+                 std::string("MSTAGE_JIT_EXIT_WAIT_MS='") + V.str() +
+                 "' is not a number of milliseconds from 0 to 3600000";
+    else
+      S.ExitWaitMs = unsigned(*Ms);
   }
   return S;
 }

@@ -85,16 +85,25 @@ bool boundsCheckVariableSet();
 
 // --- The JIT ---------------------------------------------------------------
 
-// MSTAGE_JIT and MSTAGE_JIT_THREADS.
+// MSTAGE_JIT, MSTAGE_JIT_THREADS and MSTAGE_JIT_EXIT_WAIT_MS.
 struct JitSettings {
   // MSTAGE_JIT=async (default): a launch that misses the in-memory cache
   // runs the kernel's ahead-of-time generic code while its specialization
   // compiles in the background. sync: it waits for the specialization.
+  // In PTX-only mode, where nothing runs, the default is sync: only an
+  // explicit MSTAGE_JIT=async (Chosen) compiles in the background there.
   bool Async = true;
+  bool Chosen = false; // MSTAGE_JIT is set
   // MSTAGE_JIT_THREADS: the background compile pool's workers (0: one per
   // hardware thread).
   unsigned Threads = 0;
-  std::string Error; // what is wrong with either variable, or ""
+  // MSTAGE_JIT_EXIT_WAIT_MS: how long exit() lets queued background
+  // compiles finish, so that the disk cache and the dumps get them
+  // (default 5000, or 60000 with MSTAGE_DUMP set; 0 drops them at once).
+  // Compiles still queued then are dropped (and said); running ones
+  // finish.
+  unsigned ExitWaitMs = 5000;
+  std::string Error; // what is wrong with any of these variables, or ""
 };
 const JitSettings &jitSettings();
 

@@ -5,8 +5,11 @@ import subprocess
 import sys
 
 program, runs = sys.argv[1], int(sys.argv[2])
+# MSTAGE_JIT_EXIT_WAIT_MS=0: queued compiles are dropped at once, so that
+# the exit meets the running ones.
 env = dict(os.environ, MSTAGE_BACKEND="ptx", MSTAGE_ARCH="sm_90",
-           MSTAGE_CACHE="memory", MSTAGE_JIT_THREADS="8")
+           MSTAGE_CACHE="memory", MSTAGE_JIT_THREADS="8",
+           MSTAGE_JIT_EXIT_WAIT_MS="0")
 failed = 0
 for run in range(runs):
     args = [program, "queue", "8", "sleep", str(run % 10)]

@@ -7,13 +7,18 @@
 //   queue N      launches N new specializations, and goes on at once
 //   vector V     k.prepare() and a launch with a std::vector argument
 //   sleep MS     sleeps MS milliseconds
+//   fork M       forks a child that exits at once (M = 0), calls
+//                mstage::jit_wait() first (1), or launches a new
+//                specialization and waits for it (2); prints how it ended
 #include <mstage.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 static const char *sourceName(int Source) {
@@ -62,6 +67,23 @@ int main(int argc, char **argv) {
         int N = Next();
         for (int J = 0; J < N; ++J)
           Make(2000 + J)(Out);
+      } else if (!std::strcmp(argv[I], "fork")) {
+        int Mode = Next();
+        std::fflush(stdout);
+        pid_t Child = fork();
+        if (Child == 0) {
+          if (Mode == 2)
+            Make(3000)(Out);
+          if (Mode >= 1)
+            mstage::jit_wait();
+          std::printf("fork %d: child done\n", Mode);
+          std::exit(0);
+        }
+        int Status = 0;
+        waitpid(Child, &Status, 0);
+        std::printf("fork %d: child exited %d\n", Mode,
+                    WIFEXITED(Status) ? WEXITSTATUS(Status)
+                                      : 128 + WTERMSIG(Status));
       } else if (!std::strcmp(argv[I], "sleep")) {
         std::this_thread::sleep_for(std::chrono::milliseconds(Next()));
       } else if (!std::strcmp(argv[I], "vector")) {
