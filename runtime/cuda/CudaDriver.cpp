@@ -775,6 +775,8 @@ Error CudaDriver::elapsedMs(float *Ms, CUevent Start, CUevent End) {
 }
 
 Error CudaDriver::memoryPool(CUmemoryPool *Out) {
+  if (Error E = bindThread())
+    return E;
   std::call_once(PoolOnce, [this] {
     CUmemPoolProps Props = {};
     Props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
@@ -792,7 +794,8 @@ Error CudaDriver::memoryPool(CUmemoryPool *Out) {
     cuuint64_t Keep = ~cuuint64_t(0);
     Fn.cuMemPoolSetAttribute(Pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &Keep);
   });
-  *Out = Pool;
+  if (Out)
+    *Out = Pool;
   if (!Pool)
     return cudaFailure(CUDA_ERROR_UNKNOWN, PoolError);
   return Error::success();
