@@ -1,6 +1,6 @@
 //===- GraphMemory.h - Memory that graphs use lives as long as they do ----===//
 //
-// The rule (docs/graphs.md): memory that a capture made belongs to the graph
+// The rule (README.md, Graphs): memory that a capture made belongs to the graph
 // (on a GPU each replay allocates and frees it, as graph memory nodes), and
 // must be freed within the capture; memory made before it, that the captured
 // work uses or that is freed inside the capture, is freed only once every

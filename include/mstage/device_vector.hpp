@@ -87,7 +87,7 @@ private:
 // it must be destroyed before the capture ends (capture() throws otherwise);
 // each replay on a GPU then allocates and frees it. Memory made before a
 // capture that the captured work uses, or that is freed inside it, is freed
-// only once the graphs that use it are destroyed (docs/graphs.md).
+// only once the graphs that use it are destroyed (README.md, Graphs).
 template <class T> class device_vector {
   static_assert(std::is_trivially_copyable_v<T>,
                 "mstage: device_vector elements must be trivially copyable");
@@ -241,13 +241,14 @@ public:
   void resize(std::size_t n) {
     if (n == size_)
       return;
-    stream_ref home = home_stream();
-    device_vector next(n, home);
+    device_vector next(n, home_stream());
+    // Where next was allocated: in a capture, the captured stream.
+    stream_ref to = next.home_stream();
     std::size_t keep = n < size_ ? n : size_;
     if (keep != 0) {
-      use_on(home);
+      use_on(to);
       detail::check(mstage_rt_copy_device_async(next.data_, data_, bytes(keep),
-                                                home.get()));
+                                                to.get()));
     }
     *this = std::move(next);
   }
@@ -256,7 +257,7 @@ public:
   // use there waits for the allocation.
   void use_on(stream_ref s) const {
     uses_.use_on(s);
-    // A graph that uses it keeps it (docs/graphs.md).
+    // A graph that uses it keeps it (README.md, Graphs).
     if (data_)
       detail::check(mstage_rt_capture_uses(s.get(), data_));
   }
