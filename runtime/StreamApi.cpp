@@ -234,7 +234,7 @@ MSTAGE_EXPORT int mstage_rt_capture_begin(mstage_stream *SP) {
     // The memory pool is made now if it is not there yet: making it is not
     // allowed while a stream of the thread is captured.
     // (A pool that cannot be made fails the first allocation, which says so.)
-    llvm::consumeError(S.driver()->memoryPool());
+    llvm::consumeError(S.driver()->makePool());
     if (llvm::Error E = S.driver()->beginCapture(S.handle()))
       return failWith(context(std::move(E), "capture"));
   }

@@ -774,9 +774,14 @@ Error CudaDriver::elapsedMs(float *Ms, CUevent Start, CUevent End) {
   return check(Fn.cuEventElapsedTime(Ms, Start, End), "cuEventElapsedTime");
 }
 
-Error CudaDriver::memoryPool(CUmemoryPool *Out) {
+Error CudaDriver::makePool() {
   if (Error E = bindThread())
     return E;
+  CUmemoryPool P;
+  return memoryPool(&P);
+}
+
+Error CudaDriver::memoryPool(CUmemoryPool *Out) {
   std::call_once(PoolOnce, [this] {
     CUmemPoolProps Props = {};
     Props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
@@ -794,8 +799,7 @@ Error CudaDriver::memoryPool(CUmemoryPool *Out) {
     cuuint64_t Keep = ~cuuint64_t(0);
     Fn.cuMemPoolSetAttribute(Pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &Keep);
   });
-  if (Out)
-    *Out = Pool;
+  *Out = Pool;
   if (!Pool)
     return cudaFailure(CUDA_ERROR_UNKNOWN, PoolError);
   return Error::success();

@@ -11,6 +11,14 @@
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_BACKEND=cpu %t | FileCheck %s
 // RUN: env MSTAGE_BACKEND=cpu MSTAGE_CHECK=stage %t | FileCheck %s
+// In PTX-only mode nothing runs, but the memory rule is the same:
+// RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 %t | FileCheck %s --check-prefix=PTX
+// PTX: temporaries replayed: {{.*}}, later vectors intact
+// PTX: destroyed before the replays: {{.*}}, later vectors intact
+// PTX: destroyed inside the capture: {{.*}}, later vectors intact
+// PTX: captured reduction: {{.*}}, later vectors intact
+// PTX: made in the capture, kept: mstage: capture: 1 allocation made inside the capture
+// PTX: resized in the capture, kept: mstage: capture: 1 allocation made inside the capture
 // UNSUPPORTED: gpu
 
 #include <mstage.hpp>
