@@ -6,6 +6,7 @@
 // run through unchanged.
 //
 //===----------------------------------------------------------------------===//
+#include "GraphMemory.h"
 #include "core/AllocationMap.h"
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
@@ -15,8 +16,16 @@
 
 #include "mstage/abi.h"
 
+#include "llvm/ADT/STLExtras.h"
+
+#include <cassert>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 using namespace mstage::rt;
 
@@ -27,6 +36,10 @@ static int unavailable() { return failWith(failure(backend().Reason)); }
 // Device memory off the GPU. Aligned as cudaMalloc's memory is (256 bytes),
 // so that code that relies on it behaves the same on the CPU.
 static int hostAlloc(void **Ptr, size_t Bytes) {
+  *Ptr = nullptr;
+  if (Bytes > SIZE_MAX - 255) // rounded up, it would wrap to a small size
+    return failWith(failure("out of host memory: " + std::to_string(Bytes) +
+                            " bytes asked for"));
   *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
   return *Ptr ? 0 : failWith(failure("out of host memory"));
 }
@@ -134,6 +147,108 @@ static int hostCopy(Stream &S, void *Dst, const void *Src, size_t Bytes,
   });
 }
 
+} // extern "C"
+
+// Memory held by graphs (GraphMemory.h).
+namespace {
+struct Held {
+  unsigned Graphs = 0;      // the live graphs that use it
+  bool FreePending = false; // freed while they did
+};
+struct GraphMemory {
+  std::mutex Lock;
+  std::unordered_map<void *, Held> Memory;
+  // On a GPU: memory made by a capture that ended with it still allocated;
+  // the graph, which owned it, is gone.
+  std::unordered_set<void *> Escaped;
+};
+GraphMemory &graphMemory() {
+  static auto *M = new GraphMemory; // used until the very end of exit
+  return *M;
+}
+} // namespace
+
+// Frees device memory on S (null: after all work on its device).
+static int freeNow(void *Ptr, Stream *S) {
+  CudaDriver *D = driverFor(Ptr);
+  forgetAllocation(Ptr);
+  if (backend().Kind != BackendKind::Gpu) {
+    std::free(Ptr);
+    return 0;
+  }
+  if (S)
+    return toStatus(S->driver()->freeAsync(dev(Ptr), S->handle()));
+  // A replay of the graph that held it may still be running.
+  llvm::Error E = D->synchronize();
+  if (!E)
+    E = D->freeAsync(dev(Ptr), nullptr);
+  return toStatus(std::move(E));
+}
+
+// Whether a free of Ptr outside any capture is deferred, or was not to be.
+static bool holdsFree(void *Ptr) {
+  GraphMemory &M = graphMemory();
+  std::lock_guard<std::mutex> G(M.Lock);
+  if (M.Escaped.erase(Ptr)) {
+    forgetAllocation(Ptr);
+    return true;
+  }
+  auto It = M.Memory.find(Ptr);
+  if (It == M.Memory.end())
+    return false;
+  It->second.FreePending = true;
+  return true;
+}
+
+std::vector<void *> mstage::rt::holdGraphMemory(Recording &Rec,
+                                                std::string &Escaped) {
+  GraphMemory &M = graphMemory();
+  std::vector<void *> Holds;
+  std::lock_guard<std::mutex> G(M.Lock);
+  auto Hold = [&](void *P) -> Held & {
+    Held &H = M.Memory[P];
+    if (!llvm::is_contained(Holds, P)) {
+      ++H.Graphs;
+      Holds.push_back(P);
+    }
+    return H;
+  };
+  for (void *P : Rec.Uses)
+    if (!llvm::is_contained(Rec.Allocs, P)) // escaped memory is not held
+      Hold(P);
+  for (void *P : Rec.Frees)
+    Hold(P).FreePending = true;
+  Escaped.clear();
+  if (!Rec.Allocs.empty()) {
+    Escaped = std::to_string(Rec.Allocs.size()) +
+              (Rec.Allocs.size() == 1 ? " allocation" : " allocations");
+    if (backend().Kind == BackendKind::Gpu)
+      M.Escaped.insert(Rec.Allocs.begin(), Rec.Allocs.end());
+  }
+  return Holds;
+}
+
+void mstage::rt::releaseGraphMemory(const std::vector<void *> &Holds) {
+  std::vector<void *> Free;
+  {
+    GraphMemory &M = graphMemory();
+    std::lock_guard<std::mutex> G(M.Lock);
+    for (void *P : Holds) {
+      auto It = M.Memory.find(P);
+      assert(It != M.Memory.end() && It->second.Graphs);
+      if (--It->second.Graphs)
+        continue;
+      if (It->second.FreePending && !M.Escaped.erase(P))
+        Free.push_back(P);
+      M.Memory.erase(It);
+    }
+  }
+  for (void *P : Free)
+    (void)freeNow(P, nullptr); // a destructor's: a failure stays recorded
+}
+
+extern "C" {
+
 static int allocAsyncImpl(void **Ptr, size_t Bytes, mstage_stream *SP) {
   const Backend &B = backend();
   if (B.Kind != BackendKind::Gpu)
@@ -147,21 +262,44 @@ static int allocAsyncImpl(void **Ptr, size_t Bytes, mstage_stream *SP) {
 
 MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
                                         mstage_stream *SP) {
-  return noted(allocAsyncImpl(Ptr, Bytes, SP), Ptr, Bytes,
-               int(streamOf(SP).device()));
+  Stream &S = streamOf(SP);
+  int Err = noted(allocAsyncImpl(Ptr, Bytes, SP), Ptr, Bytes, int(S.device()));
+  if (!Err && *Ptr && S.capturing()) // the graph's (GraphMemory.h)
+    S.recording().Allocs.push_back(*Ptr);
+  return Err;
 }
 
 MSTAGE_EXPORT int mstage_rt_free_async(void *Ptr, mstage_stream *SP) {
-  forgetAllocation(Ptr);
-  const Backend &B = backend();
+  if (!Ptr)
+    return 0;
+  const bool Gpu = backend().Kind == BackendKind::Gpu;
   Stream &S = streamOf(SP);
-  if (B.Kind == BackendKind::Gpu)
-    return toStatus(S.driver()->freeAsync(dev(Ptr), S.handle()));
-  if (S.capturing()) { // a graph's replays may still use it
-    S.recording().Frees.push_back(Ptr);
+  if (S.capturing()) {
+    Recording &Rec = S.recording();
+    auto Made = llvm::find(Rec.Allocs, Ptr);
+    if (Made != Rec.Allocs.end()) {
+      Rec.Allocs.erase(Made);
+      // Made in the capture: on a GPU a free node, so that each replay
+      // frees what it allocated; off it, the replays reuse the memory.
+      if (Gpu) {
+        forgetAllocation(Ptr);
+        return toStatus(S.driver()->freeAsync(dev(Ptr), S.handle()));
+      }
+    }
+    // The replays may use it: freed with the graph.
+    Rec.Frees.push_back(Ptr);
     return 0;
   }
-  std::free(Ptr);
+  return holdsFree(Ptr) ? 0 : freeNow(Ptr, &S);
+}
+
+MSTAGE_EXPORT int mstage_rt_capture_uses(mstage_stream *SP, const void *Ptr) {
+  Stream &S = streamOf(SP);
+  if (!Ptr || !S.capturing())
+    return 0;
+  std::vector<void *> &Uses = S.recording().Uses;
+  if (!llvm::is_contained(Uses, Ptr))
+    Uses.push_back(const_cast<void *>(Ptr));
   return 0;
 }
 
@@ -197,6 +335,31 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
   return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyToHost);
 }
 
+// A copy within one device's memory, as memmove: cuMemcpyDtoDAsync is not
+// defined for overlapping ranges, so those go through a temporary (in a
+// capture, graph memory of each replay).
+static llvm::Error copyOnDevice(Stream &S, void *Dst, const void *Src,
+                                size_t Bytes) {
+  CudaDriver &D = *S.driver();
+  uintptr_t To = uintptr_t(Dst), From = uintptr_t(Src);
+  if (To == From || Bytes == 0)
+    return llvm::Error::success();
+  if (To >= From + Bytes || From >= To + Bytes)
+    return D.copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle());
+  CUdeviceptr Tmp = 0;
+  if (llvm::Error E = D.allocAsync(Bytes, S.handle(), &Tmp))
+    return context(std::move(E), "copying between overlapping ranges");
+  llvm::Error E = D.copyDeviceAsync(Tmp, dev(Src), Bytes, S.handle());
+  if (!E)
+    E = D.copyDeviceAsync(dev(Dst), Tmp, Bytes, S.handle());
+  llvm::Error Freed = D.freeAsync(Tmp, S.handle());
+  if (E) {
+    llvm::consumeError(std::move(Freed));
+    return E;
+  }
+  return Freed;
+}
+
 MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
                                               size_t Bytes, mstage_stream *SP) {
   const Backend &B = backend();
@@ -213,8 +376,7 @@ MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
                 ->copyPeerAsync(dev(Dst), dev(Src), *driverOf(unsigned(From)),
                                 Bytes, S.handle())));
     }
-    return Span.enqueued(toStatus(
-        S.driver()->copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle())));
+    return Span.enqueued(toStatus(copyOnDevice(S, Dst, Src, Bytes)));
   }
   return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyOnDevice);
 }

@@ -7,6 +7,7 @@
 // capture recorded, replayed in order.
 //
 //===----------------------------------------------------------------------===//
+#include "GraphMemory.h"
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
@@ -25,6 +26,9 @@ struct mstage_event {
   CUevent Handle = nullptr;     // GPU
   CudaDriver *Driver = nullptr; // the device of Handle
   uint64_t StreamId = 0;        // where it was last recorded; 0: never
+  // Recorded in a capture: its stream, and which capture of it. A stream
+  // that waits for the event joins that capture.
+  uint64_t CaptureRoot = 0, CaptureNumber = 0;
   // Off the GPU: when it was recorded; shared with a capture's recorded
   // operation, which may replay after the event is gone.
   std::shared_ptr<std::chrono::steady_clock::time_point> Time =
@@ -36,11 +40,15 @@ struct mstage_graph {
   CUgraph Graph = nullptr;
   CUgraphExec Exec = nullptr;
   Recording Rec; // off the GPU: the operations; on it: the kernels
+  std::vector<void *> Holds; // memory kept for it (GraphMemory.h)
 };
 
 namespace {
 
 bool onGpu() { return backend().Kind == BackendKind::Gpu; }
+
+// The stream the thread captures on each device, for memory made then.
+thread_local Stream *CapturedOn[MaxDevices] = {};
 
 } // namespace
 
@@ -136,6 +144,8 @@ MSTAGE_EXPORT int mstage_rt_event_record(mstage_event *E, mstage_stream *SP) {
     return failWith(std::move(Err));
   Stream &S = streamOf(SP);
   E->StreamId = S.id();
+  E->CaptureRoot = S.capturing() ? S.captureRoot().id() : 0;
+  E->CaptureNumber = S.capturing() ? S.captureNumber() : 0;
   if (onGpu()) {
     // An event is recorded on a stream of its own device: one of another
     // device is remade here.
@@ -160,10 +170,17 @@ MSTAGE_EXPORT int mstage_rt_stream_wait_event(mstage_stream *S,
                                               mstage_event *E) {
   if (llvm::Error Err = checkStreamAlive(S, "waiting for an event"))
     return failWith(std::move(Err));
+  Stream &Waiting = streamOf(S);
+  // Waiting for an event of a capture joins it (a fork, as in CUDA): the
+  // stream's work goes into the graph until the capture ends.
+  if (E->CaptureRoot && !Waiting.capturing())
+    if (Stream *Root = findStream(E->CaptureRoot);
+        Root && &Root->captureRoot() == Root && Root->capturing() &&
+        Root->captureNumber() == E->CaptureNumber)
+      Waiting.joinCapture(*Root);
   if (!onGpu() || !E->StreamId)
     return 0; // off the GPU, recorded work is done; unrecorded: no wait
   // A stream may wait for an event of another device.
-  Stream &Waiting = streamOf(S);
   return toStatus(
       context(Waiting.driver()->waitEvent(Waiting.handle(), E->Handle),
               "waiting for an event"));
@@ -223,11 +240,24 @@ MSTAGE_EXPORT int mstage_rt_capture_begin(mstage_stream *SP) {
   if (S.capturing())
     return failWith(failure("capture: stream " + std::to_string(S.id()) +
                             " is already being captured"));
-  if (onGpu())
+  if (onGpu()) {
+    // The memory pool is made now if it is not there yet: making it is not
+    // allowed while a stream of the thread is captured.
+    // (A pool that cannot be made fails the first allocation, which says so.)
+    llvm::consumeError(S.driver()->makePool());
     if (llvm::Error E = S.driver()->beginCapture(S.handle()))
       return failWith(context(std::move(E), "capture"));
+  }
   S.setCapturing(true);
+  if (!CapturedOn[S.device()])
+    CapturedOn[S.device()] = &S;
   return 0;
+}
+
+MSTAGE_EXPORT mstage_stream *mstage_rt_capture_stream_on(unsigned Device) {
+  return Device < MaxDevices
+             ? reinterpret_cast<mstage_stream *>(CapturedOn[Device])
+             : nullptr;
 }
 
 MSTAGE_EXPORT int mstage_rt_capture_end(mstage_stream *SP, mstage_graph **Out) {
@@ -238,17 +268,30 @@ MSTAGE_EXPORT int mstage_rt_capture_end(mstage_stream *SP, mstage_graph **Out) {
     return failWith(failure("capture: stream " + std::to_string(S.id()) +
                             " is not being captured"));
   S.setCapturing(false);
+  if (CapturedOn[S.device()] == &S)
+    CapturedOn[S.device()] = nullptr;
   auto G = std::make_unique<mstage_graph>();
   G->Rec = S.takeRecording();
   G->Driver = S.driver();
+  std::string Escaped;
+  G->Holds = holdGraphMemory(G->Rec, Escaped);
   if (onGpu()) {
     llvm::Error E = G->Driver->endCapture(S.handle(), &G->Graph);
-    if (!E && Out)
+    if (!E && Out && Escaped.empty())
       E = G->Driver->instantiate(G->Graph, &G->Exec);
     if (E) {
-      G->Driver->destroyGraph(G->Graph, G->Exec);
+      mstage_rt_graph_destroy(G.release());
       return failWith(context(std::move(E), "capture"));
     }
+  }
+  if (Out && !Escaped.empty()) {
+    mstage_rt_graph_destroy(G.release());
+    return failWith(failure(
+        "capture: " + Escaped +
+        " made inside the capture (a device_vector made or resized in the "
+        "captured function) outlive it; memory made in a capture belongs to "
+        "the graph and exists only while a replay runs: make it before "
+        "capture(), or let it go out of scope inside the captured function"));
   }
   if (!Out) { // discarded: an exception left the captured function
     mstage_rt_graph_destroy(G.release());
@@ -283,10 +326,9 @@ MSTAGE_EXPORT int mstage_rt_graph_launch(mstage_graph *G, mstage_stream *SP) {
 MSTAGE_EXPORT void mstage_rt_graph_destroy(mstage_graph *G) {
   if (!G)
     return;
-  for (void *P : G->Rec.Frees)
-    std::free(P);
   if (G->Driver)
     G->Driver->destroyGraph(G->Graph, G->Exec);
+  releaseGraphMemory(G->Holds);
   delete G;
 }
 

@@ -183,6 +183,11 @@ int mstage_rt_capture_begin(mstage_stream *stream);
 int mstage_rt_capture_end(mstage_stream *stream, mstage_graph **graph);
 int mstage_rt_graph_launch(mstage_graph *graph, mstage_stream *stream);
 void mstage_rt_graph_destroy(mstage_graph *graph);
+/* The stream the calling thread captures on device, or null. */
+mstage_stream *mstage_rt_capture_stream_on(unsigned device);
+/* While stream is captured: the graph uses the allocation at device_ptr, so
+ * a free of it waits until the graph is destroyed. 0 otherwise. */
+int mstage_rt_capture_uses(mstage_stream *stream, const void *device_ptr);
 
 /* Stream-ordered device memory, from the pool of the stream's device. A copy
  * between memory of two devices is a peer copy (staged through the host by

@@ -80,6 +80,14 @@ private:
 // overloads that take a stream enqueue there and do not wait: their host memory
 // must stay as it is until the stream reaches them (pinned host memory makes
 // them overlap).
+//
+// Made while the calling thread captures a stream of its device
+// (mstage::capture), it belongs to the graph: it is allocated in the
+// capture, its operations without a stream go to the captured stream, and
+// it must be destroyed before the capture ends (capture() throws otherwise);
+// each replay on a GPU then allocates and frees it. Memory made before a
+// capture that the captured work uses, or that is freed inside it, is freed
+// only once the graphs that use it are destroyed (README.md, Graphs).
 template <class T> class device_vector {
   static_assert(std::is_trivially_copyable_v<T>,
                 "mstage: device_vector elements must be trivially copyable");
@@ -104,11 +112,12 @@ public:
   device_vector(device_vector &&other) noexcept
       : data_(std::exchange(other.data_, nullptr)),
         size_(std::exchange(other.size_, 0)), device_(other.device_),
-        uses_(other.uses_) {}
+        in_capture_(other.in_capture_), uses_(other.uses_) {}
   device_vector &operator=(device_vector &&other) noexcept {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
     std::swap(device_, other.device_);
+    std::swap(in_capture_, other.in_capture_);
     std::swap(uses_, other.uses_);
     return *this;
   }
@@ -121,8 +130,11 @@ public:
   mstage::device device() const; // mstage/device.hpp
   unsigned device_index() const { return device_; }
   // The calling thread's current stream of that device, where operations
-  // without a stream go.
+  // without a stream go (the captured stream, for one made in a capture).
   stream_ref home_stream() const {
+    if (in_capture_)
+      if (mstage_stream *c = mstage_rt_capture_stream_on(device_))
+        return stream_ref(c);
     return stream_ref(mstage_rt_stream_current_on(device_));
   }
   bool empty() const { return size_ == 0; }
@@ -229,33 +241,53 @@ public:
   void resize(std::size_t n) {
     if (n == size_)
       return;
-    stream_ref home = home_stream();
-    device_vector next(n, home);
+    device_vector next(n, home_stream());
+    // Where next was allocated: in a capture, the captured stream.
+    stream_ref to = next.home_stream();
     std::size_t keep = n < size_ ? n : size_;
     if (keep != 0) {
-      use_on(home);
+      use_on(to);
       detail::check(mstage_rt_copy_device_async(next.data_, data_, bytes(keep),
-                                                home.get()));
+                                                to.get()));
     }
     *this = std::move(next);
   }
 
   // The stream s uses this array from now on (launches call it): its first
   // use there waits for the allocation.
-  void use_on(stream_ref s) const { uses_.use_on(s); }
+  void use_on(stream_ref s) const {
+    uses_.use_on(s);
+    // A graph that uses it keeps it (README.md, Graphs).
+    if (data_)
+      detail::check(mstage_rt_capture_uses(s.get(), data_));
+  }
 
 private:
   static std::size_t bytes(std::size_t n) { return n * sizeof(T); }
 
   void allocate(std::size_t n, stream_ref s) {
+    std::size_t b = detail::checked_bytes(n, sizeof(T), "device_vector");
     device_ = mstage_rt_stream_device(s.get());
-    detail::check(mstage_rt_alloc_async(&data_, bytes(n), s.get()));
+    // The graph's, allocated in its capture.
+    if (mstage_stream *c = mstage_rt_capture_stream_on(device_)) {
+      in_capture_ = true;
+      if (!mstage_rt_stream_capturing(s.get()))
+        s = stream_ref(c);
+    }
+    detail::check(mstage_rt_alloc_async(&data_, b, s.get()));
     size_ = n;
     uses_.reset(s);
   }
   void release() {
     if (!data_)
       return;
+    // Inside a capture the graph decides: memory it made is freed in it,
+    // other memory once the graphs that use it are gone.
+    if (mstage_stream *c = mstage_rt_capture_stream_on(device_)) {
+      mstage_rt_free_async(data_, c);
+      data_ = nullptr;
+      return;
+    }
     stream_ref s = home_stream(); // its device's pool takes it back
     // A destructor cannot throw: a failure here is the stream's, and shows
     // at its next synchronization.
@@ -302,6 +334,7 @@ private:
   void *data_ = nullptr;
   std::size_t size_ = 0;
   unsigned device_ = 0;
+  bool in_capture_ = false; // made while its device was captured
   mutable detail::stream_uses uses_;
 };
 

@@ -4,6 +4,8 @@
 
 #include "mstage/abi.h"
 
+#include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +21,19 @@ namespace detail {
 inline void check(int status) {
   if (status != 0)
     throw error(mstage_rt_last_error());
+}
+
+// The bytes of n elements of Size bytes each, for what (a container's
+// name); throws when they do not fit in size_t, as for a negative count
+// converted to size_t.
+inline std::size_t checked_bytes(std::size_t n, std::size_t size,
+                                 const char *what) {
+  if (size != 0 && n > std::numeric_limits<std::size_t>::max() / size)
+    throw error(std::string("mstage: ") + what + " of " + std::to_string(n) +
+                " elements of " + std::to_string(size) +
+                " bytes: the size in bytes does not fit in size_t (a "
+                "negative count converted to size_t?)");
+  return n * size;
 }
 } // namespace detail
 } // namespace mstage

@@ -28,9 +28,11 @@ public:
   managed_vector() = default;
   // n value-initialized elements (zeros for arithmetic types).
   explicit managed_vector(std::size_t n) : managed_vector(n, T()) {}
-  managed_vector(std::size_t n, const T &value) : size_(n) {
+  managed_vector(std::size_t n, const T &value) {
     void *p = nullptr;
-    detail::check(mstage_rt_managed_alloc(&p, n * sizeof(T)));
+    detail::check(mstage_rt_managed_alloc(
+        &p, detail::checked_bytes(n, sizeof(T), "managed_vector")));
+    size_ = n;
     data_ = static_cast<T *>(p);
     for (std::size_t i = 0; i < n; ++i)
       data_[i] = value;

@@ -6,7 +6,10 @@
 #include "inspect/TraceEvents.h"
 #include "support/Settings.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cassert>
 
 #include <atomic>
 #include <cstdlib>
@@ -121,6 +124,8 @@ std::string describe(Stream &S) { return "stream " + std::to_string(S.id()); }
 
 void Stream::noteLaunch(const void *Key, const std::string &Name,
                         const std::string &Location, uint64_t Count) {
+  if (Stream *Root = JoinedTo)
+    return Root->noteLaunch(Key, Name, Location, Count);
   std::lock_guard<std::mutex> G(Lock);
   std::vector<InFlightKernel> &List = Capturing ? Rec.Kernels : InFlight;
   if (!List.empty() && List.back().Key == Key) {
@@ -173,10 +178,11 @@ const InFlightKernel *Stream::onlyKernel() {
 }
 
 int Stream::runOrRecord(HostOp Op) {
+  Stream &Root = captureRoot();
   {
-    std::lock_guard<std::mutex> G(Lock);
-    if (Capturing) {
-      Rec.Ops.push_back(std::move(Op));
+    std::lock_guard<std::mutex> G(Root.Lock);
+    if (Root.Capturing) {
+      Root.Rec.Ops.push_back(std::move(Op));
       return 0;
     }
   }
@@ -186,6 +192,27 @@ int Stream::runOrRecord(HostOp Op) {
 void Stream::setCapturing(bool On) {
   std::lock_guard<std::mutex> G(Lock);
   Capturing = On;
+  if (On)
+    ++CaptureNumber;
+  // The streams that joined leave with the end of the capture.
+  for (Stream *S : Joined)
+    S->JoinedTo = nullptr;
+  Joined.clear();
+}
+
+void Stream::joinCapture(Stream &Root) {
+  assert(Root.Capturing && !capturing() && &Root != this);
+  std::lock_guard<std::mutex> G(Root.Lock);
+  JoinedTo = &Root;
+  Root.Joined.push_back(this);
+}
+
+void Stream::leaveCapture() {
+  if (!JoinedTo)
+    return;
+  std::lock_guard<std::mutex> G(JoinedTo->Lock);
+  llvm::erase(JoinedTo->Joined, this);
+  JoinedTo = nullptr;
 }
 
 Recording Stream::takeRecording() {
@@ -217,7 +244,7 @@ llvm::Error Stream::orderAfter(Stream &Other) {
       return E;
   if (llvm::Error E = Other.Driver->recordEvent(Other.Fence, Other.Handle))
     return E;
-  if (!Capturing)
+  if (!capturing())
     return Driver->waitEvent(Handle, Other.Fence);
   // A graph cannot depend on work outside it; its replays all come later,
   // so the host waits for that work now.
@@ -324,6 +351,7 @@ void destroyStream(Stream *S) {
   else if (llvm::Error E = synchronizeStream(*S))
     llvm::errs() << llvm::toString(std::move(E))
                  << " (reported by the stream's destructor)\n";
+  S->leaveCapture();
   Registry &R = registry();
   std::lock_guard<std::mutex> G(R.Lock);
   R.Live.erase(S->id());

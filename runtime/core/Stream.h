@@ -41,7 +41,9 @@ struct InFlightKernel {
 // What a capture recorded, to make a graph of.
 struct Recording {
   std::vector<HostOp> Ops;             // off the GPU: replayed in order
-  std::vector<void *> Frees;           // off the GPU: freed with the graph
+  std::vector<void *> Frees;           // freed with the graph (GraphMemory.h)
+  std::vector<void *> Allocs;          // made in the capture, not freed yet
+  std::vector<void *> Uses;            // device_vectors the work uses
   std::vector<InFlightKernel> Kernels; // named when a replay faults
 };
 
@@ -74,11 +76,20 @@ public:
   // Off the GPU: runs Op now, or records it while the stream is captured.
   int runOrRecord(HostOp Op);
 
-  // Capture. Capturing is set between begin and end; Rec collects.
-  bool capturing() const { return Capturing; }
+  // Capture. Capturing is set between begin and end; Rec collects. A
+  // stream that waits for an event recorded in a capture joins it, as in
+  // CUDA: its work goes into the captured stream's recording until the
+  // capture ends.
+  bool capturing() const { return Capturing || JoinedTo; }
   void setCapturing(bool On);
+  // The captured stream whose recording this one's work goes into.
+  Stream &captureRoot() { return JoinedTo ? *JoinedTo : *this; }
+  // Which capture of captureRoot() this is (events recorded in it say).
+  uint64_t captureNumber() { return captureRoot().CaptureNumber; }
+  void joinCapture(Stream &Root);
+  void leaveCapture(); // when destroyed while joined
   Recording takeRecording();
-  Recording &recording() { return Rec; }
+  Recording &recording() { return captureRoot().Rec; }
 
   // The stream waits for everything enqueued on Other so far (GPU only).
   llvm::Error orderAfter(Stream &Other);
@@ -92,6 +103,9 @@ private:
   std::vector<InFlightKernel> InFlight;
   uint64_t OtherLaunches = 0; // beyond the kernels InFlight names
   bool Capturing = false;
+  uint64_t CaptureNumber = 0;   // counts the captures begun
+  Stream *JoinedTo = nullptr;   // the captured stream this one joined
+  std::vector<Stream *> Joined; // the streams that joined this capture
   Recording Rec;
   CUevent Fence = nullptr; // for orderAfter, made on first use
 };

@@ -793,6 +793,13 @@ Error CudaDriver::elapsedMs(float *Ms, CUevent Start, CUevent End) {
   return check(Fn.cuEventElapsedTime(Ms, Start, End), "cuEventElapsedTime");
 }
 
+Error CudaDriver::makePool() {
+  if (Error E = bindThread())
+    return E;
+  CUmemoryPool P;
+  return memoryPool(&P);
+}
+
 Error CudaDriver::memoryPool(CUmemoryPool *Out) {
   std::call_once(PoolOnce, [this] {
     CUmemPoolProps Props = {};

@@ -175,6 +175,10 @@ public:
   // for the next allocation. Out of memory, the pool gives back what it holds
   // and the allocation is tried once more.
   llvm::Error allocAsync(size_t Bytes, CUstream Stream, CUdeviceptr *Ptr);
+  // Makes the pool if it is not there yet: allocAsync makes it on first
+  // use, which fails while a stream of the thread is captured
+  // (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED from cuMemPoolCreate).
+  llvm::Error makePool();
   llvm::Error freeAsync(CUdeviceptr Ptr, CUstream Stream);
   llvm::Error copyToDeviceAsync(CUdeviceptr Dst, const void *Src, size_t Bytes,
                                 CUstream Stream);

@@ -15,16 +15,28 @@
 //    mstage::error that says why; the capture is discarded and the stream
 //    works afterwards, and can be captured again;
 //  - a capture whose function throws is discarded: nothing it recorded runs,
-//    and the exception goes on.
+//    and the exception goes on;
+//  - the memory of a graph lives as long as the graph (README.md, Graphs):
+//    device_vector temporaries made inside the capture (the process's first
+//    device allocation, so the memory pool is made by the capture), a
+//    device_vector made before the capture and destroyed before the replays,
+//    and a captured reduction, replayed after their scope ended, against a
+//    host loop, with vectors allocated after the capture left intact; a
+//    device_vector made or resized in the capture and alive at its end is an
+//    mstage::error naming the capture;
+//  - a capture forked onto a second stream by an event and joined back,
+//    replayed, against a host loop.
 //
 //===----------------------------------------------------------------------===//
 #include "SuiteMain.h"
 
 #include <mstage.hpp>
+#include <mstage/algorithm.hpp>
 
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -312,16 +324,211 @@ void firstUseInsideCapture() {
                         (D.empty() ? std::string() : ": " + D));
 }
 
+// Vectors made after a capture: they would get memory freed too early.
+std::vector<mstage::device_vector<unsigned>> probes() {
+  std::vector<mstage::device_vector<unsigned>> P;
+  for (int I = 0; I < 8; ++I)
+    P.emplace_back(N, 0xdeadu);
+  return P;
+}
+std::string
+probesChanged(const std::vector<mstage::device_vector<unsigned>> &P) {
+  for (const auto &V : P)
+    if (std::string D =
+            difference(V.download(), std::vector<unsigned>(N, 0xdeadu),
+                       "a vector made after the capture");
+        !D.empty())
+      return D;
+  return "";
+}
+
+auto squareKernel() {
+  return mstage::kernel(
+      [](const auto &X, auto &T) {
+        unsigned I = mstage::Thread::get().global.x;
+        if (I < X.size())
+          T[I] = X[I] * X[I];
+      },
+      blocks(), Block);
+}
+auto addKernel() {
+  return mstage::kernel(
+      [](auto &Y, const auto &T) {
+        unsigned I = mstage::Thread::get().global.x;
+        if (I < Y.size())
+          Y[I] += T[I] + 1u;
+      },
+      blocks(), Block);
+}
+
+// Run first: the capture makes the process's first pool allocation. X and Y
+// are managed memory, which is not from the pool.
+void temporariesInsideCapture() {
+  auto Square = squareKernel();
+  auto Add = addKernel();
+  std::vector<unsigned> HostX = initial(6);
+  mstage::managed_vector<unsigned> X(N), Y(N, 0u);
+  for (unsigned I = 0; I < N; ++I)
+    X[I] = HostX[I];
+  std::string Message;
+  std::string D;
+  try {
+    mstage::stream S;
+    mstage::graph G = mstage::capture(S, [&] {
+      mstage::device_vector<unsigned> T(N); // the current stream's
+      Square.on(S)(X, T);
+      Add.on(S)(Y, std::as_const(T));
+      mstage::device_vector<unsigned> U(N, S);
+      Square.on(S)(X, U);
+      Add.on(S)(Y, std::as_const(U));
+      mstage::device_vector<unsigned> Ones(N, 1u); // filled in the graph
+      Add.on(S)(Y, std::as_const(Ones));
+    });
+    auto P = probes();
+    for (int R = 0; R < Replays; ++R)
+      G.launch(S);
+    S.synchronize();
+    D = probesChanged(P);
+  } catch (const mstage::error &E) {
+    Message = E.what();
+  }
+  std::vector<unsigned> Want(N, 0u);
+  for (int R = 0; R < Replays; ++R)
+    for (unsigned I = 0; I < N; ++I)
+      Want[I] += 2u * (HostX[I] * HostX[I] + 1u) + 2u;
+  if (D.empty() && Message.empty())
+    D = difference(std::vector<unsigned>(Y.begin(), Y.end()), Want, "y");
+  report(Message.empty() && D.empty(),
+         "device_vector temporaries made inside a capture (the first "
+         "allocation of the process), replayed " +
+             std::to_string(Replays) + " times after their scope" +
+             (Message.empty() ? "" : ": '" + Message + "'") +
+             (D.empty() ? std::string() : ": " + D));
+}
+
+// A vector made before the capture and destroyed before the replays, and a
+// captured reduction whose temporaries are gone: the graph keeps the memory.
+void memoryOutlivesItsScope() {
+  auto Add = addKernel();
+  std::vector<unsigned> HostX = initial(7);
+  mstage::stream S;
+  auto X = std::make_unique<mstage::device_vector<unsigned>>(HostX);
+  mstage::device_vector<unsigned> Y(N, 0u), Sum(1, 0u);
+  X->use_on(S);
+  Y.use_on(S);
+  Sum.use_on(S);
+  mstage::graph G = mstage::capture(S, [&] {
+    Add.on(S)(Y, std::as_const(*X));
+    mstage::sum.on(S)(*X, Sum);
+  });
+  X.reset();
+  auto P = probes();
+  G.launch(S);
+  G.launch(S);
+  S.synchronize();
+  std::vector<unsigned> Want(N);
+  unsigned WantSum = 0;
+  for (unsigned I = 0; I < N; ++I) {
+    Want[I] = 2u * (HostX[I] + 1u);
+    WantSum += HostX[I];
+  }
+  std::string D = probesChanged(P);
+  if (D.empty())
+    D = difference(Y.download(), Want, "y");
+  if (D.empty() && Sum.get(0) != WantSum)
+    D = "sum " + std::to_string(Sum.get(0)) + ", expected " +
+        std::to_string(WantSum);
+  report(D.empty(), "a device_vector destroyed after the capture and a "
+                    "captured reduction, replayed twice after their scope" +
+                        (D.empty() ? std::string() : ": " + D));
+}
+
+// Made, or resized, in a capture and alive at its end: an error.
+void keptPastTheCapture() {
+  std::string Messages, Bad;
+  for (int Resize = 0; Resize < 2; ++Resize) {
+    mstage::stream S;
+    mstage::device_vector<unsigned> Kept(Resize ? 4 : 0);
+    std::string Message;
+    try {
+      mstage::graph G = mstage::capture(S, [&] {
+        if (Resize)
+          Kept.resize(N);
+        else
+          Kept = mstage::device_vector<unsigned>(N);
+      });
+    } catch (const mstage::error &E) {
+      Message = E.what();
+    }
+    if (Message.rfind("mstage: capture: ", 0) != 0 ||
+        Message.find("outlive it") == std::string::npos)
+      Bad += std::string(Resize ? "resized" : "made") + ": '" + Message + "' ";
+    Messages = Message;
+  }
+  // The process goes on: a capture works afterwards.
+  auto Add = addKernel();
+  mstage::stream S;
+  mstage::device_vector<unsigned> X(N, 2u), Y(N, 0u);
+  mstage::graph G = mstage::capture(S, [&] { Add.on(S)(Y, std::as_const(X)); });
+  G.launch(S);
+  std::string D = difference(Y.download(), std::vector<unsigned>(N, 3u), "y");
+  report(Bad.empty() && D.empty(),
+         "a device_vector made or resized in a capture and alive at its end: " +
+             (Bad.empty() ? "'" + Messages + "'" : Bad) +
+             (D.empty() ? std::string() : "; then " + D));
+}
+
+// Forked onto Side by an event recorded in the capture, joined back.
+void forkJoin() {
+  auto Add = addKernel();
+  auto Square = squareKernel();
+  mstage::stream S, Side;
+  std::vector<unsigned> HostA = initial(8), HostB = initial(9);
+  mstage::device_vector<unsigned> A(HostA), B(HostB), T(N);
+  A.use_on(S);
+  B.use_on(Side);
+  T.use_on(S);
+  mstage::graph G = mstage::capture(S, [&] {
+    Square.on(S)(std::as_const(A), T); // T = A * A
+    mstage::event Fork = S.record();
+    Side.wait(Fork);
+    Add.on(Side)(B, std::as_const(T)); // B += T + 1
+    mstage::event Join = Side.record();
+    S.wait(Join);
+    Add.on(S)(A, std::as_const(B)); // A += B + 1
+  });
+  for (int R = 0; R < Replays; ++R)
+    G.launch(S);
+  S.synchronize();
+  std::vector<unsigned> WantA = HostA, WantB = HostB;
+  for (int R = 0; R < Replays; ++R)
+    for (unsigned I = 0; I < N; ++I) {
+      WantB[I] += WantA[I] * WantA[I] + 1u;
+      WantA[I] += WantB[I] + 1u;
+    }
+  std::string D = difference(A.download(), WantA, "a");
+  if (D.empty())
+    D = difference(B.download(), WantB, "b");
+  report(D.empty(), "a capture forked onto a second stream by an event and "
+                    "joined back, replayed " +
+                        std::to_string(Replays) + " times" +
+                        (D.empty() ? std::string() : ": " + D));
+}
+
 int run() {
   if (skipWithoutGpu(Name))
     return 0;
   if (const char *Quick = std::getenv("MSTAGE_SUITE_QUICK"); Quick && *Quick)
     N = 1 << 12;
+  temporariesInsideCapture();
   replayEqualsDirect();
   firstUseInsideCapture();
   fillAndCopyInside();
   hostVectorInside();
   throwingCapture();
+  memoryOutlivesItsScope();
+  keptPastTheCapture();
+  forkJoin();
   return Failed ? 1 : 0;
 }
 

@@ -8,6 +8,9 @@
 //  - fill() of elements of 1, 2, 4, 8, 12 (three floats) and 16 bytes, read
 //    back by download() and by a kernel;
 //  - copy_from(), and one of the wrong size, which throws;
+//  - copy_from() between overlapping ranges of one vector, shifted by one
+//    element and by a third either way, directly, on a stream and captured
+//    into a graph: memmove, against std::memmove on the host;
 //  - resize() up and down keeping the first elements;
 //  - upload() and download() on a stream, from and to pinned memory;
 //  - pinned_vector kernel arguments: const (input) and non-const (its
@@ -230,6 +233,52 @@ void copyAndResize() {
              (D.empty() ? std::string() : "; " + D));
 }
 
+// copy_from of one vector into itself, overlapping: memmove.
+void overlappingCopies() {
+  std::vector<unsigned> Start(N);
+  for (unsigned I = 0; I < N; ++I)
+    Start[I] = I;
+  struct Move {
+    size_t From, Count, To;
+  };
+  const size_t Third = N / 3;
+  const Move Moves[] = {{0, N - 1, 1},        {1, N - 1, 0},
+                        {0, N - Third, Third}, {Third, N - Third, 0},
+                        {5, Third, 5},         {N / 4, N / 2, N / 4 + 7}};
+  std::string D;
+  mstage::stream S;
+  for (const Move &M : Moves)
+    for (int How = 0; How < 3 && D.empty(); ++How) {
+      std::vector<unsigned> Want = Start;
+      std::memmove(Want.data() + M.To, Want.data() + M.From,
+                   M.Count * sizeof(unsigned));
+      mstage::device_vector<unsigned> V(Start);
+      if (How == 0) {
+        V.copy_from(V, M.From, M.Count, M.To);
+      } else if (How == 1) {
+        V.use_on(S);
+        V.copy_from(V, M.From, M.Count, M.To, S);
+        S.synchronize();
+      } else {
+        V.use_on(S);
+        mstage::graph G = mstage::capture(
+            S, [&] { V.copy_from(V, M.From, M.Count, M.To, S); });
+        G.launch(S);
+        S.synchronize();
+      }
+      D = difference(V.download(), Want,
+                     std::string(How == 0   ? "directly"
+                                 : How == 1 ? "on a stream"
+                                            : "captured") +
+                         ", " + std::to_string(M.Count) + " elements from " +
+                         std::to_string(M.From) + " to " +
+                         std::to_string(M.To));
+    }
+  report(D.empty(), "copy_from between overlapping ranges of one vector is "
+                    "memmove (directly, on a stream, captured)" +
+                        (D.empty() ? std::string() : "; " + D));
+}
+
 void streamCopies() {
   mstage::stream S;
   mstage::pinned_vector<float> In(N), Out(N, 0.f);
@@ -360,6 +409,7 @@ int run() {
   constructGetDownload();
   fills();
   copyAndResize();
+  overlappingCopies();
   streamCopies();
   pinnedArguments();
   managed();

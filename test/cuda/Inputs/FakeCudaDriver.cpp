@@ -7,7 +7,8 @@
 //   FAKECUDA_FAIL=cuMemAlloc=2,cuLaunchKernel@2=700
 // fails cuMemAlloc with CUresult 2, and cuLaunchKernel with 700 from its
 // second call on. cuGetErrorName knows a few codes; cuGetErrorString says
-// "text of N", except for 12345, which neither names.
+// "text of N", except for 12345, which neither names. As the driver does,
+// cuMemPoolCreate fails while a stream is captured.
 //
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
@@ -60,6 +61,9 @@ CUresult injected(const char *Name) {
 CUdeviceptr deviceMemory(size_t Bytes) {
   return (CUdeviceptr)std::aligned_alloc(256, (Bytes + 255) / 256 * 256);
 }
+
+// Streams being captured.
+int Capturing = 0;
 
 // Distinct non-null handles for the driver's opaque objects.
 int Dummy[8];
@@ -296,6 +300,8 @@ CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
 }
 CUresult cuMemPoolCreate(CUmemoryPool *P, const CUmemPoolProps *) {
   FAIL("cuMemPoolCreate");
+  if (Capturing)
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   *P = (CUmemoryPool)handle(4);
   return CUDA_SUCCESS;
 }
@@ -377,10 +383,12 @@ CUresult cuMemPrefetchAsync(CUdeviceptr, size_t, CUmemLocation, unsigned int,
 }
 CUresult cuStreamBeginCapture(CUstream, CUstreamCaptureMode) {
   FAIL("cuStreamBeginCapture");
+  ++Capturing;
   return CUDA_SUCCESS;
 }
 CUresult cuStreamEndCapture(CUstream, CUgraph *G) {
   FAIL("cuStreamEndCapture");
+  --Capturing;
   *G = (CUgraph)handle(5);
   return CUDA_SUCCESS;
 }
