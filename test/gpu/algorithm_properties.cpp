@@ -131,6 +131,15 @@ template <class T> std::vector<T> bitsSorted(std::vector<T> V) {
   return V;
 }
 
+// What a vector holds once S has run: an algorithm enqueued on S is not
+// ordered with download(), which waits for the vector's home stream only.
+template <class T>
+std::vector<T> settled(const mstage::device_vector<T> &V,
+                       mstage::stream_ref S) {
+  S.synchronize();
+  return V.download();
+}
+
 // sort, sort(std::less<>), sort_by_key (stable: values are the original
 // positions) against std::stable_sort in the documented order; sort with <
 // written as a lambda: a permutation, and sorted where there are no NaNs.
@@ -150,21 +159,21 @@ void checkSort(const char *Type, std::size_t N, Mix M, mstage::stream_ref S) {
     Want[I] = In[Order[I]];
   mstage::device_vector<K> D(In);
   mstage::sort.on(S)(D);
-  expectBits("sort" + What, N, Sd, D.download(), Want);
+  expectBits("sort" + What, N, Sd, settled(D, S), Want);
   D.upload(In);
   mstage::sort.on(S)(D, std::less<>());
-  expectBits("sort(less<>)" + What, N, Sd, D.download(), Want);
+  expectBits("sort(less<>)" + What, N, Sd, settled(D, S), Want);
   D.upload(In);
   mstage::device_vector<unsigned> DP(Pos);
   mstage::sort_by_key.on(S)(D, DP);
-  expectBits("sort_by_key keys" + What, N, Sd, D.download(), Want);
-  expectBits("sort_by_key stability" + What, N, Sd, DP.download(), Order);
+  expectBits("sort_by_key keys" + What, N, Sd, settled(D, S), Want);
+  expectBits("sort_by_key stability" + What, N, Sd, settled(DP, S), Order);
 
   // A lambda: not recognized as std::less, the merge sort. With NaNs, <
   // is no strict weak order: a permutation is all that is promised.
   D.upload(In);
   mstage::sort.on(S)(D, [](K A, K B) { return A < B; });
-  std::vector<K> Got = D.download();
+  std::vector<K> Got = settled(D, S);
   expectBits("sort(<) is a permutation" + What, N, Sd, bitsSorted(Got),
              bitsSorted(In));
   bool HasNaN = false;
@@ -188,7 +197,7 @@ void checkBadComparators(std::size_t N, mstage::stream_ref S) {
     return ((unsigned(A) * 2654435761u) ^ (unsigned(B) * 40503u)) >> 31;
   });
   expectBits("sort(random comparator) is a permutation", N, Sd,
-             bitsSorted(D.download()), bitsSorted(In));
+             bitsSorted(settled(D, S)), bitsSorted(In));
   struct Rec {
     int Key;
     unsigned Id;
@@ -198,7 +207,7 @@ void checkBadComparators(std::size_t N, mstage::stream_ref S) {
     Recs[I] = {3, unsigned(I)};
   mstage::device_vector<Rec> DR(Recs);
   mstage::sort.on(S)(DR, [](const Rec &A, const Rec &B) { return A.Key < B.Key; });
-  std::vector<Rec> GotR = DR.download();
+  std::vector<Rec> GotR = settled(DR, S);
   ++Cases;
   for (std::size_t I = 0; I < N; ++I)
     if (GotR[I].Id != I) {
@@ -305,11 +314,11 @@ void checkScan(std::size_t N, mstage::stream_ref S) {
   std::inclusive_scan(In.begin(), In.end(), Want.begin(), MatMul());
   mstage::device_vector<Mat> D(In), Out(N);
   mstage::inclusive_scan.on(S)(D, Out, MatMul());
-  expectBits("inclusive_scan(non-commutative)", N, Sd, Out.download(), Want);
+  expectBits("inclusive_scan(non-commutative)", N, Sd, settled(Out, S), Want);
   std::exclusive_scan(In.begin(), In.end(), Want.begin(), Mat{1, 0, 0, 1},
                       MatMul());
   mstage::exclusive_scan.on(S)(D, Out, Mat{1, 0, 0, 1}, MatMul());
-  expectBits("exclusive_scan(non-commutative)", N, Sd, Out.download(), Want);
+  expectBits("exclusive_scan(non-commutative)", N, Sd, settled(Out, S), Want);
 }
 
 // Two host threads, 400 reductions each, on one stream.

@@ -471,6 +471,7 @@ void keptPastTheCapture() {
   mstage::device_vector<unsigned> X(N, 2u), Y(N, 0u);
   mstage::graph G = mstage::capture(S, [&] { Add.on(S)(Y, std::as_const(X)); });
   G.launch(S);
+  S.synchronize(); // download() waits for Y's home stream, not for S
   std::string D = difference(Y.download(), std::vector<unsigned>(N, 3u), "y");
   report(Bad.empty() && D.empty(),
          "a device_vector made or resized in a capture and alive at its end: " +
