@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelChecker.h"
+#include "DeviceLibraryFunctions.h"
+#include "Diagnostics.h"
 #include "KernelTagger.h"
 
 #include "clang/AST/ASTContext.h"
@@ -23,7 +25,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/PointerIntPair.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <deque>
@@ -37,109 +38,20 @@ using namespace clang;
 namespace mstage {
 namespace {
 
-// The diagnostics the checker reports.
-struct KernelDiags {
-  unsigned CaptureByRef, CaptureThis, CaptureNotCopyable, CaptureUse,
-      ReferenceMember, NoBody, VirtualCall, Throw, Try, LongDouble, ThreadLocal,
-      HostGlobal, StaticLocal, DynamicCast, Typeid, InlineAsm,
-      WideIntFloatConversion, HostFunctionPointer, NestedLaunch, DynamicAlloca,
-      CalledFrom;
-
+// The IDs of the diagnostics, registered once per checker.
+class KernelDiags {
+public:
   explicit KernelDiags(DiagnosticsEngine &D) {
-    using Level = DiagnosticsEngine::Level;
-    CaptureByRef = D.getCustomDiagID(
-        Level::Error,
-        "mstage: kernel lambda captures %0 by reference; a reference would "
-        "point into host memory. Capture it by value ([=] or [%1]) or pass "
-        "it as a kernel argument");
-    CaptureThis = D.getCustomDiagID(
-        Level::Error,
-        "mstage: kernel lambda captures 'this'; the object it points to is "
-        "in host memory. Copy the members you need into local variables and "
-        "capture those, or capture a copy of the object with [*this]");
-    CaptureNotCopyable = D.getCustomDiagID(
-        Level::Error,
-        "mstage: kernel lambda captures %0 by value, but its type %1 is not "
-        "trivially copyable and cannot be copied to the GPU; pass it as a "
-        "kernel argument instead");
-    CaptureUse = D.getCustomDiagID(Level::Note,
-                                   "%0 is captured because it is used here");
-    ReferenceMember = D.getCustomDiagID(
-        Level::Error,
-        "mstage: kernel function object has a reference member %0; a "
-        "reference would point into host memory. Store the value instead or "
-        "pass it as a kernel argument");
-    // A user function defined in another file is linked at launch from
-    // that file's device exports; a library function has none.
-    NoBody = D.getCustomDiagID(
-        Level::Error,
-        "mstage: kernel code calls %q0, a library function that has no "
-        "device version; the GPU can only run code that mstage++ compiles. "
-        "Write the operation in C++ in a file compiled with mstage++");
-    VirtualCall = D.getCustomDiagID(
-        Level::Error,
-        "mstage: virtual call to %q0 in a kernel; the vtable is in host "
-        "memory. Make the call non-virtual (qualify it as Class::method or "
-        "make the class final)");
-    Throw = D.getCustomDiagID(Level::Error,
-                              "mstage: exceptions are not supported in "
-                              "kernels; remove this 'throw'");
-    Try = D.getCustomDiagID(Level::Error,
-                            "mstage: exceptions are not supported in "
-                            "kernels; remove this 'try' block");
-    LongDouble = D.getCustomDiagID(
-        Level::Error,
-        "mstage: 'long double' is not supported in kernels; use double");
-    ThreadLocal = D.getCustomDiagID(
-        Level::Error,
-        "mstage: kernel code uses thread_local variable %q0; thread_local is "
-        "not supported in kernels. Use a local variable, or pass the value "
-        "as a kernel argument");
-    HostGlobal = D.getCustomDiagID(
-        Level::Error,
-        "mstage: kernel code uses %q0, a variable in host memory that the GPU "
-        "cannot see; pass it as a kernel argument or capture it by value");
-    // CUDA programmers reach for 'static' where they mean __shared__.
-    StaticLocal = D.getCustomDiagID(
-        Level::Error,
-        "mstage: static local variable %0 in kernel code is one object for "
-        "all threads, in host memory, which the GPU cannot see; for %select{an "
-        "array|a variable}1 per block in shared memory declare '%2'%select{|"
-        " and use '%3[0]'}1, for one per thread drop 'static'");
-    DynamicCast = D.getCustomDiagID(
-        Level::Error,
-        "mstage: dynamic_cast is not supported in kernels (the type "
-        "information is in host memory); use static_cast");
-    Typeid = D.getCustomDiagID(Level::Error,
-                               "mstage: typeid is not supported in kernels "
-                               "(the type information is in host memory)");
-    InlineAsm = D.getCustomDiagID(
-        Level::Error, "mstage: inline assembly is not supported in kernels; "
-                      "write the operation in C++");
-    // NVPTX has no instructions and no library for these conversions: the
-    // back end would stop the process at the first launch.
-    WideIntFloatConversion = D.getCustomDiagID(
-        Level::Error,
-        "mstage: conversion from %0 to %1 is not supported in kernels; the "
-        "GPU has no conversion between floating-point types and integers "
-        "wider than 64 bits. Convert through 'long long' or 'unsigned long "
-        "long'");
-    HostFunctionPointer = D.getCustomDiagID(
-        Level::Error,
-        "mstage: kernel code %select{calls a function through|passes}0 %1, "
-        "a function pointer that comes from the host%select{|, to a "
-        "function}0; the GPU cannot call host functions. Call the function "
-        "by name, or choose it with a template parameter");
-    NestedLaunch = D.getCustomDiagID(
-        Level::Error,
-        "mstage: kernel code launches a kernel; nested launches are not "
-        "supported. Launch each kernel from host code");
-    DynamicAlloca = D.getCustomDiagID(
-        Level::Error,
-        "mstage: dynamic stack allocation (%0) is not supported in kernels; "
-        "use an array whose size is a compile-time constant");
-    CalledFrom = D.getCustomDiagID(Level::Note, "called from %0 here");
+    for (unsigned K = 0; K != unsigned(Diag::NumDiags); ++K)
+      IDs[K] = diagID(D, static_cast<Diag>(K));
   }
+  unsigned operator[](Diag Kind) const {
+    assert(Kind < Diag::NumDiags && "not a diagnostic of Diagnostics.def");
+    return IDs[unsigned(Kind)];
+  }
+
+private:
+  unsigned IDs[unsigned(Diag::NumDiags)];
 };
 
 // What is remembered across the kernels of one translation unit.
@@ -168,25 +80,13 @@ static TranslationUnitState &getState(ASTContext &Ctx) {
   return *State;
 }
 
-// True for C library functions that the device has a version of.
-static bool isDeviceLibraryFunction(StringRef Name) {
-  static const llvm::StringSet<> Names = {
-#define MSTAGE_LIBDEVICE_FUNCTION(NAME) #NAME,
-#define MSTAGE_MEMORY_FUNCTION(NAME) #NAME,
-#define MSTAGE_INLINE_FUNCTION(NAME) #NAME,
-#define MSTAGE_RUNTIME_FUNCTION(NAME) #NAME,
-#include "DeviceLibraryFunctions.def"
-  };
-  return Names.contains(Name);
-}
-
 namespace {
 
 class KernelChecker {
 public:
   // Silent: report nothing, only find out whether there is an error.
   KernelChecker(ASTContext &Ctx, const FunctionDecl *Entry, bool Silent)
-      : Ctx(Ctx), Diags(Ctx.getDiagnostics()), Diag(Diags), Entry(Entry),
+      : Ctx(Ctx), Diags(Ctx.getDiagnostics()), DiagIDs(Diags), Entry(Entry),
         State(getState(Ctx)), Silent(Silent) {}
 
   bool run();
@@ -197,7 +97,7 @@ public:
   }
 
   ASTContext &getContext() const { return Ctx; }
-  const KernelDiags &diags() const { return Diag; }
+  const KernelDiags &diags() const { return DiagIDs; }
 
   // Records a call (or a reference) from the function being checked to
   // Callee at Loc: queues Callee if it has a body, reports it otherwise.
@@ -261,7 +161,7 @@ private:
 
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
-  KernelDiags Diag;
+  KernelDiags DiagIDs;
   const FunctionDecl *Entry;
   TranslationUnitState &State;
   // The class of the kernel object (the lambda), if it is a class.
@@ -289,7 +189,7 @@ class FunctionBodyChecker : public RecursiveASTVisitor<FunctionBodyChecker> {
 
 public:
   explicit FunctionBodyChecker(KernelChecker &K)
-      : K(K), Ctx(K.getContext()), Diag(K.diags()) {}
+      : K(K), Ctx(K.getContext()), DiagIDs(K.diags()) {}
 
   bool shouldVisitImplicitCode() const { return true; }
 
@@ -341,7 +241,7 @@ private:
 
   KernelChecker &K;
   ASTContext &Ctx;
-  const KernelDiags &Diag;
+  const KernelDiags &DiagIDs;
   // Callee expressions of the calls seen, so that VisitDeclRefExpr does not
   // count a call twice.
   llvm::DenseSet<const Expr *> Callees;
@@ -376,7 +276,7 @@ bool FunctionBodyChecker::TraverseVarDecl(VarDecl *VD) {
   bool Report = !LongDoubleExpr && !InLongDoubleDecl &&
                 K.containsLongDouble(VD->getType());
   if (Report) {
-    K.error(VD->getLocation(), Diag.LongDouble, nullptr);
+    K.error(VD->getLocation(), DiagIDs[Diag::LongDouble], nullptr);
     InLongDoubleDecl = true;
   }
   bool Result = Base::TraverseVarDecl(VD);
@@ -416,13 +316,13 @@ bool FunctionBodyChecker::dataTraverseStmtPre(Stmt *S) {
   if (isStageCall(S))
     ++StageDepth;
   if (auto *E = dyn_cast<CXXTypeidExpr>(S)) {
-    K.error(E->getBeginLoc(), Diag.Typeid, nullptr);
+    K.error(E->getBeginLoc(), DiagIDs[Diag::Typeid], nullptr);
     return false;
   }
   auto *E = dyn_cast<Expr>(S);
   if (E && !LongDoubleExpr && !InLongDoubleDecl && !isLocalVariableRead(E) &&
       K.containsLongDouble(E->getType())) {
-    K.error(E->getExprLoc(), Diag.LongDouble, nullptr);
+    K.error(E->getExprLoc(), DiagIDs[Diag::LongDouble], nullptr);
     LongDoubleExpr = E;
   }
   return true;
@@ -449,8 +349,8 @@ void FunctionBodyChecker::checkHostFunctionPointer(const Expr *E, bool Called) {
     return;
   std::string Source = K.hostSource(E);
   if (!Source.empty())
-    K.error(E->getBeginLoc(), Diag.HostFunctionPointer, nullptr, Called ? 0 : 1,
-            Source);
+    K.error(E->getBeginLoc(), DiagIDs[Diag::HostFunctionPointer], nullptr,
+            Called ? 0 : 1, Source);
 }
 
 bool FunctionBodyChecker::VisitCallExpr(CallExpr *E) {
@@ -483,7 +383,7 @@ bool FunctionBodyChecker::VisitCallExpr(CallExpr *E) {
     if (Dispatch && Object) {
       Callee = MD->getDevirtualizedMethod(Object, /*IsAppleKext=*/false);
       if (!Callee) {
-        K.error(E->getExprLoc(), Diag.VirtualCall, MD,
+        K.error(E->getExprLoc(), DiagIDs[Diag::VirtualCall], MD,
                 static_cast<const NamedDecl *>(MD));
         return true;
       }
@@ -537,7 +437,7 @@ bool FunctionBodyChecker::VisitCXXDeleteExpr(CXXDeleteExpr *E) {
   // the destructor through the vtable.
   if (Dtor->isVirtual() &&
       !Dtor->getDevirtualizedMethod(E->getArgument(), /*IsAppleKext=*/false)) {
-    K.error(E->getBeginLoc(), Diag.VirtualCall, Dtor,
+    K.error(E->getBeginLoc(), DiagIDs[Diag::VirtualCall], Dtor,
             static_cast<const NamedDecl *>(Dtor));
     return true;
   }
@@ -553,7 +453,7 @@ bool FunctionBodyChecker::VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr *E) {
 
 bool FunctionBodyChecker::VisitVarDecl(VarDecl *VD) {
   if (Ctx.getAsVariableArrayType(VD->getType()))
-    K.error(VD->getLocation(), Diag.DynamicAlloca, VD,
+    K.error(VD->getLocation(), DiagIDs[Diag::DynamicAlloca], VD,
             "a variable-length array");
   // A local object is destroyed when it goes out of scope.
   if (!VD->hasLocalStorage() || VD->getType()->isReferenceType())
@@ -567,24 +467,24 @@ bool FunctionBodyChecker::VisitVarDecl(VarDecl *VD) {
 }
 
 bool FunctionBodyChecker::VisitCXXThrowExpr(CXXThrowExpr *E) {
-  K.error(E->getThrowLoc(), Diag.Throw, nullptr);
+  K.error(E->getThrowLoc(), DiagIDs[Diag::Throw], nullptr);
   return true;
 }
 
 bool FunctionBodyChecker::VisitCXXTryStmt(CXXTryStmt *S) {
-  K.error(S->getTryLoc(), Diag.Try, nullptr);
+  K.error(S->getTryLoc(), DiagIDs[Diag::Try], nullptr);
   return true;
 }
 
 bool FunctionBodyChecker::VisitCXXDynamicCastExpr(CXXDynamicCastExpr *E) {
   // Casts to a base class are resolved at compile time.
   if (E->getCastKind() == CK_Dynamic)
-    K.error(E->getOperatorLoc(), Diag.DynamicCast, nullptr);
+    K.error(E->getOperatorLoc(), DiagIDs[Diag::DynamicCast], nullptr);
   return true;
 }
 
 bool FunctionBodyChecker::VisitAsmStmt(AsmStmt *S) {
-  K.error(S->getAsmLoc(), Diag.InlineAsm, nullptr);
+  K.error(S->getAsmLoc(), DiagIDs[Diag::InlineAsm], nullptr);
   return true;
 }
 
@@ -604,7 +504,7 @@ void FunctionBodyChecker::checkWideIntFloatConversion(const Expr *Operand,
   // A constant operand is converted by the compiler.
   if (Operand && Operand->isEvaluatable(Ctx))
     return;
-  K.error(Loc, Diag.WideIntFloatConversion, nullptr, From, To);
+  K.error(Loc, DiagIDs[Diag::WideIntFloatConversion], nullptr, From, To);
 }
 
 bool FunctionBodyChecker::VisitCastExpr(CastExpr *E) {
@@ -664,7 +564,7 @@ void KernelChecker::checkKernelObject() {
   // a lambda's by-reference captures.
   for (const FieldDecl *Field : KernelClass->fields())
     if (Field->getType()->isReferenceType())
-      error(Field->getLocation(), Diag.ReferenceMember, Field,
+      error(Field->getLocation(), DiagIDs[Diag::ReferenceMember], Field,
             static_cast<const NamedDecl *>(Field));
 }
 
@@ -682,20 +582,21 @@ void KernelChecker::checkLambdaCaptures(const CXXRecordDecl *Lambda) {
     bool Reported = false;
     switch (Capture.getCaptureKind()) {
     case LCK_This:
-      Reported = error(Loc, Diag.CaptureThis, nullptr);
+      Reported = error(Loc, DiagIDs[Diag::CaptureThis], nullptr);
       break;
     case LCK_StarThis: {
       QualType T = ThisField ? ThisField->getType() : QualType();
       if (T.isNull() || T.isTriviallyCopyableType(Ctx))
         continue;
       Name = "'*this'";
-      Reported = error(Loc, Diag.CaptureNotCopyable, ThisField, Name, T);
+      Reported =
+          error(Loc, DiagIDs[Diag::CaptureNotCopyable], ThisField, Name, T);
       break;
     }
     case LCK_ByRef: {
       const ValueDecl *Var = Capture.getCapturedVar();
       Name = "'" + Var->getDeclName().getAsString() + "'";
-      Reported = error(Loc, Diag.CaptureByRef, Var,
+      Reported = error(Loc, DiagIDs[Diag::CaptureByRef], Var,
                        static_cast<const NamedDecl *>(Var),
                        Var->getDeclName().getAsString());
       break;
@@ -709,7 +610,7 @@ void KernelChecker::checkLambdaCaptures(const CXXRecordDecl *Lambda) {
       if (T->isDependentType() || T.isTriviallyCopyableType(Ctx))
         continue;
       Name = "'" + Var->getDeclName().getAsString() + "'";
-      Reported = error(Loc, Diag.CaptureNotCopyable, Var,
+      Reported = error(Loc, DiagIDs[Diag::CaptureNotCopyable], Var,
                        static_cast<const NamedDecl *>(Var), T);
       break;
     }
@@ -717,7 +618,7 @@ void KernelChecker::checkLambdaCaptures(const CXXRecordDecl *Lambda) {
       continue;
     }
     if (Reported && Capture.isImplicit())
-      Diags.Report(Capture.getLocation(), Diag.CaptureUse) << Name;
+      Diags.Report(Capture.getLocation(), DiagIDs[Diag::CaptureUse]) << Name;
   }
 }
 
@@ -731,9 +632,9 @@ void KernelChecker::checkFunction(const FunctionDecl *FD) {
     KernelParams.insert(MD->param_begin(), MD->param_end());
   for (const ParmVarDecl *Param : FD->parameters())
     if (containsLongDouble(Param->getType()))
-      error(Param->getLocation(), Diag.LongDouble, nullptr);
+      error(Param->getLocation(), DiagIDs[Diag::LongDouble], nullptr);
   if (containsLongDouble(FD->getReturnType()))
-    error(FD->getLocation(), Diag.LongDouble, nullptr);
+    error(FD->getLocation(), DiagIDs[Diag::LongDouble], nullptr);
 
   FunctionBodyChecker Body(*this);
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
@@ -791,11 +692,11 @@ static bool isDynamicAlloca(const FunctionDecl *FD) {
 
 void KernelChecker::addCall(const FunctionDecl *Callee, SourceLocation Loc) {
   if (isKernelLaunch(Callee)) {
-    error(Loc, Diag.NestedLaunch, nullptr);
+    error(Loc, DiagIDs[Diag::NestedLaunch], nullptr);
     return;
   }
   if (isDynamicAlloca(Callee)) {
-    error(Loc, Diag.DynamicAlloca, nullptr,
+    error(Loc, DiagIDs[Diag::DynamicAlloca], nullptr,
           "'" + Callee->getName().str() + "'");
     return;
   }
@@ -823,7 +724,8 @@ void KernelChecker::addCall(const FunctionDecl *Callee, SourceLocation Loc) {
       mayBeDefinedElsewhere(Callee) ||
       (Silent && Callee->isImplicitlyInstantiable()))
     return;
-  error(Loc, Diag.NoBody, Callee, static_cast<const NamedDecl *>(Callee));
+  error(Loc, DiagIDs[Diag::NoBody], Callee,
+        static_cast<const NamedDecl *>(Callee));
 }
 
 // The kernel entry copies and destroys the kernel lambda; its captures are
@@ -886,7 +788,8 @@ bool KernelChecker::mayBeDefinedElsewhere(const FunctionDecl *FD) const {
 
 void KernelChecker::checkVariableUse(const VarDecl *VD, SourceLocation Loc) {
   if (VD->getTLSKind() != VarDecl::TLS_None) {
-    error(Loc, Diag.ThreadLocal, VD, static_cast<const NamedDecl *>(VD));
+    error(Loc, DiagIDs[Diag::ThreadLocal], VD,
+          static_cast<const NamedDecl *>(VD));
     return;
   }
   if (!VD->hasGlobalStorage() || VD->isConstexpr())
@@ -907,12 +810,12 @@ void KernelChecker::checkVariableUse(const VarDecl *VD, SourceLocation Loc) {
       CalledFrom.count(Owner->getCanonicalDecl())) {
     // Reported at the declaration, once however often it is used.
     auto [Suggestion, IsArray] = sharedArraySuggestion(VD);
-    error(VD->getLocation(), Diag.StaticLocal, VD,
+    error(VD->getLocation(), DiagIDs[Diag::StaticLocal], VD,
           static_cast<const NamedDecl *>(VD), IsArray ? 0 : 1, Suggestion,
           VD->getName());
     return;
   }
-  error(Loc, Diag.HostGlobal, VD, static_cast<const NamedDecl *>(VD));
+  error(Loc, DiagIDs[Diag::HostGlobal], VD, static_cast<const NamedDecl *>(VD));
 }
 
 // The shared_array declaration that gives VD's type one per block:
@@ -1030,7 +933,7 @@ void KernelChecker::noteCallChain() {
     const CallSite &Site = It->second;
     if (!Site.Caller || Site.Caller == Entry)
       return;
-    Diags.Report(Site.Loc, Diag.CalledFrom) << describe(Site.Caller);
+    Diags.Report(Site.Loc, DiagIDs[Diag::CalledFrom]) << describe(Site.Caller);
     FD = Site.Caller;
   }
 }

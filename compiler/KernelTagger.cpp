@@ -1,6 +1,6 @@
 //===- KernelTagger.cpp - Name kernel entries for the extraction pass -----===//
 #include "KernelTagger.h"
-#include "KernelTags.h"
+#include "formats/KernelTags.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

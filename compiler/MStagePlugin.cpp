@@ -6,13 +6,14 @@
 // pass that embeds the kernels' ahead-of-time code at its end.
 //
 //===----------------------------------------------------------------------===//
-#include "AotCompile.h"
-#include "DeviceExports.h"
-#include "DeviceOptimizer.h"
+#include "Diagnostics.h"
 #include "KernelChecker.h"
-#include "KernelExtraction.h"
 #include "KernelTagger.h"
-#include "PluginOptions.h"
+#include "aot/AotCompile.h"
+#include "plugin/KernelExtraction.h"
+#include "plugin/PluginOptions.h"
+#include "transforms/DeviceExports.h"
+#include "transforms/DeviceOptimizer.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
@@ -146,13 +147,7 @@ public:
       if (C.DeclMustBeEmitted(FD) && hasFrontEndChecks(C, FD) &&
           Reported.insert(FD).second)
         D.Report(FD->getLocation(),
-                 D.getCustomDiagID(
-                     DiagnosticsEngine::Error,
-                     "mstage: kernel code calls %0, which was compiled with "
-                     "the sanitizer's checks before mstage saw that kernels "
-                     "use it, and the checks cannot run on the GPU; declare "
-                     "it 'inline' or 'static', or give it "
-                     "__attribute__((no_sanitize(\"all\")))"))
+                 mstage::diagID(D, mstage::Diag::SanitizedCallee))
             << FD;
       disableSanitizers(const_cast<FunctionDecl *>(FD));
     }
@@ -167,13 +162,7 @@ private:
       return;
     const SourceManager &SM = C.getSourceManager();
     DiagnosticsEngine &D = C.getDiagnostics();
-    unsigned ID = D.getCustomDiagID(
-        DiagnosticsEngine::Warning,
-        "mstage: kernel code tests __CUDA_ARCH__, which mstage++ never "
-        "defines: kernel code is compiled once, as host C++, for the GPU and "
-        "the CPU back end alike, so the GPU runs the branch written for the "
-        "host; write one version for both, or choose with a value the host "
-        "computes, such as stage(...), which the JIT folds into the kernel");
+    unsigned ID = mstage::diagID(D, mstage::Diag::CudaArchTest);
     for (SourceLocation Loc : *CudaArchTests) {
       // A library's own tests are not the user's to change.
       if (SM.isInSystemHeader(Loc))
@@ -224,10 +213,7 @@ protected:
     const LangOptions &LO = CI.getLangOpts();
     if (LO.CPlusPlus && !LO.CPlusPlus17) {
       DiagnosticsEngine &D = CI.getDiagnostics();
-      D.Report(D.getCustomDiagID(DiagnosticsEngine::Fatal,
-                                 "mstage: C++17 or later is needed, and this "
-                                 "compile selects -std=%0; use -std=c++17 or "
-                                 "later"))
+      D.Report(mstage::diagID(D, mstage::Diag::CxxStandard))
           << LangStandard::getLangStandardForKind(LO.LangStd).getName();
     }
     auto Tests = std::make_shared<std::vector<SourceLocation>>();
@@ -247,9 +233,7 @@ protected:
           return false;
       } else {
         DiagnosticsEngine &D = CI.getDiagnostics();
-        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
-                                   "mstage: unknown plugin argument '%0'"))
-            << Arg;
+        D.Report(mstage::diagID(D, mstage::Diag::UnknownPluginArgument)) << Arg;
         return false;
       }
     }
@@ -267,8 +251,7 @@ private:
       for (llvm::StringRef A : Items) {
         if (llvm::Error E = mstage::checkNVPTXArch(A)) {
           DiagnosticsEngine &D = CI.getDiagnostics();
-          D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
-                                     "mstage: -mstage-arch=%0: %1, or none"))
+          D.Report(mstage::diagID(D, mstage::Diag::BadAotArch))
               << List << llvm::toString(std::move(E));
           return false;
         }

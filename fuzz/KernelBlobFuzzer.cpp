@@ -7,8 +7,8 @@
 // mstage++.
 //
 //===----------------------------------------------------------------------===//
-#include "KernelBlob.h"
-#include "StageValueText.h"
+#include "formats/KernelBlob.h"
+#include "formats/StageValueText.h"
 
 #include "llvm/Support/Error.h"
 

@@ -7,8 +7,8 @@
 // and the dump show it) as text that parses to the same value.
 //
 //===----------------------------------------------------------------------===//
-#include "KernelBlob.h"
-#include "StageValueText.h"
+#include "formats/KernelBlob.h"
+#include "formats/StageValueText.h"
 
 #include <cmath>
 #include <cstdint>

@@ -17,7 +17,6 @@
 //    only a GPU's driver can tell it.
 //
 //===----------------------------------------------------------------------===//
-#include "AotImage.h"
 #include "CodeForLaunch.h"
 #include "core/Backend.h"
 #include "core/KernelRegistry.h"
@@ -26,6 +25,7 @@
 #include "core/Stream.h"
 #include "cpu/CpuThreadPool.h"
 #include "cuda/CudaDriver.h"
+#include "formats/AotImage.h"
 #include "support/Settings.h"
 
 #include "mstage/abi.h"

@@ -1,8 +1,5 @@
 //===- Launch.cpp - mstage_rt_launch: find or make the code, then launch ===//
-#include "AotImage.h"
-#include "CaptureInMemory.h"
 #include "CodeForLaunch.h"
-#include "StageValueText.h"
 #include "cache/CacheKey.h"
 #include "cache/CubinWriter.h"
 #include "cache/DiskCache.h"
@@ -21,6 +18,8 @@
 #include "cpu/CpuBackend.h"
 #include "cpu/StageCheck.h"
 #include "cuda/CudaDriver.h"
+#include "formats/AotImage.h"
+#include "formats/StageValueText.h"
 #include "inspect/Dump.h"
 #include "inspect/Stats.h"
 #include "inspect/Trace.h"
@@ -28,6 +27,7 @@
 #include "jit/CompilePool.h"
 #include "jit/JitCompiler.h"
 #include "support/Settings.h"
+#include "transforms/CaptureInMemory.h"
 
 #include "mstage/abi.h"
 

@@ -21,9 +21,9 @@
 // needed.
 //
 //===----------------------------------------------------------------------===//
-#include "AotImage.h"
-#include "KernelBlob.h"
-#include "StageValueText.h"
+#include "formats/AotImage.h"
+#include "formats/KernelBlob.h"
+#include "formats/StageValueText.h"
 #include "jit/DeviceLibrary.h"
 #include "jit/JitCompiler.h"
 

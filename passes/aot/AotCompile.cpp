@@ -1,14 +1,14 @@
 //===- AotCompile.cpp - Compile a unit's generic kernels ahead of time ----===//
-#include "AotCompile.h"
-#include "AotImage.h"
-#include "CaptureInMemory.h"
-#include "CudaToolkit.h"
-#include "DeviceCodegen.h"
-#include "DeviceOptimizer.h"
-#include "GenericKernel.h"
-#include "KernelBlob.h"
-#include "LibDevice.h"
-#include "PluginOptions.h"
+#include "aot/AotCompile.h"
+#include "aot/CudaToolkit.h"
+#include "aot/LibDevice.h"
+#include "formats/AotImage.h"
+#include "formats/KernelBlob.h"
+#include "plugin/PluginOptions.h"
+#include "transforms/CaptureInMemory.h"
+#include "transforms/DeviceCodegen.h"
+#include "transforms/DeviceOptimizer.h"
+#include "transforms/GenericKernel.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -40,25 +40,10 @@ using namespace llvm;
 namespace mstage {
 namespace {
 
-// ptxas as the runtime finds it (runtime/cuda/CudaTools.cpp): MSTAGE_PTXAS (a
-// path, or off), else findCudaTool. Path is "" without one, and Why says why.
-struct PtxasChoice {
-  std::string Path, Why;
-};
-
+// ptxas as the runtime finds it (runtime/cuda/CudaTools.cpp).
 PtxasChoice findPtxas() {
   const char *Env = std::getenv("MSTAGE_PTXAS");
-  if (Env && *Env) {
-    if (StringRef(Env) == "off")
-      return {"", "MSTAGE_PTXAS=off"};
-    if (!sys::fs::can_execute(Env))
-      return {"", "MSTAGE_PTXAS='" + std::string(Env) +
-                      "' is not a program that can be run"};
-    return {Env, ""};
-  }
-  if (std::string P = findCudaTool("ptxas"); !P.empty())
-    return {P, ""};
-  return {"", "ptxas was not found (set CUDA_HOME or MSTAGE_PTXAS)"};
+  return choosePtxas(Env ? Env : "");
 }
 
 // What went wrong for some of the kernels, on some architectures.

@@ -9,8 +9,8 @@
 // images (the runtime then waits for the JIT).
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_AOTCOMPILE_H
-#define MSTAGE_PASSES_AOTCOMPILE_H
+#ifndef MSTAGE_PASSES_AOT_AOTCOMPILE_H
+#define MSTAGE_PASSES_AOT_AOTCOMPILE_H
 
 #include "llvm/IR/PassManager.h"
 

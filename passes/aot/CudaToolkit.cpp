@@ -1,8 +1,9 @@
 //===- CudaToolkit.cpp - Where the CUDA toolkit's tools are ---------------===//
-#include "CudaToolkit.h"
+#include "aot/CudaToolkit.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 
 #include <cstdlib>
@@ -23,6 +24,23 @@ std::string findCudaTool(StringRef Name) {
   if (auto P = sys::findProgramByName(Name, Paths))
     return *P;
   return "";
+}
+
+PtxasChoice choosePtxas(StringRef Setting) {
+  if (Setting == "off")
+    return {"", "MSTAGE_PTXAS=off"};
+  if (!Setting.empty()) {
+    if (!sys::fs::can_execute(Setting))
+      return {
+          "",
+          ("MSTAGE_PTXAS='" + Setting + "' is not a program that can be run")
+              .str(),
+          /*Unrunnable=*/true};
+    return {Setting.str(), ""};
+  }
+  if (std::string P = findCudaTool("ptxas"); !P.empty())
+    return {P, ""};
+  return {"", "ptxas was not found (set CUDA_HOME or MSTAGE_PTXAS)"};
 }
 
 } // namespace mstage

@@ -5,8 +5,8 @@
 // find the same toolkit.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_CUDATOOLKIT_H
-#define MSTAGE_PASSES_CUDATOOLKIT_H
+#ifndef MSTAGE_PASSES_AOT_CUDATOOLKIT_H
+#define MSTAGE_PASSES_AOT_CUDATOOLKIT_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -17,6 +17,16 @@ namespace mstage {
 // A tool of the CUDA toolkit: from PATH, else $CUDA_HOME/bin, $CUDA_PATH/bin
 // or /usr/local/cuda/bin; "" when there is none.
 std::string findCudaTool(llvm::StringRef Name);
+
+// The ptxas that PTX is assembled with, from Setting, MSTAGE_PTXAS's value
+// as each reader got it ("" when unset): a program, or off; without one,
+// findCudaTool("ptxas"). The plugin and the runtime choose alike.
+struct PtxasChoice {
+  std::string Path;        // "" when there is none
+  std::string Why;         // when there is none, why
+  bool Unrunnable = false; // Setting names a program that cannot be run
+};
+PtxasChoice choosePtxas(llvm::StringRef Setting);
 
 } // namespace mstage
 

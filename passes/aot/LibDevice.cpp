@@ -1,5 +1,5 @@
 //===- LibDevice.cpp - NVIDIA's libdevice, embedded at build time ---------===//
-#include "LibDevice.h"
+#include "aot/LibDevice.h"
 
 extern "C" const char __mstage_libdevice_begin[];
 extern "C" const char __mstage_libdevice_end[];

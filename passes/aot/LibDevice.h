@@ -5,8 +5,8 @@
 // runs.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_LIBDEVICE_H
-#define MSTAGE_PASSES_LIBDEVICE_H
+#ifndef MSTAGE_PASSES_AOT_LIBDEVICE_H
+#define MSTAGE_PASSES_AOT_LIBDEVICE_H
 
 #include "llvm/ADT/StringRef.h"
 

@@ -1,5 +1,5 @@
 //===- AotImage.cpp - A unit's ahead-of-time generic kernel code ----------===//
-#include "AotImage.h"
+#include "formats/AotImage.h"
 
 #include "llvm/ADT/SmallVector.h"
 

@@ -15,10 +15,10 @@
 // J < I, 16-byte aligned (the layout of the runtime's StagedLaunch buffer).
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_AOTIMAGE_H
-#define MSTAGE_PASSES_AOTIMAGE_H
+#ifndef MSTAGE_PASSES_FORMATS_AOTIMAGE_H
+#define MSTAGE_PASSES_FORMATS_AOTIMAGE_H
 
-#include "KernelBlob.h"
+#include "formats/KernelBlob.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,5 +1,5 @@
 //===- KernelBlob.cpp - The embedded form of one extracted kernel ---------===//
-#include "KernelBlob.h"
+#include "formats/KernelBlob.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"

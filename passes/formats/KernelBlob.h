@@ -7,10 +7,10 @@
 // object or executable without running it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_KERNELBLOB_H
-#define MSTAGE_PASSES_KERNELBLOB_H
+#ifndef MSTAGE_PASSES_FORMATS_KERNELBLOB_H
+#define MSTAGE_PASSES_FORMATS_KERNELBLOB_H
 
-#include "PointerSlots.h"
+#include "formats/PointerSlots.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,5 +1,5 @@
 //===- KernelTags.cpp - How the front end marks kernel entries ------------===//
-#include "KernelTags.h"
+#include "formats/KernelTags.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"

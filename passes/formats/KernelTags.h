@@ -5,10 +5,10 @@
 // carries the kernel's names and source location to the extraction pass.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_KERNELTAGS_H
-#define MSTAGE_PASSES_KERNELTAGS_H
+#ifndef MSTAGE_PASSES_FORMATS_KERNELTAGS_H
+#define MSTAGE_PASSES_FORMATS_KERNELTAGS_H
 
-#include "KernelBlob.h"
+#include "formats/KernelBlob.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"

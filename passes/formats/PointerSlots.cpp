@@ -1,5 +1,5 @@
 //===- PointerSlots.cpp - Pointers a kernel reads from its parameters -----===//
-#include "PointerSlots.h"
+#include "formats/PointerSlots.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Argument.h"

@@ -8,8 +8,8 @@
 // (LaunchFacts.h) without reading the kernel's IR.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_POINTERSLOTS_H
-#define MSTAGE_PASSES_POINTERSLOTS_H
+#ifndef MSTAGE_PASSES_FORMATS_POINTERSLOTS_H
+#define MSTAGE_PASSES_FORMATS_POINTERSLOTS_H
 
 #include <cstdint>
 #include <optional>

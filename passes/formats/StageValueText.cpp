@@ -1,5 +1,5 @@
 //===- StageValueText.cpp - Staged values as text, and back ---------------===//
-#include "StageValueText.h"
+#include "formats/StageValueText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"

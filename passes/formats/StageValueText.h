@@ -5,10 +5,10 @@
 // line. Values are little-endian bytes, as the host evaluators write them.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_STAGEVALUETEXT_H
-#define MSTAGE_PASSES_STAGEVALUETEXT_H
+#ifndef MSTAGE_PASSES_FORMATS_STAGEVALUETEXT_H
+#define MSTAGE_PASSES_FORMATS_STAGEVALUETEXT_H
 
-#include "KernelBlob.h"
+#include "formats/KernelBlob.h"
 
 #include <optional>
 #include <string>

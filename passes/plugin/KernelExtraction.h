@@ -7,8 +7,8 @@
 // runtime. The host module keeps its own copy of the kernel.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_KERNELEXTRACTION_H
-#define MSTAGE_PASSES_KERNELEXTRACTION_H
+#ifndef MSTAGE_PASSES_PLUGIN_KERNELEXTRACTION_H
+#define MSTAGE_PASSES_PLUGIN_KERNELEXTRACTION_H
 
 #include "llvm/IR/PassManager.h"
 

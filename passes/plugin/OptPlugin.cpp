@@ -6,7 +6,7 @@
 //   opt -load-pass-plugin=build/lib/MStagePasses.so -passes=mstage-retarget
 //
 //===----------------------------------------------------------------------===//
-#include "Passes.h"
+#include "plugin/Passes.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"

@@ -6,8 +6,8 @@
 // "mstage: ..." line rather than opt's unknown-pass message.
 //
 //===----------------------------------------------------------------------===//
-#include "KernelExtraction.h"
-#include "Passes.h"
+#include "plugin/KernelExtraction.h"
+#include "plugin/Passes.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/DiagnosticInfo.h"

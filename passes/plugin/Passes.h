@@ -11,12 +11,12 @@
 // registerMStagePasses lists the names; docs/design-notes.md the parameters.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_PASSES_H
-#define MSTAGE_PASSES_PASSES_H
+#ifndef MSTAGE_PASSES_PLUGIN_PASSES_H
+#define MSTAGE_PASSES_PLUGIN_PASSES_H
 
-#include "KernelSpecialization.h"
-#include "LaunchFacts.h"
-#include "PointerSlots.h"
+#include "formats/PointerSlots.h"
+#include "transforms/KernelSpecialization.h"
+#include "transforms/LaunchFacts.h"
 
 #include "llvm/IR/PassManager.h"
 

@@ -1,5 +1,5 @@
 //===- PluginOptions.cpp - Options passed from mstage++ to the plugin -----===//
-#include "PluginOptions.h"
+#include "plugin/PluginOptions.h"
 
 namespace mstage {
 

@@ -4,8 +4,8 @@
 // same shared object, reads them here.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_PLUGINOPTIONS_H
-#define MSTAGE_PASSES_PLUGINOPTIONS_H
+#ifndef MSTAGE_PASSES_PLUGIN_PLUGINOPTIONS_H
+#define MSTAGE_PASSES_PLUGIN_PLUGINOPTIONS_H
 
 #include <string>
 #include <vector>

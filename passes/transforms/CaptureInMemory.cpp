@@ -1,6 +1,6 @@
 //===- CaptureInMemory.cpp - Kernel parameters too large for .param -------===//
-#include "CaptureInMemory.h"
-#include "AotImage.h"
+#include "transforms/CaptureInMemory.h"
+#include "formats/AotImage.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Attributes.h"

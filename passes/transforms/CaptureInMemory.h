@@ -15,8 +15,8 @@
 // parameters with paramsInMemory.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_CAPTUREINMEMORY_H
-#define MSTAGE_PASSES_CAPTUREINMEMORY_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_CAPTUREINMEMORY_H
+#define MSTAGE_PASSES_TRANSFORMS_CAPTUREINMEMORY_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,5 +1,5 @@
 //===- DeviceAtomics.cpp - Scope and memory order of device atomics -------===//
-#include "DeviceAtomics.h"
+#include "transforms/DeviceAtomics.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"

@@ -1,6 +1,6 @@
 //===- DeviceAtomics.h - Scope and memory order of device atomics ---------===//
-#ifndef MSTAGE_PASSES_DEVICEATOMICS_H
-#define MSTAGE_PASSES_DEVICEATOMICS_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_DEVICEATOMICS_H
+#define MSTAGE_PASSES_TRANSFORMS_DEVICEATOMICS_H
 
 #include "llvm/ADT/StringRef.h"
 

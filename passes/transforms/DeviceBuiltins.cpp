@@ -1,8 +1,8 @@
 //===- DeviceBuiltins.cpp - Map mstage builtins onto NVVM intrinsics ------===//
-#include "DeviceBuiltins.h"
-#include "DeviceComplex.h"
-#include "DeviceSharedArrays.h"
-#include "DeviceStreamLoads.h"
+#include "transforms/DeviceBuiltins.h"
+#include "transforms/DeviceComplex.h"
+#include "transforms/DeviceSharedArrays.h"
+#include "transforms/DeviceStreamLoads.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"

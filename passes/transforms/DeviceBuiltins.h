@@ -1,6 +1,6 @@
 //===- DeviceBuiltins.h - Map mstage builtins onto NVVM intrinsics --------===//
-#ifndef MSTAGE_PASSES_DEVICEBUILTINS_H
-#define MSTAGE_PASSES_DEVICEBUILTINS_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_DEVICEBUILTINS_H
+#define MSTAGE_PASSES_TRANSFORMS_DEVICEBUILTINS_H
 
 namespace llvm {
 class Module;

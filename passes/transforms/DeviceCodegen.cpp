@@ -1,7 +1,7 @@
 //===- DeviceCodegen.cpp - From a device module to PTX --------------------===//
-#include "DeviceCodegen.h"
-#include "DeviceOptimizer.h"
-#include "DeviceStreamLoads.h"
+#include "transforms/DeviceCodegen.h"
+#include "transforms/DeviceOptimizer.h"
+#include "transforms/DeviceStreamLoads.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"

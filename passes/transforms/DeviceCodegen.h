@@ -6,8 +6,8 @@
 // the check that every call is resolved, O3 and PTX.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_DEVICECODEGEN_H
-#define MSTAGE_PASSES_DEVICECODEGEN_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_DEVICECODEGEN_H
+#define MSTAGE_PASSES_TRANSFORMS_DEVICECODEGEN_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -10,7 +10,7 @@
 // {double, double}), so the calls need no change.
 //
 //===----------------------------------------------------------------------===//
-#include "DeviceComplex.h"
+#include "transforms/DeviceComplex.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"

@@ -1,6 +1,6 @@
 //===- DeviceComplex.h - Device bodies of the complex arithmetic helpers --===//
-#ifndef MSTAGE_PASSES_DEVICECOMPLEX_H
-#define MSTAGE_PASSES_DEVICECOMPLEX_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_DEVICECOMPLEX_H
+#define MSTAGE_PASSES_TRANSFORMS_DEVICECOMPLEX_H
 
 namespace llvm {
 class Module;

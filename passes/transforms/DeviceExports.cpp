@@ -1,14 +1,14 @@
 //===- DeviceExports.cpp - Device code shared between translation units ---===//
-#include "DeviceExports.h"
-#include "DeviceAtomics.h"
-#include "DeviceBuiltins.h"
-#include "DeviceOptimizer.h"
-#include "DevicePrintf.h"
-#include "DeviceRetarget.h"
-#include "KernelTags.h"
+#include "transforms/DeviceExports.h"
+#include "DeviceLibraryFunctions.h"
+#include "formats/KernelTags.h"
+#include "transforms/DeviceAtomics.h"
+#include "transforms/DeviceBuiltins.h"
+#include "transforms/DeviceOptimizer.h"
+#include "transforms/DevicePrintf.h"
+#include "transforms/DeviceRetarget.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
@@ -26,19 +26,6 @@ using namespace llvm;
 
 namespace mstage {
 namespace {
-
-// C library functions that the device has its own version of (the list the
-// plugin's checker accepts).
-bool isDeviceLibraryFunction(StringRef Name) {
-  static const StringSet<> Names = {
-#define MSTAGE_LIBDEVICE_FUNCTION(NAME) #NAME,
-#define MSTAGE_MEMORY_FUNCTION(NAME) #NAME,
-#define MSTAGE_INLINE_FUNCTION(NAME) #NAME,
-#define MSTAGE_RUNTIME_FUNCTION(NAME) #NAME,
-#include "../compiler/DeviceLibraryFunctions.def"
-  };
-  return Names.contains(Name);
-}
 
 // Declarations that the target, the device runtime, libdevice or mstage's
 // own lowering provide.

@@ -13,11 +13,11 @@
 // Host code fails the checks, so it is not embedded.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_DEVICEEXPORTS_H
-#define MSTAGE_PASSES_DEVICEEXPORTS_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_DEVICEEXPORTS_H
+#define MSTAGE_PASSES_TRANSFORMS_DEVICEEXPORTS_H
 
-#include "KernelBlob.h"
-#include "StageSlicing.h"
+#include "formats/KernelBlob.h"
+#include "transforms/StageSlicing.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"

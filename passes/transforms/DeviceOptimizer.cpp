@@ -1,6 +1,6 @@
 //===- DeviceOptimizer.cpp - Optimize device modules and emit PTX ---------===//
-#include "DeviceOptimizer.h"
-#include "DeviceRetarget.h"
+#include "transforms/DeviceOptimizer.h"
+#include "transforms/DeviceRetarget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

@@ -4,8 +4,8 @@
 // intact for the JIT to specialize) and the runtime (O3, then PTX).
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_DEVICEOPTIMIZER_H
-#define MSTAGE_PASSES_DEVICEOPTIMIZER_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_DEVICEOPTIMIZER_H
+#define MSTAGE_PASSES_TRANSFORMS_DEVICEOPTIMIZER_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"

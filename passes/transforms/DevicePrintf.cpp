@@ -1,5 +1,5 @@
 //===- DevicePrintf.cpp - printf and assert in kernels, through CUDA ------===//
-#include "DevicePrintf.h"
+#include "transforms/DevicePrintf.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/IRBuilder.h"

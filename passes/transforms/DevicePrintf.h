@@ -1,6 +1,6 @@
 //===- DevicePrintf.h - printf and assert in kernels, through CUDA's runtime ===//
-#ifndef MSTAGE_PASSES_DEVICEPRINTF_H
-#define MSTAGE_PASSES_DEVICEPRINTF_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_DEVICEPRINTF_H
+#define MSTAGE_PASSES_TRANSFORMS_DEVICEPRINTF_H
 
 #include "llvm/Support/Error.h"
 

@@ -1,5 +1,5 @@
 //===- DeviceRetarget.cpp - Turn host IR into nvptx64 device IR -----------===//
-#include "DeviceRetarget.h"
+#include "transforms/DeviceRetarget.h"
 
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Instructions.h"

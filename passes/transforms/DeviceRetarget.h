@@ -1,6 +1,6 @@
 //===- DeviceRetarget.h - Turn host IR into nvptx64 device IR -------------===//
-#ifndef MSTAGE_PASSES_DEVICERETARGET_H
-#define MSTAGE_PASSES_DEVICERETARGET_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_DEVICERETARGET_H
+#define MSTAGE_PASSES_TRANSFORMS_DEVICERETARGET_H
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"

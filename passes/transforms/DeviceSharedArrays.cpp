@@ -1,7 +1,7 @@
 //===- DeviceSharedArrays.cpp - shared_array declarations as .shared globals =//
-#include "DeviceSharedArrays.h"
-#include "DeviceOptimizer.h"
-#include "KernelTags.h"
+#include "transforms/DeviceSharedArrays.h"
+#include "formats/KernelTags.h"
+#include "transforms/DeviceOptimizer.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"

@@ -9,8 +9,8 @@
 // globals as the kernel's static shared memory (runtime/core/LaunchLimits.cpp).
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_DEVICESHAREDARRAYS_H
-#define MSTAGE_PASSES_DEVICESHAREDARRAYS_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_DEVICESHAREDARRAYS_H
+#define MSTAGE_PASSES_TRANSFORMS_DEVICESHAREDARRAYS_H
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 //===- DeviceStreamLoads.cpp - Streaming loads for the target -------------===//
-#include "DeviceStreamLoads.h"
-#include "AotImage.h"
+#include "transforms/DeviceStreamLoads.h"
+#include "formats/AotImage.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"

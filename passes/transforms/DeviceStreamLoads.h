@@ -1,6 +1,6 @@
 //===- DeviceStreamLoads.h - Streaming loads for the target ---------------===//
-#ifndef MSTAGE_PASSES_DEVICESTREAMLOADS_H
-#define MSTAGE_PASSES_DEVICESTREAMLOADS_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_DEVICESTREAMLOADS_H
+#define MSTAGE_PASSES_TRANSFORMS_DEVICESTREAMLOADS_H
 
 namespace llvm {
 class Module;

@@ -1,7 +1,7 @@
 //===- GenericKernel.cpp - A kernel whose staged values come at run time --===//
-#include "GenericKernel.h"
-#include "AotImage.h"
-#include "StageSlicing.h"
+#include "transforms/GenericKernel.h"
+#include "formats/AotImage.h"
+#include "transforms/StageSlicing.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"

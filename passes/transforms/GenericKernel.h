@@ -7,8 +7,8 @@
 // launch extents stay unfolded.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_GENERICKERNEL_H
-#define MSTAGE_PASSES_GENERICKERNEL_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_GENERICKERNEL_H
+#define MSTAGE_PASSES_TRANSFORMS_GENERICKERNEL_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

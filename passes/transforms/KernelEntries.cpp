@@ -1,5 +1,5 @@
 //===- KernelEntries.cpp - The kernel entries of a host module ------------===//
-#include "KernelEntries.h"
+#include "transforms/KernelEntries.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"

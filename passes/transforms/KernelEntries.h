@@ -1,8 +1,8 @@
 //===- KernelEntries.h - The kernel entries of a host module ----*- C++ -*-===//
-#ifndef MSTAGE_PASSES_KERNELENTRIES_H
-#define MSTAGE_PASSES_KERNELENTRIES_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_KERNELENTRIES_H
+#define MSTAGE_PASSES_TRANSFORMS_KERNELENTRIES_H
 
-#include "KernelTags.h"
+#include "formats/KernelTags.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,6 +1,6 @@
 //===- KernelSpecialization.cpp - Fold staged values and launch extents ---===//
-#include "KernelSpecialization.h"
-#include "StageSlicing.h"
+#include "transforms/KernelSpecialization.h"
+#include "transforms/StageSlicing.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"

@@ -7,8 +7,8 @@
 // and .reqntid.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_KERNELSPECIALIZATION_H
-#define MSTAGE_PASSES_KERNELSPECIALIZATION_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_KERNELSPECIALIZATION_H
+#define MSTAGE_PASSES_TRANSFORMS_KERNELSPECIALIZATION_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

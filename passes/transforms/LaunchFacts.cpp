@@ -1,5 +1,5 @@
 //===- LaunchFacts.cpp - What a launch's pointers tell the JIT ------------===//
-#include "LaunchFacts.h"
+#include "transforms/LaunchFacts.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"

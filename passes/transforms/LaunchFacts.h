@@ -9,10 +9,10 @@
 // assumptions (vector loads). Facts are part of the cache key.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_LAUNCHFACTS_H
-#define MSTAGE_PASSES_LAUNCHFACTS_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_LAUNCHFACTS_H
+#define MSTAGE_PASSES_TRANSFORMS_LAUNCHFACTS_H
 
-#include "PointerSlots.h"
+#include "formats/PointerSlots.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,5 +1,5 @@
 //===- SmallCopies.cpp - Small memcpy/memmove as loads and stores --------===//
-#include "SmallCopies.h"
+#include "transforms/SmallCopies.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"

@@ -9,8 +9,8 @@
 // both pointers allows, before the launch facts and the optimizer see them.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_SMALLCOPIES_H
-#define MSTAGE_PASSES_SMALLCOPIES_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_SMALLCOPIES_H
+#define MSTAGE_PASSES_TRANSFORMS_SMALLCOPIES_H
 
 namespace llvm {
 class Function;

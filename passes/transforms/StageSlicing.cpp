@@ -1,8 +1,8 @@
 //===- StageSlicing.cpp - Split stage() sites into host evaluators --------===//
-#include "StageSlicing.h"
-#include "DeviceOptimizer.h"
-#include "KernelTags.h"
-#include "PluginOptions.h"
+#include "transforms/StageSlicing.h"
+#include "formats/KernelTags.h"
+#include "plugin/PluginOptions.h"
+#include "transforms/DeviceOptimizer.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"

@@ -13,10 +13,10 @@
 // compile error at the stage() call.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_PASSES_STAGESLICING_H
-#define MSTAGE_PASSES_STAGESLICING_H
+#ifndef MSTAGE_PASSES_TRANSFORMS_STAGESLICING_H
+#define MSTAGE_PASSES_TRANSFORMS_STAGESLICING_H
 
-#include "KernelBlob.h"
+#include "formats/KernelBlob.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"

@@ -1,8 +1,8 @@
 //===- GenericCode.cpp - A module's ahead-of-time generic kernels ---------===//
 #include "core/GenericCode.h"
-#include "AotImage.h"
-#include "KernelBlob.h"
 #include "core/Backend.h"
+#include "formats/AotImage.h"
+#include "formats/KernelBlob.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"

@@ -2,9 +2,9 @@
 #ifndef MSTAGE_RUNTIME_CORE_KERNELREGISTRY_H
 #define MSTAGE_RUNTIME_CORE_KERNELREGISTRY_H
 
-#include "KernelBlob.h"
 #include "cache/MemoryCache.h"
 #include "core/GenericCode.h"
+#include "formats/KernelBlob.h"
 #include "mstage/abi.h"
 #include "support/RuntimeFailure.h"
 

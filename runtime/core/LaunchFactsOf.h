@@ -10,9 +10,9 @@
 #ifndef MSTAGE_RUNTIME_CORE_LAUNCHFACTSOF_H
 #define MSTAGE_RUNTIME_CORE_LAUNCHFACTSOF_H
 
-#include "LaunchFacts.h"
 #include "core/Backend.h"
 #include "core/KernelRegistry.h"
+#include "transforms/LaunchFacts.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"

@@ -1,9 +1,9 @@
 //===- LaunchLimits.cpp - The launch shapes a GPU takes -------------------===//
 #include "core/LaunchLimits.h"
-#include "AotImage.h"
-#include "DeviceSharedArrays.h"
 #include "cuda/CudaDriver.h"
+#include "formats/AotImage.h"
 #include "support/KeptStatics.h"
+#include "transforms/DeviceSharedArrays.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Bitcode/BitcodeReader.h"

@@ -9,8 +9,8 @@
 #ifndef MSTAGE_RUNTIME_CORE_LAUNCHLIMITS_H
 #define MSTAGE_RUNTIME_CORE_LAUNCHLIMITS_H
 
-#include "KernelBlob.h"
 #include "core/Backend.h"
+#include "formats/KernelBlob.h"
 #include "support/RuntimeFailure.h"
 
 #include "mstage/abi.h"

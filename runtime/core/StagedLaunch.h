@@ -2,8 +2,8 @@
 #ifndef MSTAGE_RUNTIME_CORE_STAGEDLAUNCH_H
 #define MSTAGE_RUNTIME_CORE_STAGEDLAUNCH_H
 
-#include "LaunchFacts.h"
 #include "core/KernelRegistry.h"
+#include "transforms/LaunchFacts.h"
 
 #include "mstage/abi.h"
 

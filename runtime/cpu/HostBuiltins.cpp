@@ -18,11 +18,11 @@
 #include "mstage/builtins.h"
 #include "mstage/ldg.hpp"
 
-#include "DeviceBuiltins.h"
 #include "cpu/CpuFibers.h"
 #include "cpu/CpuSharedArrays.h"
 #include "cpu/CpuThread.h"
 #include "cpu/CpuWarp.h"
+#include "transforms/DeviceBuiltins.h"
 
 #include <cstdio>
 #include <cstdlib>

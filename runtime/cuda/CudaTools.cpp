@@ -19,18 +19,12 @@ namespace mstage::rt {
 const std::string &ptxasPath() {
   // Never destroyed: background compiles may read it during exit().
   static const std::string &Path = *new std::string([]() -> std::string {
-    const std::optional<std::string> &Env = ptxasSetting();
-    if (!Env)
-      return findCudaTool("ptxas");
-    if (*Env == "off")
-      return "";
-    if (!sys::fs::can_execute(*Env)) {
-      errs() << "mstage: MSTAGE_PTXAS='" << *Env
-             << "' is not a program that can be run; kernels are loaded as "
-                "PTX (set MSTAGE_PTXAS to ptxas's path, or to off)\n";
-      return "";
-    }
-    return *Env;
+    PtxasChoice Choice = choosePtxas(ptxasSetting().value_or(""));
+    if (Choice.Unrunnable)
+      errs() << "mstage: " << Choice.Why
+             << "; kernels are loaded as PTX (set MSTAGE_PTXAS to ptxas's "
+                "path, or to off)\n";
+    return Choice.Path;
   }());
   return Path;
 }

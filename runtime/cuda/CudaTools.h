@@ -18,7 +18,7 @@
 #include <memory>
 #include <optional>
 
-#include "CudaToolkit.h"
+#include "aot/CudaToolkit.h"
 
 #include <string>
 

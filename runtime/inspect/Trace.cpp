@@ -1,6 +1,6 @@
 //===- Trace.cpp - MSTAGE_TRACE: one line per launch ----------------------===//
 #include "inspect/Trace.h"
-#include "StageValueText.h"
+#include "formats/StageValueText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"

@@ -2,10 +2,10 @@
 #ifndef MSTAGE_RUNTIME_INSPECT_TRACE_H
 #define MSTAGE_RUNTIME_INSPECT_TRACE_H
 
-#include "KernelBlob.h"
-#include "LaunchFacts.h"
+#include "formats/KernelBlob.h"
 #include "mstage/abi.h"
 #include "support/Settings.h"
+#include "transforms/LaunchFacts.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

@@ -18,8 +18,8 @@
 #ifndef MSTAGE_RUNTIME_INSPECT_TRACEEVENTS_H
 #define MSTAGE_RUNTIME_INSPECT_TRACEEVENTS_H
 
-#include "KernelBlob.h"
 #include "cuda/CudaDriver.h"
+#include "formats/KernelBlob.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

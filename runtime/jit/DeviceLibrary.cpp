@@ -1,6 +1,6 @@
 //===- DeviceLibrary.cpp - Other units' device code that kernels call -----===//
 #include "jit/DeviceLibrary.h"
-#include "KernelBlob.h"
+#include "formats/KernelBlob.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

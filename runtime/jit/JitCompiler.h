@@ -2,9 +2,9 @@
 #ifndef MSTAGE_RUNTIME_JIT_JITCOMPILER_H
 #define MSTAGE_RUNTIME_JIT_JITCOMPILER_H
 
-#include "KernelBlob.h"
-#include "KernelSpecialization.h"
-#include "LaunchFacts.h"
+#include "formats/KernelBlob.h"
+#include "transforms/KernelSpecialization.h"
+#include "transforms/LaunchFacts.h"
 
 #include "llvm/Support/Error.h"
 
