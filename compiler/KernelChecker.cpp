@@ -116,6 +116,8 @@ public:
   template <typename... ArgTs>
   bool error(SourceLocation Loc, unsigned ID, const void *Subject,
              const ArgTs &...Args) {
+    // 0 marks the user call sites in State.Reported.
+    assert(ID != 0 && "an error of Diagnostics.def");
     Failed = true;
     if (Silent)
       return false;
@@ -534,6 +536,7 @@ bool FunctionBodyChecker::VisitCompoundAssignOperator(
 //===----------------------------------------------------------------------===//
 
 bool KernelChecker::run() {
+  assert(Checked.empty() && "a checker checks its kernel once");
   checkKernelObject();
   CalledFrom[Entry->getCanonicalDecl()] = {nullptr, SourceLocation()};
   Worklist.push_back(Entry);
@@ -625,6 +628,7 @@ void KernelChecker::checkLambdaCaptures(const CXXRecordDecl *Lambda) {
 void KernelChecker::checkFunction(const FunctionDecl *FD) {
   if (FD->isDependentContext() || !FD->getBody())
     return;
+  assert(!Current && "one function is checked at a time");
   Current = FD;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
       MD && KernelClass && MD->getOverloadedOperator() == OO_Call &&

@@ -40,6 +40,7 @@ void tagStageEval(ASTContext &Ctx, FunctionDecl *Eval) {
       Args->get(0).getKind() != TemplateArgument::Type)
     return;
   QualType T = Args->get(0).getAsType();
+  assert(!T->isIncompleteType() && "stage_eval copies a value of its type");
   StageTypeInfo Info;
   Info.TypeName = T.getAsString(Ctx.getPrintingPolicy());
   Info.Size = Ctx.getTypeSizeInChars(T).getQuantity();

@@ -95,6 +95,7 @@ public:
   // Kernel entries are template instantiations; each reaches the consumers
   // here, before code generation sees it, so the tag is emitted with it.
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    assert(Ctx && "Initialize comes before the first declaration");
     for (Decl *D : Group)
       if (auto *FD = dyn_cast<FunctionDecl>(D))
         if (FD->hasBody()) {

@@ -37,8 +37,8 @@ else:
          "%s --install %s --prefix" % (cmake, config.mstage_obj_root)))
 config.substitutions.append(("%mstagexx", os.path.join(bin_dir, "mstage++")))
 config.substitutions.append(("%mstage_ptx", os.path.join(bin_dir, "mstage-ptx")))
-# test/transforms: one pass on an IR file, run by LLVM's opt with the passes'
-# plugin (the Clang plugin cannot be loaded by opt).
+# test/passes/transforms: one pass on an IR file, run by LLVM's opt with the
+# passes' plugin (the Clang plugin cannot be loaded by opt).
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
 config.substitutions.append(
     ("%mstage_passes", os.path.join(config.mstage_obj_root, "lib", "MStagePasses.so")))
@@ -61,6 +61,29 @@ config.environment["MSTAGE_JIT"] = "sync"
 # A compiler other than mstage++'s clang, as a user's project may have.
 if shutil.which("g++"):
     config.available_features.add("gxx")
+
+# mstage built with assertions (-DMSTAGE_ENABLE_ASSERTIONS=ON): its asserts
+# hold, its passes' STATISTICs count (llvm-stats where opt prints them) and
+# LLVM_DEBUG prints (llvm-debug where opt has -debug-only, that is, an LLVM
+# built with assertions).
+assertions = getattr(config, "mstage_assertions", "")
+if assertions.upper() in ("ON", "1", "TRUE", "YES", "Y"):
+    config.available_features.add("asserts")
+    opt = os.path.join(config.llvm_tools_dir, "opt")
+    probe_ir = "define i32 @f(i32 %x) {\n  %a = add i32 %x, 0\n  ret i32 %a\n}\n"
+    try:
+        stats = subprocess.run(
+            [opt, "-stats", "-passes=instcombine", "-disable-output"],
+            input=probe_ir, capture_output=True, text=True, timeout=60)
+        if "instcombine" in stats.stderr:
+            config.available_features.add("llvm-stats")
+        debug = subprocess.run(
+            [opt, "-debug-only=instcombine", "-passes=verify", "-disable-output"],
+            input=probe_ir, capture_output=True, text=True, timeout=60)
+        if debug.returncode == 0:
+            config.available_features.add("llvm-debug")
+    except (OSError, subprocess.SubprocessError):
+        pass
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

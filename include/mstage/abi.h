@@ -53,7 +53,7 @@ typedef struct mstage_kernel_record {
   void (*stage_checker)(void *const *params);
 } mstage_kernel_record;
 
-/* One image of ahead-of-time generic code (passes/AotImage.h). */
+/* One image of ahead-of-time generic code (passes/formats/AotImage.h). */
 typedef struct mstage_aot_image_ref {
   const void *data;
   uint64_t size; /* bytes; the runtime reads no further */
@@ -68,7 +68,7 @@ typedef struct mstage_module_record {
   uint32_t num_aot_images;
   const mstage_aot_image_ref *aot_images;
   /* The device code the unit exports to other units' kernels and what its
-   * kernels import (passes/KernelBlob.h), or null. */
+   * kernels import (passes/formats/KernelBlob.h), or null. */
   const void *device_link;
   uint64_t device_link_size; /* bytes; the runtime reads no further */
 } mstage_module_record;

@@ -17,8 +17,8 @@
 // that only the threads of one block share, such as shared memory. The
 // x86-64 front end drops the scope of clang's __scoped_atomic builtins, so a
 // block-scope operation marks its pointer with __builtin_annotation, which
-// costs nothing on the host; passes/DeviceAtomics.cpp reads the mark and
-// removes it.
+// costs nothing on the host; passes/transforms/DeviceAtomics.cpp reads the mark
+// and removes it.
 #ifndef MSTAGE_ATOMIC_HPP
 #define MSTAGE_ATOMIC_HPP
 
@@ -27,10 +27,10 @@
 #include <cstdint>
 #include <type_traits>
 
-// P with the scope mark of S, which passes/DeviceAtomics.cpp looks for (the
-// string is a contract with that pass); device scope needs none. A macro, not
-// a function, so that even unoptimized IR has the mark right on the atomic's
-// pointer operand, where the pass finds it before inlining.
+// P with the scope mark of S, which passes/transforms/DeviceAtomics.cpp looks
+// for (the string is a contract with that pass); device scope needs none. A
+// macro, not a function, so that even unoptimized IR has the mark right on the
+// atomic's pointer operand, where the pass finds it before inlining.
 #define MSTAGE_SCOPED_POINTER(S, P)                                            \
   ((S) == ::mstage::scope::block                                               \
        ? reinterpret_cast<decltype(P)>(                                        \

@@ -3,7 +3,7 @@
  * In the host object these are ordinary external functions, defined by the
  * runtime (where a CPU back end gives them meaning). In the device module the
  * extraction pass replaces each call with the matching NVVM intrinsic, so the
- * names below are a contract with passes/DeviceBuiltins.cpp. */
+ * names below are a contract with passes/transforms/DeviceBuiltins.cpp. */
 #ifndef MSTAGE_BUILTINS_H
 #define MSTAGE_BUILTINS_H
 

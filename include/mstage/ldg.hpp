@@ -22,8 +22,8 @@
 #include <type_traits>
 
 // Each is a load of its width from p on the host; the device lowering
-// (passes/DeviceBuiltins.cpp) makes it a non-coherent global load, keyed on
-// the result type, so the names are a contract with that pass.
+// (passes/transforms/DeviceBuiltins.cpp) makes it a non-coherent global load,
+// keyed on the result type, so the names are a contract with that pass.
 extern "C" {
 typedef unsigned __mstage_ldg_v4u32_t __attribute__((vector_size(16)));
 unsigned char __mstage_ldg_u8(const void *p);
@@ -33,7 +33,8 @@ unsigned long long __mstage_ldg_u64(const void *p);
 __mstage_ldg_v4u32_t __mstage_ldg_v4u32(const void *p);
 // 16 bytes of data read once (the algorithms' inputs): where the
 // architecture has the hints, the load skips L1 and has L2 fetch 256 bytes
-// (passes/DeviceStreamLoads.cpp); elsewhere it is __mstage_ldg_v4u32.
+// (passes/transforms/DeviceStreamLoads.cpp); elsewhere it is
+// __mstage_ldg_v4u32.
 __mstage_ldg_v4u32_t __mstage_ldg_stream_v4u32(const void *p);
 }
 

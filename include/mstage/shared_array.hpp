@@ -14,8 +14,8 @@
 // (file, line, column), its site, its size and alignment. The place alone
 // cannot tell apart two declarations of one macro expansion, which share it:
 // mstage++ numbers each call of this constructor in the translation unit
-// before anything is inlined (passes/DeviceSharedArrays.cpp), and that
-// number is the site. On the device each distinct place, site and size is
+// before anything is inlined (passes/transforms/DeviceSharedArrays.cpp), and
+// that number is the site. On the device each distinct place, site and size is
 // one `.shared` variable, so a declaration in a device function is one array
 // however often the function is called or inlined, as __shared__ is; on the
 // CPU back end each block gets its own copy (runtime/cpu/CpuSharedArrays.cpp).

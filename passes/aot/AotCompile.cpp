@@ -10,6 +10,7 @@
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/GenericKernel.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"
@@ -19,6 +20,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -37,6 +39,12 @@
 
 using namespace llvm;
 
+#define DEBUG_TYPE "mstage-aot"
+
+STATISTIC(NumImagesEmbedded, "Ahead-of-time images embedded");
+STATISTIC(NumCubins, "Cubins that ptxas made for the generic code");
+STATISTIC(NumArchsFailed, "Architectures without ahead-of-time code");
+
 namespace mstage {
 namespace {
 
@@ -44,6 +52,12 @@ namespace {
 PtxasChoice findPtxas() {
   const char *Env = std::getenv("MSTAGE_PTXAS");
   return choosePtxas(Env ? Env : "");
+}
+
+// A warning or note of the ahead-of-time compile, which does not fail the
+// user's compile: one line that mstage++'s driver would print.
+raw_ostream &report(StringRef Kind) {
+  return errs() << "mstage++: " << Kind << ": ";
 }
 
 // What went wrong for some of the kernels, on some architectures.
@@ -191,9 +205,10 @@ ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
   if (Ptxas.empty())
     return R;
   Expected<std::string> Cubin = runPtxas(Ptxas, R.PTX, Arch);
-  if (Cubin)
+  if (Cubin) {
     R.Cubin = std::move(*Cubin);
-  else
+    ++NumCubins;
+  } else
     R.CubinFailed = Failure{{}, toString(Cubin.takeError())};
   return R;
 }
@@ -223,6 +238,7 @@ void onFatalError(void *, const char *Reason, bool GenCrashDiag) {
 ArchResult compileContained(const std::vector<AotKernel> &Kernels,
                             const std::string &Arch, const std::string &Ptxas) {
   std::optional<ArchResult> R;
+  assert(!InAotCompile && "one ahead-of-time compile per thread at a time");
   InAotCompile = true;
   CrashRecoveryContext CRC;
   bool Finished =
@@ -328,6 +344,8 @@ PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
   std::unique_ptr<AotJob> Job = std::move(It->second);
   pendingJobs().erase(It);
   Job->join();
+  assert(Job->Results.size() == Job->Archs.size() &&
+         "one result per architecture");
 
   // A cubin per architecture, and PTX for the highest (newer GPUs compile
   // it); without ptxas, PTX for each.
@@ -337,8 +355,10 @@ PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
   bool HavePtxas = !Job->Ptxas.Path.empty();
   std::vector<std::string> Images;
   for (const ArchResult &R : Job->Results) {
-    if (R.Failed)
+    if (R.Failed) {
+      ++NumArchsFailed;
       continue;
+    }
     AotImage Image;
     Image.Arch = R.Arch;
     Image.KernelsHash = Job->KernelsHash;
@@ -360,18 +380,21 @@ PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
 
   std::string Failed = describeFailures(*Job, /*Cubins=*/false);
   if (!Failed.empty())
-    errs() << "mstage++: warning: no ahead-of-time code for " << Failed
-           << "; the first launches wait for the JIT\n";
+    report("warning") << "no ahead-of-time code for " << Failed
+                      << "; the first launches wait for the JIT\n";
   std::string NoCubin = describeFailures(*Job, /*Cubins=*/true);
   if (!NoCubin.empty())
-    errs() << "mstage++: warning: no ahead-of-time cubin for " << NoCubin
-           << "; the embedded PTX is used\n";
+    report("warning") << "no ahead-of-time cubin for " << NoCubin
+                      << "; the embedded PTX is used\n";
   static bool Noted = false;
   if (!HavePtxas && !Noted) {
     Noted = true;
-    errs() << "mstage++: note: " << Job->Ptxas.Why
-           << "; kernels' ahead-of-time code is embedded as PTX\n";
+    report("note") << Job->Ptxas.Why
+                   << "; kernels' ahead-of-time code is embedded as PTX\n";
   }
+  LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Images.size() << " images for "
+                    << Job->Kernels.size() << " kernels\n");
+  NumImagesEmbedded += Images.size();
   if (Images.empty())
     return PreservedAnalyses::all();
 

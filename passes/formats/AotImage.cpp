@@ -79,6 +79,8 @@ std::string writeAotImage(const AotImage &Image) {
   H.TotalSize = Total;
   H.Kind = static_cast<uint32_t>(Image.Kind);
   H.NumKernels = Image.Kernels.size();
+  assert(Image.Arch.size() < sizeof(H.Arch) &&
+         "an architecture's name fits its header field");
   std::strncpy(H.Arch, Image.Arch.c_str(), sizeof(H.Arch) - 1);
   H.KernelsHash = Image.KernelsHash;
   H.NamesOffset = NamesOff;
@@ -157,6 +159,9 @@ Expected<std::vector<AotImage>> readAotSection(ArrayRef<uint8_t> Section) {
     Header H;
     std::memcpy(&H, Section.data() + Off, sizeof(H));
     Out.push_back(std::move(*I));
+    assert(H.TotalSize >= sizeof(Header) &&
+           H.TotalSize <= Section.size() - Off &&
+           "readAotImage checked the size: the scan advances in the section");
     Off += H.TotalSize;
   }
   return Out;

@@ -76,6 +76,8 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
       SlotsOff + Blob.PointerSlots.size() * sizeof(PointerSlot);
   uint64_t BitcodeOff = alignTo(StringsOff + W.Strings.size(), 8);
   uint64_t Total = alignTo(BitcodeOff + Blob.Bitcode.size(), KernelBlobAlign);
+  assert(StringsOff + W.Strings.size() <= UINT32_MAX &&
+         "the strings' 32-bit offsets reach them");
 
   Header H;
   std::memcpy(H.Magic, KernelBlobMagic, sizeof(H.Magic));
@@ -152,7 +154,9 @@ Error scanSection(ArrayRef<uint8_t> Section, StringRef SectionName,
                                    SectionName + ": " + toString(std::move(E)));
     uint64_t Total;
     std::memcpy(&Total, Rest.data() + TotalSizeOffset, sizeof(Total));
-    Off += Total; // checked by Read to be at least a header: the scan advances
+    assert(Total > 0 && Total <= Rest.size() &&
+           "Read checked the size: the scan advances within the section");
+    Off += Total;
   }
   return Error::success();
 }

@@ -47,6 +47,8 @@ bool decodeKernelInfo(StringRef Annotation, KernelSourceInfo &Info) {
 }
 
 std::string encodeStageInfo(const StageTypeInfo &Info) {
+  assert(StringRef(Info.TypeName).find(Sep) == StringRef::npos &&
+         "no C++ type name holds the separator");
   return std::string(StageInfoPrefix) + Info.TypeName + Sep +
          std::to_string(static_cast<uint32_t>(Info.Kind)) + Sep +
          std::to_string(Info.Size) + Sep + std::to_string(Info.Align);

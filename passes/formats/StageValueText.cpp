@@ -13,6 +13,7 @@ namespace mstage {
 namespace {
 
 template <class T> T load(StringRef Bytes) {
+  assert(Bytes.size() >= sizeof(T) && "a value has its type's bytes");
   T V;
   std::memcpy(&V, Bytes.data(), sizeof(V));
   return V;

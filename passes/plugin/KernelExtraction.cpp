@@ -12,20 +12,22 @@
 #include "transforms/DevicePrintf.h"
 #include "transforms/DeviceRetarget.h"
 #include "transforms/DeviceSharedArrays.h"
+#include "transforms/Diagnostics.h"
 #include "transforms/KernelEntries.h"
 #include "transforms/StageSlicing.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -35,12 +37,15 @@
 
 using namespace llvm;
 
+#define DEBUG_TYPE "mstage-extract-kernels"
+
+STATISTIC(NumKernelsExtracted, "Kernels extracted and embedded");
+STATISTIC(NumKernelsFailed, "Kernels not embedded after an error");
+STATISTIC(NumGenericCompiles,
+          "Units whose generic code is compiled ahead of time");
+
 namespace mstage {
 namespace {
-
-void reportError(Module &M, const Twine &Msg) {
-  M.getContext().diagnose(DiagnosticInfoGeneric(Msg, DS_Error));
-}
 
 // The device cannot see host variables: only constants travel with the code.
 bool checkGlobals(Module &M, const KernelEntry &K,
@@ -50,7 +55,7 @@ bool checkGlobals(Module &M, const KernelEntry &K,
     auto *Var = dyn_cast<GlobalVariable>(GV);
     if (!Var || (Var->isConstant() && !Var->isThreadLocal()))
       continue;
-    reportError(M, "mstage: kernel '" + K.Info.PrettyName +
+    reportError(M, "kernel '" + K.Info.PrettyName +
                        "' uses the host variable '" + demangle(Var->getName()) +
                        "', which the GPU cannot see; pass it as a kernel "
                        "argument or capture it by value");
@@ -117,14 +122,14 @@ buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
 
   StringMap<std::string> Locations = callLocations(*Dev);
   if (Error E = lowerForDevice(*Dev))
-    reportError(M, "mstage: kernel '" + K.Info.PrettyName +
+    reportError(M, "kernel '" + K.Info.PrettyName +
                        "': " + toString(std::move(E)));
   DevEntry->addFnAttr(Attribute::AlwaysInline);
 
   std::string VerifyMsg;
   raw_string_ostream VOS(VerifyMsg);
   if (verifyModule(*Dev, &VOS)) {
-    reportError(M, "mstage: internal error: the device module of '" +
+    reportError(M, "internal error: the device module of '" +
                        K.Info.PrettyName + "' is invalid: " + VerifyMsg);
     return std::nullopt;
   }
@@ -303,10 +308,19 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     if (Bitcode && !Staged.Sites.empty())
       Checker =
           buildStageChecker(M, Staged, "__mstage_stage_checker." + K.Info.Name);
+    assert((!Staged.OwnsBody || Staged.Body != K.F) &&
+           "the body that is erased is a copy of the entry");
     if (Staged.OwnsBody)
       Staged.Body->eraseFromParent();
-    if (!Bitcode)
+    if (!Bitcode) {
+      ++NumKernelsFailed;
       continue;
+    }
+    LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << K.Info.Name << " ("
+                      << K.Info.PrettyName << "): " << Staged.Sites.size()
+                      << " stage sites, " << Bitcode->size()
+                      << " bytes of bitcode\n");
+    ++NumKernelsExtracted;
     EmbeddedKernel E{K.F, {}, {}, Checker};
     for (const StageSiteIR &Site : Staged.Sites) {
       Blob.StageSites.push_back(Site.Info);
@@ -336,8 +350,10 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   // compiles a whole module).
   bool KernelsImport =
       any_of(Link.Imports, [](const DeviceImport &I) { return !I.FromExport; });
-  if (!Embedded.empty() && TM && !KernelsImport)
+  if (!Embedded.empty() && TM && !KernelsImport) {
+    ++NumGenericCompiles;
     startAotCompile(M, std::move(Generic));
+  }
   // mstage++ adds line tables so that errors can name source lines; they
   // leave the object unless the user asked for debug information.
   if (stripHostDebugInfo())

@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "plugin/KernelExtraction.h"
 #include "plugin/Passes.h"
+#include "transforms/Diagnostics.h"
 
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Endian.h"
@@ -23,15 +23,14 @@ namespace {
 struct ReportParameterError : PassInfoMixin<ReportParameterError> {
   std::string Message;
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    M.getContext().diagnose(DiagnosticInfoGeneric(Message, DS_Error));
+    reportError(M, Message);
     return PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
 };
 
 Error bad(StringRef Pass, const Twine &Why) {
-  return createStringError(inconvertibleErrorCode(),
-                           "mstage: " + Pass + ": " + Why);
+  return createStringError(inconvertibleErrorCode(), Pass + ": " + Why);
 }
 
 // Calls Param(Key, Value) for each `key=value` or `flag` of Params.
@@ -114,6 +113,8 @@ Error parseStaged(StringRef Pass, StringRef Value,
   } else {
     return Bad("the type must be i8, i16, i32, i64, f32, f64 or x");
   }
+  assert((Type == "x" || Bytes.size() == Width) &&
+         "a typed value has its type's width");
   if (Values.size() <= Index)
     Values.resize(Index + 1);
   Values[Index] = std::move(Bytes);

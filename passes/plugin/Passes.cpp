@@ -15,13 +15,13 @@
 #include "transforms/DevicePrintf.h"
 #include "transforms/DeviceRetarget.h"
 #include "transforms/DeviceSharedArrays.h"
+#include "transforms/Diagnostics.h"
 #include "transforms/GenericKernel.h"
 #include "transforms/KernelEntries.h"
 #include "transforms/LaunchFacts.h"
 #include "transforms/SmallCopies.h"
 #include "transforms/StageSlicing.h"
 
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
@@ -31,8 +31,7 @@ namespace mstage {
 namespace {
 
 void reportError(Module &M, StringRef Pass, const Twine &Msg) {
-  M.getContext().diagnose(
-      DiagnosticInfoGeneric("mstage: " + Pass + ": " + Msg, DS_Error));
+  mstage::reportError(M, Pass + ": " + Msg);
 }
 
 // E, to C's sink when it has one (KernelChoice), else to the context. The
@@ -87,8 +86,10 @@ PreservedAnalyses StageSlicingPass::run(Module &M, ModuleAnalysisManager &) {
     StagedBody Staged;
     bool OK = prepareStagedBody(M, *K.F, K.Info.Name, kernelFile(K.Info),
                                 StageFns, Staged);
-    if (!Staged.OwnsBody)
+    if (!Staged.OwnsBody) {
+      assert(Staged.Sites.empty() && "sites are found only in a body copy");
       continue;
+    }
     Changed = true;
     if (!OK) {
       Staged.Body->eraseFromParent();

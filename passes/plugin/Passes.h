@@ -1,9 +1,10 @@
 //===- Passes.h - mstage's transforms as named passes -----------*- C++ -*-===//
 //
 // Each transform of passes/ as a new-PM pass, so that `opt` can run it alone
-// on a small IR file (test/transforms/). The passes call the same functions
-// as the kernel extraction and the JIT; what the runtime knows at a launch
-// (staged values, launch extents, launch facts) is given as pass parameters:
+// on a small IR file (test/passes/transforms/). The passes call the same
+// functions as the kernel extraction and the JIT; what the runtime knows at a
+// launch (staged values, launch extents, launch facts) is given as pass
+// parameters:
 //
 //   opt -load-pass-plugin=build/lib/MStagePasses.so
 //       -passes='mstage-specialize<grid=4x1x1;block=64x1x1;stage=0:i32:7>'

@@ -1,6 +1,10 @@
 //===- PluginOptions.cpp - Options passed from mstage++ to the plugin -----===//
 #include "plugin/PluginOptions.h"
 
+#include "llvm/ADT/STLExtras.h"
+
+#include <cassert>
+
 namespace mstage {
 
 static bool StripDebug = false;
@@ -17,6 +21,8 @@ static std::vector<std::string> AotArchs = {"sm_80", "sm_90"};
 
 const std::vector<std::string> &aotArchs() { return AotArchs; }
 void setAotArchs(std::vector<std::string> Archs) {
+  assert(llvm::none_of(Archs, [](const std::string &A) { return A.empty(); }) &&
+         "the plugin checked each architecture");
   AotArchs = std::move(Archs);
 }
 

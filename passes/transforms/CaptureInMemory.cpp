@@ -3,16 +3,23 @@
 #include "formats/AotImage.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-capture-in-memory"
+
+STATISTIC(NumParamsMoved, "Kernel parameters moved to device memory");
+STATISTIC(NumWrittenCopies, "Moved parameters copied per thread (written)");
 
 namespace mstage {
 namespace {
@@ -102,6 +109,7 @@ uint64_t paramsInMemory(ArrayRef<uint32_t> Sizes, uint64_t ExtraBytes,
   for (unsigned I : Order) {
     if (Total <= Limit)
       break;
+    assert(Sizes[I] > SlotAlign && "a moved parameter leaves a pointer");
     Total -= alignTo(Sizes[I], SlotAlign) - SlotAlign; // now a pointer
     Mask |= uint64_t(1) << I;
   }
@@ -126,6 +134,10 @@ Expected<uint64_t> moveLargeParams(Function &Kernel, StringRef Arch,
         uint32_t(DL.getTypeAllocSize(Ty ? Ty : Kernel.getArg(I)->getType())));
   }
   uint64_t Mask = paramsInMemory(Sizes, StagedBytes, kernelParamLimit(Arch));
+  LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Kernel.getName() << ": "
+                    << paramSpaceBytes(Sizes, StagedBytes) << " bytes of "
+                    << kernelParamLimit(Arch) << " for " << Arch
+                    << ", moving mask 0x" << Twine::utohexstr(Mask) << "\n");
   if (Mask)
     if (Error E = moveParamsToMemory(Kernel, Mask))
       return std::move(E);
@@ -164,7 +176,9 @@ Error moveParamsToMemory(Function &F, uint64_t Mask) {
       continue;
     MovedParam P{I, F.getParamByValType(I), F.getParamAlign(I).valueOrOne(),
                  mayWriteThrough(*F.getArg(I))};
+    assert(P.Ty && "only byval parameters are moved, checked above");
     Moves.push_back(P);
+    ++NumParamsMoved;
     AttrBuilder AB(Ctx);
     AB.addAttribute(Attribute::NoAlias);
     AB.addAttribute(Attribute::NonNull);
@@ -194,6 +208,7 @@ Error moveParamsToMemory(Function &F, uint64_t Mask) {
       Copy = B.CreatePointerBitCastOrAddrSpaceCast(Copy, At->getType());
       B.CreateMemCpy(Copy, P.A, At, P.A, DL.getTypeAllocSize(P.Ty));
       At = Copy;
+      ++NumWrittenCopies;
     }
     F.getArg(P.Index)->replaceAllUsesWith(At);
   }

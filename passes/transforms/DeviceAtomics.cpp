@@ -2,14 +2,22 @@
 #include "transforms/DeviceAtomics.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-device-atomics"
+
+STATISTIC(NumBlockScope, "Atomics given block scope");
+STATISTIC(NumDeviceScope, "Atomics and fences given device scope");
+STATISTIC(NumFencedRMWs, "Ordered atomic read-modify-writes given fences");
 
 namespace mstage {
 
@@ -66,6 +74,7 @@ static Value *atomicPointer(Instruction &I) {
 
 // Replaces inttoptr(mark(ptrtoint P)) with P, and the mark with its operand.
 static void removeMark(IntrinsicInst *Mark) {
+  assert(isBlockScopeMark(Mark) && "only block-scope marks are removed");
   Value *Int = Mark->getArgOperand(0);
   if (auto *P2I = dyn_cast<PtrToIntInst>(Int))
     for (User *U : make_early_inc_range(Mark->users()))
@@ -98,14 +107,20 @@ void scopeDeviceAtomics(Module &M) {
       if (isBlockScopeMark(&I))
         Marks.push_back(cast<IntrinsicInst>(&I));
       if (auto *Fence = dyn_cast<FenceInst>(&I)) {
-        if (Fence->getSyncScopeID() == SyncScope::System)
+        if (Fence->getSyncScopeID() == SyncScope::System) {
           Fence->setSyncScopeID(Device);
+          ++NumDeviceScope;
+        }
         continue;
       }
       Value *Ptr = atomicPointer(I);
       if (!Ptr || getAtomicSyncScopeID(&I) != SyncScope::System)
         continue;
-      setAtomicSyncScopeID(&I, isBlockScopePointer(Ptr) ? Block : Device);
+      bool InBlock = isBlockScopePointer(Ptr);
+      LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << (InBlock ? "block" : "device")
+                        << " scope for " << I << "\n");
+      setAtomicSyncScopeID(&I, InBlock ? Block : Device);
+      ++(InBlock ? NumBlockScope : NumDeviceScope);
     }
   for (IntrinsicInst *Mark : Marks)
     removeMark(Mark);
@@ -122,6 +137,8 @@ void fenceAtomicReadModifyWrites(Module &M) {
 
   for (AtomicRMWInst *RMW : RMWs) {
     AtomicOrdering O = RMW->getOrdering();
+    assert((isAcquireOrStronger(O) || isReleaseOrStronger(O)) &&
+           "only ordered read-modify-writes are collected");
     SyncScope::ID Scope = RMW->getSyncScopeID();
     IRBuilder<> B(RMW);
     if (O == AtomicOrdering::SequentiallyConsistent)
@@ -133,6 +150,7 @@ void fenceAtomicReadModifyWrites(Module &M) {
       B.CreateFence(AtomicOrdering::Acquire, Scope);
     }
     RMW->setOrdering(AtomicOrdering::Monotonic);
+    ++NumFencedRMWs;
   }
 }
 

@@ -4,13 +4,20 @@
 #include "transforms/DeviceSharedArrays.h"
 #include "transforms/DeviceStreamLoads.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-lower-builtins"
+
+STATISTIC(NumBuiltinCalls, "Calls to mstage builtins lowered");
+STATISTIC(NumUnknownBuiltins, "Calls to unknown mstage builtins left alone");
 
 namespace mstage {
 
@@ -80,6 +87,9 @@ public:
     auto *Br = BranchInst::Create(Fail, Rest, Fails, Head);
     Br->setMetadata(LLVMContext::MD_prof,
                     MDBuilder(M.getContext()).createUnlikelyBranchWeights());
+    assert(size_t(std::distance(Fail->phis().begin(), Fail->phis().end())) ==
+               Message.size() &&
+           "a check's message has the values of its failure block's PHIs");
     auto Phi = Fail->phis().begin();
     for (Value *V : Message)
       (Phi++)->addIncoming(V, Head);
@@ -231,8 +241,13 @@ void lowerDeviceBuiltins(Module &M) {
         continue;
       IRBuilder<> B(CI);
       Value *V = emitBuiltin(B, M, Failures, F->getName(), *CI);
-      if (!V)
-        continue; // unknown: left for the unresolved-symbol check
+      if (!V) { // unknown: left for the unresolved-symbol check
+        LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": unknown builtin " << F->getName()
+                          << "\n");
+        ++NumUnknownBuiltins;
+        continue;
+      }
+      ++NumBuiltinCalls;
       if (!CI->getType()->isVoidTy())
         CI->replaceAllUsesWith(V);
       CI->eraseFromParent();

@@ -3,6 +3,7 @@
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DeviceStreamLoads.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Demangle/Demangle.h"
@@ -10,10 +11,17 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-device-codegen"
+
+STATISTIC(NumMathMapped, "Math functions mapped to libdevice's");
+STATISTIC(NumLibdeviceFunctions, "libdevice functions linked");
+STATISTIC(NumReflectsFolded, "__nvvm_reflect queries folded");
 
 namespace mstage {
 namespace {
@@ -36,6 +44,9 @@ void mapMathToLibdevice(Module &M, Module &LibDevice, bool FastMath) {
       NvName = FastName;
     else if (!LibDevice.getFunction(NvName))
       continue;
+    LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << F.getName() << " is " << NvName
+                      << "\n");
+    ++NumMathMapped;
     if (Function *Existing = M.getFunction(NvName)) {
       F.replaceAllUsesWith(Existing);
       F.eraseFromParent();
@@ -67,6 +78,7 @@ void foldReflectQueries(Module &M, bool FastMath) {
       continue;
     CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), Value));
     CI->eraseFromParent();
+    ++NumReflectsFolded;
   }
 }
 
@@ -94,6 +106,7 @@ Error checkResolved(Module &M) {
 
 Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
                          bool FastMath) {
+  assert(M.getTargetTriple().isNVPTX() && "device code is retargeted first");
   lowerStreamLoads(M, TM);
   // Reading libdevice's symbol table costs 1-2 ms (a tenth of a small
   // kernel's compile): only a call that neither the kernel nor the target
@@ -111,8 +124,10 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
     Lib->setTargetTriple(M.getTargetTriple());
     Lib->setDataLayout(M.getDataLayout());
     mapMathToLibdevice(M, *Lib, FastMath);
+    size_t Before = M.size();
     if (Linker::linkModules(M, std::move(Lib), Linker::Flags::LinkOnlyNeeded))
       return fail("linking libdevice failed");
+    NumLibdeviceFunctions += M.size() - Before;
   }
   // IEEE-exact sqrt and division unless fast math was asked for.
   M.addModuleFlag(Module::Override, "nvvm-reflect-ftz", FastMath ? 1 : 0);

@@ -12,18 +12,27 @@
 //===----------------------------------------------------------------------===//
 #include "transforms/DeviceComplex.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-complex"
+
+STATISTIC(NumHelpersDefined, "Complex multiply and divide helpers defined");
 
 namespace mstage {
 namespace {
 
 class ComplexBuilder {
 public:
-  ComplexBuilder(IRBuilder<> &B, Type *T) : B(B), T(T) {}
+  ComplexBuilder(IRBuilder<> &B, Type *T) : B(B), T(T) {
+    assert((T->isFloatTy() || T->isDoubleTy()) &&
+           "the complex helpers are of float or double");
+  }
 
   Value *c(double V) { return ConstantFP::get(T, V); }
   Value *inf() { return ConstantFP::getInfinity(T); }
@@ -196,11 +205,17 @@ void defineComplexHelpers(Module &M) {
                  {"__divdc3", true, true}};
   for (const auto &H : Helpers)
     if (Function *F = M.getFunction(H.Name))
-      if (F->isDeclaration())
+      if (F->isDeclaration()) {
         // A declaration of another shape stays undefined, and the
         // unresolved-call check names it.
-        define(*F, H.Double ? Type::getDoubleTy(Ctx) : Type::getFloatTy(Ctx),
-               H.Divide);
+        if (define(*F,
+                   H.Double ? Type::getDoubleTy(Ctx) : Type::getFloatTy(Ctx),
+                   H.Divide))
+          ++NumHelpersDefined;
+        else
+          LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << H.Name
+                            << " has an unexpected type, left undefined\n");
+      }
 }
 
 } // namespace mstage

@@ -7,22 +7,30 @@
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DevicePrintf.h"
 #include "transforms/DeviceRetarget.h"
+#include "transforms/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-device-exports"
+
+STATISTIC(NumExports, "Device functions exported to other units");
+STATISTIC(NumHostExports, "Tagged exports left out as host code");
+STATISTIC(NumImports, "Calls left for other units' exports");
 
 namespace mstage {
 namespace {
@@ -64,10 +72,6 @@ bool isHostCode(GlobalValue *GV) {
     if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->isInlineAsm())
       return true;
   return false;
-}
-
-void reportError(Module &M, const Twine &Msg) {
-  M.getContext().diagnose(DiagnosticInfoGeneric(Msg, DS_Error));
 }
 
 // The hash of an export: its device code and that of the functions of the
@@ -159,6 +163,7 @@ std::vector<DeviceImport> findImports(ArrayRef<GlobalValue *> Reached,
       continue;
     Imports.push_back({Requester.str(), FromExport, F->getName().str(),
                        typeText(*F), Locations.lookup(F->getName())});
+    ++NumImports;
   }
   return Imports;
 }
@@ -176,8 +181,12 @@ void buildDeviceExports(Module &M, const StageFunctions &StageFns,
     // The plugin checked the source, but not the functions defined after
     // the export nor the templates instantiated later: host code found in
     // them here leaves the export out.
-    if (any_of(R, isHostCode))
+    if (any_of(R, isHostCode)) {
+      LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << F->getName()
+                        << " reaches host code, not exported\n");
+      ++NumHostExports;
       continue;
+    }
     Roots.push_back(F);
     Reached.insert(R.begin(), R.end());
   }
@@ -199,14 +208,14 @@ void buildDeviceExports(Module &M, const StageFunctions &StageFns,
   }
   StringMap<std::string> Locations = callLocations(*Dev);
   if (Error E = lowerForDevice(*Dev)) {
-    reportError(M, "mstage: device code exported by " + M.getSourceFileName() +
-                       ": " + toString(std::move(E)));
+    reportError(M, "device code exported by " + M.getSourceFileName() + ": " +
+                       toString(std::move(E)));
     return;
   }
   std::string VerifyMsg;
   raw_string_ostream VOS(VerifyMsg);
   if (verifyModule(*Dev, &VOS)) {
-    reportError(M, "mstage: internal error: the exported device code of " +
+    reportError(M, "internal error: the exported device code of " +
                        M.getSourceFileName() + " is invalid: " + VerifyMsg);
     return;
   }
@@ -217,6 +226,8 @@ void buildDeviceExports(Module &M, const StageFunctions &StageFns,
   Link.Source = M.getSourceFileName();
   for (Function *F : Roots) {
     auto *DevF = cast<Function>(VMap[F]);
+    assert(DevF->hasExternalLinkage() && "an export keeps its symbol");
+    ++NumExports;
     Link.Exports.push_back(
         {DevF->getName().str(), typeText(*DevF), hashExport(*DevF)});
     SetVector<GlobalValue *> R = collectReachable(*DevF, StageFunctions());

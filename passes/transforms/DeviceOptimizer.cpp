@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -12,11 +13,18 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-device-optimizer"
+
+STATISTIC(NumModulesOptimized,
+          "Device modules run through the default pipeline");
+STATISTIC(NumPTXEmitted, "Device modules emitted as PTX");
 
 namespace mstage {
 
@@ -92,6 +100,11 @@ createNVPTXTargetMachine(StringRef Arch) {
 
 void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
                           bool LoopTransforms) {
+  assert(M.getTargetTriple().isNVPTX() && "device code is retargeted first");
+  LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << M.getModuleIdentifier() << " at O"
+                    << Level.getSpeedupLevel()
+                    << (LoopTransforms ? "" : ", loops kept") << "\n");
+  ++NumModulesOptimized;
   PipelineTuningOptions PTO;
   PTO.LoopUnrolling = LoopTransforms;
   PTO.LoopVectorization = LoopTransforms;
@@ -136,6 +149,7 @@ Expected<std::string> emitPTX(Module &M, TargetMachine &TM) {
     return createStringError(inconvertibleErrorCode(),
                              "the NVPTX target cannot emit assembly");
   PM.run(M);
+  ++NumPTXEmitted;
   return std::string(PTX.str());
 }
 

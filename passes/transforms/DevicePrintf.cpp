@@ -2,12 +2,20 @@
 #include "transforms/DevicePrintf.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-lower-printf"
+
+STATISTIC(NumPrintfs, "printf calls lowered to vprintf");
+STATISTIC(NumRestored, "puts and putchar calls turned back into printf");
+STATISTIC(NumAsserts, "Failed-assert calls lowered to __assertfail");
 
 namespace mstage {
 
@@ -42,6 +50,7 @@ static Error restorePrintf(Module &M) {
       // puts gives a non-negative number, putchar its character.
       Call->replaceAllUsesWith(IsPuts ? static_cast<Value *>(New) : Arg);
       Call->eraseFromParent();
+      ++NumRestored;
     }
     if (F->use_empty())
       F->eraseFromParent();
@@ -81,6 +90,8 @@ Error lowerPrintf(Module &M) {
     Value *Buffer = ConstantPointerNull::get(Ptr);
     IRBuilder<> B(Call);
     if (!Fields.empty()) {
+      assert(Fields.size() + 1 == Call->arg_size() &&
+             "one buffer field per argument after the format");
       auto *Layout = StructType::get(Ctx, Fields);
       AllocaInst *A = Entry.CreateAlloca(Layout, nullptr, "printf.args");
       for (auto [I, Arg] : enumerate(drop_begin(Call->args())))
@@ -88,8 +99,11 @@ Error lowerPrintf(Module &M) {
       Buffer = A;
     }
     CallInst *New = B.CreateCall(Vprintf, {Call->getArgOperand(0), Buffer});
+    LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": printf in " << F.getName() << " with "
+                      << Fields.size() << " arguments\n");
     Call->replaceAllUsesWith(New);
     Call->eraseFromParent();
+    ++NumPrintfs;
   }
   if (Printf->use_empty())
     Printf->eraseFromParent();
@@ -121,6 +135,7 @@ void lowerAssert(Module &M) {
     // __assert_fail does not return; on the device, the trap stops the launch.
     B.CreateIntrinsic(Intrinsic::trap, {});
     Call->eraseFromParent();
+    ++NumAsserts;
   }
   if (AssertFail->use_empty())
     AssertFail->eraseFromParent();

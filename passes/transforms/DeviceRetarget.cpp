@@ -1,13 +1,20 @@
 //===- DeviceRetarget.cpp - Turn host IR into nvptx64 device IR -----------===//
 #include "transforms/DeviceRetarget.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-retarget"
+
+STATISTIC(NumFunctionsRetargeted, "Functions retargeted to nvptx64");
+STATISTIC(NumInvokesRemoved, "Invokes turned into calls");
 
 namespace mstage {
 
@@ -32,6 +39,7 @@ static void removeExceptionHandling(Function &F) {
       Invokes.push_back(II);
   for (InvokeInst *II : Invokes)
     changeToCall(II);
+  NumInvokesRemoved += Invokes.size();
   if (!Invokes.empty())
     removeUnreachableBlocks(F);
   if (F.hasPersonalityFn())
@@ -46,12 +54,15 @@ void retargetToNVPTX(Module &M) {
   for (Function &F : M) {
     F.setComdat(nullptr);
     stripHostAttributes(F);
+    ++NumFunctionsRetargeted;
     if (!F.isDeclaration())
       removeExceptionHandling(F);
   }
   for (GlobalVariable &GV : M.globals())
     GV.setComdat(nullptr);
   M.getComdatSymbolTable().clear();
+  LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << M.getModuleIdentifier()
+                    << " retargeted to " << NVPTXTriple << "\n");
 
   // Host module flags (PIC level, uwtable, frame-pointer, ...) mean nothing
   // on the device; wchar_size keeps the IR linkable with libdevice.
@@ -73,6 +84,9 @@ std::unique_ptr<Module> cloneReached(const Module &M,
       CloneModule(M, VMap, [&](const GlobalValue *GV) {
         return Reached.count(const_cast<GlobalValue *>(GV)) != 0;
       });
+  assert(
+      all_of(Reached, [&](GlobalValue *GV) { return VMap.count(GV) != 0; }) &&
+      "every reached value has its clone");
   for (StringRef Name :
        {"llvm.global.annotations", "llvm.used", "llvm.compiler.used",
         "llvm.global_ctors", "llvm.global_dtors"})

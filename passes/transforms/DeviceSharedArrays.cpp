@@ -2,8 +2,10 @@
 #include "transforms/DeviceSharedArrays.h"
 #include "formats/KernelTags.h"
 #include "transforms/DeviceOptimizer.h"
+#include "transforms/Diagnostics.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -11,6 +13,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -19,6 +22,14 @@
 #include <tuple>
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-shared-arrays"
+
+STATISTIC(NumSharedArrays,
+          "shared_array declarations lowered to .shared globals");
+STATISTIC(NumSharedGlobals, ".shared globals made for shared_arrays");
+STATISTIC(NumInlinedForSharedArrays,
+          "Calls inlined to make shared_array operands constant");
 
 namespace mstage {
 
@@ -84,14 +95,18 @@ static void inlineToDeclarations(Function &Builtin) {
           continue;
         Function *Caller = CB->getFunction();
         InlineFunctionInfo IFI;
-        if (InlineFunction(*CB, IFI).isSuccess())
+        if (InlineFunction(*CB, IFI).isSuccess()) {
           Callers.insert(Caller);
+          ++NumInlinedForSharedArrays;
+        }
       }
       if (F->use_empty() && F->hasLocalLinkage())
         F->eraseFromParent();
     }
     if (Callers.empty())
       return;
+    LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": round " << Round << " inlined into "
+                      << Callers.size() << " functions\n");
     for (Function *F : Callers)
       simplify(*F);
   }
@@ -110,7 +125,6 @@ void lowerSharedArrays(Module &M) {
     return;
   inlineToDeclarations(*Builtin);
 
-  LLVMContext &Ctx = M.getContext();
   std::map<
       std::tuple<std::string, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t>,
       GlobalVariable *>
@@ -125,13 +139,12 @@ void lowerSharedArrays(Module &M) {
     IRBuilder<> B(CI);
     Value *Address = PoisonValue::get(CI->getType());
     if (!operandsConstant(*CI)) {
-      Ctx.diagnose(DiagnosticInfoUnsupported(
-          *CI->getFunction(),
-          "mstage: a shared_array whose place or size is not known at "
-          "compile time (made through a recursive function, or by a "
-          "constructor that could not be inlined); declare it as a local "
-          "variable of kernel code",
-          CI->getDebugLoc()));
+      reportErrorIn(*CI->getFunction(),
+                    "a shared_array whose place or size is not known at "
+                    "compile time (made through a recursive function, or by a "
+                    "constructor that could not be inlined); declare it as a "
+                    "local variable of kernel code",
+                    CI->getDebugLoc());
     } else {
       auto Int = [&](unsigned I) {
         return cast<ConstantInt>(CI->getArgOperand(I))->getZExtValue();
@@ -154,8 +167,14 @@ void lowerSharedArrays(Module &M) {
                                 UndefValue::get(Ty), Name, nullptr,
                                 GlobalValue::NotThreadLocal, 3);
         GV->setAlignment(Align(isPowerOf2_64(Alignment) ? Alignment : 1));
+        assert(isSharedArrayGlobal(*GV) &&
+               "staticSharedBytes counts every global made here");
+        LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << GV->getName() << ", "
+                          << Bytes << " bytes\n");
+        ++NumSharedGlobals;
       }
       Address = B.CreateAddrSpaceCast(GV, CI->getType());
+      ++NumSharedArrays;
     }
     CI->replaceAllUsesWith(Address);
     CI->eraseFromParent();

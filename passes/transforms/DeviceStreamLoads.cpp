@@ -2,12 +2,19 @@
 #include "transforms/DeviceStreamLoads.h"
 #include "formats/AotImage.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-stream-loads"
+
+STATISTIC(NumHintedLoads, "Streaming loads with cache hints (sm_89 and later)");
+STATISTIC(NumPlainLoads, "Streaming loads as invariant loads");
 
 namespace mstage {
 
@@ -18,11 +25,16 @@ void lowerStreamLoads(Module &M, const TargetMachine &TM) {
   // NVPTX emits the lowest .version an architecture needs; the hints need
   // 7.4, which sm_80 and sm_86 (7.0, 7.1) do not get.
   const bool Hints = archNumber(TM.getTargetCPU()) >= 89;
+  LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << TM.getTargetCPU()
+                    << (Hints ? ": with" : ": without") << " cache hints\n");
   LLVMContext &Ctx = M.getContext();
   for (User *U : make_early_inc_range(F->users())) {
     auto *CI = dyn_cast<CallInst>(U);
     if (!CI || CI->getCalledFunction() != F)
       continue;
+    assert(CI->getType()->isVectorTy() &&
+           CI->getType()->getPrimitiveSizeInBits() == 128 &&
+           "a streaming load is of 16 bytes, as the asm's four u32");
     IRBuilder<> B(CI);
     Value *Ptr = B.CreateAddrSpaceCast(CI->getArgOperand(0), B.getPtrTy(1));
     Value *V;
@@ -49,6 +61,7 @@ void lowerStreamLoads(Module &M, const TargetMachine &TM) {
     }
     CI->replaceAllUsesWith(V);
     CI->eraseFromParent();
+    ++(Hints ? NumHintedLoads : NumPlainLoads);
   }
   if (F->use_empty())
     F->eraseFromParent();

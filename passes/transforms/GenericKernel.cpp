@@ -5,15 +5,23 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-generic-kernel"
+
+STATISTIC(NumGenericKernels, "Kernels given a staged-values parameter");
+STATISTIC(NumReaders, "Functions given the staged-values pointer");
+STATISTIC(NumPlaceholdersRead, "Stage placeholders read from the parameter");
 
 namespace mstage {
 namespace {
@@ -168,11 +176,20 @@ Error makeGenericKernel(Module &M, StringRef KernelName,
       CB->eraseFromParent();
     }
   }
-  for (auto &[Old, New] : NewOf)
+  for (auto &[Old, New] : NewOf) {
+    assert(Old->use_empty() && "every call of a reader calls its new version");
     Old->eraseFromParent();
+  }
+  ++NumGenericKernels;
+  NumReaders += NewOf.size();
+  LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << KernelName << ": " << Bytes
+                    << " bytes of staged values, read in " << NewOf.size()
+                    << " functions\n");
 
   // Each read becomes a read of the parameter at the site's offset.
   for (auto &[GV, Off] : Offsets) {
+    assert(Off < Bytes && "a site lies in the staged-values parameter");
+    ++NumPlaceholdersRead;
     DenseMap<Function *, Value *> PtrIn;
     for (User *U : make_early_inc_range(GV->users())) {
       auto *I = cast<Instruction>(U);

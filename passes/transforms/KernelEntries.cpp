@@ -3,12 +3,19 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-kernel-entries"
+
+STATISTIC(NumKernelEntries, "Kernel entries found");
+STATISTIC(NumUnnamedEntries, "Kernel entries without the plugin's names");
 
 namespace mstage {
 
@@ -33,8 +40,12 @@ SmallVector<KernelEntry, 4> findKernelEntries(Module &M) {
     if (Info.Name.empty()) {
       Info.Name = "mstage_kernel_" + utohexstr(xxh3_64bits(F->getName()));
       Info.PrettyName = demangle(F->getName());
+      ++NumUnnamedEntries;
     }
+    LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Info.Name << " is "
+                      << F->getName() << "\n");
     Entries.push_back({F, Info});
+    ++NumKernelEntries;
   }
   return Entries;
 }

@@ -2,13 +2,21 @@
 #include "transforms/KernelSpecialization.h"
 #include "transforms/StageSlicing.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-specialize"
+
+STATISTIC(NumStagedValuesFolded, "Staged values folded into constants");
+STATISTIC(NumExtentsFolded, "Reads of the launch's extents folded");
+STATISTIC(NumIndexRanges, "Thread and block indices given a range");
 
 namespace mstage {
 
@@ -29,6 +37,7 @@ Error foldStagedValues(Module &M, ArrayRef<StringRef> StagedValues) {
                                   Type::getInt8Ty(M.getContext())));
     GV->setLinkage(GlobalValue::InternalLinkage);
     GV->setConstant(true);
+    ++NumStagedValuesFolded;
   }
   return Error::success();
 }
@@ -47,6 +56,7 @@ void foldLaunchExtents(Module &M, StringRef KernelName,
           if (auto *CI = dyn_cast<CallInst>(U)) {
             CI->replaceAllUsesWith(ConstantInt::get(I32, *E.SharedBytes));
             CI->eraseFromParent();
+            ++NumExtentsFolded;
           }
       continue;
     }
@@ -71,10 +81,12 @@ void foldLaunchExtents(Module &M, StringRef KernelName,
     default:
       continue;
     }
+    assert(Axis >= 0 && Axis < 3 && "each special register has its axis");
     for (User *U : make_early_inc_range(F.users())) {
       auto *CI = dyn_cast<CallInst>(U);
       if (!CI)
         continue;
+      ++(What == Size || What == GridSize ? NumExtentsFolded : NumIndexRanges);
       uint32_t Block = E.Block[Axis], Grid = E.Grid[Axis];
       switch (What) {
       case Size:
@@ -96,6 +108,10 @@ void foldLaunchExtents(Module &M, StringRef KernelName,
       }
     }
   }
+  LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << KernelName << " folded for block "
+                    << E.Block[0] << "x" << E.Block[1] << "x" << E.Block[2]
+                    << ", grid " << E.Grid[0] << "x" << E.Grid[1] << "x"
+                    << E.Grid[2] << "\n");
   if (Function *K = M.getFunction(KernelName))
     K->addFnAttr("nvvm.reqntid", (Twine(E.Block[0]) + "," + Twine(E.Block[1]) +
                                   "," + Twine(E.Block[2]))

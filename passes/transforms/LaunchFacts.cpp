@@ -4,6 +4,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -11,10 +12,17 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 
 #include <cassert>
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-launch-facts"
+
+STATISTIC(NumInvariantLoads, "Loads of unwritten views marked invariant");
+STATISTIC(NumScopedAccesses, "Accesses given their allocation's alias scope");
+STATISTIC(NumAlignmentAssumptions, "Alignments of views assumed");
 
 namespace mstage {
 namespace {
@@ -132,9 +140,16 @@ void applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
   auto MarkReadOnly = [&](const Access &X) {
     auto *L = dyn_cast<LoadInst>(X.I);
     if (L && L->isSimple() && !X.P.Unknown && X.P.Groups && !UnknownWrite &&
-        !(Written & X.P.Groups))
+        !(Written & X.P.Groups)) {
       L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+      ++NumInvariantLoads;
+    }
   };
+  LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Kernel.getName() << ": "
+                    << Accesses.size() << " accesses, groups used 0x"
+                    << Twine::utohexstr(Used) << ", written 0x"
+                    << Twine::utohexstr(Written)
+                    << (UnknownWrite ? ", and an unknown write" : "") << "\n");
   if (When == FactsPass::AfterOptimization) {
     for (const Access &X : Accesses)
       MarkReadOnly(X);
@@ -168,7 +183,9 @@ void applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
     if (X.P.Unknown || llvm::popcount(X.P.Groups) != 1)
       continue;
     unsigned G = llvm::countr_zero(X.P.Groups);
+    assert(G < 64 && (Used & X.P.Groups) && "an access's group is used");
     if (Scope[G]) {
+      ++NumScopedAccesses;
       X.I->setMetadata(
           LLVMContext::MD_alias_scope,
           MDNode::concatenate(X.I->getMetadata(LLVMContext::MD_alias_scope),
@@ -185,6 +202,7 @@ void applyLaunchFacts(Function &Kernel, ArrayRef<PointerSlot> Slots,
   for (auto [P, Align] : A.Aligned) {
     IRBuilder<> B(P->getNextNode());
     B.CreateAlignmentAssumption(DL, P, Align);
+    ++NumAlignmentAssumptions;
   }
 }
 

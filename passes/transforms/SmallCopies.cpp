@@ -2,15 +2,22 @@
 #include "transforms/SmallCopies.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-small-copies"
+
+STATISTIC(NumCopiesExpanded, "Small memcpy and memmove expanded");
+STATISTIC(NumCopyChunks, "Loads and stores the expanded copies became");
 
 namespace mstage {
 
@@ -32,6 +39,8 @@ bool expandSmallCopies(Function &F) {
     uint64_t Chunk = std::min<uint64_t>({SrcAlign, DestAlign, 16});
     while (Bytes % Chunk)
       Chunk /= 2;
+    assert(isPowerOf2_64(Chunk) && Bytes % Chunk == 0 &&
+           "a copy is split into equal power-of-two chunks");
     // The copy's type-based facts describe the whole struct, not a chunk.
     AAMDNodes AA = MT->getAAMetadata();
     AA.TBAA = AA.TBAAStruct = nullptr;
@@ -57,7 +66,12 @@ bool expandSmallCopies(Function &F) {
                                           llvm::Align(MinAlign(DestAlign, At)));
       S->setAAMetadata(AA);
     }
+    LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Bytes << " bytes in "
+                      << Parts.size() << " chunks of " << Chunk << " in "
+                      << F.getName() << "\n");
     MT->eraseFromParent();
+    ++NumCopiesExpanded;
+    NumCopyChunks += Parts.size();
   }
   return !Copies.empty();
 }

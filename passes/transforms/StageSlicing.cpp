@@ -3,9 +3,11 @@
 #include "formats/KernelTags.h"
 #include "plugin/PluginOptions.h"
 #include "transforms/DeviceOptimizer.h"
+#include "transforms/Diagnostics.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -19,6 +21,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
@@ -32,6 +35,13 @@
 #include <deque>
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-stage-slicing"
+
+STATISTIC(NumSitesSliced, "stage() sites sliced into host evaluators");
+STATISTIC(NumSitesRejected, "stage() sites that cannot be staged (errors)");
+STATISTIC(NumBodiesInlined, "Calls inlined into staged kernel bodies");
+STATISTIC(NumPlaceholders, "stage() sites replaced by placeholders");
 
 namespace mstage {
 namespace {
@@ -78,9 +88,8 @@ std::string describeLocation(const Instruction *I) {
 
 void reportAt(const Instruction *I, const Twine &Msg) {
   const DILocation *L = userLocation(I);
-  I->getContext().diagnose(DiagnosticInfoUnsupported(
-      *I->getFunction(), Msg,
-      L ? DiagnosticLocation(DebugLoc(L)) : DiagnosticLocation()));
+  reportErrorIn(*I->getFunction(), Msg,
+                L ? DiagnosticLocation(DebugLoc(L)) : DiagnosticLocation());
 }
 
 // Runs the scalar cleanups that turn -O0 memory traffic into SSA values.
@@ -636,7 +645,9 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
   ValueToValueMapTy VMap;
   // The extra parameters: the launch configuration, the result, the count
   // of loop iterations (boundLoops).
+  assert(Slice.count(Site) && "a slice holds its stage() call");
   Function *Impl = cloneBodyWithExtraParams(M, Body, 3, Name, VMap);
+  assert(Impl->arg_size() == Body.arg_size() + 3 && "three extra parameters");
   Argument *Config = Impl->getArg(Body.arg_size());
   Argument *Result = Impl->getArg(Body.arg_size() + 1);
 
@@ -767,7 +778,7 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
     return true;
   SmallVector<CallBase *, 2> Recursive = recursiveStageCalls(Entry, StageFns);
   for (CallBase *CB : Recursive)
-    reportAt(CB, "mstage: this call reaches a stage() site from '" +
+    reportAt(CB, "this call reaches a stage() site from '" +
                      demangle(CB->getFunction()->getName()) +
                      "', which calls itself; recursion cannot be inlined "
                      "into the kernel, so a stage() site in it has no fixed "
@@ -799,7 +810,9 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
       break;
     for (CallBase *CB : Calls) {
       InlineFunctionInfo IFI;
-      InlineFunction(*CB, IFI); // what cannot be inlined stays a call
+      // What cannot be inlined stays a call.
+      if (InlineFunction(*CB, IFI).isSuccess())
+        ++NumBodiesInlined;
     }
   }
   simplify(*Body);
@@ -825,9 +838,10 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
       Site.Info.Column = L->getColumn();
     }
     if (Site.Info.Size == 0) {
-      reportAt(Call, "mstage: this stage() call has no type information; "
+      reportAt(Call, "this stage() call has no type information; "
                      "compile with mstage++");
       OK = false;
+      ++NumSitesRejected;
       continue;
     }
     Slicer S(*Body, Call, StageFns);
@@ -837,20 +851,20 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
       if (const Instruction *Branch = S.branchToDeviceOnly())
         Dependence = "is chosen by the branch at " + describeLocation(Branch) +
                      ", which " + Dependence;
-      reportAt(Call, "mstage: the value passed to stage() " + Dependence +
+      reportAt(Call, "the value passed to stage() " + Dependence +
                          "; staged values are computed on the host before "
                          "the launch, from kernel arguments, captures, "
                          "constants, the launch configuration and other "
                          "staged values");
       OK = false;
+      ++NumSitesRejected;
       continue;
     }
     if (const Loop *L =
             checkStageLoops()
                 ? LoopVariance(Call, S.Slice, StageFns, DT, LI).run()
                 : nullptr) {
-      reportAt(Call, "mstage: this stage() call is in the loop at " +
-                         describeLoop(L) +
+      reportAt(Call, "this stage() call is in the loop at " + describeLoop(L) +
                          " and its value can change from one iteration to "
                          "the next; a stage() site is evaluated once per "
                          "launch, so it cannot take a value per iteration: "
@@ -858,8 +872,13 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
                          "the iterations need at once (for example a "
                          "std::array of the values)");
       OK = false;
+      ++NumSitesRejected;
       continue;
     }
+    LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << KernelName << " site "
+                      << Out.Sites.size() << ": " << S.Slice.size()
+                      << " instructions sliced\n");
+    ++NumSitesSliced;
     Site.Evaluator = buildEvaluator(M, *Body, Call, S.Slice,
                                     "__mstage_eval." + KernelName + "." +
                                         Twine(Out.Sites.size()),
@@ -904,8 +923,10 @@ Function *buildStageChecker(Module &M, const StagedBody &Staged,
 void replaceStageSites(Module &Dev, ArrayRef<CallInst *> Calls,
                        ArrayRef<StageSiteIR> Sites) {
   LLVMContext &Ctx = Dev.getContext();
+  assert(Calls.size() == Sites.size() && "one device call per stage site");
   for (size_t I = 0; I < Calls.size(); ++I) {
     const StageSite &Info = Sites[I].Info;
+    assert(Info.Size != 0 && "sites without a type were rejected");
     auto *Ty = ArrayType::get(Type::getInt8Ty(Ctx), Info.Size);
     auto *GV = new GlobalVariable(Dev, Ty, /*isConstant=*/true,
                                   GlobalValue::ExternalLinkage, nullptr,
@@ -915,6 +936,7 @@ void replaceStageSites(Module &Dev, ArrayRef<CallInst *> Calls,
     B.CreateMemCpy(Calls[I]->getArgOperand(0), MaybeAlign(Info.Align), GV,
                    Align(Info.Align), Info.Size);
     Calls[I]->eraseFromParent();
+    ++NumPlaceholders;
   }
 }
 

@@ -1,13 +1,13 @@
 //===- GenericCode.h - A module's ahead-of-time generic kernels -----------===//
 //
-// mstage++ embeds each unit's kernels compiled unfolded (passes/AotImage.h):
-// their staged values come in one trailing parameter, the launch's staged
-// bytes. A launch whose specialization is still compiling runs that code.
-// The images are read on first use: the one for this device is chosen (a
-// cubin of its architecture, else PTX of an architecture not above it),
-// checked against the module's kernels, and loaded once. A corrupt image,
-// or one made for other kernels, is reported once; the module's kernels then
-// have no generic code, and their launches wait for the JIT.
+// mstage++ embeds each unit's kernels compiled unfolded
+// (passes/formats/AotImage.h): their staged values come in one trailing
+// parameter, the launch's staged bytes. A launch whose specialization is still
+// compiling runs that code. The images are read on first use: the one for this
+// device is chosen (a cubin of its architecture, else PTX of an architecture
+// not above it), checked against the module's kernels, and loaded once. A
+// corrupt image, or one made for other kernels, is reported once; the module's
+// kernels then have no generic code, and their launches wait for the JIT.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CORE_GENERICCODE_H

@@ -1,8 +1,8 @@
 //===- ParamsInMemory.h - A launch's large parameters in device memory ----===//
 //
 // A kernel whose parameters are over the parameter-space limit reads its
-// largest ones from device memory (passes/CaptureInMemory.h). At each GPU
-// launch, those parameters are copied into one allocation from the
+// largest ones from device memory (passes/transforms/CaptureInMemory.h). At
+// each GPU launch, those parameters are copied into one allocation from the
 // runtime's stream-ordered pool, on the launch's stream, and the kernel gets
 // their addresses; the allocation is freed on the same stream after the
 // launch, so it returns to the pool when the kernel is done. Nothing waits:

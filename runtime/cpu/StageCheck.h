@@ -3,10 +3,10 @@
 // A stage() site is evaluated once per launch, by its host evaluator, and
 // that value is folded into the kernel. With MSTAGE_CHECK=stage, a launch on
 // the CPU back end runs the kernel's stage checker (the body with a call
-// after every stage() site, see passes/StageSlicing.h) instead of its plain
-// body, and every execution of a site in every thread is compared with the
-// value the evaluator gives for the launch, the value a GPU would have had
-// folded in. A difference fails the launch, naming the site's file:line.
+// after every stage() site, see passes/transforms/StageSlicing.h) instead of
+// its plain body, and every execution of a site in every thread is compared
+// with the value the evaluator gives for the launch, the value a GPU would have
+// had folded in. A difference fails the launch, naming the site's file:line.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CPU_STAGECHECK_H

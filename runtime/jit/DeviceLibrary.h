@@ -1,9 +1,9 @@
 //===- DeviceLibrary.h - Other units' device code that kernels call -------===//
 //
 // Each unit compiled by mstage++ registers its device link data
-// (passes/DeviceExports.h): the functions it exports and those its kernels
-// import. A kernel's imports are resolved when it is first looked up, on
-// every back end, so that a missing or mismatched definition is an error
+// (passes/transforms/DeviceExports.h): the functions it exports and those its
+// kernels import. A kernel's imports are resolved when it is first looked up,
+// on every back end, so that a missing or mismatched definition is an error
 // naming the function before anything runs; the JIT links the exports into
 // the kernel's module before optimization, so that they are inlined and
 // specialized with it.

@@ -321,8 +321,8 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
                            " stage sites");
   bool Facts = Spec.Fold && !Spec.Facts.empty();
 
-  // The passes that `opt -passes=mstage-...` runs (passes/Passes.h), in the
-  // JIT's order; their errors come back here, to be named after the kernel.
+  // The passes that `opt -passes=mstage-...` runs (passes/plugin/Passes.h), in
+  // the JIT's order; their errors come back here, to be named after the kernel.
   Error PassFailure = Error::success();
   auto Choice = [&](auto Opts) {
     Opts.Kernel = K.Name;

@@ -12,7 +12,7 @@
 // 0, off, false or no (in any case).
 //
 // Read elsewhere, outside the runtime: MSTAGE_CXX (tools/mstage++) and, at
-// compile time, MSTAGE_PTXAS and CUDA_HOME (passes/AotCompile.cpp,
+// compile time, MSTAGE_PTXAS and CUDA_HOME (passes/aot/AotCompile.cpp,
 // CudaToolkit.cpp).
 //
 //===----------------------------------------------------------------------===//

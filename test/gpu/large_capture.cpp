@@ -2,8 +2,8 @@
 //
 // Kernels whose parameters are over the kernel-parameter limit (4352 bytes
 // up to sm_90, 32764 from sm_100) read them from device memory, copied at
-// each launch (passes/CaptureInMemory.h). Each is checked against a CPU
-// reference:
+// each launch (passes/transforms/CaptureInMemory.h). Each is checked against
+// a CPU reference:
 //  - a std::array<float, 2048> captured by value (8 KiB), read at every
 //    thread's own index, and a struct of coefficients passed as an argument;
 //  - a 36 KiB capture, over the limit of every architecture;

@@ -4,9 +4,9 @@ usage: damage_aot.py FILE MODE, where MODE is one of
   payload   one byte of the payload flipped (its checksum no longer fits)
   foreign   the image's KernelsHash changed (an image of other kernels)
 
-The header layout is passes/AotImage.cpp's: magic[8], version u32, header
-size u32, total size u64, kind u32, kernels u32, arch[16], kernels hash u64,
-names offset u64, names size u64, payload offset u64, payload size u64,
+The header layout is passes/formats/AotImage.cpp's: magic[8], version u32,
+header size u32, total size u64, kind u32, kernels u32, arch[16], kernels hash
+u64, names offset u64, names size u64, payload offset u64, payload size u64,
 payload hash u64; little-endian.
 """
 import struct
