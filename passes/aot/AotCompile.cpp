@@ -4,7 +4,6 @@
 #include "aot/LibDevice.h"
 #include "formats/AotImage.h"
 #include "formats/KernelBlob.h"
-#include "plugin/PluginOptions.h"
 #include "transforms/CaptureInMemory.h"
 #include "transforms/DeviceCodegen.h"
 #include "transforms/DeviceOptimizer.h"
@@ -312,12 +311,13 @@ std::string describeFailures(const AotJob &Job, bool Cubins) {
 
 } // namespace
 
-void startAotCompile(Module &M, std::vector<AotKernel> Kernels) {
-  if (aotArchs().empty() || Kernels.empty())
+void startAotCompile(Module &M, std::vector<AotKernel> Kernels,
+                     std::vector<std::string> Archs) {
+  if (Archs.empty() || Kernels.empty())
     return;
   auto Job = std::make_unique<AotJob>();
   Job->Kernels = std::move(Kernels);
-  Job->Archs = aotArchs();
+  Job->Archs = std::move(Archs);
   Job->Ptxas = findPtxas();
   SmallVector<uint64_t, 8> Hashes;
   for (const AotKernel &K : Job->Kernels)

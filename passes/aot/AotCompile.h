@@ -30,9 +30,10 @@ struct AotKernel {
   std::vector<uint32_t> SiteSizes;
 };
 
-// Starts compiling Kernels, in their record order, for the architectures
-// of aotArchs() (nothing when there are none).
-void startAotCompile(llvm::Module &M, std::vector<AotKernel> Kernels);
+// Starts compiling Kernels, in their record order, for Archs (the plugin's
+// -mstage-arch; nothing when there are none).
+void startAotCompile(llvm::Module &M, std::vector<AotKernel> Kernels,
+                     std::vector<std::string> Archs);
 
 // Waits for M's compile, if one was started, and embeds its images.
 struct AotEmbedPass : llvm::PassInfoMixin<AotEmbedPass> {

@@ -294,7 +294,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   for (const KernelEntry &K : Entries) {
     StagedBody Staged;
     bool StagesOK = prepareStagedBody(M, *K.F, K.Info.Name, kernelFile(K.Info),
-                                      StageFns, Staged);
+                                      StageFns, checkStageLoops(), Staged);
     KernelBlob Blob;
     Blob.Name = K.Info.Name;
     Blob.PrettyName = K.Info.PrettyName;
@@ -352,7 +352,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
       any_of(Link.Imports, [](const DeviceImport &I) { return !I.FromExport; });
   if (!Embedded.empty() && TM && !KernelsImport) {
     ++NumGenericCompiles;
-    startAotCompile(M, std::move(Generic));
+    startAotCompile(M, std::move(Generic), aotArchs());
   }
   // mstage++ adds line tables so that errors can name source lines; they
   // leave the object unless the user asked for debug information.

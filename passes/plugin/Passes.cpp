@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "plugin/Passes.h"
 #include "formats/PointerSlots.h"
+#include "plugin/PluginOptions.h"
 #include "transforms/CaptureInMemory.h"
 #include "transforms/DeviceAtomics.h"
 #include "transforms/DeviceBuiltins.h"
@@ -85,7 +86,7 @@ PreservedAnalyses StageSlicingPass::run(Module &M, ModuleAnalysisManager &) {
   for (const KernelEntry &K : findKernelEntries(M)) {
     StagedBody Staged;
     bool OK = prepareStagedBody(M, *K.F, K.Info.Name, kernelFile(K.Info),
-                                StageFns, Staged);
+                                StageFns, checkStageLoops(), Staged);
     if (!Staged.OwnsBody) {
       assert(Staged.Sites.empty() && "sites are found only in a body copy");
       continue;

@@ -86,32 +86,33 @@ void foldLaunchExtents(Module &M, StringRef KernelName,
       auto *CI = dyn_cast<CallInst>(U);
       if (!CI)
         continue;
-      ++(What == Size || What == GridSize ? NumExtentsFolded : NumIndexRanges);
       uint32_t Block = E.Block[Axis], Grid = E.Grid[Axis];
       switch (What) {
       case Size:
         CI->replaceAllUsesWith(ConstantInt::get(I32, Block));
         CI->eraseFromParent();
+        ++NumExtentsFolded;
         break;
       case GridSize:
         CI->replaceAllUsesWith(ConstantInt::get(I32, Grid));
         CI->eraseFromParent();
+        ++NumExtentsFolded;
         break;
       case Index:
         CI->setMetadata(LLVMContext::MD_range,
                         MDB.createRange(APInt(32, 0), APInt(32, Block)));
+        ++NumIndexRanges;
         break;
       case BlockIndex:
         CI->setMetadata(LLVMContext::MD_range,
                         MDB.createRange(APInt(32, 0), APInt(32, Grid)));
+        ++NumIndexRanges;
         break;
       }
     }
   }
-  LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << KernelName << " folded for block "
-                    << E.Block[0] << "x" << E.Block[1] << "x" << E.Block[2]
-                    << ", grid " << E.Grid[0] << "x" << E.Grid[1] << "x"
-                    << E.Grid[2] << "\n");
+  LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": launch configuration folded into "
+                    << KernelName << "\n");
   if (Function *K = M.getFunction(KernelName))
     K->addFnAttr("nvvm.reqntid", (Twine(E.Block[0]) + "," + Twine(E.Block[1]) +
                                   "," + Twine(E.Block[2]))

@@ -1,7 +1,6 @@
 //===- StageSlicing.cpp - Split stage() sites into host evaluators --------===//
 #include "transforms/StageSlicing.h"
 #include "formats/KernelTags.h"
-#include "plugin/PluginOptions.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/Diagnostics.h"
 
@@ -772,7 +771,7 @@ StageFunctions findStageFunctions(Module &M) {
 
 bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
                        StringRef KernelFile, const StageFunctions &StageFns,
-                       StagedBody &Out) {
+                       bool CheckLoops, StagedBody &Out) {
   Out.Body = &Entry;
   if (StageFns.empty() || !reachesStageSite(Entry, StageFns))
     return true;
@@ -861,9 +860,8 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
       continue;
     }
     if (const Loop *L =
-            checkStageLoops()
-                ? LoopVariance(Call, S.Slice, StageFns, DT, LI).run()
-                : nullptr) {
+            CheckLoops ? LoopVariance(Call, S.Slice, StageFns, DT, LI).run()
+                       : nullptr) {
       reportAt(Call, "this stage() call is in the loop at " + describeLoop(L) +
                          " and its value can change from one iteration to "
                          "the next; a stage() site is evaluated once per "

@@ -52,11 +52,14 @@ StageFunctions findStageFunctions(llvm::Module &M);
 // Prepares Entry's stage sites and their evaluators (named after
 // KernelName). A site's source line is taken in KernelFile, the file of the
 // kernel's lambda, when its call chain passes through it (stage() called
-// through a helper in a header), else where the stage() call is. Reports
-// errors through the context and returns false.
+// through a helper in a header), else where the stage() call is. With
+// CheckLoops, a site whose value varies in a loop is an error (the plugin's
+// no-stage-loop-check turns it off). Reports errors through the context and
+// returns false.
 bool prepareStagedBody(llvm::Module &M, llvm::Function &Entry,
                        llvm::StringRef KernelName, llvm::StringRef KernelFile,
-                       const StageFunctions &StageFns, StagedBody &Out);
+                       const StageFunctions &StageFns, bool CheckLoops,
+                       StagedBody &Out);
 
 // MSTAGE_CHECK=stage: a host function void(void *const *params) that runs
 // the kernel's body as the CPU back end does, but calls
