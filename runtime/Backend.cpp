@@ -1,7 +1,7 @@
 //===- Backend.cpp - Where launches go: a GPU, the CPU, PTX only, nowhere -===//
 #include "core/Backend.h"
 #include "core/KernelRegistry.h"
-#include "cpu/CpuThreadPool.h"
+#include "backends/cpu/CpuThreadPool.h"
 #include "cuda/CudaDriver.h"
 #include "jit/CompilePool.h"
 #include "jit/JitCompiler.h"

@@ -9,7 +9,7 @@
 #include "core/Backend.h"
 #include "core/KernelRegistry.h"
 #include "core/RuntimeError.h"
-#include "cpu/StageCheck.h"
+#include "backends/cpu/StageCheck.h"
 #include "support/Settings.h"
 
 #include "mstage/abi.h"

@@ -24,7 +24,7 @@
 #include "core/LaunchLimits.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
-#include "cpu/CpuThreadPool.h"
+#include "backends/cpu/CpuThreadPool.h"
 #include "cuda/CudaDriver.h"
 #include "support/Settings.h"
 

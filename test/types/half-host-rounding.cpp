@@ -1,7 +1,7 @@
 // float to half and bfloat16 rounds to nearest, ties to even, in host code
 // and in kernels on the CPU back end: on x86-64 bfloat16 needs
 // __truncsfbf2, which Debian 12's libgcc lacks and the runtime provides
-// (runtime/cpu/HalfConversions.cpp; without it this does not link). Ties go to
+// (runtime/backends/cpu/HalfConversions.cpp; without it this does not link). Ties go to
 // the even neighbour, overflow to infinity, a NaN stays a NaN.
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_BACKEND=cpu %t | FileCheck %s
