@@ -18,7 +18,7 @@
 #include "core/RuntimeError.h"
 #include "core/StagedLaunch.h"
 #include "core/Stream.h"
-#include "backends/cpu/CpuBackend.h"
+#include "backends/cpu/CpuLaunch.h"
 #include "backends/cpu/StageCheck.h"
 #include "cuda/CudaDriver.h"
 #include "inspect/Dump.h"

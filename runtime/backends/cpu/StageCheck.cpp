@@ -3,7 +3,7 @@
 #include "StageValueText.h"
 #include "core/RuntimeError.h"
 #include "core/StagedLaunch.h"
-#include "backends/cpu/CpuBackend.h"
+#include "backends/cpu/CpuLaunch.h"
 #include "backends/cpu/CpuThread.h"
 #include "support/Settings.h"
 
