@@ -45,7 +45,8 @@ struct mstage_graph {
 
 namespace {
 
-bool onGpu() { return backend().Kind == BackendKind::Gpu; }
+// Events and graphs are the driver's on a GPU; off it, times and recordings.
+bool onGpu() { return backend().onGpu(); }
 
 // The stream the thread captures on each device, for memory made then.
 thread_local Stream *CapturedOn[MaxDevices] = {};
