@@ -16,6 +16,7 @@
 #include "cuda/CudaDriver.h"
 #include "jit/JitCompiler.h"
 
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 
@@ -125,6 +126,7 @@ static const Backend *chooseBackend() {
 // Never destroyed: launches from static destructors use it.
 static const Backend &chosenBackend() {
   const Backend *B = chooseBackend();
+  assert(B && "every setting chooses a back end, if only the unavailable one");
   B->start();
   return *B;
 }

@@ -161,4 +161,100 @@ int HostBackend::prefetch(mstage_stream *, const void *, size_t, bool) const {
   return 0; // already where the kernels run
 }
 
+// Off the GPU, work is done when it is enqueued: an event completes when it
+// is recorded, and nothing is left to wait for.
+
+llvm::Error HostBackend::createEvent(mstage_event &) const {
+  return llvm::Error::success();
+}
+
+void HostBackend::destroyEvent(mstage_event &E) const {
+  assert(!E.Handle && "no CUDA event off the GPU");
+}
+
+int HostBackend::recordEvent(mstage_event &E, Stream &S) const {
+  return S.runOrRecord([Time = E.Time] {
+    *Time = std::chrono::steady_clock::now();
+    return 0;
+  });
+}
+
+int HostBackend::waitEvent(Stream &, mstage_event &) const { return 0; }
+
+int HostBackend::synchronizeEvent(mstage_event &) const { return 0; }
+
+int HostBackend::queryEvent(mstage_event &) const { return 1; }
+
+int HostBackend::elapsedMs(float *Ms, const mstage_event &Start,
+                           const mstage_event &End) const {
+  *Ms =
+      std::chrono::duration<float, std::milli>(*End.Time - *Start.Time).count();
+  return 0;
+}
+
+llvm::Error HostBackend::beginCapture(Stream &) const {
+  return llvm::Error::success(); // the stream records its host operations
+}
+
+llvm::Error HostBackend::endCapture(Stream &, mstage_graph &, bool) const {
+  return llvm::Error::success();
+}
+
+int HostBackend::launchGraph(mstage_graph &G, Stream &S) const {
+  // Replayed within another capture, the operations are recorded again.
+  for (const HostOp &Op : G.Rec.Ops)
+    if (int Err = S.runOrRecord(Op))
+      return Err;
+  return 0;
+}
+
+void HostBackend::destroyGraph(mstage_graph &G) const {
+  assert(!G.Driver && "no CUDA graph off the GPU");
+}
+
+Backend::Pointer HostBackend::findPointer(uintptr_t, uintptr_t &) const {
+  return Pointer::Unknown; // the allocation map holds all device memory
+}
+
+llvm::Error HostBackend::runHostBody(const RegisteredKernel &, mstage_invoke_fn,
+                                     void *const *,
+                                     const mstage_launch_config &,
+                                     double *) const {
+  assert(false && "only the CPU back end runs host bodies");
+  return failure(std::string("the ") + name() + " back end runs no host body");
+}
+
+llvm::Error HostBackend::loadModule(unsigned, const std::string &, bool,
+                                    CUmodule *Module, std::string *) const {
+  *Module = nullptr;
+  return llvm::Error::success();
+}
+
+llvm::Error HostBackend::getFunction(unsigned, CUmodule, const std::string &,
+                                     CUfunction *Function) const {
+  *Function = nullptr;
+  return llvm::Error::success();
+}
+
+llvm::Error HostBackend::unloadModule(unsigned, CUmodule Module) const {
+  assert(!Module && "nothing is loaded off the GPU");
+  return llvm::Error::success();
+}
+
+llvm::Error HostBackend::launch(Stream &, CUfunction,
+                                const mstage_launch_config &, void **,
+                                float *) const {
+  assert(false && "compiled code runs only on a GPU");
+  return failure(std::string("the ") + name() + " back end launches no code");
+}
+
+llvm::Error HostBackend::createQueue(unsigned, CUstream *Queue) const {
+  *Queue = nullptr;
+  return llvm::Error::success();
+}
+
+llvm::Error HostBackend::synchronizeDevices() const {
+  return llvm::Error::success();
+}
+
 } // namespace mstage::rt

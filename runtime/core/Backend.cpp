@@ -1,6 +1,5 @@
 //===- Backend.cpp - The process's back end, made on first use ------------===//
 #include "core/Backend.h"
-#include "support/RuntimeFailure.h"
 
 #include <algorithm>
 #include <cassert>
@@ -57,19 +56,6 @@ void Backend::copyText(char *Field, size_t Size, llvm::StringRef Text) {
   size_t N = std::min(Size - 1, Text.size());
   std::memcpy(Field, Text.data(), N);
   Field[N] = '\0';
-}
-
-llvm::Error Backend::runHostBody(const RegisteredKernel &, mstage_invoke_fn,
-                                 void *const *, const mstage_launch_config &,
-                                 double *) const {
-  assert(runsHostBodies() && "only the CPU back end runs host bodies");
-  return failure(std::string("the ") + name() + " back end runs no host body");
-}
-
-llvm::Error Backend::launch(Stream &, CUfunction, const mstage_launch_config &,
-                            void **, float *) const {
-  assert(loadsCode() && "only a back end that loads code launches it");
-  return failure(std::string("the ") + name() + " back end launches no code");
 }
 
 } // namespace mstage::rt

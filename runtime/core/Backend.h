@@ -53,9 +53,8 @@ public:
   Backend &operator=(const Backend &) = delete;
 
   //===--- What it is -----------------------------------------------------===//
-  const char *name() const {
-    return Traits.Name;
-  } // "cuda", "cpu", "ptx", "none"
+  // "cuda", "cpu", "ptx", "none"
+  const char *name() const { return Traits.Name; }
   bool usable() const { return Traits.Usable; }
   bool executes() const { return Traits.Executes; }
   bool compiles() const { return Traits.Compiles; }
@@ -79,9 +78,9 @@ public:
   // and of PTX-only mode; 0 when not usable().
   virtual unsigned deviceCount() const = 0;
   // The device a thread starts on (MSTAGE_DEVICE on a GPU).
-  virtual unsigned defaultDevice() const { return 0; }
+  virtual unsigned defaultDevice() const = 0;
   // The driver of a device that exists; null off the GPU.
-  virtual CudaDriver *driver(unsigned Device) const { return nullptr; }
+  virtual CudaDriver *driver(unsigned Device) const = 0;
   // mstage_rt_device_properties of Device, which exists.
   void describe(unsigned Device, mstage_device_properties &P) const;
   // The launch shapes launches are held to (core/LaunchLimits.h keeps them).
@@ -114,9 +113,9 @@ public:
   virtual llvm::Error allocManaged(size_t Bytes, void **Ptr) const = 0;
   virtual llvm::Error freeManaged(void *Ptr) const = 0;
 
-  // Stream-ordered memory operations on S. They return 0 or the status of
-  // failWith() (core/RuntimeError.h): off the GPU they run as host
-  // operations of S, which may be recorded and fail later.
+  // Stream-ordered memory operations on S. Those that return int return 0
+  // or the status of failWith() (core/RuntimeError.h): off the GPU they run
+  // as host operations of S, which may be recorded and fail later.
   virtual llvm::Error allocAsync(size_t Bytes, Stream &S, void **Ptr) const = 0;
   // Frees Ptr of device Owner on S; null S: after all work on Owner.
   virtual int freeAsync(void *Ptr, int Owner, Stream *S) const = 0;
@@ -141,56 +140,66 @@ public:
     Allocation,   // in an allocation starting at Start (driver memory)
     HostReadable, // host memory that kernels may read (HMM, ATS)
   };
-  virtual Pointer findPointer(uintptr_t P, uintptr_t &Start) const {
-    return Pointer::Unknown;
-  }
+  virtual Pointer findPointer(uintptr_t P, uintptr_t &Start) const = 0;
 
   //===--- Kernels (runtime/launch/) --------------------------------------===//
-  // Runs K's host body (runsHostBodies()) over Config's blocks; KernelMs,
-  // when not null, receives the launch's wall time.
+  // Runs K's host body over Config's blocks; only where runsHostBodies().
+  // KernelMs, when not null, receives the launch's wall time.
   virtual llvm::Error runHostBody(const RegisteredKernel &K,
                                   mstage_invoke_fn Invoke, void *const *Params,
                                   const mstage_launch_config &Config,
-                                  double *KernelMs) const;
+                                  double *KernelMs) const = 0;
   // Code on Device from a cubin or PTX image. Where nothing runs (PTX-only)
   // nothing is loaded: null modules and functions, and success.
   virtual llvm::Error loadModule(unsigned Device, const std::string &Image,
                                  bool Cubin, CUmodule *Module,
-                                 std::string *InfoLog = nullptr) const {
-    *Module = nullptr;
-    return llvm::Error::success();
-  }
+                                 std::string *InfoLog = nullptr) const = 0;
   virtual llvm::Error getFunction(unsigned Device, CUmodule Module,
                                   const std::string &Name,
-                                  CUfunction *Function) const {
-    *Function = nullptr;
-    return llvm::Error::success();
-  }
-  virtual llvm::Error unloadModule(unsigned Device, CUmodule Module) const {
-    return llvm::Error::success();
-  }
-  // Enqueues Function (loadsCode()) on S. With ElapsedMs, the launch is
-  // timed and waited for.
+                                  CUfunction *Function) const = 0;
+  virtual llvm::Error unloadModule(unsigned Device, CUmodule Module) const = 0;
+  // Enqueues Function on S; only where loadsCode(). With ElapsedMs, the
+  // launch is timed and waited for.
   virtual llvm::Error launch(Stream &S, CUfunction Function,
                              const mstage_launch_config &Config, void **Params,
-                             float *ElapsedMs) const;
+                             float *ElapsedMs) const = 0;
   // Lets the calling thread load modules while one of its streams is
-  // captured; returns what restoreCapture() takes back.
-  virtual unsigned relaxCapture() const { return 0; }
-  virtual void restoreCapture(unsigned Mode) const {}
+  // captured (the GPU); returns what restoreCapture() takes back.
+  virtual unsigned relaxCapture() const = 0;
+  virtual void restoreCapture(unsigned Mode) const = 0;
+
+  //===--- Events and graphs (runtime/StreamApi.cpp) ---------------------===//
+  // On a GPU each is its CUDA object; off it an event completes when it is
+  // recorded (its time is the host's clock then), and a graph replays the
+  // host operations its capture recorded. The int results are C statuses,
+  // as above.
+  // An event of the current device; nothing to make off the GPU.
+  virtual llvm::Error createEvent(mstage_event &E) const = 0;
+  virtual void destroyEvent(mstage_event &E) const = 0;
+  // Records E on S, which the caller has noted in E.
+  virtual int recordEvent(mstage_event &E, Stream &S) const = 0;
+  // For an event that was recorded: Waiting waits for it, the host waits for
+  // it, or asks whether it completed (1 yes, 0 not yet, -1 failed).
+  virtual int waitEvent(Stream &Waiting, mstage_event &E) const = 0;
+  virtual int synchronizeEvent(mstage_event &E) const = 0;
+  virtual int queryEvent(mstage_event &E) const = 0;
+  // The time between two recorded events.
+  virtual int elapsedMs(float *Ms, const mstage_event &Start,
+                        const mstage_event &End) const = 0;
+  // S's capture: begun, and ended into G (Instantiate: made replayable).
+  virtual llvm::Error beginCapture(Stream &S) const = 0;
+  virtual llvm::Error endCapture(Stream &S, mstage_graph &G,
+                                 bool Instantiate) const = 0;
+  virtual int launchGraph(mstage_graph &G, Stream &S) const = 0;
+  virtual void destroyGraph(mstage_graph &G) const = 0;
 
   //===--- Streams (core/Stream.cpp) --------------------------------------===//
   // The queue of a new stream on Device: a driver stream on the GPU, null
   // off it (the host operations run in order).
-  virtual llvm::Error createQueue(unsigned Device, CUstream *Queue) const {
-    *Queue = nullptr;
-    return llvm::Error::success();
-  }
-  // Waits for the work of every device some thread used; the first failure
-  // as the driver gave it.
-  virtual llvm::Error synchronizeDevices() const {
-    return llvm::Error::success();
-  }
+  virtual llvm::Error createQueue(unsigned Device, CUstream *Queue) const = 0;
+  // Waits for the work of every device some thread used (onGpu()); the
+  // first failure as the driver gave it.
+  virtual llvm::Error synchronizeDevices() const = 0;
 
   //===--- Until runtime/launch/ calls the interface (issue 32) -----------===//
   // runtime/Launch.cpp's view from before the interface; nothing else uses

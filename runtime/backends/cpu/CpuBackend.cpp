@@ -5,6 +5,8 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cassert>
+
 namespace mstage::rt {
 
 // "model name : <name>" of /proc/cpuinfo's first processor.
@@ -38,6 +40,7 @@ void CpuBackend::describeDevice(unsigned, mstage_device_properties &P) const {
 
 llvm::Error CpuBackend::occupancy(CodeMaker, const mstage_launch_config &,
                                   const char *, int *Blocks) const {
+  assert(Blocks && "occupancy() has somewhere to put its answer");
   *Blocks = 1;
   return llvm::Error::success();
 }
@@ -47,6 +50,7 @@ llvm::Error CpuBackend::runHostBody(const RegisteredKernel &K,
                                     void *const *Params,
                                     const mstage_launch_config &Config,
                                     double *KernelMs) const {
+  assert(Invoke && "a CPU launch comes with the kernel's invoker");
   return launchOnCpuStageChecked(K, Invoke, Params, Config, KernelMs);
 }
 

@@ -234,6 +234,115 @@ Backend::Pointer CudaBackend::findPointer(uintptr_t P, uintptr_t &Start) const {
                                         : Pointer::Unknown;
 }
 
+// Events and graphs are the driver's, of the device of the stream they are
+// used on.
+
+llvm::Error CudaBackend::createEvent(mstage_event &E) const {
+  E.Driver = currentDriver();
+  return E.Driver->createEvent(&E.Handle);
+}
+
+void CudaBackend::destroyEvent(mstage_event &E) const {
+  if (E.Handle)
+    llvm::consumeError(E.Driver->destroyEvent(E.Handle));
+}
+
+int CudaBackend::recordEvent(mstage_event &E, Stream &S) const {
+  // An event is recorded on a stream of its own device: one of another
+  // device is remade here.
+  if (E.Driver != S.driver()) {
+    CUevent Handle = nullptr;
+    if (llvm::Error Err = S.driver()->createEvent(&Handle))
+      return failWith(context(std::move(Err), "recording an event"));
+    llvm::consumeError(E.Driver->destroyEvent(E.Handle));
+    E.Handle = Handle;
+    E.Driver = S.driver();
+  }
+  return toStatus(context(E.Driver->recordEvent(E.Handle, S.handle()),
+                          "recording an event"));
+}
+
+int CudaBackend::waitEvent(Stream &Waiting, mstage_event &E) const {
+  assert(E.StreamId && "only a recorded event is waited for");
+  // A stream may wait for an event of another device.
+  return toStatus(
+      context(Waiting.driver()->waitEvent(Waiting.handle(), E.Handle),
+              "waiting for an event"));
+}
+
+int CudaBackend::synchronizeEvent(mstage_event &E) const {
+  assert(E.StreamId && "only a recorded event is waited for");
+  llvm::Error Err = E.Driver->synchronizeEvent(E.Handle);
+  if (!Err)
+    return 0;
+  return failWith(asyncFailure(std::move(Err), findStream(E.StreamId),
+                               "waiting for an event"));
+}
+
+int CudaBackend::queryEvent(mstage_event &E) const {
+  assert(E.StreamId && "only a recorded event is asked about");
+  CUresult R = E.Driver->queryEvent(E.Handle);
+  if (R == CUDA_SUCCESS)
+    return 1;
+  if (R == CUDA_ERROR_NOT_READY)
+    return 0;
+  failWith(asyncFailure(cudaFailure(R, E.Driver->errorText(R, "cuEventQuery")),
+                        findStream(E.StreamId), "waiting for an event"));
+  return -1;
+}
+
+int CudaBackend::elapsedMs(float *Ms, const mstage_event &Start,
+                           const mstage_event &End) const {
+  if (Start.Driver != End.Driver)
+    return failWith(failure(
+        "elapsed_ms: the events were recorded on " + Start.Driver->shortName() +
+        " and " + End.Driver->shortName() + "; time events of one device"));
+  return toStatus(context(Start.Driver->elapsedMs(Ms, Start.Handle, End.Handle),
+                          "elapsed_ms"));
+}
+
+llvm::Error CudaBackend::beginCapture(Stream &S) const {
+  // The memory pool is made now if it is not there yet: making it is not
+  // allowed while a stream of the thread is captured.
+  // (A pool that cannot be made fails the first allocation, which says so.)
+  llvm::consumeError(S.driver()->makePool());
+  return S.driver()->beginCapture(S.handle());
+}
+
+llvm::Error CudaBackend::endCapture(Stream &S, mstage_graph &G,
+                                    bool Instantiate) const {
+  G.Driver = S.driver();
+  llvm::Error E = G.Driver->endCapture(S.handle(), &G.Graph);
+  if (!E && Instantiate)
+    E = G.Driver->instantiate(G.Graph, &G.Exec);
+  return E;
+}
+
+int CudaBackend::launchGraph(mstage_graph &G, Stream &S) const {
+  if (S.driver() != G.Driver)
+    return failWith(failure("launching a graph captured on " +
+                            G.Driver->shortName() + " on a stream of " +
+                            S.driver()->shortName() +
+                            "; a graph runs on the device it was captured on"));
+  if (llvm::Error E = G.Driver->launchGraph(G.Exec, S.handle()))
+    return failWith(asyncFailure(std::move(E), &S, "launching a graph"));
+  S.noteLaunches(G.Rec.Kernels);
+  return 0;
+}
+
+void CudaBackend::destroyGraph(mstage_graph &G) const {
+  if (G.Driver)
+    G.Driver->destroyGraph(G.Graph, G.Exec);
+}
+
+llvm::Error CudaBackend::runHostBody(const RegisteredKernel &, mstage_invoke_fn,
+                                     void *const *,
+                                     const mstage_launch_config &,
+                                     double *) const {
+  assert(false && "the GPU runs compiled code, not host bodies");
+  return failure("the cuda back end runs no host body");
+}
+
 llvm::Error CudaBackend::loadModule(unsigned Device, const std::string &Image,
                                     bool Cubin, CUmodule *Module,
                                     std::string *InfoLog) const {

@@ -53,6 +53,25 @@ public:
                bool ToDevice) const override;
   Pointer findPointer(uintptr_t P, uintptr_t &Start) const override;
 
+  llvm::Error createEvent(mstage_event &E) const override;
+  void destroyEvent(mstage_event &E) const override;
+  int recordEvent(mstage_event &E, Stream &S) const override;
+  int waitEvent(Stream &Waiting, mstage_event &E) const override;
+  int synchronizeEvent(mstage_event &E) const override;
+  int queryEvent(mstage_event &E) const override;
+  int elapsedMs(float *Ms, const mstage_event &Start,
+                const mstage_event &End) const override;
+  llvm::Error beginCapture(Stream &S) const override;
+  llvm::Error endCapture(Stream &S, mstage_graph &G,
+                         bool Instantiate) const override;
+  int launchGraph(mstage_graph &G, Stream &S) const override;
+  void destroyGraph(mstage_graph &G) const override;
+
+  // Kernels run as compiled code: no host body runs here.
+  llvm::Error runHostBody(const RegisteredKernel &K, mstage_invoke_fn Invoke,
+                          void *const *Params,
+                          const mstage_launch_config &Config,
+                          double *KernelMs) const override;
   llvm::Error loadModule(unsigned Device, const std::string &Image, bool Cubin,
                          CUmodule *Module,
                          std::string *InfoLog = nullptr) const override;

@@ -47,7 +47,9 @@ void PtxBackend::start() const { startCompilePool(/*OnGpu=*/false, arch()); }
 
 LaunchLimits PtxBackend::limits() const { return archLaunchLimits(arch()); }
 
-void PtxBackend::describeDevice(unsigned, mstage_device_properties &P) const {
+void PtxBackend::describeDevice(unsigned Device,
+                                mstage_device_properties &P) const {
+  assert(Device == 0 && "PTX-only mode has one device");
   describeHeldTo(arch(), arch(), P);
   NominalGpu G = nominalGpu(arch());
   copyText(P.name, sizeof(P.name), "PTX-only " + arch() + " (nominal)");
