@@ -30,10 +30,10 @@ constexpr const char *DriverLibrary = "libcuda.so.1";
 
 } // namespace
 
-// The entry points are listed in cuda/CudaEntries.def. A macro argument is expanded before it is substituted, so Api arrives as
-// cuda.h's versioned name: the static_assert compares that name with Symbol,
-// and the field for cuMemAlloc is named cuMemAlloc_v2, which Fn.cuMemAlloc(...)
-// also expands to.
+// The entry points are listed in cuda/CudaEntries.def. A macro argument is
+// expanded before it is substituted, so Api arrives as cuda.h's versioned
+// name: the static_assert compares that name with Symbol, and the field for
+// cuMemAlloc is named cuMemAlloc_v2, which Fn.cuMemAlloc(...) also expands to.
 #define MSTAGE_STRINGIFY(Name) #Name
 #define MSTAGE_EXPANDED_NAME(Name) MSTAGE_STRINGIFY(Name)
 
