@@ -18,11 +18,11 @@
 #include "mstage/builtins.h"
 #include "mstage/ldg.hpp"
 
-#include "cpu/CpuFibers.h"
-#include "cpu/CpuSharedArrays.h"
-#include "cpu/CpuThread.h"
-#include "cpu/CpuWarp.h"
 #include "transforms/DeviceBuiltins.h"
+#include "backends/cpu/CpuFibers.h"
+#include "backends/cpu/CpuSharedArrays.h"
+#include "backends/cpu/CpuThread.h"
+#include "backends/cpu/CpuWarp.h"
 
 #include <cstdio>
 #include <cstdlib>
