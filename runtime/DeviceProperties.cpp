@@ -18,7 +18,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AotImage.h"
-#include "CodeForLaunch.h"
 #include "core/Backend.h"
 #include "core/KernelRegistry.h"
 #include "core/LaunchLimits.h"
@@ -26,6 +25,7 @@
 #include "core/Stream.h"
 #include "cpu/CpuThreadPool.h"
 #include "cuda/CudaDriver.h"
+#include "launch/CodeForLaunch.h"
 #include "support/Settings.h"
 
 #include "mstage/abi.h"

@@ -1,0 +1,18 @@
+//===- LaunchCompiled.cpp - A launch on a back end that compiles ----------===//
+#include "launch/LaunchCompiled.h"
+#include "core/Backend.h"
+#include "core/RuntimeError.h"
+#include "core/Stream.h"
+#include "launch/CpuRecording.h"
+#include "launch/LaunchOnGpu.h"
+
+using namespace mstage::rt;
+
+int mstage::rt::launchCompiled(const LaunchRequest &L,
+                               const StagedLaunch &Staged,
+                               const LaunchCode &Code, bool TimeKernel,
+                               double &KernelMs) {
+  if (backend().Kind == BackendKind::PtxOnly)
+    return L.S->capturing() ? recordCpuLaunch(L) : 0;
+  return toStatus(launchOnGpu(L, Staged, Code, TimeKernel, KernelMs));
+}

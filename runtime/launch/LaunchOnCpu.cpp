@@ -1,0 +1,22 @@
+//===- LaunchOnCpu.cpp - A launch on the CPU back end ---------------------===//
+#include "launch/LaunchOnCpu.h"
+#include "core/RuntimeError.h"
+#include "core/Stream.h"
+#include "cpu/StageCheck.h"
+#include "inspect/TraceEvents.h"
+#include "launch/CpuRecording.h"
+#include "launch/ParamSpace.h"
+
+using namespace mstage::rt;
+
+int mstage::rt::launchOnCpu(const LaunchRequest &L, double *KernelMs) {
+  Stream &S = *L.S;
+  if (S.capturing()) {
+    if (llvm::Error Err = checkCapturableOnCpu(L))
+      return failWith(std::move(Err));
+    return recordCpuLaunch(L);
+  }
+  StreamSpan Run(SpanKind::Kernel, S.id());
+  return toStatus(
+      launchOnCpuStageChecked(*L.K, L.Invoke, L.Params, L.Config, KernelMs));
+}
