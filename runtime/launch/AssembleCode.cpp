@@ -2,7 +2,7 @@
 #include "launch/AssembleCode.h"
 #include "cache/CubinWriter.h"
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
 DriverJitClaim::DriverJitClaim(bool OnGpu) {
   if (!OnGpu || !ptxasUsable())
@@ -13,9 +13,8 @@ DriverJitClaim::DriverJitClaim(bool OnGpu) {
   Held = Counted;
 }
 
-llvm::Error mstage::rt::assembleCode(const CodeRequest &R,
-                                     const DriverJitClaim &DriverJit,
-                                     CachedCode &Code) {
+llvm::Error assembleCode(const CodeRequest &R, const DriverJitClaim &DriverJit,
+                         CachedCode &Code) {
   // The driver JIT-compiles the PTX for this launch; the cubin for the disk
   // cache is made meanwhile (CubinWriter.h).
   if (R.B.Kind == BackendKind::Gpu && DriverJit.held())
@@ -31,3 +30,5 @@ llvm::Error mstage::rt::assembleCode(const CodeRequest &R,
   Code.Cubin = std::move(*Cubin);
   return llvm::Error::success();
 }
+
+} // namespace mstage::rt

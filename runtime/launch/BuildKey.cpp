@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
 // What the JIT's output depends on besides the kernel and the launch (whose
 // flags carry fast math).
@@ -20,7 +20,7 @@ static const std::string &jitOptionsText() {
   return S;
 }
 
-CacheKey mstage::rt::diskCacheKey(const CodeRequest &R) {
+CacheKey diskCacheKey(const CodeRequest &R) {
   const auto &BitcodeHash = R.K.Specializations->bitcodeHash(
       std::string_view(R.K.Blob.Bitcode.data(), R.K.Blob.Bitcode.size()));
   KeyInputs In;
@@ -34,8 +34,10 @@ CacheKey mstage::rt::diskCacheKey(const CodeRequest &R) {
   return makeCacheKey(In);
 }
 
-uint64_t mstage::rt::shortHash(const CacheKey &Key) {
+uint64_t shortHash(const CacheKey &Key) {
   uint64_t Short;
   std::memcpy(&Short, Key.Bytes.data(), sizeof(Short));
   return Short;
 }
+
+} // namespace mstage::rt

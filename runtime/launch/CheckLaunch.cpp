@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string>
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
 static constexpr RuntimeFailure::Join Clause = RuntimeFailure::Join::Clause;
 
@@ -47,8 +47,7 @@ static llvm::Error checkConfig(const mstage_launch_config &C,
   return checkLaunchShape(C, launchLimits(B));
 }
 
-llvm::Expected<const RegisteredKernel *>
-mstage::rt::findRunnable(const void *HostEntry) {
+llvm::Expected<const RegisteredKernel *> findRunnable(const void *HostEntry) {
   std::string Why;
   const RegisteredKernel *K = findKernel(HostEntry, Why);
   if (!K)
@@ -69,10 +68,10 @@ static llvm::Error checkLaunchSettings() {
   return llvm::Error::success();
 }
 
-llvm::Error mstage::rt::checkLaunch(const void *HostEntry, uint32_t NumParams,
-                                    const mstage_launch_config &Config,
-                                    const RegisteredKernel *&K,
-                                    mstage_launch_config &Effective) {
+llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
+                        const mstage_launch_config &Config,
+                        const RegisteredKernel *&K,
+                        mstage_launch_config &Effective) {
   llvm::Expected<const RegisteredKernel *> Found = findRunnable(HostEntry);
   if (!Found)
     return Found.takeError();
@@ -103,3 +102,5 @@ llvm::Error mstage::rt::checkLaunch(const void *HostEntry, uint32_t NumParams,
     Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
   return llvm::Error::success();
 }
+
+} // namespace mstage::rt

@@ -8,7 +8,7 @@
 #include "launch/MakeCode.h"
 #include "support/Settings.h"
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
 // MSTAGE_CACHE=off: R's code is made for this question alone.
 static llvm::Error uncachedCode(const CompileRequest &R, CUfunction &Function,
@@ -22,12 +22,10 @@ static llvm::Error uncachedCode(const CompileRequest &R, CUfunction &Function,
   return llvm::Error::success();
 }
 
-llvm::Error mstage::rt::codeForLaunch(const void *HostEntry,
-                                      void *const *Params,
-                                      const uint32_t *ParamSizes,
-                                      uint32_t NumParams,
-                                      const mstage_launch_config &Config,
-                                      CUfunction &Function, CUmodule &Owned) {
+llvm::Error codeForLaunch(const void *HostEntry, void *const *Params,
+                          const uint32_t *ParamSizes, uint32_t NumParams,
+                          const mstage_launch_config &Config,
+                          CUfunction &Function, CUmodule &Owned) {
   Owned = nullptr;
   CompileRequest R;
   R.L = {HostEntry, nullptr, Params, ParamSizes, NumParams};
@@ -55,3 +53,5 @@ llvm::Error mstage::rt::codeForLaunch(const void *HostEntry,
   Function = *F;
   return llvm::Error::success();
 }
+
+} // namespace mstage::rt

@@ -8,10 +8,10 @@
 #include "launch/CompileInBackground.h"
 #include "launch/FindOrMakeCode.h"
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
-llvm::Error mstage::rt::prepareCompile(const mstage_launch_config &Config,
-                                       bool Keyed, CompileRequest &R) {
+llvm::Error prepareCompile(const mstage_launch_config &Config, bool Keyed,
+                           CompileRequest &R) {
   LaunchRequest &L = R.L;
   if (llvm::Error E =
           checkLaunch(L.HostEntry, L.NumParams, Config, L.K, L.Config))
@@ -28,7 +28,7 @@ llvm::Error mstage::rt::prepareCompile(const mstage_launch_config &Config,
   return llvm::Error::success();
 }
 
-llvm::Error mstage::rt::compileEntry(const CompileRequest &R, CacheEntry *&E) {
+llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E) {
   const RegisteredKernel &K = *R.L.K;
   E = &K.Specializations->findOrInsert(R.Staged->key());
   if (E->ready())
@@ -46,3 +46,5 @@ llvm::Error mstage::rt::compileEntry(const CompileRequest &R, CacheEntry *&E) {
   noteCompileDone(K.Blob, Times);
   return llvm::Error::success();
 }
+
+} // namespace mstage::rt

@@ -14,9 +14,9 @@
 #include <mutex>
 #include <string>
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
-bool mstage::rt::compilesInBackground() {
+bool compilesInBackground() {
   const JitSettings &Jit = jitSettings();
   return Jit.Async && (backend().Kind != BackendKind::PtxOnly || Jit.Chosen) &&
          !compilePoolClosed();
@@ -65,8 +65,8 @@ static void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   noteCompileDone(K.Blob, Times);
 }
 
-void mstage::rt::queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
-                                     double EvaluateMs, CudaDriver *D) {
+void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
+                         double EvaluateMs, CudaDriver *D) {
   EntryState Empty = EntryState::Empty;
   if (!E.State.compare_exchange_strong(Empty, EntryState::Queued,
                                        std::memory_order_acq_rel))
@@ -75,3 +75,5 @@ void mstage::rt::queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
     compileInBackground(K, E, Key, EvaluateMs, D);
   });
 }
+
+} // namespace mstage::rt

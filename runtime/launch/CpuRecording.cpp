@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
-int mstage::rt::recordCpuLaunch(const LaunchRequest &L) {
+int recordCpuLaunch(const LaunchRequest &L) {
   Stream &S = *L.S;
   const RegisteredKernel &K = *L.K;
   std::vector<std::string> Copies;
@@ -34,3 +34,5 @@ int mstage::rt::recordCpuLaunch(const LaunchRequest &L) {
         launchOnCpuStageChecked(*Live, Invoke, Ptrs.data(), Config, nullptr));
   });
 }
+
+} // namespace mstage::rt

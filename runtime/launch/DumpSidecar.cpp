@@ -12,7 +12,7 @@
 
 #include <string>
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
 // The staged values of R, one object per site.
 static llvm::json::Array stagedSites(const CodeRequest &R) {
@@ -62,8 +62,8 @@ static std::string dumpSidecar(const CodeRequest &R, const CacheKey &Key,
   return Text;
 }
 
-void mstage::rt::dumpCode(const CodeRequest &R, const CacheKey &Key,
-                          const CachedCode &Code, const LaunchTimes &Times) {
+void dumpCode(const CodeRequest &R, const CacheKey &Key, const CachedCode &Code,
+              const LaunchTimes &Times) {
   const DumpSettings &Dump = dumpSettings();
   const std::string &Name = R.K.Blob.Name;
   uint64_t Short = shortHash(Key);
@@ -74,3 +74,5 @@ void mstage::rt::dumpCode(const CodeRequest &R, const CacheKey &Key,
   if (Dump.IR || Dump.PTX || Dump.SASS)
     dumpFile(Name, Short, "json", dumpSidecar(R, Key, Times));
 }
+
+} // namespace mstage::rt

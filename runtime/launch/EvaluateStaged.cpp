@@ -4,11 +4,11 @@
 #include "inspect/TraceEvents.h"
 #include "launch/Elapsed.h"
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
-llvm::Error mstage::rt::evaluateStaged(const LaunchRequest &L, bool Measure,
-                                       std::optional<StagedLaunch> &Staged,
-                                       LaunchTimes &Times) {
+llvm::Error evaluateStaged(const LaunchRequest &L, bool Measure,
+                           std::optional<StagedLaunch> &Staged,
+                           LaunchTimes &Times) {
   const RegisteredKernel &K = *L.K;
   auto T0 = Measure ? std::chrono::steady_clock::now()
                     : std::chrono::steady_clock::time_point();
@@ -22,3 +22,5 @@ llvm::Error mstage::rt::evaluateStaged(const LaunchRequest &L, bool Measure,
         failure(evaluatorGaveUp(K.Blob, uint32_t(Staged->GaveUp))), K);
   return llvm::Error::success();
 }
+
+} // namespace mstage::rt

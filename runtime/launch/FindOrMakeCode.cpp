@@ -10,10 +10,10 @@
 
 #include <mutex>
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
-llvm::Error mstage::rt::compileNow(const CodeRequest &R, CacheEntry &E,
-                                   LaunchTimes &Times, bool Capturing) {
+llvm::Error compileNow(const CodeRequest &R, CacheEntry &E, LaunchTimes &Times,
+                       bool Capturing) {
   std::lock_guard<std::mutex> G(E.Compiling);
   EntryState State = E.State.load(std::memory_order_acquire);
   if (State == EntryState::Ready)
@@ -75,9 +75,8 @@ static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
   return llvm::Error::success();
 }
 
-llvm::Error mstage::rt::findOrMakeCode(const LaunchRequest &L,
-                                       const StagedLaunch &Staged,
-                                       LaunchTimes &Times, LaunchCode &Code) {
+llvm::Error findOrMakeCode(const LaunchRequest &L, const StagedLaunch &Staged,
+                           LaunchTimes &Times, LaunchCode &Code) {
   const RegisteredKernel &K = *L.K;
   const CacheSettings &Cache = cacheSettings();
   if (L.S->capturing() && Cache.Mode == CacheMode::Off &&
@@ -105,3 +104,5 @@ llvm::Error mstage::rt::findOrMakeCode(const LaunchRequest &L,
   noteLaunchCode(K.Blob, Staged.key(), Times);
   return llvm::Error::success();
 }
+
+} // namespace mstage::rt

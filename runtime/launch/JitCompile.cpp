@@ -6,7 +6,7 @@
 #include "launch/LaunchRequest.h"
 #include "support/Settings.h"
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
 // What the JIT folds into the code: the staged values, the facts of the
 // pointers and the launch configuration.
@@ -22,9 +22,8 @@ static Specialization specializationOf(const CodeRequest &R) {
   return Spec;
 }
 
-llvm::Expected<std::string> mstage::rt::compileToPtx(const CodeRequest &R,
-                                                     uint64_t ShortHash,
-                                                     LaunchTimes &Times) {
+llvm::Expected<std::string>
+compileToPtx(const CodeRequest &R, uint64_t ShortHash, LaunchTimes &Times) {
   bool WantIR = dumpSettings().IR;
   JitOptions Opts;
   Opts.Arch = R.B.Arch;
@@ -40,3 +39,5 @@ llvm::Expected<std::string> mstage::rt::compileToPtx(const CodeRequest &R,
     dumpFile(R.K.Blob.Name, ShortHash, "ll", Result->OptimizedIR);
   return std::move(Result->PTX);
 }
+
+} // namespace mstage::rt

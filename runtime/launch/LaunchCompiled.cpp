@@ -6,13 +6,13 @@
 #include "launch/CpuRecording.h"
 #include "launch/LaunchOnGpu.h"
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
-int mstage::rt::launchCompiled(const LaunchRequest &L,
-                               const StagedLaunch &Staged,
-                               const LaunchCode &Code, bool TimeKernel,
-                               double &KernelMs) {
+int launchCompiled(const LaunchRequest &L, const StagedLaunch &Staged,
+                   const LaunchCode &Code, bool TimeKernel, double &KernelMs) {
   if (backend().Kind == BackendKind::PtxOnly)
     return L.S->capturing() ? recordCpuLaunch(L) : 0;
   return toStatus(launchOnGpu(L, Staged, Code, TimeKernel, KernelMs));
 }
+
+} // namespace mstage::rt

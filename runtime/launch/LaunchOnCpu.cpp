@@ -7,9 +7,9 @@
 #include "launch/CpuRecording.h"
 #include "launch/ParamSpace.h"
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
-int mstage::rt::launchOnCpu(const LaunchRequest &L, double *KernelMs) {
+int launchOnCpu(const LaunchRequest &L, double *KernelMs) {
   Stream &S = *L.S;
   if (S.capturing()) {
     if (llvm::Error Err = checkCapturableOnCpu(L))
@@ -20,3 +20,5 @@ int mstage::rt::launchOnCpu(const LaunchRequest &L, double *KernelMs) {
   return toStatus(
       launchOnCpuStageChecked(*L.K, L.Invoke, L.Params, L.Config, KernelMs));
 }
+
+} // namespace mstage::rt

@@ -12,7 +12,7 @@
 
 #include <string>
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
 // The function that runs Code on S's device, and its parameters: the
 // generic code takes the staged values as one more (into GenericParams).
@@ -72,10 +72,9 @@ static llvm::Error waitIfBlocking(const LaunchRequest &L,
   return llvm::Error::success();
 }
 
-llvm::Error mstage::rt::launchOnGpu(const LaunchRequest &L,
-                                    const StagedLaunch &Staged,
-                                    const LaunchCode &Code, bool TimeKernel,
-                                    double &KernelMs) {
+llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
+                        const LaunchCode &Code, bool TimeKernel,
+                        double &KernelMs) {
   Stream &S = *L.S;
   assert(S.driver() && "a stream on the GPU has a driver");
   bool Capturing = S.capturing();
@@ -113,3 +112,5 @@ llvm::Error mstage::rt::launchOnGpu(const LaunchRequest &L,
   S.noteLaunch(L.HostEntry, L.K->Blob.PrettyName, L.K->Blob.Location);
   return waitIfBlocking(L, Code, Capturing);
 }
+
+} // namespace mstage::rt

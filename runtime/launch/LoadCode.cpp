@@ -9,7 +9,7 @@
 #include <mutex>
 #include <optional>
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
 // A fault of a kernel leaves the context unusable: every later call fails
 // with the fault's error, which the next synchronizing call reports.
@@ -33,7 +33,7 @@ static bool contextLost(CUresult Code) {
 // Set by loadModule on this thread: its load failed because of such a fault.
 static thread_local bool LoadFoundContextLost = false;
 
-bool mstage::rt::loadFoundContextLost() { return LoadFoundContextLost; }
+bool loadFoundContextLost() { return LoadFoundContextLost; }
 
 // Loads the cubin into Out on D when it loads there, else reports (once)
 // that this driver refuses cubins (from a toolkit newer than the driver),
@@ -88,8 +88,8 @@ static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
   return llvm::Error::success();
 }
 
-llvm::Error mstage::rt::loadCode(const CodeRequest &R, const CachedCode &Code,
-                                 CompiledKernel &Out) {
+llvm::Error loadCode(const CodeRequest &R, const CachedCode &Code,
+                     CompiledKernel &Out) {
   if (R.B.Kind != BackendKind::Gpu) {
     Out.FromCubin = !Code.Cubin.empty();
     return llvm::Error::success();
@@ -106,9 +106,9 @@ llvm::Error mstage::rt::loadCode(const CodeRequest &R, const CachedCode &Code,
   return llvm::Error::success();
 }
 
-llvm::Expected<CUfunction>
-mstage::rt::functionOn(const RegisteredKernel &K, const Backend &B,
-                       const CompiledKernel &C, CudaDriver &D, bool Capturing) {
+llvm::Expected<CUfunction> functionOn(const RegisteredKernel &K,
+                                      const Backend &B, const CompiledKernel &C,
+                                      CudaDriver &D, bool Capturing) {
   if (C.Device == D.index())
     return C.Function;
   OtherDevices *O = C.Others.get();
@@ -135,3 +135,5 @@ mstage::rt::functionOn(const RegisteredKernel &K, const Backend &B,
   Slot.store(Loaded.Function, std::memory_order_release);
   return Loaded.Function;
 }
+
+} // namespace mstage::rt

@@ -15,7 +15,7 @@
 #include <chrono>
 #include <optional>
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
 // Writes R's freshly compiled Code to the disk cache under Key, unless the
 // cache is off or read-only. PTX that the driver JIT-compiles gets its cubin
@@ -31,8 +31,8 @@ static void storeCode(const CodeRequest &R, const CacheKey &Key,
     storeInDiskCache(Key, Code);
 }
 
-llvm::Error mstage::rt::makeCode(const CodeRequest &R, CompiledKernel &Out,
-                                 LaunchTimes &Times) {
+llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
+                     LaunchTimes &Times) {
   CacheKey Key = diskCacheKey(R);
   auto T0 = std::chrono::steady_clock::now();
   CachedCode Code;
@@ -71,3 +71,5 @@ llvm::Error mstage::rt::makeCode(const CodeRequest &R, CompiledKernel &Out,
   dumpCode(R, Key, Code, Times);
   return llvm::Error::success();
 }
+
+} // namespace mstage::rt

@@ -7,10 +7,7 @@
 
 #include <string>
 
-using namespace mstage::rt;
-using mstage::bytesInMemory;
-using mstage::kernelParamLimit;
-using mstage::paramsInMemory;
+namespace mstage::rt {
 
 // Why a launch whose parameters InMemory are copied to device memory at
 // each launch cannot be captured into a graph (the copy is from the
@@ -30,9 +27,8 @@ static llvm::Error notCapturable(const LaunchRequest &L,
       *L.K);
 }
 
-llvm::Error mstage::rt::placeParams(LaunchRequest &L,
-                                    const StagedLaunch &Staged,
-                                    LaunchTimes &Times) {
+llvm::Error placeParams(LaunchRequest &L, const StagedLaunch &Staged,
+                        LaunchTimes &Times) {
   const std::string &Arch = backend().Arch;
   L.InMemory = paramsInMemory(L.paramSizes(), Staged.stagedBytes().size(),
                               kernelParamLimit(Arch));
@@ -44,10 +40,12 @@ llvm::Error mstage::rt::placeParams(LaunchRequest &L,
   return llvm::Error::success();
 }
 
-llvm::Error mstage::rt::checkCapturableOnCpu(const LaunchRequest &L) {
+llvm::Error checkCapturableOnCpu(const LaunchRequest &L) {
   if (uint64_t InMemory = paramsInMemory(
           L.paramSizes(), mstage::stagedParamSize(L.K->Blob.StageSites),
           kernelParamLimit("sm_90")))
     return notCapturable(L, "sm_90", InMemory);
   return llvm::Error::success();
 }
+
+} // namespace mstage::rt

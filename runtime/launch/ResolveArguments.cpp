@@ -10,7 +10,7 @@
 #include <cstring>
 #include <string>
 
-using namespace mstage::rt;
+namespace mstage::rt {
 
 // "argument 2" or "a capture of the kernel's lambda", for the slot S.
 static std::string slotHolder(const mstage::PointerSlot &S) {
@@ -48,8 +48,7 @@ static llvm::Error checkDevicesOfPointers(const LaunchRequest &L,
   return llvm::Error::success();
 }
 
-llvm::Error mstage::rt::resolveArguments(mstage_stream *StreamPtr,
-                                         LaunchRequest &L) {
+llvm::Error resolveArguments(mstage_stream *StreamPtr, LaunchRequest &L) {
   assert(L.K && "checkLaunch resolves the kernel first");
   const RegisteredKernel &K = *L.K;
   const Backend &B = backend();
@@ -70,3 +69,5 @@ llvm::Error mstage::rt::resolveArguments(mstage_stream *StreamPtr,
   }
   return llvm::Error::success();
 }
+
+} // namespace mstage::rt
