@@ -6,6 +6,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
 #include <mutex>
 #include <string>
 

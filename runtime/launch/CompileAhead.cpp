@@ -8,6 +8,8 @@
 #include "launch/CompileInBackground.h"
 #include "launch/FindOrMakeCode.h"
 
+#include <cassert>
+
 namespace mstage::rt {
 
 llvm::Error prepareCompile(const mstage_launch_config &Config, bool Keyed,
@@ -29,6 +31,7 @@ llvm::Error prepareCompile(const mstage_launch_config &Config, bool Keyed,
 }
 
 llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E) {
+  assert(R.Staged && "a compile ahead is keyed (prepareCompile)");
   const RegisteredKernel &K = *R.L.K;
   E = &K.Specializations->findOrInsert(R.Staged->key());
   if (E->ready())

@@ -10,12 +10,15 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
 #include <string>
 
 namespace mstage::rt {
 
 // The staged values of R, one object per site.
 static llvm::json::Array stagedSites(const CodeRequest &R) {
+  assert(R.Staged.Values.size() == R.K.Blob.StageSites.size() &&
+         "one staged value per site");
   llvm::json::Array Sites;
   for (size_t I = 0; I < R.Staged.Values.size(); ++I) {
     const mstage::StageSite &S = R.K.Blob.StageSites[I];

@@ -4,11 +4,14 @@
 #include "inspect/TraceEvents.h"
 #include "launch/Elapsed.h"
 
+#include <cassert>
+
 namespace mstage::rt {
 
 llvm::Error evaluateStaged(const LaunchRequest &L, bool Measure,
                            std::optional<StagedLaunch> &Staged,
                            LaunchTimes &Times) {
+  assert(L.K && "checkLaunch resolves the kernel first");
   const RegisteredKernel &K = *L.K;
   auto T0 = Measure ? std::chrono::steady_clock::now()
                     : std::chrono::steady_clock::time_point();

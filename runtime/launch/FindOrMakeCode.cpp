@@ -8,6 +8,7 @@
 #include "launch/MakeCode.h"
 #include "support/Settings.h"
 
+#include <cassert>
 #include <mutex>
 
 namespace mstage::rt {
@@ -23,8 +24,10 @@ llvm::Error compileNow(const CodeRequest &R, CacheEntry &E, LaunchTimes &Times,
   // A captured stream's launches are recorded; making the code (module
   // loads, ptxas) is not, and is allowed meanwhile.
   std::optional<CUstreamCaptureMode> Restore;
-  if (Capturing && R.B.Kind == BackendKind::Gpu)
+  if (Capturing && R.B.Kind == BackendKind::Gpu) {
+    assert(R.B.Driver && "the GPU back end has a driver");
     Restore = R.B.Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
+  }
   llvm::Error Err = makeCode(R, E.Code, Times);
   if (Restore)
     R.B.Driver->relaxCapture(*Restore);
@@ -77,6 +80,7 @@ static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
 
 llvm::Error findOrMakeCode(const LaunchRequest &L, const StagedLaunch &Staged,
                            LaunchTimes &Times, LaunchCode &Code) {
+  assert(L.K && L.S && "the launch's arguments are resolved");
   const RegisteredKernel &K = *L.K;
   const CacheSettings &Cache = cacheSettings();
   if (L.S->capturing() && Cache.Mode == CacheMode::Off &&
@@ -97,6 +101,7 @@ llvm::Error findOrMakeCode(const LaunchRequest &L, const StagedLaunch &Staged,
     if (llvm::Error Err = onMiss(L, Staged, *E, Times, Code))
       return Err;
   }
+  assert((Code.Generic || E->ready()) && "the code runs once it is made");
   Code.Compiled = &E->Code;
   Times.FromCubin = !Code.Generic && Code.Compiled->FromCubin;
   if (traceEnabled())

@@ -6,10 +6,13 @@
 #include "launch/CpuRecording.h"
 #include "launch/LaunchOnGpu.h"
 
+#include <cassert>
+
 namespace mstage::rt {
 
 int launchCompiled(const LaunchRequest &L, const StagedLaunch &Staged,
                    const LaunchCode &Code, bool TimeKernel, double &KernelMs) {
+  assert((Code.Compiled || Code.Generic) && "findOrMakeCode found code");
   if (backend().Kind == BackendKind::PtxOnly)
     return L.S->capturing() ? recordCpuLaunch(L) : 0;
   return toStatus(launchOnGpu(L, Staged, Code, TimeKernel, KernelMs));

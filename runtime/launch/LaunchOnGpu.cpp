@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <cassert>
 #include <string>
 
 namespace mstage::rt {

@@ -5,6 +5,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <cassert>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -85,6 +86,7 @@ static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
     LoadFoundContextLost = contextLost(cudaErrorCode(E));
     return withKernel(std::move(E), K);
   }
+  assert(Out.Function && "a loaded module has the kernel's function");
   return llvm::Error::success();
 }
 
@@ -109,6 +111,7 @@ llvm::Error loadCode(const CodeRequest &R, const CachedCode &Code,
 llvm::Expected<CUfunction> functionOn(const RegisteredKernel &K,
                                       const Backend &B, const CompiledKernel &C,
                                       CudaDriver &D, bool Capturing) {
+  assert(D.index() < MaxDevices && "a device has its slot");
   if (C.Device == D.index())
     return C.Function;
   OtherDevices *O = C.Others.get();

@@ -12,6 +12,7 @@
 #include "launch/LoadCode.h"
 #include "support/Settings.h"
 
+#include <cassert>
 #include <chrono>
 #include <optional>
 
@@ -33,6 +34,7 @@ static void storeCode(const CodeRequest &R, const CacheKey &Key,
 
 llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
                      LaunchTimes &Times) {
+  assert((R.B.Kind != BackendKind::Gpu || R.D) && "the GPU loads on a device");
   CacheKey Key = diskCacheKey(R);
   auto T0 = std::chrono::steady_clock::now();
   CachedCode Code;

@@ -5,6 +5,7 @@
 #include "core/Backend.h"
 #include "core/Stream.h"
 
+#include <cassert>
 #include <string>
 
 namespace mstage::rt {
@@ -29,6 +30,7 @@ static llvm::Error notCapturable(const LaunchRequest &L,
 
 llvm::Error placeParams(LaunchRequest &L, const StagedLaunch &Staged,
                         LaunchTimes &Times) {
+  assert(L.S && "resolveArguments resolves the stream first");
   const std::string &Arch = backend().Arch;
   L.InMemory = paramsInMemory(L.paramSizes(), Staged.stagedBytes().size(),
                               kernelParamLimit(Arch));

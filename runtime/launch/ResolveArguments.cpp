@@ -7,6 +7,7 @@
 #include "cuda/CudaDriver.h"
 #include "support/Settings.h"
 
+#include <cassert>
 #include <cstring>
 #include <string>
 
