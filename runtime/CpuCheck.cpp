@@ -9,7 +9,7 @@
 #include "core/Backend.h"
 #include "core/KernelRegistry.h"
 #include "core/RuntimeError.h"
-#include "cpu/StageCheck.h"
+#include "backends/cpu/StageCheck.h"
 #include "support/Settings.h"
 
 #include "mstage/abi.h"
@@ -30,8 +30,7 @@ MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry, int Checkable) {
   const CheckSettings &S = checkSettings();
   if (!S.Error.empty())
     return failWith(failure(S.Error)), -1;
-  BackendKind Kind = backend().Kind;
-  if (!S.Cpu || (Kind != BackendKind::Gpu && Kind != BackendKind::Cpu))
+  if (!S.Cpu || !backend().executes())
     return 0;
   // A pointer in the lambda's captures (a captured view) is device memory
   // too, which the CPU's run would dereference.

@@ -1,9 +1,10 @@
 //===- Memory.cpp - The C API's device memory functions -------------------===//
 //
-// On a GPU these are driver allocations and copies, on the device of the
-// stream they are given (or the thread's current device). On the CPU back
-// end and in PTX-only mode device memory is host memory, so that programs
-// run through unchanged.
+// Each goes to the back end (core/Backend.h): on a GPU driver allocations
+// and copies, on the device of the stream they are given (or the thread's
+// current device); on the CPU back end and in PTX-only mode host memory, so
+// that programs run through unchanged. Here: the allocation map, the trace's
+// host spans, and the memory that graphs hold.
 //
 //===----------------------------------------------------------------------===//
 #include "GraphMemory.h"
@@ -11,7 +12,6 @@
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
-#include "cuda/CudaDriver.h"
 #include "inspect/TraceEvents.h"
 
 #include "mstage/abi.h"
@@ -20,8 +20,6 @@
 
 #include <cassert>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -30,19 +28,6 @@
 using namespace mstage::rt;
 
 #define MSTAGE_EXPORT __attribute__((visibility("default")))
-
-static int unavailable() { return failWith(failure(backend().Reason)); }
-
-// Device memory off the GPU. Aligned as cudaMalloc's memory is (256 bytes),
-// so that code that relies on it behaves the same on the CPU.
-static int hostAlloc(void **Ptr, size_t Bytes) {
-  *Ptr = nullptr;
-  if (Bytes > SIZE_MAX - 255) // rounded up, it would wrap to a small size
-    return failWith(failure("out of host memory: " + std::to_string(Bytes) +
-                            " bytes asked for"));
-  *Ptr = std::aligned_alloc(256, Bytes ? (Bytes + 255) / 256 * 256 : 256);
-  return *Ptr ? 0 : failWith(failure("out of host memory"));
-}
 
 // Each allocation is noted, with its device, so that launches can place
 // their pointers (AllocationMap.h).
@@ -53,98 +38,46 @@ static int noted(int Err, void *const *Ptr, size_t Bytes,
   return Err;
 }
 
-// The driver of the device whose memory P is, else of the current device.
-static CudaDriver *driverFor(const void *P) {
-  int Device = allocationDevice(reinterpret_cast<uintptr_t>(P));
-  return Device == NoDevice ? currentDriver() : driverOf(unsigned(Device));
+// The device whose memory P is (NoDevice: not the runtime's allocation).
+static int ownerOf(const void *P) {
+  return allocationDevice(reinterpret_cast<uintptr_t>(P));
 }
 
 extern "C" {
 
 MSTAGE_EXPORT int mstage_rt_executes(void) {
-  switch (backend().Kind) {
-  case BackendKind::Gpu:
-  case BackendKind::Cpu:
-    return 1;
-  case BackendKind::PtxOnly:
-    return 0;
-  case BackendKind::Unavailable:
-    unavailable();
+  const Backend &B = backend();
+  if (!B.usable()) {
+    failWith(failure(B.reason()));
     return -1;
   }
-  return -1;
-}
-
-static int allocImpl(void **Ptr, size_t Bytes) {
-  const Backend &B = backend();
-  if (B.Kind == BackendKind::Gpu) {
-    CUdeviceptr D = 0;
-    llvm::Error E = currentDriver()->alloc(Bytes, &D);
-    *Ptr = reinterpret_cast<void *>(D);
-    return toStatus(std::move(E));
-  }
-  if (B.Kind == BackendKind::Unavailable)
-    return unavailable();
-  return hostAlloc(Ptr, Bytes);
+  return B.executes() ? 1 : 0;
 }
 
 MSTAGE_EXPORT int mstage_rt_alloc(void **Ptr, size_t Bytes) {
-  return noted(allocImpl(Ptr, Bytes), Ptr, Bytes, int(currentDevice()));
+  unsigned Device = currentDevice();
+  return noted(toStatus(backend().alloc(Bytes, Device, Ptr)), Ptr, Bytes,
+               int(Device));
 }
 
 MSTAGE_EXPORT int mstage_rt_free(void *Ptr) {
-  CudaDriver *D = driverFor(Ptr);
+  int Owner = ownerOf(Ptr);
   forgetAllocation(Ptr);
-  if (D)
-    return toStatus(D->free(reinterpret_cast<CUdeviceptr>(Ptr)));
-  std::free(Ptr);
-  return 0;
+  return toStatus(backend().free(Ptr, Owner));
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_to_device(void *Dst, const void *Src,
                                            size_t Bytes) {
   const Backend &B = backend();
   HostSpan Span(SpanKind::CopyToDevice, Bytes);
-  if (B.Kind == BackendKind::Gpu)
-    return toStatus(driverFor(Dst)->copyToDevice(
-        reinterpret_cast<CUdeviceptr>(Dst), Src, Bytes));
-  if (B.Kind == BackendKind::Unavailable)
-    return unavailable();
-  std::memcpy(Dst, Src, Bytes);
-  return 0;
+  return toStatus(B.copyToDevice(Dst, Src, Bytes));
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_to_host(void *Dst, const void *Src,
                                          size_t Bytes) {
   const Backend &B = backend();
   HostSpan Span(SpanKind::CopyToHost, Bytes);
-  if (B.Kind == BackendKind::Gpu)
-    return toStatus(driverFor(Src)->copyToHost(
-        Dst, reinterpret_cast<CUdeviceptr>(Src), Bytes));
-  if (B.Kind == BackendKind::Unavailable)
-    return unavailable();
-  std::memcpy(Dst, Src, Bytes);
-  return 0;
-}
-
-// The stream-ordered operations. On a GPU they are enqueued on the stream;
-// off it they run at once, in the stream's order (or are recorded while the
-// stream is captured).
-
-static CUdeviceptr dev(const void *P) {
-  return reinterpret_cast<CUdeviceptr>(P);
-}
-
-// Off the GPU, a copy is a memmove in the stream's order.
-static int hostCopy(Stream &S, void *Dst, const void *Src, size_t Bytes,
-                    SpanKind Kind) {
-  if (backend().Kind == BackendKind::Unavailable)
-    return unavailable();
-  return S.runOrRecord([=, Id = S.id()] {
-    StreamSpan Span(Kind, Id, Bytes);
-    std::memmove(Dst, Src, Bytes);
-    return 0;
-  });
+  return toStatus(B.copyToHost(Dst, Src, Bytes));
 }
 
 } // extern "C"
@@ -170,19 +103,9 @@ GraphMemory &graphMemory() {
 
 // Frees device memory on S (null: after all work on its device).
 static int freeNow(void *Ptr, Stream *S) {
-  CudaDriver *D = driverFor(Ptr);
+  int Owner = ownerOf(Ptr);
   forgetAllocation(Ptr);
-  if (backend().Kind != BackendKind::Gpu) {
-    std::free(Ptr);
-    return 0;
-  }
-  if (S)
-    return toStatus(S->driver()->freeAsync(dev(Ptr), S->handle()));
-  // A replay of the graph that held it may still be running.
-  llvm::Error E = D->synchronize();
-  if (!E)
-    E = D->freeAsync(dev(Ptr), nullptr);
-  return toStatus(std::move(E));
+  return backend().freeAsync(Ptr, Owner, S);
 }
 
 // Whether a free of Ptr outside any capture is deferred, or was not to be.
@@ -222,7 +145,7 @@ std::vector<void *> mstage::rt::holdGraphMemory(Recording &Rec,
   if (!Rec.Allocs.empty()) {
     Escaped = std::to_string(Rec.Allocs.size()) +
               (Rec.Allocs.size() == 1 ? " allocation" : " allocations");
-    if (backend().Kind == BackendKind::Gpu)
+    if (backend().onGpu()) // each replay allocates it anew
       M.Escaped.insert(Rec.Allocs.begin(), Rec.Allocs.end());
   }
   return Holds;
@@ -249,21 +172,11 @@ void mstage::rt::releaseGraphMemory(const std::vector<void *> &Holds) {
 
 extern "C" {
 
-static int allocAsyncImpl(void **Ptr, size_t Bytes, mstage_stream *SP) {
-  const Backend &B = backend();
-  if (B.Kind != BackendKind::Gpu)
-    return allocImpl(Ptr, Bytes);
-  CUdeviceptr D = 0;
-  Stream &St = streamOf(SP);
-  llvm::Error E = St.driver()->allocAsync(Bytes, St.handle(), &D);
-  *Ptr = reinterpret_cast<void *>(D);
-  return toStatus(std::move(E));
-}
-
 MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
                                         mstage_stream *SP) {
   Stream &S = streamOf(SP);
-  int Err = noted(allocAsyncImpl(Ptr, Bytes, SP), Ptr, Bytes, int(S.device()));
+  int Err = noted(toStatus(backend().allocAsync(Bytes, S, Ptr)), Ptr, Bytes,
+                  int(S.device()));
   if (!Err && *Ptr && S.capturing()) // the graph's (GraphMemory.h)
     S.recording().Allocs.push_back(*Ptr);
   return Err;
@@ -272,7 +185,7 @@ MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
 MSTAGE_EXPORT int mstage_rt_free_async(void *Ptr, mstage_stream *SP) {
   if (!Ptr)
     return 0;
-  const bool Gpu = backend().Kind == BackendKind::Gpu;
+  const bool Gpu = backend().onGpu();
   Stream &S = streamOf(SP);
   if (S.capturing()) {
     Recording &Rec = S.recording();
@@ -281,10 +194,8 @@ MSTAGE_EXPORT int mstage_rt_free_async(void *Ptr, mstage_stream *SP) {
       Rec.Allocs.erase(Made);
       // Made in the capture: on a GPU a free node, so that each replay
       // frees what it allocated; off it, the replays reuse the memory.
-      if (Gpu) {
-        forgetAllocation(Ptr);
-        return toStatus(S.driver()->freeAsync(dev(Ptr), S.handle()));
-      }
+      if (Gpu)
+        return freeNow(Ptr, &S);
     }
     // The replays may use it: freed with the graph.
     Rec.Frees.push_back(Ptr);
@@ -306,152 +217,47 @@ MSTAGE_EXPORT int mstage_rt_capture_uses(mstage_stream *SP, const void *Ptr) {
 MSTAGE_EXPORT int mstage_rt_copy_to_device_async(void *Dst, const void *Src,
                                                  size_t Bytes,
                                                  mstage_stream *SP) {
-  const Backend &B = backend();
-  Stream &S = streamOf(SP);
-  if (B.Kind == BackendKind::Gpu) {
-    GpuSpan Span(SpanKind::CopyToDevice, *S.driver(), S.handle(), S.id(),
-                 S.capturing(), Bytes);
-    return Span.enqueued(toStatus(
-        S.driver()->copyToDeviceAsync(dev(Dst), Src, Bytes, S.handle())));
-  }
-  return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyToDevice);
+  return backend().copyToDeviceAsync(streamOf(SP), Dst, Src, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
                                                size_t Bytes,
                                                mstage_stream *SP) {
-  const Backend &B = backend();
-  Stream &S = streamOf(SP);
-  if (B.Kind == BackendKind::Gpu) {
-    GpuSpan Span(SpanKind::CopyToHost, *S.driver(), S.handle(), S.id(),
-                 S.capturing(), Bytes);
-    llvm::Error E =
-        S.driver()->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
-    // A fault of an earlier kernel surfaces here.
-    return Span.enqueued(
-        E ? failWith(asyncFailure(std::move(E), &S, "copying to the host"))
-          : 0);
-  }
-  return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyToHost);
-}
-
-// A copy within one device's memory, as memmove: cuMemcpyDtoDAsync is not
-// defined for overlapping ranges, so those go through a temporary (in a
-// capture, graph memory of each replay).
-static llvm::Error copyOnDevice(Stream &S, void *Dst, const void *Src,
-                                size_t Bytes) {
-  CudaDriver &D = *S.driver();
-  uintptr_t To = uintptr_t(Dst), From = uintptr_t(Src);
-  if (To == From || Bytes == 0)
-    return llvm::Error::success();
-  if (To >= From + Bytes || From >= To + Bytes)
-    return D.copyDeviceAsync(dev(Dst), dev(Src), Bytes, S.handle());
-  CUdeviceptr Tmp = 0;
-  if (llvm::Error E = D.allocAsync(Bytes, S.handle(), &Tmp))
-    return context(std::move(E), "copying between overlapping ranges");
-  llvm::Error E = D.copyDeviceAsync(Tmp, dev(Src), Bytes, S.handle());
-  if (!E)
-    E = D.copyDeviceAsync(dev(Dst), Tmp, Bytes, S.handle());
-  llvm::Error Freed = D.freeAsync(Tmp, S.handle());
-  if (E) {
-    llvm::consumeError(std::move(Freed));
-    return E;
-  }
-  return Freed;
+  return backend().copyToHostAsync(streamOf(SP), Dst, Src, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
                                               size_t Bytes, mstage_stream *SP) {
-  const Backend &B = backend();
-  Stream &S = streamOf(SP);
-  if (B.Kind == BackendKind::Gpu) {
-    GpuSpan Span(SpanKind::CopyOnDevice, *S.driver(), S.handle(), S.id(),
-                 S.capturing(), Bytes);
-    // Between two devices' memory: a peer copy. One device has no other.
-    if (CudaDriver::count() > 1) {
-      int To = allocationDevice(dev(Dst)), From = allocationDevice(dev(Src));
-      if (To != NoDevice && From != NoDevice && To != From)
-        return Span.enqueued(toStatus(
-            driverOf(unsigned(To))
-                ->copyPeerAsync(dev(Dst), dev(Src), *driverOf(unsigned(From)),
-                                Bytes, S.handle())));
-    }
-    return Span.enqueued(toStatus(copyOnDevice(S, Dst, Src, Bytes)));
-  }
-  return hostCopy(S, Dst, Src, Bytes, SpanKind::CopyOnDevice);
+  return backend().copyOnDeviceAsync(streamOf(SP), Dst, Src, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,
                                        size_t ElementBytes, size_t Count,
                                        mstage_stream *SP) {
-  const Backend &B = backend();
-  Stream &S = streamOf(SP);
-  if (B.Kind == BackendKind::Gpu)
-    return toStatus(S.driver()->fillAsync(dev(Dst), Pattern, ElementBytes,
-                                          Count, S.handle()));
-  if (B.Kind == BackendKind::Unavailable)
-    return unavailable();
-  std::string Element(static_cast<const char *>(Pattern), ElementBytes);
-  return S.runOrRecord([=] {
-    auto *Out = static_cast<char *>(Dst);
-    for (size_t I = 0; I < Count; ++I)
-      std::memcpy(Out + I * ElementBytes, Element.data(), ElementBytes);
-    return 0;
-  });
-}
-
-static int hostAllocImpl(void **Ptr, size_t Bytes) {
-  const Backend &B = backend();
-  if (B.Kind == BackendKind::Gpu)
-    return toStatus(currentDriver()->allocHost(Bytes, Ptr));
-  return hostAlloc(Ptr, Bytes);
+  return backend().fillAsync(streamOf(SP), Dst, Pattern, ElementBytes, Count);
 }
 
 MSTAGE_EXPORT int mstage_rt_host_alloc(void **Ptr, size_t Bytes) {
-  return noted(hostAllocImpl(Ptr, Bytes), Ptr, Bytes);
+  return noted(toStatus(backend().allocHost(Bytes, Ptr)), Ptr, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_host_free(void *Ptr) {
   forgetAllocation(Ptr);
-  const Backend &B = backend();
-  if (B.Kind == BackendKind::Gpu)
-    return toStatus(currentDriver()->freeHost(Ptr));
-  std::free(Ptr);
-  return 0;
-}
-
-static int managedAllocImpl(void **Ptr, size_t Bytes) {
-  const Backend &B = backend();
-  if (B.Kind == BackendKind::Gpu) {
-    CUdeviceptr D = 0;
-    llvm::Error E = currentDriver()->allocManaged(Bytes, &D);
-    *Ptr = reinterpret_cast<void *>(D);
-    return toStatus(std::move(E));
-  }
-  return hostAlloc(Ptr, Bytes);
+  return toStatus(backend().freeHost(Ptr));
 }
 
 MSTAGE_EXPORT int mstage_rt_managed_alloc(void **Ptr, size_t Bytes) {
-  return noted(managedAllocImpl(Ptr, Bytes), Ptr, Bytes);
+  return noted(toStatus(backend().allocManaged(Bytes, Ptr)), Ptr, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_managed_free(void *Ptr) {
   forgetAllocation(Ptr);
-  const Backend &B = backend();
-  if (B.Kind == BackendKind::Gpu)
-    return toStatus(currentDriver()->free(dev(Ptr)));
-  std::free(Ptr);
-  return 0;
+  return toStatus(backend().freeManaged(Ptr));
 }
 
 MSTAGE_EXPORT int mstage_rt_prefetch(const void *Ptr, size_t Bytes,
                                      int ToDevice, mstage_stream *SP) {
-  const Backend &B = backend();
-  if (B.Kind != BackendKind::Gpu)
-    return 0; // already where the CPU back end runs
-  Stream &S = streamOf(SP);
-  return toStatus(
-      S.driver()->prefetch(dev(Ptr), Bytes, ToDevice != 0, S.handle()));
+  return backend().prefetch(SP, Ptr, Bytes, ToDevice != 0);
 }
 
 MSTAGE_EXPORT int mstage_rt_pointer_device(const void *Ptr) {

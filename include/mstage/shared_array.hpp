@@ -18,7 +18,8 @@
 // number is the site. On the device each distinct place, site and size is
 // one `.shared` variable, so a declaration in a device function is one array
 // however often the function is called or inlined, as __shared__ is; on the
-// CPU back end each block gets its own copy (runtime/cpu/CpuSharedArrays.cpp).
+// CPU back end each block gets its own copy
+// (runtime/backends/cpu/CpuSharedArrays.cpp).
 // Two objects made by the same declaration (in a loop, an array of them, a
 // struct member) are the same array. Like __shared__, the memory is not
 // initialized.

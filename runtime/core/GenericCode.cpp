@@ -32,8 +32,7 @@ const char *kindName(AotKind K) {
 
 void GenericCode::load() {
   const Backend &B = backend();
-  if (Module.num_aot_images == 0 ||
-      (B.Kind != BackendKind::Gpu && B.Kind != BackendKind::PtxOnly))
+  if (Module.num_aot_images == 0 || !B.compiles())
     return;
   auto Report = [&](const Twine &What) {
     errs() << "mstage: " << moduleFile(Module) << ": " << What
@@ -73,7 +72,7 @@ void GenericCode::load() {
   }
 
   // A cubin of exactly this architecture, else the newest PTX not above it.
-  unsigned Device = archNumber(B.Arch);
+  unsigned Device = archNumber(B.arch());
   const AotImage *Chosen = nullptr;
   for (const AotImage &Image : Images)
     if (Image.Kind == AotKind::Cubin && archNumber(Image.Arch) == Device)
@@ -88,30 +87,26 @@ void GenericCode::load() {
   if (!Chosen)
     return; // none for this device: launches wait for the JIT, silently
 
+  // Loaded on the default device where code runs; PTX-only mode loads
+  // nothing and finds each kernel without code.
   StringMap<GenericKernel> Found;
-  if (B.Kind == BackendKind::Gpu) {
-    std::string Payload = Chosen->Payload.str(); // the driver wants a string
-    CUmodule M = nullptr;
-    Error E = Chosen->Kind == AotKind::Cubin
-                  ? B.Driver->loadModuleFromCubin(Payload, &M)
-                  : B.Driver->loadModuleFromPtx(Payload, &M);
-    for (const std::string &Name : Names) {
-      if (E)
-        break;
-      E = B.Driver->getFunction(M, Name, &Found[Name].Function);
-    }
-    if (E) {
-      if (M)
-        consumeError(B.Driver->unloadModule(M));
-      return Report("its ahead-of-time " + Twine(kindName(Chosen->Kind)) +
-                    " for " + Chosen->Arch +
-                    " does not load: " + failureMessage(std::move(E)));
-    }
-    Code = M;
-  } else {
-    for (const std::string &Name : Names)
-      Found[Name];
+  std::string Payload = Chosen->Payload.str(); // the driver wants a string
+  unsigned On = B.defaultDevice();
+  CUmodule M = nullptr;
+  Error E = B.loadModule(On, Payload, Chosen->Kind == AotKind::Cubin, &M);
+  for (const std::string &Name : Names) {
+    if (E)
+      break;
+    E = B.getFunction(On, M, Name, &Found[Name].Function);
   }
+  if (E) {
+    if (M)
+      consumeError(B.unloadModule(On, M));
+    return Report("its ahead-of-time " + Twine(kindName(Chosen->Kind)) +
+                  " for " + Chosen->Arch +
+                  " does not load: " + failureMessage(std::move(E)));
+  }
+  Code = M;
   Kernels = std::move(Found);
 }
 
@@ -128,8 +123,8 @@ const GenericKernel *GenericCode::find(StringRef Name) {
 void GenericCode::unload() {
   std::call_once(Loaded, [] {}); // never loaded: never will be
   std::lock_guard<std::mutex> G(Lock);
-  if (Code && backend().Driver)
-    consumeError(backend().Driver->unloadModule(Code));
+  if (Code)
+    consumeError(backend().unloadModule(backend().defaultDevice(), Code));
   Code = nullptr;
   Kernels.clear();
 }

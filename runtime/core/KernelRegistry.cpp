@@ -10,6 +10,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
+
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -91,12 +93,11 @@ void dropCode(RegisteredKernel &K) {
   std::vector<CompiledKernel> Code = K.Specializations->takeAll();
   if (Code.empty())
     return;
+  // Only where code is loaded is there a module (the GPU).
   const Backend &B = backend();
-  if (B.Kind != BackendKind::Gpu || !B.Driver)
-    return;
   for (const CompiledKernel &C : Code)
     if (C.Module)
-      llvm::consumeError(B.Driver->unloadModule(C.Module));
+      llvm::consumeError(B.unloadModule(B.defaultDevice(), C.Module));
 }
 
 } // namespace
@@ -145,7 +146,10 @@ void preloadGenericCode() {
   std::lock_guard<std::mutex> G(R.Lock);
   for (auto [Module, Generic] : R.Generic)
     queueCompile(Module, [Generic = Generic] {
-      if (succeeded(backend().Driver->bindThread()))
+      const Backend &B = backend();
+      CudaDriver *D = B.driver(B.defaultDevice());
+      assert(D && "ahead-of-time code is preloaded on a GPU only");
+      if (succeeded(D->bindThread()))
         Generic->preload();
     });
 }

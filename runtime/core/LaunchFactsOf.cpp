@@ -2,7 +2,6 @@
 #include "core/LaunchFactsOf.h"
 
 #include "core/AllocationMap.h"
-#include "cuda/CudaDriver.h"
 #include "support/RuntimeFailure.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -88,18 +87,16 @@ llvm::Error launchFactsOf(const RegisteredKernel &K, const Backend &B,
       F.Group = GroupOf(P);
       continue;
     }
-    if (B.Kind == BackendKind::Gpu) {
-      CUdeviceptr Start;
-      size_t Size;
-      if (B.Driver->pointerRange(P, &Start, &Size)) {
-        F.Group = GroupOf(Start);
-        continue;
-      }
-      if (B.Driver->pageableMemoryAccess())
-        continue; // host memory the GPU can read; nothing is assumed
+    uintptr_t Start = 0;
+    Backend::Pointer Known = B.findPointer(P, Start);
+    if (Known == Backend::Pointer::Allocation) {
+      F.Group = GroupOf(Start);
+      continue;
     }
+    if (Known == Backend::Pointer::HostReadable)
+      continue; // host memory the GPU can read; nothing is assumed
     if (mappedHere(P))
-      return failure(hostPointerError(S, P, B.Kind == BackendKind::Gpu));
+      return failure(hostPointerError(S, P, B.onGpu()));
     // Not memory at all: nothing is assumed, and the kernel's fault says it.
   }
   return llvm::Error::success();

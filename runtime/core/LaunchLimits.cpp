@@ -2,7 +2,7 @@
 #include "core/LaunchLimits.h"
 #include "AotImage.h"
 #include "DeviceSharedArrays.h"
-#include "cuda/CudaDriver.h"
+#include "core/Backend.h"
 #include "support/KeptStatics.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -43,31 +43,8 @@ LaunchLimits archLaunchLimits(const std::string &Arch) {
   return L;
 }
 
-static LaunchLimits deviceLaunchLimits(const CudaDriver &D) {
-  LaunchLimits L;
-  for (int I = 0; I < 3; ++I) {
-    L.Block[I] = uint64_t(D.maxBlockDim(I));
-    L.Grid[I] = uint64_t(D.maxGridDim(I));
-  }
-  L.BlockThreads = uint64_t(D.maxThreadsPerBlock());
-  L.SharedBytes = uint64_t(D.maxSharedBytesPerBlockOptin());
-  L.Whose = "the device's";
-  L.Note = " (" + D.deviceName() + ", " + D.arch() + ")";
-  return L;
-}
-
 const LaunchLimits &launchLimits(const Backend &B) {
-  static const LaunchLimits L = [&] {
-    if (B.Driver)
-      return deviceLaunchLimits(*B.Driver);
-    if (B.Kind == BackendKind::PtxOnly)
-      return archLaunchLimits(B.Arch);
-    // The CPU takes any shape; it is held to a GPU's so that what runs here
-    // also runs there.
-    LaunchLimits Cpu = archLaunchLimits("sm_90");
-    Cpu.Note = "; the CPU back end takes only what a GPU takes";
-    return Cpu;
-  }();
+  static const LaunchLimits L = B.limits();
   return L;
 }
 

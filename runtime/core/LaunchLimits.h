@@ -3,14 +3,14 @@
 // Every back end holds a launch to a GPU's limits before anything is
 // compiled or run, so that a program tested on the CPU back end or in
 // PTX-only mode does not fail later on a GPU: on a GPU the device's own
-// attributes, in PTX-only mode the limits of MSTAGE_ARCH, on the CPU sm_90's.
+// attributes, in PTX-only mode the limits of MSTAGE_ARCH, on the CPU sm_90's
+// (Backend::limits()).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CORE_LAUNCHLIMITS_H
 #define MSTAGE_RUNTIME_CORE_LAUNCHLIMITS_H
 
 #include "KernelBlob.h"
-#include "core/Backend.h"
 #include "support/RuntimeFailure.h"
 
 #include "mstage/abi.h"
@@ -19,6 +19,8 @@
 #include <string>
 
 namespace mstage::rt {
+
+class Backend;
 
 struct LaunchLimits {
   uint64_t Block[3];     // x, y, z

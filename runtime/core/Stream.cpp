@@ -82,14 +82,13 @@ llvm::Expected<Stream *> makeStream(unsigned Device) {
   const Backend &B = backend();
   CUstream Handle = nullptr;
   static std::once_flag AtExit;
-  if (B.Kind == BackendKind::Gpu)
+  if (B.onGpu()) // work still runs after it was enqueued
     std::call_once(AtExit, [] {
       AtExitOwner = getpid();
       std::atexit(waitAtExit);
     });
-  if (B.Kind == BackendKind::Gpu)
-    if (llvm::Error E = driverOf(Device)->createStream(&Handle))
-      return context(std::move(E), "cannot make a stream");
+  if (llvm::Error E = B.createQueue(Device, &Handle))
+    return context(std::move(E), "cannot make a stream");
   return registerStream(Handle, Device);
 }
 
@@ -97,10 +96,7 @@ llvm::Expected<Stream *> makeStream(unsigned Device) {
 // so that the thread-local needs no dynamic initialization.
 MSTAGE_HOT_TLS thread_local unsigned CurrentDevicePlusOne = 0;
 
-unsigned defaultDevice() {
-  const Backend &B = backend();
-  return B.Kind == BackendKind::Gpu ? B.Driver->index() : 0;
-}
+unsigned defaultDevice() { return backend().defaultDevice(); }
 
 // A thread's default streams, one per device it used, go back to the spares
 // when the thread ends, for the next thread: their ids stay valid, so
@@ -255,9 +251,7 @@ llvm::Error Stream::orderAfter(Stream &Other) {
   return E;
 }
 
-CudaDriver *driverOf(unsigned Device) {
-  return backend().Kind == BackendKind::Gpu ? CudaDriver::at(Device) : nullptr;
-}
+CudaDriver *driverOf(unsigned Device) { return backend().driver(Device); }
 
 unsigned currentDevice() {
   unsigned D = CurrentDevicePlusOne;
@@ -267,23 +261,21 @@ unsigned currentDevice() {
 CudaDriver *currentDriver() { return driverOf(currentDevice()); }
 
 std::string checkDevice(unsigned Index) {
-  unsigned Count = deviceCount();
+  const Backend &B = backend();
+  unsigned Count = B.deviceCount();
   if (Index < Count)
     return "";
-  const Backend &B = backend();
   return "there is no device " + std::to_string(Index) + ": there " +
          (Count == 1 ? "is 1 device (0)"
                      : "are " + std::to_string(Count) + " devices (0 to " +
                            std::to_string(Count - 1) + ")") +
-         (B.Kind == BackendKind::Gpu
-              ? ""
-              : std::string(" on the ") + backendName(B.Kind) + " back end");
+         (B.onGpu() ? "" : std::string(" on the ") + B.name() + " back end");
 }
 
 int setCurrentDevice(unsigned Index) {
-  if (backend().Kind == BackendKind::Unavailable)
+  if (!backend().usable())
     return failWith(
-        failure("no device can be made current: " + backend().Reason));
+        failure("no device can be made current: " + backend().reason()));
   if (std::string Bad = checkDevice(Index); !Bad.empty())
     return failWith(failure("make_current: " + Bad));
   CurrentDevicePlusOne = Index + 1;
@@ -326,8 +318,8 @@ Stream &streamOf(mstage_stream *S) {
 }
 
 Stream *createStream(unsigned Device) {
-  if (backend().Kind == BackendKind::Unavailable) {
-    failWith(failure("cannot make a stream: " + backend().Reason));
+  if (!backend().usable()) {
+    failWith(failure("cannot make a stream: " + backend().reason()));
     return nullptr;
   }
   if (std::string Bad = checkDevice(Device); !Bad.empty()) {
@@ -432,18 +424,9 @@ llvm::Error synchronizeStream(Stream &S) {
 
 llvm::Error synchronizeAll() {
   const Backend &B = backend();
-  if (B.Kind != BackendKind::Gpu)
+  if (!B.onGpu()) // the host back ends' work is done when it is enqueued
     return llvm::Error::success();
-  // Every device that some thread used; the first failure is reported.
-  llvm::Error First = llvm::Error::success();
-  for (unsigned I = 0, N = CudaDriver::count(); I < N; ++I)
-    if (CudaDriver *D = CudaDriver::at(I); D->used())
-      if (llvm::Error E = D->synchronize()) {
-        if (First)
-          llvm::consumeError(std::move(E));
-        else
-          First = std::move(E);
-      }
+  llvm::Error First = B.synchronizeDevices();
   collectGpuSpans();
   if (First)
     First = asyncFailure(std::move(First), nullptr, "waiting for all streams");

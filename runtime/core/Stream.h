@@ -20,8 +20,10 @@
 #include "mstage/abi.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -154,5 +156,28 @@ llvm::Error asyncFailure(llvm::Error Failure, Stream *S,
                          const std::string &What);
 
 } // namespace mstage::rt
+
+// The C ABI's events and graphs (runtime/StreamApi.cpp); the back end
+// (core/Backend.h) records, waits for and replays them.
+struct mstage_event {
+  CUevent Handle = nullptr;                 // GPU
+  mstage::rt::CudaDriver *Driver = nullptr; // the device of Handle
+  uint64_t StreamId = 0; // where it was last recorded; 0: never
+  // Recorded in a capture: its stream, and which capture of it. A stream
+  // that waits for the event joins that capture.
+  uint64_t CaptureRoot = 0, CaptureNumber = 0;
+  // Off the GPU: when it was recorded; shared with a capture's recorded
+  // operation, which may replay after the event is gone.
+  std::shared_ptr<std::chrono::steady_clock::time_point> Time =
+      std::make_shared<std::chrono::steady_clock::time_point>();
+};
+
+struct mstage_graph {
+  mstage::rt::CudaDriver *Driver = nullptr; // the captured stream's device
+  CUgraph Graph = nullptr;
+  CUgraphExec Exec = nullptr;
+  mstage::rt::Recording Rec; // off the GPU: the operations; on it: kernels
+  std::vector<void *> Holds; // memory kept for it (GraphMemory.h)
+};
 
 #endif

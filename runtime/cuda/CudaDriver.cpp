@@ -1,9 +1,10 @@
 //===- CudaDriver.cpp - The CUDA Driver API, loaded at run time -----------===//
 //
-// Binds the driver's entry points with dlsym. Each pointer has the type that
-// cuda.h (CUDA 13.0) declares, and is looked up under the versioned symbol that
-// cuda.h's #defines select for that type (cuMemAlloc is cuMemAlloc_v2, ...); a
-// static_assert below keeps the two in step.
+// Binds the driver's entry points (cuda/CudaEntries.def) with dlsym. Each
+// pointer has the type that cuda.h (CUDA 13.0) declares, and is looked up
+// under the versioned symbol that cuda.h's #defines select for that type
+// (cuMemAlloc is cuMemAlloc_v2, ...); a static_assert below keeps the two in
+// step.
 //
 //===----------------------------------------------------------------------===//
 #include "cuda/CudaDriver.h"
@@ -29,105 +30,31 @@ constexpr const char *DriverLibrary = "libcuda.so.1";
 
 } // namespace
 
-// X(Api, Symbol): Api as cuda.h spells the function, Symbol the name libcuda
-// exports for the type that Api has in cuda.h.
-#define MSTAGE_CUDA_ENTRIES(X)                                                 \
-  X(cuGetErrorName, "cuGetErrorName")                                          \
-  X(cuGetErrorString, "cuGetErrorString")                                      \
-  X(cuInit, "cuInit")                                                          \
-  X(cuDriverGetVersion, "cuDriverGetVersion")                                  \
-  X(cuDeviceGetCount, "cuDeviceGetCount")                                      \
-  X(cuDeviceGet, "cuDeviceGet")                                                \
-  X(cuDeviceGetName, "cuDeviceGetName")                                        \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                              \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                      \
-  X(cuCtxGetCurrent, "cuCtxGetCurrent")                                        \
-  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                        \
-  X(cuCtxSynchronize, "cuCtxSynchronize")                                      \
-  X(cuMemAlloc, "cuMemAlloc_v2")                                               \
-  X(cuMemFree, "cuMemFree_v2")                                                 \
-  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                           \
-  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                           \
-  X(cuModuleLoadDataEx, "cuModuleLoadDataEx")                                  \
-  X(cuModuleGetFunction, "cuModuleGetFunction")                                \
-  X(cuModuleUnload, "cuModuleUnload")                                          \
-  X(cuFuncSetAttribute, "cuFuncSetAttribute")                                  \
-  X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                               \
-    "cuOccupancyMaxActiveBlocksPerMultiprocessor")                             \
-  X(cuFuncGetAttribute, "cuFuncGetAttribute")                                  \
-  X(cuLaunchKernel, "cuLaunchKernel")                                          \
-  X(cuEventCreate, "cuEventCreate")                                            \
-  X(cuEventDestroy, "cuEventDestroy_v2")                                       \
-  X(cuEventRecord, "cuEventRecord")                                            \
-  X(cuEventSynchronize, "cuEventSynchronize")                                  \
-  X(cuEventElapsedTime, "cuEventElapsedTime_v2")                               \
-  X(cuEventQuery, "cuEventQuery")                                              \
-  X(cuStreamCreate, "cuStreamCreate")                                          \
-  X(cuStreamDestroy, "cuStreamDestroy_v2")                                     \
-  X(cuStreamSynchronize, "cuStreamSynchronize")                                \
-  X(cuStreamWaitEvent, "cuStreamWaitEvent")                                    \
-  X(cuMemPoolCreate, "cuMemPoolCreate")                                        \
-  X(cuMemPoolSetAttribute, "cuMemPoolSetAttribute")                            \
-  X(cuMemPoolTrimTo, "cuMemPoolTrimTo")                                        \
-  X(cuMemAllocFromPoolAsync, "cuMemAllocFromPoolAsync")                        \
-  X(cuMemFreeAsync, "cuMemFreeAsync")                                          \
-  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                                 \
-  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                                 \
-  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                                 \
-  X(cuMemsetD8Async, "cuMemsetD8Async")                                        \
-  X(cuMemsetD16Async, "cuMemsetD16Async")                                      \
-  X(cuMemsetD32Async, "cuMemsetD32Async")                                      \
-  X(cuMemsetD2D8Async, "cuMemsetD2D8Async")                                    \
-  X(cuMemsetD2D16Async, "cuMemsetD2D16Async")                                  \
-  X(cuMemsetD2D32Async, "cuMemsetD2D32Async")                                  \
-  X(cuMemHostAlloc, "cuMemHostAlloc")                                          \
-  X(cuMemFreeHost, "cuMemFreeHost")                                            \
-  X(cuMemAllocManaged, "cuMemAllocManaged")                                    \
-  X(cuMemPrefetchAsync, "cuMemPrefetchAsync_v2")                               \
-  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2")                           \
-  X(cuStreamEndCapture, "cuStreamEndCapture")                                  \
-  X(cuThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode")    \
-  X(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags")                \
-  X(cuGraphLaunch, "cuGraphLaunch")                                            \
-  X(cuGraphExecDestroy, "cuGraphExecDestroy")                                  \
-  X(cuPointerGetAttributes, "cuPointerGetAttributes")                          \
-  X(cuGraphDestroy, "cuGraphDestroy")                                          \
-  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2")                                   \
-  X(cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId")                                \
-  X(cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer")                            \
-  X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")                            \
-  X(cuMemPoolSetAccess, "cuMemPoolSetAccess")                                  \
-  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync")                                    \
-  X(cuPointerGetAttribute, "cuPointerGetAttribute")
-
-// A macro argument is expanded before it is substituted, so Api arrives as
-// cuda.h's versioned name: the static_assert compares that name with Symbol,
-// and the field for cuMemAlloc is named cuMemAlloc_v2, which Fn.cuMemAlloc(...)
-// also expands to.
+// The entry points are listed in cuda/CudaEntries.def. A macro argument is
+// expanded before it is substituted, so Api arrives as cuda.h's versioned
+// name: the static_assert compares that name with Symbol, and the field for
+// cuMemAlloc is named cuMemAlloc_v2, which Fn.cuMemAlloc(...) also expands to.
 #define MSTAGE_STRINGIFY(Name) #Name
 #define MSTAGE_EXPANDED_NAME(Name) MSTAGE_STRINGIFY(Name)
 
-#define MSTAGE_CHECK_SYMBOL(Api, Symbol)                                       \
+#define MSTAGE_CUDA_ENTRY(Api, Symbol)                                         \
   static_assert(std::string_view(MSTAGE_EXPANDED_NAME(Api)) == Symbol,         \
                 "cuda.h maps this function to another symbol than " Symbol);
-MSTAGE_CUDA_ENTRIES(MSTAGE_CHECK_SYMBOL)
-#undef MSTAGE_CHECK_SYMBOL
+#include "cuda/CudaEntries.def"
 
 struct CudaDriver::Entries {
-#define MSTAGE_DECLARE_ENTRY(Api, Symbol) decltype(&::Api) Api = nullptr;
-  MSTAGE_CUDA_ENTRIES(MSTAGE_DECLARE_ENTRY)
-#undef MSTAGE_DECLARE_ENTRY
+#define MSTAGE_CUDA_ENTRY(Api, Symbol) decltype(&::Api) Api = nullptr;
+#include "cuda/CudaEntries.def"
 
   // Looks up every entry point in Library. Returns the symbols it lacks,
   // separated by ", " (empty when all were found).
   std::string resolve(void *Library) {
     std::string Missing;
-#define MSTAGE_RESOLVE_ENTRY(Api, Symbol)                                      \
+#define MSTAGE_CUDA_ENTRY(Api, Symbol)                                         \
   Api = reinterpret_cast<decltype(Api)>(dlsym(Library, Symbol));               \
   if (!Api)                                                                    \
     Missing += Missing.empty() ? Symbol : ", " Symbol;
-    MSTAGE_CUDA_ENTRIES(MSTAGE_RESOLVE_ENTRY)
-#undef MSTAGE_RESOLVE_ENTRY
+#include "cuda/CudaEntries.def"
     return Missing;
   }
 };

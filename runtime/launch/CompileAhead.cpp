@@ -2,7 +2,7 @@
 #include "launch/CompileAhead.h"
 #include "core/LaunchFactsOf.h"
 #include "core/Stream.h"
-#include "cpu/StageCheck.h"
+#include "backends/cpu/StageCheck.h"
 #include "inspect/TraceEvents.h"
 #include "launch/CheckLaunch.h"
 #include "launch/CompileInBackground.h"

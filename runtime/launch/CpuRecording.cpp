@@ -3,7 +3,7 @@
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
-#include "cpu/StageCheck.h"
+#include "backends/cpu/StageCheck.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 //===- EvaluateStaged.cpp - A launch's staged values ----------------------===//
 #include "launch/EvaluateStaged.h"
-#include "cpu/StageCheck.h"
+#include "backends/cpu/StageCheck.h"
 #include "inspect/TraceEvents.h"
 #include "launch/Elapsed.h"
 

@@ -2,7 +2,7 @@
 #include "launch/LaunchOnCpu.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
-#include "cpu/StageCheck.h"
+#include "backends/cpu/StageCheck.h"
 #include "inspect/TraceEvents.h"
 #include "launch/CpuRecording.h"
 #include "launch/ParamSpace.h"

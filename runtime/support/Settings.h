@@ -151,8 +151,8 @@ bool cpuFibersAlwaysSetting();
 // MSTAGE_CHECK is a comma-separated list: "cpu" runs each GPU launch again on
 // the CPU back end and compares the outputs (CpuCheck.cpp); "stage" compares
 // every execution of a stage() site on the CPU back end with the value that
-// was folded (cpu/StageCheck.h); "off" or empty checks nothing. Each check
-// that is on is announced once on stderr.
+// was folded (backends/cpu/StageCheck.h); "off" or empty checks nothing.
+// Each check that is on is announced once on stderr.
 struct CheckSettings {
   bool Cpu = false;   // MSTAGE_CHECK=cpu
   bool Stage = false; // MSTAGE_CHECK=stage

@@ -1,8 +1,8 @@
 // float to half and bfloat16 rounds to nearest, ties to even, in host code
 // and in kernels on the CPU back end: on x86-64 bfloat16 needs
 // __truncsfbf2, which Debian 12's libgcc lacks and the runtime provides
-// (runtime/cpu/HalfConversions.cpp; without it this does not link). Ties go to
-// the even neighbour, overflow to infinity, a NaN stays a NaN.
+// (runtime/backends/cpu/HalfConversions.cpp; without it this does not link).
+// Ties go to the even neighbour, overflow to infinity, a NaN stays a NaN.
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_BACKEND=cpu %t | FileCheck %s
 // CHECK:      host bf16 3f80 3f82 3f81 7f80 nan c0a0 half 3c00 3c02 7c00 nan

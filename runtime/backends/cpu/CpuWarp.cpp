@@ -1,5 +1,5 @@
 //===- CpuWarp.cpp - Warp collectives computed on the CPU ----------------===//
-#include "cpu/CpuWarp.h"
+#include "backends/cpu/CpuWarp.h"
 
 #include <cassert>
 

@@ -6,8 +6,8 @@
 // shfl.sync, vote.sync and bar.warp.sync.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_RUNTIME_CPU_CPUWARP_H
-#define MSTAGE_RUNTIME_CPU_CPUWARP_H
+#ifndef MSTAGE_RUNTIME_BACKENDS_CPU_CPUWARP_H
+#define MSTAGE_RUNTIME_BACKENDS_CPU_CPUWARP_H
 
 #include <cstdint>
 

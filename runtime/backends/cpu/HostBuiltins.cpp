@@ -19,10 +19,10 @@
 #include "mstage/ldg.hpp"
 
 #include "DeviceBuiltins.h"
-#include "cpu/CpuFibers.h"
-#include "cpu/CpuSharedArrays.h"
-#include "cpu/CpuThread.h"
-#include "cpu/CpuWarp.h"
+#include "backends/cpu/CpuFibers.h"
+#include "backends/cpu/CpuSharedArrays.h"
+#include "backends/cpu/CpuThread.h"
+#include "backends/cpu/CpuWarp.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 //===- CpuSharedArrays.cpp - shared_array storage on the CPU back end -----===//
-#include "cpu/CpuSharedArrays.h"
+#include "backends/cpu/CpuSharedArrays.h"
 #include "core/ThreadOwned.h"
 
 #include "llvm/ADT/DenseMap.h"

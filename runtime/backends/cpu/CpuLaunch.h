@@ -1,6 +1,6 @@
-//===- CpuBackend.h - Launching kernels on the host's cores ---------------===//
-#ifndef MSTAGE_RUNTIME_CPU_CPUBACKEND_H
-#define MSTAGE_RUNTIME_CPU_CPUBACKEND_H
+//===- CpuLaunch.h - Launching kernels on the host's cores ----------------===//
+#ifndef MSTAGE_RUNTIME_BACKENDS_CPU_CPULAUNCH_H
+#define MSTAGE_RUNTIME_BACKENDS_CPU_CPULAUNCH_H
 
 #include "core/KernelRegistry.h"
 

@@ -9,8 +9,8 @@
 // folded in. A difference fails the launch, naming the site's file:line.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_RUNTIME_CPU_STAGECHECK_H
-#define MSTAGE_RUNTIME_CPU_STAGECHECK_H
+#ifndef MSTAGE_RUNTIME_BACKENDS_CPU_STAGECHECK_H
+#define MSTAGE_RUNTIME_BACKENDS_CPU_STAGECHECK_H
 
 #include "core/KernelRegistry.h"
 

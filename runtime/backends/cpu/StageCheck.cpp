@@ -1,10 +1,10 @@
 //===- StageCheck.cpp - MSTAGE_CHECK=stage: each stage() against its fold ===//
-#include "cpu/StageCheck.h"
+#include "backends/cpu/StageCheck.h"
 #include "StageValueText.h"
 #include "core/RuntimeError.h"
 #include "core/StagedLaunch.h"
-#include "cpu/CpuBackend.h"
-#include "cpu/CpuThread.h"
+#include "backends/cpu/CpuLaunch.h"
+#include "backends/cpu/CpuThread.h"
 #include "support/Settings.h"
 
 #include "llvm/ADT/SmallVector.h"

@@ -1,14 +1,15 @@
 //===- CpuThread.h - What the builtins see of a thread run on the CPU -----===//
 //
 // The CPU back end runs each GPU thread as a call of the kernel's host body.
-// The builtins of include/mstage/builtins.h (runtime/cpu/HostBuiltins.cpp) find
-// the thread they are called for through CurrentCpuThread, which the block
-// executor sets before it runs or resumes a thread. Outside a CPU launch it
-// is null, and the builtins describe a single thread of a single block.
+// The builtins of include/mstage/builtins.h
+// (runtime/backends/cpu/HostBuiltins.cpp) find the thread they are called for
+// through CurrentCpuThread, which the block executor sets before it runs or
+// resumes a thread. Outside a CPU launch it is null, and the builtins describe
+// a single thread of a single block.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_RUNTIME_CPU_CPUTHREAD_H
-#define MSTAGE_RUNTIME_CPU_CPUTHREAD_H
+#ifndef MSTAGE_RUNTIME_BACKENDS_CPU_CPUTHREAD_H
+#define MSTAGE_RUNTIME_BACKENDS_CPU_CPUTHREAD_H
 
 #include <cstdint>
 

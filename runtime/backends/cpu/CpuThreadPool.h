@@ -1,6 +1,6 @@
 //===- CpuThreadPool.h - The host threads that run CPU launches -----------===//
-#ifndef MSTAGE_RUNTIME_CPU_CPUTHREADPOOL_H
-#define MSTAGE_RUNTIME_CPU_CPUTHREADPOOL_H
+#ifndef MSTAGE_RUNTIME_BACKENDS_CPU_CPUTHREADPOOL_H
+#define MSTAGE_RUNTIME_BACKENDS_CPU_CPUTHREADPOOL_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 

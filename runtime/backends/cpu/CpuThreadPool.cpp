@@ -1,5 +1,5 @@
 //===- CpuThreadPool.cpp - The host threads that run CPU launches ---------===//
-#include "cpu/CpuThreadPool.h"
+#include "backends/cpu/CpuThreadPool.h"
 #include "support/Settings.h"
 
 #include <algorithm>

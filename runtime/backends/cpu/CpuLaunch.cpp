@@ -1,4 +1,4 @@
-//===- CpuBackend.cpp - Launching kernels on the host's cores -------------===//
+//===- CpuLaunch.cpp - Launching kernels on the host's cores --------------===//
 //
 // A CPU launch runs the kernel's host-compiled body (kernel_entry, through
 // the launch's invoker) once per GPU thread. Blocks are tasks of the thread
@@ -11,12 +11,12 @@
 // Staged values need no work here: the host body evaluates stage() itself.
 //
 //===----------------------------------------------------------------------===//
-#include "cpu/CpuBackend.h"
+#include "backends/cpu/CpuLaunch.h"
 #include "core/RuntimeError.h"
 #include "core/ThreadOwned.h"
-#include "cpu/CpuFibers.h"
-#include "cpu/CpuThread.h"
-#include "cpu/CpuThreadPool.h"
+#include "backends/cpu/CpuFibers.h"
+#include "backends/cpu/CpuThread.h"
+#include "backends/cpu/CpuThreadPool.h"
 #include "inspect/Trace.h"
 #include "support/KeptStatics.h"
 #include "support/Settings.h"

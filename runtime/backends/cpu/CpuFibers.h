@@ -15,11 +15,11 @@
 // OS threads that ever ran one (CpuFibers.cpp).
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_RUNTIME_CPU_CPUFIBERS_H
-#define MSTAGE_RUNTIME_CPU_CPUFIBERS_H
+#ifndef MSTAGE_RUNTIME_BACKENDS_CPU_CPUFIBERS_H
+#define MSTAGE_RUNTIME_BACKENDS_CPU_CPUFIBERS_H
 
-#include "cpu/CpuThread.h"
-#include "cpu/CpuWarp.h"
+#include "backends/cpu/CpuThread.h"
+#include "backends/cpu/CpuWarp.h"
 
 #include "mstage/abi.h"
 

@@ -7,8 +7,8 @@
 // the thread's later blocks (shared memory starts uninitialized anyway).
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_RUNTIME_CPU_CPUSHAREDARRAYS_H
-#define MSTAGE_RUNTIME_CPU_CPUSHAREDARRAYS_H
+#ifndef MSTAGE_RUNTIME_BACKENDS_CPU_CPUSHAREDARRAYS_H
+#define MSTAGE_RUNTIME_BACKENDS_CPU_CPUSHAREDARRAYS_H
 
 #include <cstdint>
 

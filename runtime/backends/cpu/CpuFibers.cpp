@@ -1,5 +1,5 @@
 //===- CpuFibers.cpp - The threads of one block as fibers -----------------===//
-#include "cpu/CpuFibers.h"
+#include "backends/cpu/CpuFibers.h"
 #include "support/Settings.h"
 
 #include "llvm/ADT/StringRef.h"

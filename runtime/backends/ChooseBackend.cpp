@@ -1,11 +1,22 @@
-//===- Backend.cpp - Where launches go: a GPU, the CPU, PTX only, nowhere -===//
-#include "core/Backend.h"
-#include "core/KernelRegistry.h"
-#include "cpu/CpuThreadPool.h"
+//===- ChooseBackend.cpp - Where launches go: a GPU, the CPU, PTX only ----===//
+//
+// The one place that knows every back end: MSTAGE_BACKEND (auto, cuda, cpu
+// or ptx) and MSTAGE_ARCH choose one, once per process, on first use. auto
+// is the GPU when there is one; else PTX-only when MSTAGE_ARCH is set (as
+// before the CPU back end existed), else the CPU. A fallback (PTX-only or
+// the CPU) is announced on stderr once. A setting that is wrong leaves no
+// back end: every call then fails with the reason.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/UnavailableBackend.h"
+#include "backends/cpu/CpuBackend.h"
+#include "backends/cpu/CpuThreadPool.h"
+#include "backends/cuda/CudaBackend.h"
+#include "backends/ptx/PtxBackend.h"
 #include "cuda/CudaDriver.h"
-#include "jit/CompilePool.h"
 #include "jit/JitCompiler.h"
 
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 
@@ -18,32 +29,23 @@ static std::string checkArchSetting(const std::string &Arch) {
   return "";
 }
 
-static Backend ptxOnly(const std::string &Arch, const std::string &Why) {
-  Backend B;
-  if (std::string Bad = checkArchSetting(Arch); !Bad.empty()) {
-    B.Reason = Bad;
-    return B;
-  }
-  B.Kind = BackendKind::PtxOnly;
-  B.Arch = Arch;
-  B.Reason = Why;
+static const Backend *ptxOnly(const std::string &Arch, const std::string &Why) {
+  if (std::string Bad = checkArchSetting(Arch); !Bad.empty())
+    return new UnavailableBackend(Bad);
   std::fprintf(stderr,
                "mstage: %s; compiling kernels for %s to PTX only, nothing is "
                "executed\n",
                Why.c_str(), Arch.c_str());
-  return B;
+  return new PtxBackend(Arch, Why);
 }
 
-static Backend cpu(const std::string &Why) {
-  Backend B;
-  B.Kind = BackendKind::Cpu;
-  B.Reason = Why;
+static const Backend *cpu(const std::string &Why) {
   if (!Why.empty())
     std::fprintf(stderr,
                  "mstage: no GPU (%s); running kernels on the CPU (%u "
                  "threads); MSTAGE_BACKEND=cpu chooses it silently\n",
                  Why.c_str(), cpuThreadCount());
-  return B;
+  return new CpuBackend(Why);
 }
 
 // What is wrong with MSTAGE_DEVICE or MSTAGE_VISIBLE_DEVICES when there is
@@ -67,28 +69,19 @@ static std::string missingDevice(const std::string &Why) {
          "kernels on the CPU regardless";
 }
 
-static Backend chooseBackend() {
+static const Backend *chooseBackend() {
   const std::string &Want = backendSetting().Want;
   const std::string &Arch = backendSetting().Arch;
-  Backend B;
-  if (!backendSetting().Error.empty()) {
-    B.Reason = backendSetting().Error;
-    return B;
-  }
+  if (!backendSetting().Error.empty())
+    return new UnavailableBackend(backendSetting().Error);
   // The device settings are checked on every back end, so that a mistake
   // shows before the program meets a GPU.
-  if (!visibleDevicesSetting().Error.empty()) {
-    B.Reason = visibleDevicesSetting().Error;
-    return B;
-  }
-  if (!peerAccessSetting().Error.empty()) {
-    B.Reason = peerAccessSetting().Error;
-    return B;
-  }
-  if (!deviceSetting().Error.empty()) {
-    B.Reason = deviceSetting().Error;
-    return B;
-  }
+  if (!visibleDevicesSetting().Error.empty())
+    return new UnavailableBackend(visibleDevicesSetting().Error);
+  if (!peerAccessSetting().Error.empty())
+    return new UnavailableBackend(peerAccessSetting().Error);
+  if (!deviceSetting().Error.empty())
+    return new UnavailableBackend(deviceSetting().Error);
   // The CPU and PTX-only back ends do not look for a driver at all.
   if (Want == "cpu")
     return cpu("");
@@ -97,85 +90,55 @@ static Backend chooseBackend() {
 
   if (CudaDriver *D = CudaDriver::get()) {
     if (!Arch.empty())
-      if (std::string Bad = checkArchSetting(Arch); !Bad.empty()) {
-        B.Reason = Bad;
-        return B;
-      }
-    B.Kind = BackendKind::Gpu;
-    B.Driver = D;
+      if (std::string Bad = checkArchSetting(Arch); !Bad.empty())
+        return new UnavailableBackend(Bad);
     // Compiled once for the oldest architecture among the devices: its PTX
     // loads on the newer ones too.
-    B.Arch = Arch.empty() ? D->arch() : Arch;
+    std::string For = Arch.empty() ? D->arch() : Arch;
     int Oldest = D->ccMajor() * 10 + D->ccMinor();
     for (unsigned I = 0; Arch.empty() && I < CudaDriver::count(); ++I) {
       const CudaDriver &Other = *CudaDriver::at(I);
       if (int CC = Other.ccMajor() * 10 + Other.ccMinor(); CC < Oldest) {
         Oldest = CC;
-        B.Arch = Other.arch();
+        For = Other.arch();
       }
     }
-    return B;
+    return new CudaBackend(*D, For);
   }
   std::string Why = CudaDriver::whyUnavailable();
   // A GPU job that names a device the GPUs do not have fails; it does not
   // become a CPU job.
-  if (CudaDriver::refusedBySetting()) {
-    B.Reason = Why;
-    return B;
-  }
-  if (Want == "cuda") {
-    B.Reason = "MSTAGE_BACKEND=cuda, but there is no usable GPU (" + Why +
-               "); MSTAGE_BACKEND=cpu runs kernels on the CPU";
-    return B;
-  }
+  if (CudaDriver::refusedBySetting())
+    return new UnavailableBackend(Why);
+  if (Want == "cuda")
+    return new UnavailableBackend(
+        "MSTAGE_BACKEND=cuda, but there is no usable GPU (" + Why +
+        "); MSTAGE_BACKEND=cpu runs kernels on the CPU");
   // auto without a GPU: the other back ends have one device, 0.
-  if (std::string Bad = missingDevice(Why); !Bad.empty()) {
-    B.Reason = Bad;
-    return B;
-  }
+  if (std::string Bad = missingDevice(Why); !Bad.empty())
+    return new UnavailableBackend(Bad);
   // MSTAGE_ARCH without a GPU keeps meaning PTX-only.
   if (!Arch.empty())
     return ptxOnly(Arch, "no GPU (" + Why + ")");
   return cpu(Why);
 }
 
-// Never destroyed: launches from static destructors read it.
-const Backend &backend() {
-  static const Backend &B = *new Backend([] {
-    Backend B = chooseBackend();
-    if (B.Kind == BackendKind::Gpu || B.Kind == BackendKind::PtxOnly)
-      startCompilePool(B.Kind == BackendKind::Gpu, B.Arch);
-    if (B.Kind == BackendKind::Gpu)
-      preloadGenericCode();
-    return B;
-  }());
-  return B;
+// Never destroyed: launches from static destructors use it.
+static const Backend &chosenBackend() {
+  const Backend *B = chooseBackend();
+  assert(B && "every setting chooses a back end, if only the unavailable one");
+  B->start();
+  return *B;
 }
 
-unsigned deviceCount() {
-  const Backend &B = backend();
-  if (B.Kind == BackendKind::Gpu)
-    return CudaDriver::count();
-  return B.Kind == BackendKind::Unavailable ? 0 : 1;
-}
-
-const char *backendName(BackendKind Kind) {
-  switch (Kind) {
-  case BackendKind::Gpu:
-    return "cuda";
-  case BackendKind::Cpu:
-    return "cpu";
-  case BackendKind::PtxOnly:
-    return "ptx";
-  case BackendKind::Unavailable:
-    return "none";
-  }
-  return "none";
-}
+// Before main, and before any launch: the runtime's static constructors
+// run before the program's.
+[[maybe_unused]] static const bool Chooses =
+    (setBackendChooser(&chosenBackend), true);
 
 } // namespace mstage::rt
 
 extern "C" __attribute__((visibility("default"))) const char *
 mstage_rt_backend(void) {
-  return mstage::rt::backendName(mstage::rt::backend().Kind);
+  return mstage::rt::backend().name();
 }
