@@ -81,8 +81,7 @@ mstage_rt_compile(const void *HostEntry, void *const *Params,
   const CacheSettings &Cache = cacheSettings();
   // The CPU back end compiles nothing; with MSTAGE_CACHE=off no code is
   // kept for a later launch.
-  bool Keeps =
-      backend().Kind != BackendKind::Cpu && Cache.Mode != CacheMode::Off;
+  bool Keeps = !backend().runsHostBodies() && Cache.Mode != CacheMode::Off;
   CompileRequest R;
   R.L = {HostEntry, nullptr, Params, ParamSizes, NumParams};
   if (llvm::Error Err =
@@ -130,7 +129,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   LaunchScope Scope(L.K->Blob);
   if (llvm::Error Err = resolveArguments(StreamPtr, L))
     return failWith(std::move(Err));
-  if (backend().Kind == BackendKind::Cpu) {
+  if (backend().runsHostBodies()) {
     LastTimes = LaunchTimes(); // nothing is compiled: source "memory"
     return launchOnCpu(L, TimeLaunches ? &LastKernelMs : nullptr);
   }

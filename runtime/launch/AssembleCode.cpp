@@ -17,14 +17,14 @@ llvm::Error assembleCode(const CodeRequest &R, const DriverJitClaim &DriverJit,
                          CachedCode &Code) {
   // The driver JIT-compiles the PTX for this launch; the cubin for the disk
   // cache is made meanwhile (CubinWriter.h).
-  if (R.B.Kind == BackendKind::Gpu && DriverJit.held())
+  if (R.B.loadsCode() && DriverJit.held())
     return llvm::Error::success();
   // On the GPU, another compile is in the driver's JIT, which takes one PTX
   // at a time: ptxas, a process of its own, assembles this one meanwhile
   // ("" without ptxas: the driver's JIT). In PTX-only mode there is nothing
   // to load: ptxas checks the PTX and makes the entry whole. PTX that ptxas
   // rejects is this kernel's error, and is not cached.
-  auto Cubin = assembleWithPtxas(R.K.Blob.PrettyName, Code.PTX, R.B.Arch);
+  auto Cubin = assembleWithPtxas(R.K.Blob.PrettyName, Code.PTX, R.B.arch());
   if (!Cubin)
     return withKernel(Cubin.takeError(), R.K);
   Code.Cubin = std::move(*Cubin);

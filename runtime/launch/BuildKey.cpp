@@ -29,7 +29,7 @@ CacheKey diskCacheKey(const CodeRequest &R) {
   In.Config = R.Config;
   In.StagedBytes = R.Staged.stagedBytes();
   In.FactBytes = R.Staged.factBytes();
-  In.Target = R.B.Arch; // the same entry serves GPU and PTX-only runs
+  In.Target = R.B.arch(); // the same entry serves GPU and PTX-only runs
   In.JitOptions = jitOptionsText();
   return makeCacheKey(In);
 }

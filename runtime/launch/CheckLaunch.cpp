@@ -53,8 +53,8 @@ llvm::Expected<const RegisteredKernel *> findRunnable(const void *HostEntry) {
   const RegisteredKernel *K = findKernel(HostEntry, Why);
   if (!K)
     return failure("cannot launch a kernel: " + Why);
-  if (backend().Kind == BackendKind::Unavailable)
-    return withKernel(failure("cannot run: " + backend().Reason, Clause), *K);
+  if (!backend().usable())
+    return withKernel(failure("cannot run: " + backend().reason(), Clause), *K);
   return K;
 }
 

@@ -1,8 +1,8 @@
 //===- CompileAhead.cpp - A launch's specialization, made before it -------===//
 #include "launch/CompileAhead.h"
+#include "backends/cpu/StageCheck.h"
 #include "core/LaunchFactsOf.h"
 #include "core/Stream.h"
-#include "backends/cpu/StageCheck.h"
 #include "inspect/TraceEvents.h"
 #include "launch/CheckLaunch.h"
 #include "launch/CompileInBackground.h"

@@ -18,7 +18,7 @@ namespace mstage::rt {
 
 bool compilesInBackground() {
   const JitSettings &Jit = jitSettings();
-  return Jit.Async && (backend().Kind != BackendKind::PtxOnly || Jit.Chosen) &&
+  return Jit.Async && (backend().executes() || Jit.Chosen) &&
          !compilePoolClosed();
 }
 

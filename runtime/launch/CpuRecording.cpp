@@ -3,7 +3,6 @@
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
-#include "backends/cpu/StageCheck.h"
 
 #include <string>
 #include <vector>
@@ -18,7 +17,7 @@ int recordCpuLaunch(const LaunchRequest &L) {
     Copies.emplace_back(static_cast<const char *>(L.Params[I]),
                         L.ParamSizes[I]);
   S.noteLaunch(L.HostEntry, K.Blob.PrettyName, K.Blob.Location);
-  bool Runs = backend().Kind == BackendKind::Cpu;
+  bool Runs = backend().runsHostBodies();
   return S.runOrRecord([=, HostEntry = L.HostEntry, Invoke = L.Invoke,
                         Config = L.Config]() mutable {
     if (!Runs)
@@ -31,7 +30,7 @@ int recordCpuLaunch(const LaunchRequest &L) {
     for (std::string &C : Copies)
       Ptrs.push_back(C.data());
     return toStatus(
-        launchOnCpuStageChecked(*Live, Invoke, Ptrs.data(), Config, nullptr));
+        backend().runHostBody(*Live, Invoke, Ptrs.data(), Config, nullptr));
   });
 }
 

@@ -44,7 +44,7 @@ static std::string dumpSidecar(const CodeRequest &R, const CacheKey &Key,
       {"kernel", K.Blob.Name},
       {"name", K.Blob.PrettyName},
       {"location", K.Blob.Location},
-      {"arch", R.B.Arch},
+      {"arch", R.B.arch()},
       {"fast_math", fastMath(C)},
       {"cache_key", Key.hex()},
       {"launch", llvm::json::Object{{"grid", Extents(C.grid)},
@@ -73,7 +73,7 @@ void dumpCode(const CodeRequest &R, const CacheKey &Key, const CachedCode &Code,
   if (Dump.PTX)
     dumpFile(Name, Short, "ptx", Code.PTX);
   if (Dump.SASS)
-    dumpSass(Name, Short, Code.PTX, Code.Cubin, R.B.Arch);
+    dumpSass(Name, Short, Code.PTX, Code.Cubin, R.B.arch());
   if (Dump.IR || Dump.PTX || Dump.SASS)
     dumpFile(Name, Short, "json", dumpSidecar(R, Key, Times));
 }

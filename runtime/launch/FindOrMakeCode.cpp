@@ -23,14 +23,12 @@ llvm::Error compileNow(const CodeRequest &R, CacheEntry &E, LaunchTimes &Times,
     return llvm::make_error<RuntimeFailure>(*E.Failure);
   // A captured stream's launches are recorded; making the code (module
   // loads, ptxas) is not, and is allowed meanwhile.
-  std::optional<CUstreamCaptureMode> Restore;
-  if (Capturing && R.B.Kind == BackendKind::Gpu) {
-    assert(R.B.Driver && "the GPU back end has a driver");
-    Restore = R.B.Driver->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
-  }
+  std::optional<unsigned> Restore;
+  if (Capturing)
+    Restore = R.B.relaxCapture();
   llvm::Error Err = makeCode(R, E.Code, Times);
   if (Restore)
-    R.B.Driver->relaxCapture(*Restore);
+    R.B.restoreCapture(*Restore);
   if (Err)
     return Err;
   // A queued background compile finds the entry ready and does nothing.
@@ -49,7 +47,7 @@ static const GenericKernel *genericCodeFor(const LaunchRequest &L,
   // The generic code is loaded on the default device only.
   if (!compilesInBackground() || cacheSettings().Mode == CacheMode::Off ||
       Capturing || fastMath(L.Config) || !K.Generic ||
-      L.S->driver() != backend().Driver)
+      L.S->driver() != backend().driver(backend().defaultDevice()))
     return nullptr;
   return K.Generic->find(K.Blob.Name);
 }
@@ -83,8 +81,7 @@ llvm::Error findOrMakeCode(const LaunchRequest &L, const StagedLaunch &Staged,
   assert(L.K && L.S && "the launch's arguments are resolved");
   const RegisteredKernel &K = *L.K;
   const CacheSettings &Cache = cacheSettings();
-  if (L.S->capturing() && Cache.Mode == CacheMode::Off &&
-      backend().Kind == BackendKind::Gpu)
+  if (L.S->capturing() && Cache.Mode == CacheMode::Off && backend().loadsCode())
     return withKernel(failure("cannot be captured into a graph with "
                               "MSTAGE_CACHE=off: the graph needs the code to "
                               "stay loaded"),

@@ -26,7 +26,7 @@ llvm::Expected<std::string>
 compileToPtx(const CodeRequest &R, uint64_t ShortHash, LaunchTimes &Times) {
   bool WantIR = dumpSettings().IR;
   JitOptions Opts;
-  Opts.Arch = R.B.Arch;
+  Opts.Arch = R.B.arch();
   Opts.FastMath = fastMath(R.Config);
   auto Result = compileKernel(R.K.Blob, specializationOf(R), Opts, WantIR);
   if (!Result)

@@ -13,7 +13,7 @@ namespace mstage::rt {
 int launchCompiled(const LaunchRequest &L, const StagedLaunch &Staged,
                    const LaunchCode &Code, bool TimeKernel, double &KernelMs) {
   assert((Code.Compiled || Code.Generic) && "findOrMakeCode found code");
-  if (backend().Kind == BackendKind::PtxOnly)
+  if (!backend().executes())
     return L.S->capturing() ? recordCpuLaunch(L) : 0;
   return toStatus(launchOnGpu(L, Staged, Code, TimeKernel, KernelMs));
 }

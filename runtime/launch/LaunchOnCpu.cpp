@@ -1,8 +1,8 @@
 //===- LaunchOnCpu.cpp - A launch on the CPU back end ---------------------===//
 #include "launch/LaunchOnCpu.h"
+#include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
-#include "backends/cpu/StageCheck.h"
 #include "inspect/TraceEvents.h"
 #include "launch/CpuRecording.h"
 #include "launch/ParamSpace.h"
@@ -18,7 +18,7 @@ int launchOnCpu(const LaunchRequest &L, double *KernelMs) {
   }
   StreamSpan Run(SpanKind::Kernel, S.id());
   return toStatus(
-      launchOnCpuStageChecked(*L.K, L.Invoke, L.Params, L.Config, KernelMs));
+      backend().runHostBody(*L.K, L.Invoke, L.Params, L.Config, KernelMs));
 }
 
 } // namespace mstage::rt

@@ -42,7 +42,8 @@ static llvm::Error functionAndParams(const LaunchRequest &L,
 
 static void unloadUncached(const LaunchCode &Code, Stream &S) {
   if (Code.Uncached && Code.Uncached->Code.Module)
-    llvm::consumeError(S.driver()->unloadModule(Code.Uncached->Code.Module));
+    llvm::consumeError(backend().unloadModule(S.driver()->index(),
+                                              Code.Uncached->Code.Module));
 }
 
 // The driver refused the launch: the launch's own failure, or one that an
@@ -101,9 +102,8 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   float Ms = 0;
   bool Timed = TimeKernel && !Capturing;
   GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), Capturing);
-  llvm::Error St = S.driver()->launch(Function, L.Config.grid, L.Config.block,
-                                      L.Config.shared_bytes, Params, S.handle(),
-                                      Timed ? &Ms : nullptr);
+  llvm::Error St =
+      backend().launch(S, Function, L.Config, Params, Timed ? &Ms : nullptr);
   KernelMs = Ms;
   if (St) {
     unloadUncached(Code, S);

@@ -39,12 +39,13 @@ bool loadFoundContextLost() { return LoadFoundContextLost; }
 // Loads the cubin into Out on D when it loads there, else reports (once)
 // that this driver refuses cubins (from a toolkit newer than the driver),
 // which are not tried again.
-static llvm::Error loadCubin(const RegisteredKernel &K, CudaDriver &D,
-                             const std::string &Cubin, CompiledKernel &Out) {
+static llvm::Error loadCubin(const RegisteredKernel &K, const Backend &B,
+                             unsigned Device, const std::string &Cubin,
+                             CompiledKernel &Out) {
   static std::atomic<bool> CubinsRefused{false};
   if (CubinsRefused.load(std::memory_order_relaxed))
     return llvm::Error::success();
-  llvm::Error E = D.loadModuleFromCubin(Cubin, &Out.Module);
+  llvm::Error E = B.loadModule(Device, Cubin, /*Cubin=*/true, &Out.Module);
   if (!E) {
     Out.FromCubin = true;
     return llvm::Error::success();
@@ -72,16 +73,17 @@ static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
   HostSpan Span(SpanKind::Load);
   LoadFoundContextLost = false;
   Out.Device = D.index();
-  // The code is compiled for B.Arch; with several devices, one of another
+  // The code is compiled for B.arch(); with several devices, one of another
   // architecture JIT-compiles the PTX (a cubin it refuses would turn cubins
   // off for the others too).
-  if (!Cubin.empty() && (D.arch() == B.Arch || CudaDriver::count() == 1))
-    if (llvm::Error E = loadCubin(K, D, Cubin, Out))
+  if (!Cubin.empty() && (D.arch() == B.arch() || B.deviceCount() == 1))
+    if (llvm::Error E = loadCubin(K, B, D.index(), Cubin, Out))
       return E;
-  llvm::Error E = Out.Module ? llvm::Error::success()
-                             : D.loadModuleFromPtx(PTX, &Out.Module);
+  llvm::Error E =
+      Out.Module ? llvm::Error::success()
+                 : B.loadModule(D.index(), PTX, /*Cubin=*/false, &Out.Module);
   if (!E)
-    E = D.getFunction(Out.Module, K.Blob.Name, &Out.Function);
+    E = B.getFunction(D.index(), Out.Module, K.Blob.Name, &Out.Function);
   if (E) {
     LoadFoundContextLost = contextLost(cudaErrorCode(E));
     return withKernel(std::move(E), K);
@@ -92,7 +94,7 @@ static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
 
 llvm::Error loadCode(const CodeRequest &R, const CachedCode &Code,
                      CompiledKernel &Out) {
-  if (R.B.Kind != BackendKind::Gpu) {
+  if (!R.B.loadsCode()) {
     Out.FromCubin = !Code.Cubin.empty();
     return llvm::Error::success();
   }
@@ -100,7 +102,7 @@ llvm::Error loadCode(const CodeRequest &R, const CachedCode &Code,
   if (llvm::Error E = loadModule(R.K, R.B, *R.D, Code.PTX, Code.Cubin, Out))
     return E;
   // Kept for the other devices, which load it when they first launch it.
-  if (CudaDriver::count() > 1) {
+  if (R.B.deviceCount() > 1) {
     Out.Others = std::make_shared<OtherDevices>();
     Out.Others->PTX = Code.PTX;
     Out.Others->Cubin = Code.Cubin;
@@ -126,12 +128,12 @@ llvm::Expected<CUfunction> functionOn(const RegisteredKernel &K,
   if (CUfunction F = Slot.load(std::memory_order_acquire))
     return F;
   CompiledKernel Loaded;
-  std::optional<CUstreamCaptureMode> Restore;
+  std::optional<unsigned> Restore;
   if (Capturing)
-    Restore = D.relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
+    Restore = B.relaxCapture();
   llvm::Error Err = loadModule(K, B, D, O->PTX, O->Cubin, Loaded);
   if (Restore)
-    D.relaxCapture(*Restore);
+    B.restoreCapture(*Restore);
   if (Err)
     return std::move(Err);
   O->Module[D.index()] = Loaded.Module;

@@ -26,15 +26,15 @@ static void storeCode(const CodeRequest &R, const CacheKey &Key,
   const CacheSettings &Cache = cacheSettings();
   if (Cache.Mode != CacheMode::Disk || Cache.ReadOnly)
     return;
-  if (R.B.Kind == BackendKind::Gpu && Code.Cubin.empty())
-    storeWithCubinLater(Key, R.K.Blob.PrettyName, Code.PTX, R.B.Arch);
+  if (R.B.loadsCode() && Code.Cubin.empty())
+    storeWithCubinLater(Key, R.K.Blob.PrettyName, Code.PTX, R.B.arch());
   else
     storeInDiskCache(Key, Code);
 }
 
 llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
                      LaunchTimes &Times) {
-  assert((R.B.Kind != BackendKind::Gpu || R.D) && "the GPU loads on a device");
+  assert((!R.B.loadsCode() || R.D) && "the GPU loads on a device");
   CacheKey Key = diskCacheKey(R);
   auto T0 = std::chrono::steady_clock::now();
   CachedCode Code;
@@ -60,7 +60,7 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
       return PTX.takeError();
     Code.PTX = std::move(*PTX);
     T0 = std::chrono::steady_clock::now();
-    DriverJit.emplace(R.B.Kind == BackendKind::Gpu);
+    DriverJit.emplace(R.B.loadsCode());
     if (llvm::Error E = assembleCode(R, *DriverJit, Code))
       return E;
     storeCode(R, Key, Code);

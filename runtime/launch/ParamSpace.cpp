@@ -31,7 +31,7 @@ static llvm::Error notCapturable(const LaunchRequest &L,
 llvm::Error placeParams(LaunchRequest &L, const StagedLaunch &Staged,
                         LaunchTimes &Times) {
   assert(L.S && "resolveArguments resolves the stream first");
-  const std::string &Arch = backend().Arch;
+  const std::string &Arch = backend().arch();
   L.InMemory = paramsInMemory(L.paramSizes(), Staged.stagedBytes().size(),
                               kernelParamLimit(Arch));
   if (!L.InMemory)

@@ -63,7 +63,7 @@ llvm::Error resolveArguments(mstage_stream *StreamPtr, LaunchRequest &L) {
     return withKernel(std::move(Why), K);
   // Memory of another device than the stream's is an error without peer
   // access; with one device there is no other.
-  if (B.Kind == BackendKind::Gpu && CudaDriver::count() > 1) {
+  if (B.deviceCount() > 1) {
     assert(L.S->driver() && "a stream on the GPU has a driver");
     if (llvm::Error Why = checkDevicesOfPointers(L, *L.S->driver()))
       return withKernel(std::move(Why), K);
