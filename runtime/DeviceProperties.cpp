@@ -10,7 +10,6 @@
 // (backends/ptx/PtxBackend.h).
 //
 //===----------------------------------------------------------------------===//
-#include "CodeForLaunch.h"
 #include "core/Backend.h"
 #include "core/KernelRegistry.h"
 #include "core/LaunchLimits.h"
@@ -18,6 +17,7 @@
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
 #include "formats/AotImage.h"
+#include "launch/CodeForLaunch.h"
 #include "support/Settings.h"
 
 #include "mstage/abi.h"

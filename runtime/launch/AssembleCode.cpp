@@ -1,0 +1,34 @@
+//===- AssembleCode.cpp - PTX to cubin: ptxas or the driver's JIT ---------===//
+#include "launch/AssembleCode.h"
+#include "cache/CubinWriter.h"
+
+namespace mstage::rt {
+
+DriverJitClaim::DriverJitClaim(bool OnGpu) {
+  if (!OnGpu || !ptxasUsable())
+    return; // the driver's JIT is the only way
+  Counted = InUse.fetch_add(1, std::memory_order_acq_rel) == 0;
+  if (!Counted)
+    InUse.fetch_sub(1, std::memory_order_acq_rel);
+  Held = Counted;
+}
+
+llvm::Error assembleCode(const CodeRequest &R, const DriverJitClaim &DriverJit,
+                         CachedCode &Code) {
+  // The driver JIT-compiles the PTX for this launch; the cubin for the disk
+  // cache is made meanwhile (CubinWriter.h).
+  if (R.B.loadsCode() && DriverJit.held())
+    return llvm::Error::success();
+  // On the GPU, another compile is in the driver's JIT, which takes one PTX
+  // at a time: ptxas, a process of its own, assembles this one meanwhile
+  // ("" without ptxas: the driver's JIT). In PTX-only mode there is nothing
+  // to load: ptxas checks the PTX and makes the entry whole. PTX that ptxas
+  // rejects is this kernel's error, and is not cached.
+  auto Cubin = assembleWithPtxas(R.K.Blob.PrettyName, Code.PTX, R.B.arch());
+  if (!Cubin)
+    return withKernel(Cubin.takeError(), R.K);
+  Code.Cubin = std::move(*Cubin);
+  return llvm::Error::success();
+}
+
+} // namespace mstage::rt

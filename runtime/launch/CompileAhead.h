@@ -1,0 +1,43 @@
+//===- CompileAhead.h - A launch's specialization, made before it ---------===//
+//
+// A compile ahead (mstage_rt_compile) and a question about the code
+// (codeForLaunch) start as a launch does: the kernel, the launch's
+// effective configuration and, when asked for, the launch's key, with its
+// pointers' facts as prepare() previews them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_LAUNCH_COMPILEAHEAD_H
+#define MSTAGE_RUNTIME_LAUNCH_COMPILEAHEAD_H
+
+#include "cache/MemoryCache.h"
+#include "core/StagedLaunch.h"
+#include "launch/CodeRequest.h"
+#include "launch/LaunchRequest.h"
+
+#include "llvm/Support/Error.h"
+
+#include <optional>
+
+namespace mstage::rt {
+
+struct CompileRequest {
+  LaunchRequest L; // no stream: the code is made for the current device
+  std::optional<StagedLaunch> Staged;
+
+  CodeRequest code(CudaDriver *D) const {
+    return {*L.K, backend(), D, L.Config, *Staged};
+  }
+};
+
+// Checks R.L's kernel and Config and previews the facts of its pointers;
+// with Keyed, evaluates its staged values into R.Staged.
+llvm::Error prepareCompile(const mstage_launch_config &Config, bool Keyed,
+                           CompileRequest &R);
+
+// Finds or makes R's cache entry (E) and its code: now with MSTAGE_JIT=sync,
+// else queued for the background.
+llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E);
+
+} // namespace mstage::rt
+
+#endif

@@ -1,0 +1,31 @@
+//===- CompileInBackground.h - Specializations made by the compile pool ---===//
+//
+// With MSTAGE_JIT=async a launch that misses queues its specialization's
+// compile (jit/CompilePool.h) and runs the kernel's generic code meanwhile
+// (core/GenericCode.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_LAUNCH_COMPILEINBACKGROUND_H
+#define MSTAGE_RUNTIME_LAUNCH_COMPILEINBACKGROUND_H
+
+#include "cache/MemoryCache.h"
+#include "core/KernelRegistry.h"
+
+namespace mstage::rt {
+
+// Whether a launch that misses queues its compile (MSTAGE_JIT=async). Not in
+// PTX-only mode unless asked for: nothing runs there, so there is nothing to
+// overlap, and a short program would end before its compiles (its PTX never
+// dumped or cached). Not once the pool is closed at exit: a launch from a
+// static destructor compiles on its own thread.
+bool compilesInBackground();
+
+// Queues E's compile unless it is queued, made or failed already: only the
+// launch that finds it empty queues it. It loads the code on D (null off the
+// GPU); EvaluateMs is the launch's time spent evaluating its staged values.
+void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
+                         double EvaluateMs, CudaDriver *D);
+
+} // namespace mstage::rt
+
+#endif

@@ -1,0 +1,110 @@
+//===- FindOrMakeCode.cpp - The code a launch runs ------------------------===//
+#include "launch/FindOrMakeCode.h"
+#include "core/Backend.h"
+#include "core/Stream.h"
+#include "cuda/CudaDriver.h"
+#include "inspect/TraceEvents.h"
+#include "launch/CompileInBackground.h"
+#include "launch/MakeCode.h"
+#include "support/Settings.h"
+
+#include <cassert>
+#include <mutex>
+
+namespace mstage::rt {
+
+llvm::Error compileNow(const CodeRequest &R, CacheEntry &E, LaunchTimes &Times,
+                       bool Capturing) {
+  std::lock_guard<std::mutex> G(E.Compiling);
+  EntryState State = E.State.load(std::memory_order_acquire);
+  if (State == EntryState::Ready)
+    return llvm::Error::success();
+  if (State == EntryState::Failed)
+    return llvm::make_error<RuntimeFailure>(*E.Failure);
+  // A captured stream's launches are recorded; making the code (module
+  // loads, ptxas) is not, and is allowed meanwhile.
+  std::optional<unsigned> Restore;
+  if (Capturing)
+    Restore = R.B.relaxCapture();
+  llvm::Error Err = makeCode(R, E.Code, Times);
+  if (Restore)
+    R.B.restoreCapture(*Restore);
+  if (Err)
+    return Err;
+  // A queued background compile finds the entry ready and does nothing.
+  E.State.store(EntryState::Ready, std::memory_order_release);
+  return llvm::Error::success();
+}
+
+// The generic code that a launch whose code is not ready may run instead
+// of waiting, or null. Not with MSTAGE_JIT=sync (nor PTX-only mode's default,
+// nor at exit), MSTAGE_CACHE=off (no code is kept to switch to), while the
+// stream is captured (the graph keeps the specialized code) or with fast math
+// (the generic code is IEEE, and would give other results).
+static const GenericKernel *genericCodeFor(const LaunchRequest &L,
+                                           bool Capturing) {
+  const RegisteredKernel &K = *L.K;
+  // The generic code is loaded on the default device only.
+  if (!compilesInBackground() || cacheSettings().Mode == CacheMode::Off ||
+      Capturing || fastMath(L.Config) || !K.Generic ||
+      L.S->driver() != backend().driver(backend().defaultDevice()))
+    return nullptr;
+  return K.Generic->find(K.Blob.Name);
+}
+
+// E's code is not ready: the generic code runs while it compiles in the
+// background, or it is made now.
+static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
+                          CacheEntry &E, LaunchTimes &Times, LaunchCode &Code) {
+  bool Capturing = L.S->capturing();
+  if (!Code.Uncached)
+    Code.Generic = genericCodeFor(L, Capturing);
+  if (Code.Generic) {
+    queueSpecialization(*L.K, E, Times.Evaluate, L.S->driver());
+    if (!E.ready()) {
+      Times.Source = CodeSource::Generic;
+      return llvm::Error::success();
+    }
+    Code.Generic = nullptr; // made meanwhile
+  }
+  if (llvm::Error Err =
+          compileNow({*L.K, backend(), L.S->driver(), L.Config, Staged}, E,
+                     Times, Capturing))
+    return Err;
+  if (Code.Uncached)
+    Times.Source = CodeSource::Uncached;
+  return llvm::Error::success();
+}
+
+llvm::Error findOrMakeCode(const LaunchRequest &L, const StagedLaunch &Staged,
+                           LaunchTimes &Times, LaunchCode &Code) {
+  assert(L.K && L.S && "the launch's arguments are resolved");
+  const RegisteredKernel &K = *L.K;
+  const CacheSettings &Cache = cacheSettings();
+  if (L.S->capturing() && Cache.Mode == CacheMode::Off && backend().loadsCode())
+    return withKernel(failure("cannot be captured into a graph with "
+                              "MSTAGE_CACHE=off: the graph needs the code to "
+                              "stay loaded"),
+                      K);
+  // The hit path: a shared lock, no allocation, no IR.
+  TracePoint Lookup = traceNow();
+  CacheEntry *E = Cache.Mode == CacheMode::Off
+                      ? &Code.Uncached.emplace()
+                      : K.Specializations->find(Staged.key());
+  noteMemoryLookup(Lookup, E && E->ready());
+  if (!E || !E->ready()) {
+    if (!E)
+      E = &K.Specializations->findOrInsert(Staged.key());
+    if (llvm::Error Err = onMiss(L, Staged, *E, Times, Code))
+      return Err;
+  }
+  assert((Code.Generic || E->ready()) && "the code runs once it is made");
+  Code.Compiled = &E->Code;
+  Times.FromCubin = !Code.Generic && Code.Compiled->FromCubin;
+  if (traceEnabled())
+    traceLaunch(K.Blob, L.Config, Staged.Values, Staged.Facts, Times);
+  noteLaunchCode(K.Blob, Staged.key(), Times);
+  return llvm::Error::success();
+}
+
+} // namespace mstage::rt

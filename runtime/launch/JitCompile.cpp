@@ -1,0 +1,43 @@
+//===- JitCompile.cpp - A specialization's PTX, from the JIT --------------===//
+#include "launch/JitCompile.h"
+#include "inspect/Dump.h"
+#include "inspect/TraceEvents.h"
+#include "jit/JitCompiler.h"
+#include "launch/LaunchRequest.h"
+#include "support/Settings.h"
+
+namespace mstage::rt {
+
+// What the JIT folds into the code: the staged values, the facts of the
+// pointers and the launch configuration.
+static Specialization specializationOf(const CodeRequest &R) {
+  Specialization Spec;
+  Spec.StagedValues = R.Staged.Values;
+  Spec.Facts = R.Staged.Facts;
+  for (int I = 0; I < 3; ++I) {
+    Spec.Extents.Grid[I] = R.Config.grid[I];
+    Spec.Extents.Block[I] = R.Config.block[I];
+  }
+  Spec.Extents.SharedBytes = R.Config.shared_bytes;
+  return Spec;
+}
+
+llvm::Expected<std::string>
+compileToPtx(const CodeRequest &R, uint64_t ShortHash, LaunchTimes &Times) {
+  bool WantIR = dumpSettings().IR;
+  JitOptions Opts;
+  Opts.Arch = R.B.arch();
+  Opts.FastMath = fastMath(R.Config);
+  auto Result = compileKernel(R.K.Blob, specializationOf(R), Opts, WantIR);
+  if (!Result)
+    return Result.takeError();
+  Times.Optimize = Result->OptimizeMs;
+  Times.Codegen = Result->CodegenMs;
+  noteJit(Result->OptimizeStart, Result->OptimizeMs, Result->CodegenStart,
+          Result->CodegenMs);
+  if (WantIR)
+    dumpFile(R.K.Blob.Name, ShortHash, "ll", Result->OptimizedIR);
+  return std::move(Result->PTX);
+}
+
+} // namespace mstage::rt

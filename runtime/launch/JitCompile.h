@@ -1,0 +1,23 @@
+//===- JitCompile.h - A specialization's PTX, from the JIT ----------------===//
+#ifndef MSTAGE_RUNTIME_LAUNCH_JITCOMPILE_H
+#define MSTAGE_RUNTIME_LAUNCH_JITCOMPILE_H
+
+#include "inspect/Trace.h"
+#include "launch/CodeRequest.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mstage::rt {
+
+// R's specialization compiled to PTX (jit/JitCompiler.h), the times of its
+// phases in Times. Under MSTAGE_DUMP=ir its optimized IR is dumped, named
+// with ShortHash.
+llvm::Expected<std::string>
+compileToPtx(const CodeRequest &R, uint64_t ShortHash, LaunchTimes &Times);
+
+} // namespace mstage::rt
+
+#endif

@@ -1,0 +1,117 @@
+//===- LaunchOnGpu.cpp - A launch through the CUDA driver -----------------===//
+#include "launch/LaunchOnGpu.h"
+#include "transforms/CaptureInMemory.h"
+#include "core/Backend.h"
+#include "core/ParamsInMemory.h"
+#include "core/Stream.h"
+#include "inspect/TraceEvents.h"
+#include "launch/LoadCode.h"
+#include "support/Settings.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cassert>
+#include <string>
+
+namespace mstage::rt {
+
+// The function that runs Code on S's device, and its parameters: the
+// generic code takes the staged values as one more (into GenericParams).
+static llvm::Error functionAndParams(const LaunchRequest &L,
+                                     const StagedLaunch &Staged,
+                                     const LaunchCode &Code, bool Capturing,
+                                     void **&Params,
+                                     llvm::SmallVectorImpl<void *> &Generic,
+                                     CUfunction &Function) {
+  if (Code.Generic) {
+    Generic.assign(Params, Params + L.NumParams);
+    if (!L.K->Blob.StageSites.empty())
+      Generic.push_back(const_cast<char *>(Staged.stagedBytes().data()));
+    Params = Generic.data();
+    Function = Code.Generic->Function;
+    return llvm::Error::success();
+  }
+  // Compiled once, loaded on each device that launches it.
+  llvm::Expected<CUfunction> F =
+      functionOn(*L.K, backend(), *Code.Compiled, *L.S->driver(), Capturing);
+  if (!F)
+    return F.takeError();
+  Function = *F;
+  return llvm::Error::success();
+}
+
+static void unloadUncached(const LaunchCode &Code, Stream &S) {
+  if (Code.Uncached && Code.Uncached->Code.Module)
+    llvm::consumeError(backend().unloadModule(S.driver()->index(),
+                                              Code.Uncached->Code.Module));
+}
+
+// The driver refused the launch: the launch's own failure, or one that an
+// earlier kernel's fault makes every later call fail with (naming those).
+static llvm::Error launchFailure(const LaunchRequest &L, llvm::Error St) {
+  CUresult Code = cudaErrorCode(St);
+  if (Code == CUDA_ERROR_INVALID_VALUE ||
+      Code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
+      Code == CUDA_ERROR_INVALID_HANDLE)
+    return withKernel(std::move(St), *L.K);
+  return asyncFailure(std::move(St), L.S,
+                      "launching kernel '" + L.K->Blob.PrettyName + "'");
+}
+
+// Code that is not cached is unloaded after its kernel, which must be
+// waited for; so must every launch under MSTAGE_LAUNCH_BLOCKING=1.
+static llvm::Error waitIfBlocking(const LaunchRequest &L,
+                                  const LaunchCode &Code, bool Capturing) {
+  Stream &S = *L.S;
+  if (Capturing || !(Code.Uncached || launchBlockingSetting().Value))
+    return llvm::Error::success();
+  llvm::Error St = S.driver()->synchronizeStream(S.handle());
+  unloadUncached(Code, S);
+  if (St)
+    return withKernel(
+        context(std::move(St), "failed", RuntimeFailure::Join::Clause), *L.K);
+  S.forgetLaunches();
+  return llvm::Error::success();
+}
+
+llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
+                        const LaunchCode &Code, bool TimeKernel,
+                        double &KernelMs) {
+  Stream &S = *L.S;
+  assert(S.driver() && "a stream on the GPU has a driver");
+  bool Capturing = S.capturing();
+  void **Params = const_cast<void **>(L.Params);
+  // Destroyed after the launch: frees the copies after the kernel.
+  ParamsInMemory Moved;
+  if (L.InMemory) {
+    if (llvm::Error E = Moved.copy(*S.driver(), S.handle(), L.Params,
+                                   L.ParamSizes, L.NumParams, L.InMemory))
+      return withKernel(
+          context(std::move(E), "cannot copy " +
+                                    std::to_string(mstage::bytesInMemory(
+                                        L.paramSizes(), L.InMemory)) +
+                                    " bytes of parameters to device memory"),
+          *L.K);
+    Params = Moved.params();
+  }
+  llvm::SmallVector<void *, 16> GenericParams;
+  CUfunction Function = nullptr;
+  if (llvm::Error E = functionAndParams(L, Staged, Code, Capturing, Params,
+                                        GenericParams, Function))
+    return E;
+  float Ms = 0;
+  bool Timed = TimeKernel && !Capturing;
+  GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), Capturing);
+  llvm::Error St =
+      backend().launch(S, Function, L.Config, Params, Timed ? &Ms : nullptr);
+  KernelMs = Ms;
+  if (St) {
+    unloadUncached(Code, S);
+    return launchFailure(L, std::move(St));
+  }
+  Run.enqueued();
+  S.noteLaunch(L.HostEntry, L.K->Blob.PrettyName, L.K->Blob.Location);
+  return waitIfBlocking(L, Code, Capturing);
+}
+
+} // namespace mstage::rt

@@ -1,0 +1,77 @@
+//===- MakeCode.cpp - One specialization's code, from disk or the JIT -----===//
+#include "launch/MakeCode.h"
+#include "cache/CacheLock.h"
+#include "cache/CubinWriter.h"
+#include "cache/DiskCache.h"
+#include "inspect/TraceEvents.h"
+#include "launch/AssembleCode.h"
+#include "launch/BuildKey.h"
+#include "launch/DumpSidecar.h"
+#include "launch/Elapsed.h"
+#include "launch/JitCompile.h"
+#include "launch/LoadCode.h"
+#include "support/Settings.h"
+
+#include <cassert>
+#include <chrono>
+#include <optional>
+
+namespace mstage::rt {
+
+// Writes R's freshly compiled Code to the disk cache under Key, unless the
+// cache is off or read-only. PTX that the driver JIT-compiles gets its cubin
+// later (CubinWriter.h).
+static void storeCode(const CodeRequest &R, const CacheKey &Key,
+                      const CachedCode &Code) {
+  const CacheSettings &Cache = cacheSettings();
+  if (Cache.Mode != CacheMode::Disk || Cache.ReadOnly)
+    return;
+  if (R.B.loadsCode() && Code.Cubin.empty())
+    storeWithCubinLater(Key, R.K.Blob.PrettyName, Code.PTX, R.B.arch());
+  else
+    storeInDiskCache(Key, Code);
+}
+
+llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
+                     LaunchTimes &Times) {
+  assert((!R.B.loadsCode() || R.D) && "the GPU loads on a device");
+  CacheKey Key = diskCacheKey(R);
+  auto T0 = std::chrono::steady_clock::now();
+  CachedCode Code;
+  // The disk cache keeps no IR, so MSTAGE_DUMP=ir compiles.
+  std::optional<CachedCode> Hit;
+  // Held while this process compiles Key's entry: other processes wait for
+  // it rather than compile it too (DiskCache.h).
+  CacheLock Lock;
+  std::optional<DriverJitClaim> DriverJit; // held until the load
+  if (!dumpSettings().IR) {
+    HostSpan Lookup(SpanKind::DiskCache);
+    Hit = loadFromDiskCacheOrLock(Key, Lock);
+    Lookup.outcome(Hit ? "hit" : "miss");
+  }
+  if (Hit) {
+    Times.Source = CodeSource::Disk;
+    Code = std::move(*Hit);
+  } else {
+    HostSpan Compile(SpanKind::Compile);
+    Times.Source = CodeSource::Compiled;
+    llvm::Expected<std::string> PTX = compileToPtx(R, shortHash(Key), Times);
+    if (!PTX)
+      return PTX.takeError();
+    Code.PTX = std::move(*PTX);
+    T0 = std::chrono::steady_clock::now();
+    DriverJit.emplace(R.B.loadsCode());
+    if (llvm::Error E = assembleCode(R, *DriverJit, Code))
+      return E;
+    storeCode(R, Key, Code);
+    Lock.release(); // the entry is stored: waiting processes read it
+  }
+  if (llvm::Error E = loadCode(R, Code, Out))
+    return E;
+  Times.Load = msSince(T0);
+  Times.FromCubin = Out.FromCubin;
+  dumpCode(R, Key, Code, Times);
+  return llvm::Error::success();
+}
+
+} // namespace mstage::rt

@@ -1,0 +1,22 @@
+//===- MakeCode.h - One specialization's code, from disk or the JIT -------===//
+#ifndef MSTAGE_RUNTIME_LAUNCH_MAKECODE_H
+#define MSTAGE_RUNTIME_LAUNCH_MAKECODE_H
+
+#include "cache/MemoryCache.h"
+#include "inspect/Trace.h"
+#include "launch/CodeRequest.h"
+
+#include "llvm/Support/Error.h"
+
+namespace mstage::rt {
+
+// Makes the code of R's specialization into Out: from the disk cache when
+// it has it, else with the JIT (and then into the disk cache), and loads it
+// on R's device (LoadCode.h). Times gets where it came from and what it
+// cost; MSTAGE_DUMP's files are written.
+llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
+                     LaunchTimes &Times);
+
+} // namespace mstage::rt
+
+#endif
