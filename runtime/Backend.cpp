@@ -5,6 +5,8 @@
 #include "cuda/CudaDriver.h"
 #include "jit/CompilePool.h"
 #include "jit/JitCompiler.h"
+#include "support/Export.h"
+#include "support/Warning.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -27,10 +29,8 @@ static Backend ptxOnly(const std::string &Arch, const std::string &Why) {
   B.Kind = BackendKind::PtxOnly;
   B.Arch = Arch;
   B.Reason = Why;
-  std::fprintf(stderr,
-               "mstage: %s; compiling kernels for %s to PTX only, nothing is "
-               "executed\n",
-               Why.c_str(), Arch.c_str());
+  warn(Why + "; compiling kernels for " + Arch +
+       " to PTX only, nothing is executed");
   return B;
 }
 
@@ -39,10 +39,9 @@ static Backend cpu(const std::string &Why) {
   B.Kind = BackendKind::Cpu;
   B.Reason = Why;
   if (!Why.empty())
-    std::fprintf(stderr,
-                 "mstage: no GPU (%s); running kernels on the CPU (%u "
-                 "threads); MSTAGE_BACKEND=cpu chooses it silently\n",
-                 Why.c_str(), cpuThreadCount());
+    warn("no GPU (" + Why + "); running kernels on the CPU (" +
+         llvm::Twine(cpuThreadCount()) +
+         " threads); MSTAGE_BACKEND=cpu chooses it silently");
   return B;
 }
 
@@ -175,7 +174,6 @@ const char *backendName(BackendKind Kind) {
 
 } // namespace mstage::rt
 
-extern "C" __attribute__((visibility("default"))) const char *
-mstage_rt_backend(void) {
+extern "C" MSTAGE_EXPORT const char *mstage_rt_backend(void) {
   return mstage::rt::backendName(mstage::rt::backend().Kind);
 }

@@ -26,6 +26,7 @@
 #include "core/Stream.h"
 #include "cpu/CpuThreadPool.h"
 #include "cuda/CudaDriver.h"
+#include "support/Export.h"
 #include "support/Settings.h"
 
 #include "mstage/abi.h"
@@ -184,7 +185,7 @@ llvm::Error gpuOccupancy(const Backend &B, const void *HostEntry,
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_device_query(mstage_device_properties *Props, const void *HostEntry,
                        void *const *Params, const uint32_t *ParamSizes,
                        uint32_t NumParams, const mstage_launch_config *Config,
@@ -226,8 +227,7 @@ std::string deviceProblem(unsigned Device) {
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_device_count(unsigned *Count) {
+extern "C" MSTAGE_EXPORT int mstage_rt_device_count(unsigned *Count) {
   *Count = 0;
   if (backend().Kind == BackendKind::Unavailable)
     return failWith(failure("no device: " + backend().Reason));
@@ -235,17 +235,15 @@ mstage_rt_device_count(unsigned *Count) {
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) unsigned
-mstage_rt_device_current(void) {
+extern "C" MSTAGE_EXPORT unsigned mstage_rt_device_current(void) {
   return currentDevice();
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_device_set_current(unsigned Device) {
+extern "C" MSTAGE_EXPORT int mstage_rt_device_set_current(unsigned Device) {
   return setCurrentDevice(Device);
 }
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_device_properties(unsigned Device, mstage_device_properties *Props) {
   if (std::string Why = deviceProblem(Device); !Why.empty())
     return failWith(failure(Why));
@@ -253,7 +251,7 @@ mstage_rt_device_properties(unsigned Device, mstage_device_properties *Props) {
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_device_native(unsigned Device, int *Ordinal, void **Context) {
   *Ordinal = -1;
   *Context = nullptr;
@@ -270,8 +268,8 @@ mstage_rt_device_native(unsigned Device, int *Ordinal, void **Context) {
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_device_peer_access(unsigned Device, unsigned Owner) {
+extern "C" MSTAGE_EXPORT int mstage_rt_device_peer_access(unsigned Device,
+                                                          unsigned Owner) {
   if (!deviceProblem(Device).empty() || !deviceProblem(Owner).empty())
     return 0;
   CudaDriver *D = driverOf(Device);

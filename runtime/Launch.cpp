@@ -27,7 +27,9 @@
 #include "inspect/TraceEvents.h"
 #include "jit/CompilePool.h"
 #include "jit/JitCompiler.h"
+#include "support/Export.h"
 #include "support/Settings.h"
+#include "support/Warning.h"
 
 #include "mstage/abi.h"
 
@@ -65,10 +67,10 @@ void warnAboutBoundsCheckVariable() {
   static std::once_flag Once;
   std::call_once(Once, [] {
     if (boundsCheckVariableSet())
-      llvm::errs() << "mstage: MSTAGE_BOUNDS_CHECK is set in the environment, "
-                      "where it changes nothing: bounds checks are chosen "
-                      "when the program is compiled (mstage++ "
-                      "-DMSTAGE_BOUNDS_CHECK=1, or 0)\n";
+      warn("MSTAGE_BOUNDS_CHECK is set in the environment, "
+           "where it changes nothing: bounds checks are chosen "
+           "when the program is compiled (mstage++ "
+           "-DMSTAGE_BOUNDS_CHECK=1, or 0)");
   });
 }
 
@@ -213,10 +215,8 @@ llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
       std::string Why = failureMessage(std::move(E));
       static std::once_flag Warned;
       std::call_once(Warned, [&] {
-        llvm::errs() << kernelMessage(K.Blob.PrettyName,
-                                      "the cubin from ptxas does not load: " +
-                                          Why)
-                     << "\nmstage: kernels are loaded as PTX from now on\n";
+        warn(K.Blob.PrettyName, "the cubin from ptxas does not load: " + Why);
+        warn("kernels are loaded as PTX from now on");
       });
       CubinsRefused = true;
     }
@@ -499,8 +499,7 @@ void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
     if (!LoadFoundContextLost) {
       RuntimeFailure Warning = Failure;
       Warning.Message += "; its generic code keeps running";
-      Warning.log(llvm::errs());
-      llvm::errs() << "\n";
+      warn(Warning);
     }
     E.Failure = std::move(Failure);
     E.State.store(EntryState::Failed, std::memory_order_release);
@@ -618,18 +617,15 @@ MSTAGE_HOT_TLS thread_local LaunchTimes LastTimes;
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) void
-mstage_rt_time_launches(int Enable) {
+extern "C" MSTAGE_EXPORT void mstage_rt_time_launches(int Enable) {
   TimeLaunches = Enable != 0;
 }
 
-extern "C" __attribute__((visibility("default"))) double
-mstage_rt_last_kernel_ms(void) {
+extern "C" MSTAGE_EXPORT double mstage_rt_last_kernel_ms(void) {
   return LastKernelMs;
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_last_launch_source(double *TimesMs) {
+extern "C" MSTAGE_EXPORT int mstage_rt_last_launch_source(double *TimesMs) {
   const LaunchTimes &T = LastTimes;
   if (TimesMs) {
     TimesMs[0] = T.Evaluate;
@@ -640,18 +636,15 @@ mstage_rt_last_launch_source(double *TimesMs) {
   return int(T.Source);
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_last_launch_from_cubin(void) {
+extern "C" MSTAGE_EXPORT int mstage_rt_last_launch_from_cubin(void) {
   return LastTimes.FromCubin ? 1 : 0;
 }
 
-extern "C" __attribute__((visibility("default"))) void
-mstage_rt_flush_cache(void) {
+extern "C" MSTAGE_EXPORT void mstage_rt_flush_cache(void) {
   waitForCubinWriters();
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_prepare(const void *HostEntry) {
+extern "C" MSTAGE_EXPORT int mstage_rt_prepare(const void *HostEntry) {
   return toStatus(findRunnable(HostEntry).takeError());
 }
 
@@ -711,7 +704,7 @@ llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E) {
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_compile(const void *HostEntry, void *const *Params,
                   const uint32_t *ParamSizes, uint32_t NumParams,
                   const mstage_launch_config *Config) {
@@ -775,7 +768,7 @@ llvm::Error mstage::rt::codeForLaunch(const void *HostEntry,
   return llvm::Error::success();
 }
 
-extern "C" __attribute__((visibility("default"))) int mstage_rt_jit_wait(void) {
+extern "C" MSTAGE_EXPORT int mstage_rt_jit_wait(void) {
   waitForCompiles();
   return 0;
 }
@@ -807,7 +800,7 @@ static int recordCpuLaunch(Stream &S, const RegisteredKernel &K,
   });
 }
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_launch_stream_check(const void *HostEntry, mstage_stream *S,
                               uint64_t StreamId) {
   llvm::Error Why = checkStreamAlive(S, "is launched",
@@ -817,7 +810,7 @@ mstage_rt_launch_stream_check(const void *HostEntry, mstage_stream *S,
   return failWith(withKernel(std::move(Why), mstage_rt_kernel_name(HostEntry)));
 }
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                  void *const *Params, const uint32_t *ParamSizes,
                  uint32_t NumParams, const mstage_launch_config *Config,

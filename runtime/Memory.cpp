@@ -13,6 +13,7 @@
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
 #include "inspect/TraceEvents.h"
+#include "support/Export.h"
 
 #include "mstage/abi.h"
 
@@ -28,8 +29,6 @@
 #include <unordered_set>
 
 using namespace mstage::rt;
-
-#define MSTAGE_EXPORT __attribute__((visibility("default")))
 
 static int unavailable() { return failWith(failure(backend().Reason)); }
 

@@ -11,6 +11,7 @@
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
+#include "support/Export.h"
 
 #include "mstage/abi.h"
 
@@ -19,8 +20,6 @@
 #include <memory>
 
 using namespace mstage::rt;
-
-#define MSTAGE_EXPORT __attribute__((visibility("default")))
 
 struct mstage_event {
   CUevent Handle = nullptr;     // GPU

@@ -3,6 +3,7 @@
 #include "AotImage.h"
 #include "KernelBlob.h"
 #include "core/Backend.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -36,8 +37,7 @@ void GenericCode::load() {
       (B.Kind != BackendKind::Gpu && B.Kind != BackendKind::PtxOnly))
     return;
   auto Report = [&](const Twine &What) {
-    errs() << "mstage: " << moduleFile(Module) << ": " << What
-           << "; its kernels wait for the JIT\n";
+    warn(moduleFile(Module) + ": " + What + "; its kernels wait for the JIT");
   };
   std::vector<AotImage> Images;
   for (uint32_t I = 0; I < Module.num_aot_images; ++I) {

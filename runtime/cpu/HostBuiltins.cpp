@@ -23,12 +23,11 @@
 #include "cpu/CpuSharedArrays.h"
 #include "cpu/CpuThread.h"
 #include "cpu/CpuWarp.h"
+#include "support/Export.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-#define MSTAGE_EXPORT __attribute__((visibility("default")))
 
 using namespace mstage::rt;
 

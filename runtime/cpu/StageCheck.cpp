@@ -5,6 +5,7 @@
 #include "core/StagedLaunch.h"
 #include "cpu/CpuBackend.h"
 #include "cpu/CpuThread.h"
+#include "support/Export.h"
 #include "support/Settings.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -57,8 +58,8 @@ std::string mstage::rt::evaluatorGaveUp(const KernelBlob &Blob, uint32_t I) {
          "loops around it";
 }
 
-extern "C" __attribute__((visibility("default"))) void
-__mstage_stage_check(void *Context, uint32_t Site, const void *Value) {
+extern "C" MSTAGE_EXPORT void __mstage_stage_check(void *Context, uint32_t Site,
+                                                   const void *Value) {
   auto &C = *static_cast<StageCheckContext *>(Context);
   const auto &Sites = C.K->Blob.StageSites;
   if (Site >= Sites.size())

@@ -2,6 +2,7 @@
 #include "cuda/CudaTools.h"
 #include "support/RuntimeFailure.h"
 #include "support/Settings.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,9 +26,9 @@ const std::string &ptxasPath() {
     if (*Env == "off")
       return "";
     if (!sys::fs::can_execute(*Env)) {
-      errs() << "mstage: MSTAGE_PTXAS='" << *Env
-             << "' is not a program that can be run; kernels are loaded as "
-                "PTX (set MSTAGE_PTXAS to ptxas's path, or to off)\n";
+      warn("MSTAGE_PTXAS='" + *Env +
+           "' is not a program that can be run; kernels are loaded as PTX "
+           "(set MSTAGE_PTXAS to ptxas's path, or to off)");
       return "";
     }
     return *Env;
