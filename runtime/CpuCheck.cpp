@@ -11,10 +11,12 @@
 #include "core/RuntimeError.h"
 #include "backends/cpu/StageCheck.h"
 #include "support/Settings.h"
+#include "support/Warning.h"
 
 #include "mstage/abi.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "support/Export.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,9 +26,8 @@
 
 using namespace mstage::rt;
 
-#define MSTAGE_EXPORT extern "C" __attribute__((visibility("default")))
-
-MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry, int Checkable) {
+extern "C" MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry,
+                                                  int Checkable) {
   const CheckSettings &S = checkSettings();
   if (!S.Error.empty())
     return failWith(failure(S.Error)), -1;
@@ -46,21 +47,19 @@ MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry, int Checkable) {
   static auto &Warned = *new std::set<const void *>;
   std::lock_guard<std::mutex> G(Lock);
   if (Warned.insert(HostEntry).second)
-    std::fprintf(stderr,
-                 "mstage: MSTAGE_CHECK=cpu: kernel '%s' %s a pointer to "
-                 "device memory (a raw pointer or a view), which the CPU "
-                 "cannot follow; its launches are not checked (pass a "
-                 "device_vector instead)\n",
-                 mstage_rt_kernel_name(HostEntry),
-                 Captures ? "captures" : "takes");
+    warn(llvm::Twine("MSTAGE_CHECK=cpu: kernel '") +
+         mstage_rt_kernel_name(HostEntry) + "' " +
+         (Captures ? "captures" : "takes") +
+         " a pointer to device memory (a raw pointer or a view), which the "
+         "CPU cannot follow; its launches are not checked (pass a "
+         "device_vector instead)");
   return 0;
 }
 
-MSTAGE_EXPORT int mstage_rt_launch_on_cpu(const void *HostEntry,
-                                          mstage_invoke_fn Invoke,
-                                          void *const *Params,
-                                          uint32_t NumParams,
-                                          const mstage_launch_config *Config) {
+extern "C" MSTAGE_EXPORT int
+mstage_rt_launch_on_cpu(const void *HostEntry, mstage_invoke_fn Invoke,
+                        void *const *Params, uint32_t NumParams,
+                        const mstage_launch_config *Config) {
   std::string Why;
   const RegisteredKernel *K = findKernel(HostEntry, Why);
   if (!K)
@@ -72,12 +71,13 @@ MSTAGE_EXPORT int mstage_rt_launch_on_cpu(const void *HostEntry,
       launchOnCpuStageChecked(*K, Invoke, Params, *Config, nullptr));
 }
 
-MSTAGE_EXPORT const char *mstage_rt_kernel_name(const void *HostEntry) {
+extern "C" MSTAGE_EXPORT const char *
+mstage_rt_kernel_name(const void *HostEntry) {
   std::string Why;
   const RegisteredKernel *K = findKernel(HostEntry, Why);
   return K ? K->Blob.PrettyName.c_str() : "?";
 }
 
-MSTAGE_EXPORT double mstage_rt_check_tolerance(void) {
+extern "C" MSTAGE_EXPORT double mstage_rt_check_tolerance(void) {
   return checkSettings().Rtol;
 }

@@ -23,6 +23,7 @@
 #include "mstage/abi.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "support/Export.h"
 
 #include <cstring>
 #include <string>
@@ -38,7 +39,7 @@ int failFor(const void *HostEntry, llvm::Error E) {
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_device_query(mstage_device_properties *Props, const void *HostEntry,
                        void *const *Params, const uint32_t *ParamSizes,
                        uint32_t NumParams, const mstage_launch_config *Config,
@@ -75,8 +76,7 @@ std::string deviceProblem(unsigned Device) {
 
 } // namespace
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_device_count(unsigned *Count) {
+extern "C" MSTAGE_EXPORT int mstage_rt_device_count(unsigned *Count) {
   *Count = 0;
   const Backend &B = backend();
   if (!B.usable())
@@ -85,17 +85,15 @@ mstage_rt_device_count(unsigned *Count) {
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) unsigned
-mstage_rt_device_current(void) {
+extern "C" MSTAGE_EXPORT unsigned mstage_rt_device_current(void) {
   return currentDevice();
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_device_set_current(unsigned Device) {
+extern "C" MSTAGE_EXPORT int mstage_rt_device_set_current(unsigned Device) {
   return setCurrentDevice(Device);
 }
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_device_properties(unsigned Device, mstage_device_properties *Props) {
   if (std::string Why = deviceProblem(Device); !Why.empty())
     return failWith(failure(Why));
@@ -103,7 +101,7 @@ mstage_rt_device_properties(unsigned Device, mstage_device_properties *Props) {
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_device_native(unsigned Device, int *Ordinal, void **Context) {
   *Ordinal = -1;
   *Context = nullptr;
@@ -120,8 +118,8 @@ mstage_rt_device_native(unsigned Device, int *Ordinal, void **Context) {
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_device_peer_access(unsigned Device, unsigned Owner) {
+extern "C" MSTAGE_EXPORT int mstage_rt_device_peer_access(unsigned Device,
+                                                          unsigned Owner) {
   if (!deviceProblem(Device).empty() || !deviceProblem(Owner).empty())
     return 0;
   CudaDriver *D = driverOf(Device);

@@ -28,6 +28,7 @@
 #include "transforms/CaptureInMemory.h"
 
 #include "mstage/abi.h"
+#include "support/Export.h"
 
 #include <optional>
 
@@ -38,18 +39,15 @@ static MSTAGE_HOT_TLS thread_local bool TimeLaunches = false;
 static MSTAGE_HOT_TLS thread_local double LastKernelMs = 0;
 static MSTAGE_HOT_TLS thread_local LaunchTimes LastTimes;
 
-extern "C" __attribute__((visibility("default"))) void
-mstage_rt_time_launches(int Enable) {
+extern "C" MSTAGE_EXPORT void mstage_rt_time_launches(int Enable) {
   TimeLaunches = Enable != 0;
 }
 
-extern "C" __attribute__((visibility("default"))) double
-mstage_rt_last_kernel_ms(void) {
+extern "C" MSTAGE_EXPORT double mstage_rt_last_kernel_ms(void) {
   return LastKernelMs;
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_last_launch_source(double *TimesMs) {
+extern "C" MSTAGE_EXPORT int mstage_rt_last_launch_source(double *TimesMs) {
   const LaunchTimes &T = LastTimes;
   if (TimesMs) {
     TimesMs[0] = T.Evaluate;
@@ -60,22 +58,19 @@ mstage_rt_last_launch_source(double *TimesMs) {
   return int(T.Source);
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_last_launch_from_cubin(void) {
+extern "C" MSTAGE_EXPORT int mstage_rt_last_launch_from_cubin(void) {
   return LastTimes.FromCubin ? 1 : 0;
 }
 
-extern "C" __attribute__((visibility("default"))) void
-mstage_rt_flush_cache(void) {
+extern "C" MSTAGE_EXPORT void mstage_rt_flush_cache(void) {
   waitForCubinWriters();
 }
 
-extern "C" __attribute__((visibility("default"))) int
-mstage_rt_prepare(const void *HostEntry) {
+extern "C" MSTAGE_EXPORT int mstage_rt_prepare(const void *HostEntry) {
   return toStatus(findRunnable(HostEntry).takeError());
 }
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_compile(const void *HostEntry, void *const *Params,
                   const uint32_t *ParamSizes, uint32_t NumParams,
                   const mstage_launch_config *Config) {
@@ -96,12 +91,12 @@ mstage_rt_compile(const void *HostEntry, void *const *Params,
   return toStatus(compileEntry(R, E));
 }
 
-extern "C" __attribute__((visibility("default"))) int mstage_rt_jit_wait(void) {
+extern "C" MSTAGE_EXPORT int mstage_rt_jit_wait(void) {
   waitForCompiles();
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_launch_stream_check(const void *HostEntry, mstage_stream *S,
                               uint64_t StreamId) {
   llvm::Error Why = checkStreamAlive(S, "is launched",
@@ -118,7 +113,7 @@ static bool measuresTimes() {
   return traceEnabled() || TimeLaunches || Dumps.IR || Dumps.PTX || Dumps.SASS;
 }
 
-extern "C" __attribute__((visibility("default"))) int
+extern "C" MSTAGE_EXPORT int
 mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                  void *const *Params, const uint32_t *ParamSizes,
                  uint32_t NumParams, const mstage_launch_config *Config,

@@ -13,6 +13,7 @@
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
 #include "inspect/TraceEvents.h"
+#include "support/Export.h"
 
 #include "mstage/abi.h"
 
@@ -27,7 +28,6 @@
 
 using namespace mstage::rt;
 
-#define MSTAGE_EXPORT __attribute__((visibility("default")))
 
 // Each allocation is noted, with its device, so that launches can place
 // their pointers (AllocationMap.h).

@@ -11,6 +11,7 @@
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
+#include "support/Export.h"
 
 #include "mstage/abi.h"
 
@@ -19,7 +20,6 @@
 
 using namespace mstage::rt;
 
-#define MSTAGE_EXPORT __attribute__((visibility("default")))
 
 namespace {
 

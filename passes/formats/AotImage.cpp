@@ -51,7 +51,7 @@ uint64_t hashAotKernels(ArrayRef<uint64_t> BitcodeHashes) {
 uint64_t stagedParamSize(ArrayRef<uint32_t> SiteSizes) {
   uint64_t Size = 0;
   for (uint32_t S : SiteSizes)
-    Size += alignTo(S, 16);
+    Size += alignTo(uint64_t(S), 16); // in 64 bits: 2^32 - 1 must not wrap
   return Size;
 }
 

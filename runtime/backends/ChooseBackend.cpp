@@ -15,6 +15,8 @@
 #include "backends/ptx/PtxBackend.h"
 #include "cuda/CudaDriver.h"
 #include "jit/JitCompiler.h"
+#include "support/Export.h"
+#include "support/Warning.h"
 
 #include <cassert>
 #include <cstdio>
@@ -32,19 +34,16 @@ static std::string checkArchSetting(const std::string &Arch) {
 static const Backend *ptxOnly(const std::string &Arch, const std::string &Why) {
   if (std::string Bad = checkArchSetting(Arch); !Bad.empty())
     return new UnavailableBackend(Bad);
-  std::fprintf(stderr,
-               "mstage: %s; compiling kernels for %s to PTX only, nothing is "
-               "executed\n",
-               Why.c_str(), Arch.c_str());
+  warn(Why + "; compiling kernels for " + Arch +
+       " to PTX only, nothing is executed");
   return new PtxBackend(Arch, Why);
 }
 
 static const Backend *cpu(const std::string &Why) {
   if (!Why.empty())
-    std::fprintf(stderr,
-                 "mstage: no GPU (%s); running kernels on the CPU (%u "
-                 "threads); MSTAGE_BACKEND=cpu chooses it silently\n",
-                 Why.c_str(), cpuThreadCount());
+    warn("no GPU (" + Why + "); running kernels on the CPU (" +
+         llvm::Twine(cpuThreadCount()) +
+         " threads); MSTAGE_BACKEND=cpu chooses it silently");
   return new CpuBackend(Why);
 }
 
@@ -138,7 +137,7 @@ static const Backend &chosenBackend() {
 
 } // namespace mstage::rt
 
-extern "C" __attribute__((visibility("default"))) const char *
+extern "C" MSTAGE_EXPORT const char *
 mstage_rt_backend(void) {
   return mstage::rt::backend().name();
 }

@@ -5,6 +5,7 @@
 #include "llvm/Support/FileSystem.h"
 
 #include <algorithm>
+#include <cassert>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -75,6 +76,7 @@ CacheLock::Outcome CacheLock::acquire(StringRef LockPath,
       // A killed owner's file may be old: a scan removes only old ones.
       sys::fs::setLastAccessAndModificationTime(
           F, std::chrono::system_clock::now());
+      assert(FD < 0 && "release() above let go of any earlier lock");
       FD = F;
       Path = LockPath.str();
       return Outcome::Acquired;
@@ -86,6 +88,7 @@ CacheLock::Outcome CacheLock::acquire(StringRef LockPath,
 void CacheLock::release() {
   if (FD < 0)
     return;
+  assert(!Path.empty() && "a held lock names its file");
   sys::fs::remove(Path);
   ::close(FD); // drops the lock
   FD = -1;

@@ -4,6 +4,7 @@
 #include "cuda/CudaTools.h"
 #include "inspect/TraceEvents.h"
 #include "support/RuntimeFailure.h"
+#include "support/Warning.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,9 +26,9 @@ void givingUpOnPtxas(StringRef Kernel, Error E) {
   std::string Why = failureMessage(std::move(E));
   static std::once_flag Warned;
   std::call_once(Warned, [&] {
-    errs() << kernelMessage(Kernel, Why)
-           << "\nmstage: kernels are loaded as PTX from now on (set "
-              "MSTAGE_PTXAS to another ptxas, or to off)\n";
+    warn(Kernel, Why);
+    warn("kernels are loaded as PTX from now on (set MSTAGE_PTXAS to another "
+         "ptxas, or to off)");
   });
   PtxasFailed = true;
 }
@@ -41,9 +42,8 @@ void tempFilesFailed(StringRef Kernel, const TempFilesFailed &F) {
     return cacheWriteFailed(F.What, F.EC);
   static std::once_flag Warned;
   std::call_once(Warned, [&] {
-    errs() << kernelMessage(Kernel, F.What + ": " + F.EC.message() +
-                                        "; the kernel is loaded as PTX")
-           << "\n";
+    warn(Kernel,
+         F.What + ": " + F.EC.message() + "; the kernel is loaded as PTX");
   });
 }
 
@@ -94,12 +94,10 @@ public:
       if (!*Done) {
         Error E = handleErrors(Done->takeError(), [&](const PtxRejected &R) {
           // The driver took PTX that ptxas refuses: no entry may serve it.
-          errs() << kernelMessage(P.Kernel,
-                                  R.Command +
-                                      " rejects the PTX that the driver loaded "
-                                      "(its cache entry is removed): " +
-                                      R.Log)
-                 << "\n";
+          warn(P.Kernel, R.Command +
+                             " rejects the PTX that the driver loaded "
+                             "(its cache entry is removed): " +
+                             R.Log);
           removeFromDiskCache(P.Key);
         });
         if (E)

@@ -3,6 +3,7 @@
 #include "cache/CacheLock.h"
 #include "cache/DiskEntry.h"
 #include "support/Settings.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -51,7 +53,7 @@ std::atomic<bool> DiskOff{false};
 
 void giveUp(const Twine &Why) {
   std::call_once(Unusable, [&] {
-    errs() << "mstage: " << Why << "; caching kernels in memory only\n";
+    warn(Why + "; caching kernels in memory only");
     DiskOff = true;
   });
 }
@@ -128,6 +130,8 @@ bool diskOn() {
 bool writable() { return !cacheSettings().ReadOnly && diskOn(); }
 
 std::string pathFor(const CacheKey &Key, StringRef Suffix) {
+  assert(!cacheSettings().Dir.empty() &&
+         "the disk cache is on only with a directory (Settings.cpp)");
   SmallString<256> P(cacheSettings().Dir);
   sys::path::append(P, Key.hex() + Suffix);
   return std::string(P);
@@ -139,6 +143,7 @@ unsigned fileMode() { return cacheSettings().Shared ? 0644 : 0600; }
 
 // Reads exactly Size bytes at Offset, or fails.
 bool readAll(int FD, char *To, size_t Size, uint64_t Offset) {
+  assert(FD >= 0 && "reads from an open file");
   while (Size) {
     ssize_t N = ::pread(FD, To, Size, Offset);
     if (N < 0 && errno == EINTR)
@@ -295,13 +300,14 @@ void scanAndEvict(StringRef Keep) {
 }
 
 void reportDamaged(StringRef Path, const Twine &Why) {
-  errs() << "mstage: kernel cache entry " << Path << " is damaged (" << Why
-         << "); compiling the kernel again";
+  std::string Damaged = ("kernel cache entry " + Path + " is damaged (" + Why +
+                         "); compiling the kernel again")
+                            .str();
   if (cacheSettings().ReadOnly) {
-    errs() << " (MSTAGE_CACHE_READONLY: the entry is left in place)\n";
+    warn(Damaged + " (MSTAGE_CACHE_READONLY: the entry is left in place)");
     return;
   }
-  errs() << "\n";
+  warn(Damaged);
   sys::fs::remove(Path); // a symbolic link itself, never its target
 }
 
@@ -403,10 +409,10 @@ std::optional<CachedCode> loadFromDiskCacheOrLock(const CacheKey &Key,
     if (S.LockWaitMs) {
       static std::once_flag Once;
       std::call_once(Once, [&] {
-        errs() << "mstage: kernel cache entry " << entryPath(Key)
-               << " is still being compiled by another process after "
-               << S.LockWaitMs
-               << " ms (MSTAGE_CACHE_LOCK_WAIT_MS); compiling it here\n";
+        warn("kernel cache entry " + entryPath(Key) +
+             " is still being compiled by another process after " +
+             Twine(S.LockWaitMs) +
+             " ms (MSTAGE_CACHE_LOCK_WAIT_MS); compiling it here");
       });
     }
     return std::nullopt;
@@ -424,6 +430,10 @@ void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
   if (!writable())
     return;
   std::string Bytes = encodeDiskEntry(Key.Bytes, Code.PTX, Code.Cubin);
+  // The index counts an entry as these bytes, as a scan finds it.
+  assert(Bytes.size() ==
+             DiskEntryHeaderSize + Code.PTX.size() + Code.Cubin.size() &&
+         "an entry is its header and its sections");
   std::string Path = entryPath(Key);
   // The temporary counts towards the cap from its creation, so that one
   // left by a killed writer is counted until a scan removes it.

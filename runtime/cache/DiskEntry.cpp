@@ -6,6 +6,7 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/xxhash.h"
 
+#include <cassert>
 #include <cstring>
 
 using namespace llvm;
@@ -49,6 +50,7 @@ Error damaged(const Twine &Why) {
 
 std::string encodeDiskEntry(ArrayRef<uint8_t> Key, StringRef PTX,
                             StringRef Cubin) {
+  assert(Key.size() == DiskEntryKeySize && "a cache key has 16 bytes");
   std::string Out(DiskEntryHeaderSize, '\0');
   char *H = Out.data();
   using support::endian::write;
@@ -100,6 +102,7 @@ Expected<DiskEntryView> decodeDiskEntry(ArrayRef<uint8_t> Key, StringRef Data) {
   DiskEntryView V;
   V.PTX = Data.substr(DiskEntryHeaderSize, PtxSize);
   V.Cubin = Data.substr(DiskEntryHeaderSize + PtxSize);
+  assert(V.PTX.size() == PtxSize && "diskEntrySize bounded the sections");
   if (checksum(Key, V.PTX) != field<uint64_t>(Data, PtxChecksumAt) ||
       checksum(Key, V.Cubin) != field<uint64_t>(Data, CubinChecksumAt))
     return damaged("checksum mismatch");

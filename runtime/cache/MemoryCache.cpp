@@ -2,6 +2,8 @@
 #include "cache/MemoryCache.h"
 #include "cache/CacheKey.h"
 
+#include <cassert>
+
 namespace mstage::rt {
 
 CacheEntry *SpecializationTable::find(std::string_view Key) {
@@ -18,7 +20,10 @@ CacheEntry &SpecializationTable::findOrInsert(std::string_view Key) {
   auto E = std::make_unique<CacheEntry>();
   E->Key.assign(Key);
   CacheEntry &Ref = *E;
-  Entries.emplace(std::string_view(Ref.Key), std::move(E));
+  bool Inserted =
+      Entries.emplace(std::string_view(Ref.Key), std::move(E)).second;
+  assert(Inserted && "Key was absent under the same lock");
+  (void)Inserted;
   return Ref;
 }
 

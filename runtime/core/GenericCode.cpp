@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include "support/Warning.h"
 
 #include <dlfcn.h>
 #include <optional>
@@ -35,8 +36,7 @@ void GenericCode::load() {
   if (Module.num_aot_images == 0 || !B.compiles())
     return;
   auto Report = [&](const Twine &What) {
-    errs() << "mstage: " << moduleFile(Module) << ": " << What
-           << "; its kernels wait for the JIT\n";
+    warn(moduleFile(Module) + ": " + What + "; its kernels wait for the JIT");
   };
   std::vector<AotImage> Images;
   for (uint32_t I = 0; I < Module.num_aot_images; ++I) {

@@ -5,6 +5,7 @@
 #include "cuda/CudaDriver.h"
 #include "jit/CompilePool.h"
 #include "jit/DeviceLibrary.h"
+#include "support/Export.h"
 #include "support/KeptStatics.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -158,7 +159,7 @@ void preloadGenericCode() {
 
 using namespace mstage::rt;
 
-extern "C" __attribute__((visibility("default"))) void
+extern "C" MSTAGE_EXPORT void
 __mstage_register_module(const mstage_module_record *Module) {
   Registry &R = registry();
   static std::once_flag AtExit;
@@ -181,7 +182,7 @@ __mstage_register_module(const mstage_module_record *Module) {
     addKernel(R, *Module, Module->kernels[I]);
 }
 
-extern "C" __attribute__((visibility("default"))) void
+extern "C" MSTAGE_EXPORT void
 __mstage_unregister_module(const mstage_module_record *Module) {
   Registry &R = registry();
   std::vector<RegisteredKernel *> Dropped;

@@ -1,5 +1,6 @@
 //===- RuntimeError.cpp - The C API's per-thread error message ------------===//
 #include "core/RuntimeError.h"
+#include "support/Export.h"
 
 #include "mstage/abi.h"
 
@@ -17,7 +18,6 @@ const char *lastError() { return LastError.c_str(); }
 
 } // namespace mstage::rt
 
-extern "C" __attribute__((visibility("default"))) const char *
-mstage_rt_last_error(void) {
+extern "C" MSTAGE_EXPORT const char *mstage_rt_last_error(void) {
   return mstage::rt::lastError();
 }

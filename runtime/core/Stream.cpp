@@ -5,6 +5,7 @@
 #include "core/RuntimeError.h"
 #include "inspect/TraceEvents.h"
 #include "support/Settings.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -55,7 +56,7 @@ void waitAtExit() {
     if (Reported)
       llvm::consumeError(std::move(E));
     else
-      llvm::errs() << llvm::toString(std::move(E)) << " (found at exit)\n";
+      warn(std::move(E), " (found at exit)");
   }
 }
 
@@ -302,8 +303,7 @@ Stream &currentStreamOn(unsigned Device) {
     // Without a stream of its own, the thread uses the legacy default
     // stream, which is always there; the failure shows at the first
     // operation that needs more.
-    llvm::errs() << llvm::toString(Made.takeError())
-                 << "; using the legacy default stream\n";
+    warn(Made.takeError(), "; using the legacy default stream");
     Slot = registerStream(nullptr, Device);
   } else {
     Slot = *Made;
@@ -338,11 +338,9 @@ void destroyStream(Stream *S) {
   if (!S)
     return;
   if (S->capturing())
-    llvm::errs() << "mstage: " << describe(*S)
-                 << " is destroyed while it is captured into a graph\n";
+    warn(describe(*S) + " is destroyed while it is captured into a graph");
   else if (llvm::Error E = synchronizeStream(*S))
-    llvm::errs() << llvm::toString(std::move(E))
-                 << " (reported by the stream's destructor)\n";
+    warn(std::move(E), " (reported by the stream's destructor)");
   S->leaveCapture();
   Registry &R = registry();
   std::lock_guard<std::mutex> G(R.Lock);

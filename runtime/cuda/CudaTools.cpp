@@ -2,6 +2,7 @@
 #include "cuda/CudaTools.h"
 #include "support/RuntimeFailure.h"
 #include "support/Settings.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -21,9 +22,8 @@ const std::string &ptxasPath() {
   static const std::string &Path = *new std::string([]() -> std::string {
     PtxasChoice Choice = choosePtxas(ptxasSetting().value_or(""));
     if (Choice.Unrunnable)
-      errs() << "mstage: " << Choice.Why
-             << "; kernels are loaded as PTX (set MSTAGE_PTXAS to ptxas's "
-                "path, or to off)\n";
+      warn(Choice.Why + "; kernels are loaded as PTX (set MSTAGE_PTXAS to "
+                        "ptxas's path, or to off)");
     return Choice.Path;
   }());
   return Path;

@@ -7,6 +7,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
 #include <tuple>
 
 using namespace llvm;
@@ -78,6 +79,7 @@ static void writeEvents(raw_ostream &OS, ArrayRef<TraceSpan> Spans,
 
 Error writeChromeTrace(StringRef Path, std::vector<TraceSpan> Spans,
                        ArrayRef<TraceTrack> Tracks) {
+  assert(!Path.empty() && "written only when MSTAGE_TRACE names a file");
   llvm::stable_sort(Spans, [](const TraceSpan &A, const TraceSpan &B) {
     return std::make_tuple(A.Stream, A.Track, A.StartNs, -A.EndNs) <
            std::make_tuple(B.Stream, B.Track, B.StartNs, -B.EndNs);

@@ -2,6 +2,7 @@
 #include "inspect/Dump.h"
 #include "cuda/CudaTools.h"
 #include "support/RuntimeFailure.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -12,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+#include <cassert>
 #include <cstdlib>
 #include <mutex>
 
@@ -26,13 +28,16 @@ static constexpr size_t MaxNameChars = 100;
 std::string dumpBaseName(StringRef KernelName) {
   if (KernelName.size() <= MaxNameChars + 17)
     return KernelName.str();
-  return (KernelName.take_front(MaxNameChars) + "~" +
-          utohexstr(xxh3_64bits(KernelName), true, 16))
-      .str();
+  std::string Name = (KernelName.take_front(MaxNameChars) + "~" +
+                      utohexstr(xxh3_64bits(KernelName), true, 16))
+                         .str();
+  assert(Name.size() == MaxNameChars + 17 && "a name, '~' and 16 hex digits");
+  return Name;
 }
 
 void dumpFile(StringRef KernelName, uint64_t Hash, StringRef Extension,
               StringRef Text) {
+  assert(!KernelName.empty() && "a dump is named after its kernel");
   const DumpSettings &S = dumpSettings();
   SmallString<256> Path(S.Dir);
   std::error_code EC = sys::fs::create_directories(Path);
@@ -49,8 +54,7 @@ void dumpFile(StringRef KernelName, uint64_t Hash, StringRef Extension,
   if (EC) {
     static std::once_flag Warned;
     std::call_once(Warned, [&] {
-      errs() << "mstage: MSTAGE_DUMP: cannot write " << Path << ": "
-             << EC.message() << "\n";
+      warn("MSTAGE_DUMP: cannot write " + Path + ": " + EC.message());
     });
   }
 }
@@ -60,8 +64,7 @@ void dumpSass(StringRef KernelName, uint64_t Hash, StringRef PTX,
   static const std::string Cuobjdump = findCudaTool("cuobjdump");
   static std::once_flag Warned;
   auto Warn = [&](const Twine &Why) {
-    std::call_once(
-        Warned, [&] { errs() << "mstage: MSTAGE_DUMP=sass: " << Why << "\n"; });
+    std::call_once(Warned, [&] { warn("MSTAGE_DUMP=sass: " + Why); });
   };
   if (Cuobjdump.empty())
     return Warn("needs cuobjdump (on PATH or in the CUDA toolkit's bin); no "

@@ -6,6 +6,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cassert>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@ struct Table {
     auto [It, New] = Index.try_emplace(Kernel, Rows.size());
     if (New)
       Rows.push_back(KernelStats{Kernel.str()});
+    assert(It->second < Rows.size() && "the index points at a row");
     return Rows[It->second];
   }
 };

@@ -6,6 +6,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
+
 using namespace llvm;
 
 namespace mstage::rt {
@@ -14,6 +16,8 @@ bool traceEnabled() { return traceSetting().Text; }
 
 std::string stagedValuesText(const KernelBlob &Kernel,
                              ArrayRef<StringRef> StagedValues) {
+  assert(StagedValues.size() <= Kernel.StageSites.size() &&
+         "one staged value per stage site");
   std::string Text = "{";
   for (size_t I = 0; I < StagedValues.size(); ++I) {
     const StageSite &S = Kernel.StageSites[I];

@@ -3,6 +3,7 @@
 #include "inspect/ChromeTrace.h"
 #include "inspect/Stats.h"
 #include "inspect/Trace.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -13,6 +14,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <atomic>
+#include <cassert>
 #include <cerrno>
 #include <cstdlib>
 #include <memory>
@@ -176,6 +178,7 @@ bool startRecording() {
 
 void recordHostSpan(SpanKind Kind, TracePoint Start, TracePoint End,
                     const char *Outcome, uint64_t Bytes) {
+  assert(TheRecorder && "spans are recorded only after startRecording()");
   Recorder &R = *TheRecorder;
   const KernelScope *Scope = CurrentScope;
   TraceSpan S;
@@ -212,6 +215,7 @@ void KernelScope::enter(const mstage::KernelBlob &K,
 }
 
 void KernelScope::leave() {
+  assert(CurrentScope == this && "kernel scopes nest");
   if (Launch)
     recordHostSpan(SpanKind::Launch, Start, TraceClock::now(), Cache);
   CurrentScope = Outer;
@@ -368,6 +372,7 @@ void GpuSpan::begin(SpanKind Kind, CudaDriver &Driver, CUstream Stream,
 }
 
 void GpuSpan::end() {
+  assert(Started && "end() follows a start() that succeeded");
   std::unique_ptr<PendingGpu> P(static_cast<PendingGpu *>(Started));
   Started = nullptr;
   if (!succeeded(P->Driver->createEvent(&P->End)) ||
@@ -387,6 +392,7 @@ void GpuSpan::drop() {
 // Reads back the pending spans whose work has completed; with Wait, waits
 // for all of them.
 static void collect(bool Wait) {
+  assert(TheRecorder && "GPU spans are read back only while recording");
   Recorder &R = *TheRecorder;
   std::vector<std::unique_ptr<PendingGpu>> Done;
   DenseMap<uint64_t, StreamOrigin> Origins;
@@ -453,8 +459,8 @@ void finishRecording() {
   }
   if (!R.ChromeFile.empty())
     if (Error E = writeChromeTrace(R.ChromeFile, std::move(Spans), Tracks))
-      errs() << "mstage: cannot write the trace to '" << R.ChromeFile
-             << "': " << toString(std::move(E)) << "\n";
+      warn("cannot write the trace to '" + R.ChromeFile +
+           "': " + toString(std::move(E)));
   if (R.Stats)
     printStats(errs());
 }

@@ -7,6 +7,7 @@
 #include "jit/JitCompiler.h"
 #include "support/KeptStatics.h"
 #include "support/Settings.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ThreadPool.h"
@@ -46,6 +47,7 @@ public:
   CompilePool() : Workers(llvm::hardware_concurrency(jitSettings().Threads)) {}
 
   void queue(const void *Owner, llvm::unique_function<void()> Run) {
+    assert(Run && "a queued job has work");
     {
       std::lock_guard<std::mutex> G(Lock);
       if (Exiting)
@@ -78,17 +80,17 @@ public:
       Idle.wait_for(G, Wait, [&] { return Queued.empty() && Running == Self; });
       Exiting = true;
       if (!Queued.empty())
-        llvm::errs() << "mstage: exit: " << Queued.size()
-                     << " queued background compile"
-                     << (Queued.size() == 1 ? " was" : "s were")
-                     << " dropped after waiting " << jitSettings().ExitWaitMs
-                     << " ms (MSTAGE_JIT_EXIT_WAIT_MS); their "
-                        "specializations are not in the disk cache or the "
-                        "dumps\n";
+        warn("exit: " + llvm::Twine(Queued.size()) +
+             " queued background compile" +
+             (Queued.size() == 1 ? " was" : "s were") +
+             " dropped after waiting " + llvm::Twine(jitSettings().ExitWaitMs) +
+             " ms (MSTAGE_JIT_EXIT_WAIT_MS); their "
+             "specializations are not in the disk cache or the dumps");
       Queued.clear();
       Idle.notify_all();
     }
     Idle.wait(G, [&] { return Running == Self; });
+    assert(Queued.empty() && "nothing is queued once the pool exits");
   }
 
   bool exiting() {
@@ -109,6 +111,7 @@ private:
       ++RunningOf[J.Owner];
     }
     waitAtExitFirst();
+    assert(!InJob && "a worker runs one job at a time");
     InJob = true;
     J.Run();
     J.Run = nullptr; // what it holds goes before the waiters are told

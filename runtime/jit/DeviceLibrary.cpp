@@ -12,6 +12,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/xxhash.h"
 
+#include <cassert>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -137,6 +138,7 @@ Expected<uint64_t> resolveImports(const void *Owner, StringRef KernelName,
         Work.push_back({&Next, ", through '" + pretty(I.Name) + "' of " +
                                    sourceName(*Def.From) + ","});
   }
+  assert(!Linked.empty() && "each import was linked or reported");
   std::string Key;
   for (const auto &[Name, Hash] : Linked)
     Key += Name + "=" + std::to_string(Hash) + ";";

@@ -36,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/Internalize.h"
+#include "support/Warning.h"
 
 #include <cassert>
 #include <chrono>
@@ -134,7 +135,7 @@ void onFatalError(void *, const char *Reason, bool) {
     FatalError = Reason;
     CRC->HandleExit(1);
   }
-  errs() << "mstage: LLVM error outside a kernel compile: " << Reason << "\n";
+  warn(Twine("LLVM error outside a kernel compile: ") + Reason);
 }
 
 // Errors that passes report through the context (NVPTX on a dynamic alloca
@@ -405,6 +406,7 @@ Error checkArch(StringRef Arch) {
 Expected<JitOutput> compileKernel(const KernelBlob &K,
                                   const Specialization &Spec,
                                   const JitOptions &Opts, bool WantIR) {
+  assert(!Opts.Arch.empty() && "a compile is for an architecture");
   LlvmStaticsKept Kept;
   // No lock: each compile has its own context and target machine, so
   // compiles on several threads run at once.
@@ -412,8 +414,10 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
   std::optional<Expected<JitOutput>> Out;
   std::string Failed = runContained(
       [&] { Out.emplace(compileContained(K, Spec, Opts, WantIR, TM)); });
-  if (Failed.empty())
+  if (Failed.empty()) {
+    assert(Out && "a compile that did not crash has a result");
     return std::move(*Out);
+  }
   TM.markBroken();
   return jitError(K, "LLVM cannot compile it for " + Opts.Arch + ": " + Failed);
 }

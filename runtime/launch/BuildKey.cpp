@@ -30,7 +30,7 @@ CacheKey diskCacheKey(const CodeRequest &R) {
   In.StagedBytes = R.Staged.stagedBytes();
   In.FactBytes = R.Staged.factBytes();
   In.Target = R.B.arch(); // the same entry serves GPU and PTX-only runs
-  In.JitOptions = jitOptionsText();
+  In.JitOptionsText = jitOptionsText();
   return makeCacheKey(In);
 }
 

@@ -5,6 +5,7 @@
 #include "support/Settings.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include "support/Warning.h"
 
 #include <cassert>
 #include <mutex>
@@ -21,10 +22,10 @@ static void warnAboutBoundsCheckVariable() {
   static std::once_flag Once;
   std::call_once(Once, [] {
     if (boundsCheckVariableSet())
-      llvm::errs() << "mstage: MSTAGE_BOUNDS_CHECK is set in the environment, "
-                      "where it changes nothing: bounds checks are chosen "
-                      "when the program is compiled (mstage++ "
-                      "-DMSTAGE_BOUNDS_CHECK=1, or 0)\n";
+      warn("MSTAGE_BOUNDS_CHECK is set in the environment, "
+           "where it changes nothing: bounds checks are chosen "
+           "when the program is compiled (mstage++ "
+           "-DMSTAGE_BOUNDS_CHECK=1, or 0)");
   });
 }
 

@@ -10,6 +10,7 @@
 #include "support/Settings.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include "support/Warning.h"
 
 #include <mutex>
 #include <string>
@@ -32,8 +33,7 @@ static void noteFailed(const RegisteredKernel &K, CacheEntry &E,
   if (!loadFoundContextLost()) {
     RuntimeFailure Warning = Failure;
     Warning.Message += "; its generic code keeps running";
-    Warning.log(llvm::errs());
-    llvm::errs() << "\n";
+    warn(Warning);
   }
   E.Failure = std::move(Failure);
   E.State.store(EntryState::Failed, std::memory_order_release);

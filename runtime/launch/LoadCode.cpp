@@ -3,6 +3,7 @@
 #include "inspect/TraceEvents.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include "support/Warning.h"
 
 #include <atomic>
 #include <cassert>
@@ -57,9 +58,8 @@ static llvm::Error loadCubin(const RegisteredKernel &K, const Backend &B,
   std::string Why = failureMessage(std::move(E));
   static std::once_flag Warned;
   std::call_once(Warned, [&] {
-    llvm::errs() << kernelMessage(K.Blob.PrettyName,
-                                  "the cubin from ptxas does not load: " + Why)
-                 << "\nmstage: kernels are loaded as PTX from now on\n";
+    warn(K.Blob.PrettyName, "the cubin from ptxas does not load: " + Why);
+    warn("kernels are loaded as PTX from now on");
   });
   CubinsRefused = true;
   return llvm::Error::success();

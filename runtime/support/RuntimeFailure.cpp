@@ -3,6 +3,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
+
 using namespace llvm;
 
 namespace mstage::rt {
@@ -60,6 +62,7 @@ int failureCode(Error &E) {
 }
 
 RuntimeFailure takeFailure(Error E) {
+  assert(E && "takeFailure takes a failure");
   RuntimeFailure Kept("");
   consumeError(
       updateFailure(std::move(E), [&](RuntimeFailure &F) { Kept = F; }));
@@ -68,15 +71,6 @@ RuntimeFailure takeFailure(Error E) {
 
 std::string failureMessage(Error E) {
   return takeFailure(std::move(E)).Message;
-}
-
-std::string kernelMessage(StringRef Kernel, const Twine &Message) {
-  RuntimeFailure F(Message.str());
-  F.Kernel = Kernel.str();
-  std::string Text;
-  raw_string_ostream OS(Text);
-  F.log(OS);
-  return Text;
 }
 
 } // namespace mstage::rt

@@ -74,10 +74,6 @@ RuntimeFailure takeFailure(llvm::Error E);
 // reason that is kept as text (a back end's). Consumes E.
 std::string failureMessage(llvm::Error E);
 
-// The text of a failure of Kernel, for a warning on stderr: what the error
-// would read.
-std::string kernelMessage(llvm::StringRef Kernel, const llvm::Twine &Message);
-
 } // namespace mstage::rt
 
 #endif

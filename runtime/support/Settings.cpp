@@ -1,5 +1,6 @@
 //===- Settings.cpp - Every MSTAGE_* variable the runtime reads -----------===//
 #include "support/Settings.h"
+#include "support/Warning.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -9,6 +10,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -131,10 +133,12 @@ CacheSettings readCacheSettings() {
   }
   S.Dir = resolveCacheDir();
   if (S.Mode == CacheMode::Disk && S.Dir.empty()) {
-    errs() << "mstage: no cache directory (set MSTAGE_CACHE_DIR, "
-              "XDG_CACHE_HOME or HOME); caching kernels in memory only\n";
+    warn("no cache directory (set MSTAGE_CACHE_DIR, XDG_CACHE_HOME or "
+         "HOME); caching kernels in memory only");
     S.Mode = CacheMode::Memory;
   }
+  assert((S.Mode != CacheMode::Disk || !S.Dir.empty()) &&
+         "a disk cache has a directory");
   return S;
 }
 
@@ -159,12 +163,11 @@ CheckSettings readCheckSettings() {
                 "' is not a relative tolerance such as 1e-5";
   }
   if (S.Cpu && S.Error.empty())
-    std::fprintf(stderr, "mstage: MSTAGE_CHECK=cpu: each launch also runs on "
-                         "the CPU back end, and the outputs are compared\n");
+    warn("MSTAGE_CHECK=cpu: each launch also runs on the CPU back end, and "
+         "the outputs are compared");
   if (S.Stage && S.Error.empty())
-    std::fprintf(stderr, "mstage: MSTAGE_CHECK=stage: on the CPU back end, "
-                         "every stage() is compared with the value folded for "
-                         "its launch\n");
+    warn("MSTAGE_CHECK=stage: on the CPU back end, every stage() is "
+         "compared with the value folded for its launch");
   return S;
 }
 
@@ -185,8 +188,7 @@ DumpSettings readDumpSettings() {
     else if (P == "all")
       S.IR = S.PTX = S.SASS = true;
     else
-      errs() << "mstage: MSTAGE_DUMP: unknown kind '" << P
-             << "' (known: ir, ptx, sass, all)\n";
+      warn("MSTAGE_DUMP: unknown kind '" + P + "' (known: ir, ptx, sass, all)");
   }
   return S;
 }

@@ -8,14 +8,15 @@
 // and never calls it.
 //
 //===----------------------------------------------------------------------===//
+#include "support/Export.h"
+
 #include <cstdint>
 #include <cstring>
 
 // The result is returned as a _Float16 carrying the bfloat16's bits: both
 // come back in the low half of %xmm0, and the runtime's compiler (GCC 12)
 // has no __bf16.
-extern "C" __attribute__((visibility("default"), weak)) _Float16
-__truncsfbf2(float F) {
+extern "C" MSTAGE_EXPORT __attribute__((weak)) _Float16 __truncsfbf2(float F) {
   std::uint32_t Bits;
   std::memcpy(&Bits, &F, 4);
   std::uint16_t Half;

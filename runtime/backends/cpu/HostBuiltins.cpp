@@ -23,12 +23,11 @@
 #include "backends/cpu/CpuSharedArrays.h"
 #include "backends/cpu/CpuThread.h"
 #include "backends/cpu/CpuWarp.h"
+#include "support/Export.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-#define MSTAGE_EXPORT __attribute__((visibility("default")))
 
 using namespace mstage::rt;
 

@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "support/Export.h"
 
 #include <atomic>
 #include <cstring>
@@ -57,8 +58,8 @@ std::string mstage::rt::evaluatorGaveUp(const KernelBlob &Blob, uint32_t I) {
          "loops around it";
 }
 
-extern "C" __attribute__((visibility("default"))) void
-__mstage_stage_check(void *Context, uint32_t Site, const void *Value) {
+extern "C" MSTAGE_EXPORT void __mstage_stage_check(void *Context, uint32_t Site,
+                                                   const void *Value) {
   auto &C = *static_cast<StageCheckContext *>(Context);
   const auto &Sites = C.K->Blob.StageSites;
   if (Site >= Sites.size())
