@@ -2,6 +2,7 @@
 #include "StageSlicing.h"
 #include "DeviceOptimizer.h"
 #include "KernelTags.h"
+#include "LaunchConfig.h"
 #include "PluginOptions.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -698,11 +699,13 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
     StringRef N = Callee->getName();
     unsigned Offset;
     if (N.consume_front("__mstage_nctaid_"))
-      Offset = 0 + 4 * (N[0] - 'x'); // mstage_launch_config::grid
+      Offset = LaunchConfig::GridDimOffset +
+               LaunchConfig::AxisStride * (N[0] - 'x');
     else if (N.consume_front("__mstage_ntid_"))
-      Offset = 12 + 4 * (N[0] - 'x'); // mstage_launch_config::block
+      Offset = LaunchConfig::BlockDimOffset +
+               LaunchConfig::AxisStride * (N[0] - 'x');
     else if (N == "__mstage_dynamic_shared_size")
-      Offset = 24; // mstage_launch_config::shared_bytes
+      Offset = LaunchConfig::SharedBytesOffset;
     else
       continue;
     IRBuilder<> LB(CI);

@@ -2,6 +2,7 @@
 #include "AotImage.h"
 #include "CaptureInMemory.h"
 #include "CodeForLaunch.h"
+#include "LaunchConfig.h"
 #include "StageValueText.h"
 #include "cache/CacheKey.h"
 #include "cache/CubinWriter.h"
@@ -45,6 +46,7 @@
 #include <string_view>
 
 using namespace mstage::rt;
+using mstage::LaunchConfig;
 using mstage::bytesInMemory;
 using mstage::kernelParamLimit;
 using mstage::paramsInMemory;
@@ -81,10 +83,6 @@ const std::string &jitOptionsText() {
   static const std::string &S =
       *new std::string("llvm-args=" + llvmArgsSetting());
   return S;
-}
-
-bool fastMath(const mstage_launch_config &C) {
-  return C.flags & MSTAGE_LAUNCH_FAST_MATH;
 }
 
 // Whether a launch that misses queues its compile (MSTAGE_JIT=async). Not in
@@ -125,7 +123,7 @@ double msSince(std::chrono::steady_clock::time_point T0) {
 
 // The JSON that MSTAGE_DUMP writes beside a specialization's code.
 std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
-                        const mstage_launch_config &C,
+                        const LaunchConfig &C,
                         const StagedLaunch &Staged, const CacheKey &Key,
                         const LaunchTimes &Times) {
   llvm::json::Array Sites;
@@ -146,7 +144,7 @@ std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
       {"name", K.Blob.PrettyName},
       {"location", K.Blob.Location},
       {"arch", B.Arch},
-      {"fast_math", fastMath(C)},
+      {"fast_math", C.fastMath()},
       {"cache_key", Key.hex()},
       {"launch", llvm::json::Object{{"grid", Extents(C.grid)},
                                     {"block", Extents(C.block)},
@@ -262,7 +260,7 @@ private:
 // it, else with the JIT (and then into the disk cache), and loads it on
 // device D (null off the GPU).
 llvm::Error makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
-                     const mstage_launch_config &Config,
+                     const LaunchConfig &Config,
                      const StagedLaunch &Staged, CompiledKernel &Out,
                      LaunchTimes &Times) {
   const DumpSettings &Dump = dumpSettings();
@@ -301,15 +299,10 @@ llvm::Error makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
     Times.Source = CodeSource::Compiled;
     JitOptions Opts;
     Opts.Arch = B.Arch;
-    Opts.FastMath = fastMath(Config);
     Specialization Spec;
     Spec.StagedValues = Staged.Values;
     Spec.Facts = Staged.Facts;
-    for (int I = 0; I < 3; ++I) {
-      Spec.Extents.Grid[I] = Config.grid[I];
-      Spec.Extents.Block[I] = Config.block[I];
-    }
-    Spec.Extents.SharedBytes = Config.shared_bytes;
+    Spec.Config = Config;
     auto Result = compileKernel(K.Blob, Spec, Opts, Dump.IR);
     if (!Result)
       return Result.takeError();
@@ -408,8 +401,7 @@ llvm::Expected<const RegisteredKernel *> findRunnable(const void *HostEntry) {
 // MSTAGE_FAST_MATH applied) and the settings that fail launches.
 llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
                         const mstage_launch_config &Config,
-                        const RegisteredKernel *&K,
-                        mstage_launch_config &Effective) {
+                        const RegisteredKernel *&K, LaunchConfig &Effective) {
   llvm::Expected<const RegisteredKernel *> Found = findRunnable(HostEntry);
   if (!Found)
     return Found.takeError();
@@ -441,14 +433,14 @@ llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
       return withKernel(failure(*Err), *K);
   Effective = Config;
   if (FastMathEverywhere.Value)
-    Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
+    Effective.setFastMath(true);
   return llvm::Error::success();
 }
 
 // Makes E's code now, unless another thread made it meanwhile: the sync
 // path. A background compile that failed is this launch's failure.
 llvm::Error compileNow(const RegisteredKernel &K, const Backend &B,
-                       CudaDriver *D, const mstage_launch_config &Config,
+                       CudaDriver *D, const LaunchConfig &Config,
                        const StagedLaunch &Staged, CacheEntry &E,
                        LaunchTimes &Times, bool Capturing) {
   std::lock_guard<std::mutex> G(E.Compiling);
@@ -485,7 +477,7 @@ void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
     return; // a launch that could not wait made it
   StagedLaunch Staged(K, Key);
   KernelScope Scope(K.Blob, Staged.Values);
-  mstage_launch_config Config = Staged.config();
+  LaunchConfig Config = Staged.config();
   LaunchTimes Times;
   Times.Evaluate = EvaluateMs;
   Times.Background = true;
@@ -601,11 +593,11 @@ llvm::Error checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
 // stream is captured (the graph keeps the specialized code) or with fast math
 // (the generic code is IEEE, and would give other results).
 const GenericKernel *genericCodeFor(const RegisteredKernel &K,
-                                    const mstage_launch_config &Config,
+                                    const LaunchConfig &Config,
                                     bool Capturing, const Stream &S) {
   // The generic code is loaded on the default device only.
   if (!compilesInBackground(backend()) ||
-      cacheSettings().Mode == CacheMode::Off || Capturing || fastMath(Config) ||
+      cacheSettings().Mode == CacheMode::Off || Capturing || Config.fastMath() ||
       !K.Generic || S.driver() != backend().Driver)
     return nullptr;
   return K.Generic->find(K.Blob.Name);
@@ -663,7 +655,7 @@ namespace {
 // prepare() previews them.
 struct CompileRequest {
   const RegisteredKernel *K = nullptr;
-  mstage_launch_config Effective;
+  LaunchConfig Effective;
   std::optional<StagedLaunch> Staged;
 };
 
@@ -823,13 +815,12 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                  uint32_t NumParams, const mstage_launch_config *Config,
                  mstage_stream *StreamPtr) {
   const RegisteredKernel *K;
-  mstage_launch_config Effective;
+  LaunchConfig Effective;
   if (llvm::Error Err =
           checkLaunch(HostEntry, NumParams, *Config, K, Effective))
     return failWith(std::move(Err));
   LaunchScope Scope(K->Blob);
   const Backend &B = backend();
-  Config = &Effective;
   if (llvm::Error Why = checkStreamAlive(StreamPtr, "is launched",
                                          RuntimeFailure::Join::Clause))
     return failFor(*K, std::move(Why));
@@ -857,11 +848,11 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
             *K, failure(notCapturable("sm_90", ParamSizes, NumParams, InMemory),
                         Clause));
       return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,
-                             NumParams, *Config);
+                             NumParams, Effective);
     }
     StreamSpan Run(SpanKind::Kernel, S.id());
     return toStatus(launchOnCpuStageChecked(
-        *K, Invoke, Params, *Config, TimeLaunches ? &LastKernelMs : nullptr));
+        *K, Invoke, Params, Effective, TimeLaunches ? &LastKernelMs : nullptr));
   }
 
   const CacheSettings &Cache = cacheSettings();
@@ -876,7 +867,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   auto T0 = Measure ? std::chrono::steady_clock::now()
                     : std::chrono::steady_clock::time_point();
   TracePoint EvaluateStart = traceNow();
-  StagedLaunch Staged(*K, Params, *Config, Facts);
+  StagedLaunch Staged(*K, Params, Effective, Facts);
   if (Measure)
     Times.Evaluate = msSince(T0);
   noteStaged(K->Blob, Staged.Values, EvaluateStart);
@@ -914,7 +905,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   if (!E || !E->ready()) {
     if (!E)
       E = &K->Specializations->findOrInsert(Staged.key());
-    Generic = Uncached ? nullptr : genericCodeFor(*K, *Config, Capturing, S);
+    Generic = Uncached ? nullptr : genericCodeFor(*K, Effective, Capturing, S);
     if (Generic) {
       queueSpecialization(*K, *E, Times.Evaluate, S.driver());
       if (E->ready())
@@ -923,7 +914,7 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
         Times.Source = CodeSource::Generic;
     }
     if (!Generic) {
-      if (llvm::Error Err = compileNow(*K, B, S.driver(), *Config, Staged, *E,
+      if (llvm::Error Err = compileNow(*K, B, S.driver(), Effective, Staged, *E,
                                        Times, Capturing))
         return failWith(std::move(Err));
       if (Uncached)
@@ -933,12 +924,12 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   const CompiledKernel *C = &E->Code;
   Times.FromCubin = !Generic && C->FromCubin;
   if (traceEnabled())
-    traceLaunch(K->Blob, *Config, Staged.Values, Staged.Facts, Times);
+    traceLaunch(K->Blob, Effective, Staged.Values, Staged.Facts, Times);
   noteLaunchCode(K->Blob, Staged.key(), Times);
   if (B.Kind == BackendKind::PtxOnly) {
     if (Capturing)
       return recordCpuLaunch(S, *K, HostEntry, Invoke, Params, ParamSizes,
-                             NumParams, *Config);
+                             NumParams, Effective);
     return 0;
   }
 
@@ -974,8 +965,8 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
   }
   GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), S.capturing());
   llvm::Error St = S.driver()->launch(
-      Generic ? Generic->Function : Function, Config->grid, Config->block,
-      Config->shared_bytes,
+      Generic ? Generic->Function : Function, Effective.grid, Effective.block,
+      Effective.shared_bytes,
       Generic ? GenericParams.data() : const_cast<void **>(Params), S.handle(),
       Timed ? &Ms : nullptr);
   LastKernelMs = Ms;

@@ -3,7 +3,7 @@
 #define MSTAGE_RUNTIME_JIT_JITCOMPILER_H
 
 #include "KernelBlob.h"
-#include "KernelSpecialization.h"
+#include "LaunchConfig.h"
 #include "LaunchFacts.h"
 
 #include "llvm/Support/Error.h"
@@ -15,14 +15,16 @@ namespace mstage::rt {
 
 struct JitOptions {
   std::string Arch = "sm_90"; // the device's sm_XY
-  bool FastMath = false;      // as nvcc --use_fast_math (FastMath.h)
 };
 
 // What one launch fixes: the staged values (one per stage site, in order)
-// and the launch configuration.
+// and the launch configuration, whose flags also ask for fast math (as nvcc
+// --use_fast_math, FastMath.h).
 struct Specialization {
   llvm::ArrayRef<llvm::StringRef> StagedValues;
-  LaunchExtents Extents;
+  LaunchConfig Config;
+  // False: the code reads %dynamic_smem_size (mstage-ptx without --shared).
+  bool FoldSharedBytes = true;
   // One per pointer slot of the kernel, or none (LaunchFacts.h).
   llvm::ArrayRef<SlotFact> Facts;
   // False: fold nothing, so the code reads its staged values and launch
