@@ -273,7 +273,7 @@ llvm::Error makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
   In.StagedBytes = Staged.stagedBytes();
   In.FactBytes = Staged.factBytes();
   In.Target = B.Arch; // the same entry serves GPU and PTX-only runs
-  In.JitOptions = jitOptionsText();
+  In.JitOptionsText = jitOptionsText();
   CacheKey Key = makeCacheKey(In);
   uint64_t ShortHash;
   std::memcpy(&ShortHash, Key.Bytes.data(), sizeof(ShortHash));

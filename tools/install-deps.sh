@@ -3,14 +3,15 @@
 # 22 with their development files, lit and FileCheck, zstd (asked for by
 # LLVM's static libraries), libFuzzer and the sanitizers (libclang-rt, for
 # the fuzzers in fuzz/), Boost.Context (the CPU back end's fibers, linked
-# statically into the runtime), CMake and Ninja, and Open MPI (for
-# examples/heat_mpi and its test). The CUDA toolkit (cuda.h,
-# libdevice and ptxas) must already be installed, as on the CI machines.
+# statically into the runtime), CMake and Ninja, Open MPI (for
+# examples/heat_mpi and its test) and googletest (unittests/). The CUDA
+# toolkit (cuda.h, libdevice and ptxas) must already be installed, as on the
+# CI machines.
 set -euo pipefail
 
 packages=(llvm-22-dev clang-22 libclang-22-dev llvm-22-tools libzstd-dev
           libclang-rt-22-dev libboost-context-dev cmake ninja-build
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin libgtest-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -53,7 +53,7 @@ CacheKey makeCacheKey(const KeyInputs &In) {
   Field(In.StagedBytes);
   Field(In.FactBytes);
   Field(In.Target);
-  Field(In.JitOptions);
+  Field(In.JitOptionsText);
   XXH128_hash_t H = xxh3_128bits(arrayRefFromStringRef(Buf));
   CacheKey K;
   std::memcpy(K.Bytes.data(), &H.high64, 8);

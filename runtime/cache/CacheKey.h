@@ -26,7 +26,7 @@ struct KeyInputs {
   llvm::StringRef StagedBytes; // all staged values, back to back
   llvm::StringRef FactBytes;   // the launch's facts (LaunchFacts.h)
   llvm::StringRef Target;      // the architecture, e.g. "sm_90"
-  llvm::StringRef JitOptions;  // fast math, MSTAGE_LLVM_ARGS, ...
+  llvm::StringRef JitOptionsText; // MSTAGE_LLVM_ARGS, ...
 };
 
 // A 128-bit xxh3 over the toolchain's identity and the inputs.

@@ -183,20 +183,20 @@ std::string ptxVersion(const std::string &Ptx) {
   return Ptx.substr(At, End - At);
 }
 
-// JIT options that collect the compiler's error and information logs. The
+// The driver JIT's options that collect its error and information logs. The
 // option arrays and buffers stay put for the object's lifetime.
-class JitOptions {
+class JitLogBuffers {
 public:
   static constexpr unsigned LogBytes = 64 * 1024;
 
-  JitOptions() : ErrorLog(LogBytes, '\0'), InfoLog(LogBytes, '\0') {
+  JitLogBuffers() : ErrorLog(LogBytes, '\0'), InfoLog(LogBytes, '\0') {
     add(CU_JIT_ERROR_LOG_BUFFER, ErrorLog.data());
     add(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, sizeValue(LogBytes));
     add(CU_JIT_INFO_LOG_BUFFER, InfoLog.data());
     add(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, sizeValue(LogBytes));
   }
-  JitOptions(const JitOptions &) = delete;
-  JitOptions &operator=(const JitOptions &) = delete;
+  JitLogBuffers(const JitLogBuffers &) = delete;
+  JitLogBuffers &operator=(const JitLogBuffers &) = delete;
 
   // Only before the arrays are handed to the driver.
   void add(CUjit_option Option, void *Value) {
@@ -556,7 +556,7 @@ Error CudaDriver::loadImage(const void *Image, const std::string &What,
   *Module = nullptr;
   if (Error E = bindThread())
     return E;
-  JitOptions Options;
+  JitLogBuffers Options;
   CUresult R = Fn.cuModuleLoadDataEx(Module, Image, Options.count(),
                                      Options.options(), Options.values());
   if (R != CUDA_SUCCESS) {
