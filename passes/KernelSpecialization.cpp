@@ -97,10 +97,10 @@ void foldLaunchConfig(Module &M, StringRef KernelName, const LaunchConfig &C,
     }
   }
   if (Function *K = M.getFunction(KernelName))
-    K->addFnAttr("nvvm.reqntid", (Twine(C.blockDim(0)) + "," +
-                                  Twine(C.blockDim(1)) + "," +
-                                  Twine(C.blockDim(2)))
-                                     .str());
+    K->addFnAttr("nvvm.reqntid",
+                 (Twine(C.blockDim(0)) + "," + Twine(C.blockDim(1)) + "," +
+                  Twine(C.blockDim(2)))
+                     .str());
 }
 
 } // namespace mstage

@@ -24,8 +24,14 @@ namespace mstage {
 // mstage_launch_config: evaluators, the CPU back end and the launch limits
 // read the C struct that the ABI handed in.
 struct LaunchConfig : mstage_launch_config {
+  LaunchConfig(const uint32_t (&Grid)[3], const uint32_t (&Block)[3],
+               uint32_t SharedBytes = 0, uint32_t Flags = 0)
+      : mstage_launch_config{{Grid[0], Grid[1], Grid[2]},
+                             {Block[0], Block[1], Block[2]},
+                             SharedBytes,
+                             Flags} {}
   // One block of one thread, no dynamic shared memory, no flags.
-  LaunchConfig() : mstage_launch_config{{1, 1, 1}, {1, 1, 1}, 0, 0} {}
+  LaunchConfig() : LaunchConfig({1, 1, 1}, {1, 1, 1}) {}
   // Implicit: what the ABI hands in is a launch configuration.
   LaunchConfig(const mstage_launch_config &C) : mstage_launch_config(C) {}
 
@@ -62,7 +68,8 @@ struct LaunchConfig : mstage_launch_config {
 
   // Where a host evaluator loads each 32-bit field from the pointer it is
   // given (StageSlicing.cpp): axis A of the grid at GridDimOffset + 4 * A.
-  static constexpr unsigned GridDimOffset = offsetof(mstage_launch_config, grid);
+  static constexpr unsigned GridDimOffset =
+      offsetof(mstage_launch_config, grid);
   static constexpr unsigned BlockDimOffset =
       offsetof(mstage_launch_config, block);
   static constexpr unsigned SharedBytesOffset =
@@ -75,13 +82,11 @@ static_assert(sizeof(LaunchConfig) == sizeof(mstage_launch_config) &&
                   std::is_standard_layout_v<LaunchConfig> &&
                   std::is_trivially_copyable_v<LaunchConfig>,
               "a LaunchConfig is the C ABI's struct, byte for byte");
-static_assert(std::is_same_v<decltype(mstage_launch_config::shared_bytes),
-                             uint32_t> &&
-                  sizeof(mstage_launch_config::grid) ==
-                      3 * LaunchConfig::AxisStride &&
-                  sizeof(mstage_launch_config::block) ==
-                      3 * LaunchConfig::AxisStride,
-              "evaluators load each extent and the shared size as an i32");
+static_assert(
+    std::is_same_v<decltype(mstage_launch_config::shared_bytes), uint32_t> &&
+        sizeof(mstage_launch_config::grid) == 3 * LaunchConfig::AxisStride &&
+        sizeof(mstage_launch_config::block) == 3 * LaunchConfig::AxisStride,
+    "evaluators load each extent and the shared size as an i32");
 // The offsets that test/transforms/stage-slicing-launch-config.ll pins.
 static_assert(LaunchConfig::GridDimOffset == 0 &&
                   LaunchConfig::BlockDimOffset == 12 &&

@@ -699,8 +699,8 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
     StringRef N = Callee->getName();
     unsigned Offset;
     if (N.consume_front("__mstage_nctaid_"))
-      Offset = LaunchConfig::GridDimOffset +
-               LaunchConfig::AxisStride * (N[0] - 'x');
+      Offset =
+          LaunchConfig::GridDimOffset + LaunchConfig::AxisStride * (N[0] - 'x');
     else if (N.consume_front("__mstage_ntid_"))
       Offset = LaunchConfig::BlockDimOffset +
                LaunchConfig::AxisStride * (N[0] - 'x');

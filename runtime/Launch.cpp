@@ -46,9 +46,9 @@
 #include <string_view>
 
 using namespace mstage::rt;
-using mstage::LaunchConfig;
 using mstage::bytesInMemory;
 using mstage::kernelParamLimit;
+using mstage::LaunchConfig;
 using mstage::paramsInMemory;
 
 namespace {
@@ -123,9 +123,8 @@ double msSince(std::chrono::steady_clock::time_point T0) {
 
 // The JSON that MSTAGE_DUMP writes beside a specialization's code.
 std::string dumpSidecar(const RegisteredKernel &K, const Backend &B,
-                        const LaunchConfig &C,
-                        const StagedLaunch &Staged, const CacheKey &Key,
-                        const LaunchTimes &Times) {
+                        const LaunchConfig &C, const StagedLaunch &Staged,
+                        const CacheKey &Key, const LaunchTimes &Times) {
   llvm::json::Array Sites;
   for (size_t I = 0; I < Staged.Values.size(); ++I) {
     const mstage::StageSite &S = K.Blob.StageSites[I];
@@ -260,9 +259,8 @@ private:
 // it, else with the JIT (and then into the disk cache), and loads it on
 // device D (null off the GPU).
 llvm::Error makeCode(const RegisteredKernel &K, const Backend &B, CudaDriver *D,
-                     const LaunchConfig &Config,
-                     const StagedLaunch &Staged, CompiledKernel &Out,
-                     LaunchTimes &Times) {
+                     const LaunchConfig &Config, const StagedLaunch &Staged,
+                     CompiledKernel &Out, LaunchTimes &Times) {
   const DumpSettings &Dump = dumpSettings();
   const auto &BitcodeHash = K.Specializations->bitcodeHash(
       std::string_view(K.Blob.Bitcode.data(), K.Blob.Bitcode.size()));
@@ -593,12 +591,12 @@ llvm::Error checkDevicesOfPointers(const RegisteredKernel &K, CudaDriver &D,
 // stream is captured (the graph keeps the specialized code) or with fast math
 // (the generic code is IEEE, and would give other results).
 const GenericKernel *genericCodeFor(const RegisteredKernel &K,
-                                    const LaunchConfig &Config,
-                                    bool Capturing, const Stream &S) {
+                                    const LaunchConfig &Config, bool Capturing,
+                                    const Stream &S) {
   // The generic code is loaded on the default device only.
   if (!compilesInBackground(backend()) ||
-      cacheSettings().Mode == CacheMode::Off || Capturing || Config.fastMath() ||
-      !K.Generic || S.driver() != backend().Driver)
+      cacheSettings().Mode == CacheMode::Off || Capturing ||
+      Config.fastMath() || !K.Generic || S.driver() != backend().Driver)
     return nullptr;
   return K.Generic->find(K.Blob.Name);
 }

@@ -361,7 +361,8 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
   if (Spec.Config.fastMath())
     markFastMath(*M);
 
-  if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(), Spec.Config.fastMath()))
+  if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(),
+                                   Spec.Config.fastMath()))
     return jitError(K, toString(std::move(E)) +
                            (LlvmErrors.empty() ? "" : ": ") +
                            StringRef(LlvmErrors).rtrim());
