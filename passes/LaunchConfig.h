@@ -47,14 +47,6 @@ struct LaunchConfig : mstage_launch_config {
   uint32_t sharedBytes() const { return shared_bytes; }
   bool fastMath() const { return flags & MSTAGE_LAUNCH_FAST_MATH; }
 
-  void setGridDim(const uint32_t (&D)[3]) {
-    for (unsigned I = 0; I < 3; ++I)
-      grid[I] = D[I];
-  }
-  void setBlockDim(const uint32_t (&D)[3]) {
-    for (unsigned I = 0; I < 3; ++I)
-      block[I] = D[I];
-  }
   void setSharedBytes(uint32_t N) { shared_bytes = N; }
   void setFastMath(bool On) {
     flags = On ? flags | MSTAGE_LAUNCH_FAST_MATH

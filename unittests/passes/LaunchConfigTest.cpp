@@ -81,19 +81,11 @@ TEST(LaunchConfig, DefaultIsOneThread) {
 }
 
 TEST(LaunchConfig, SettersWriteTheCStruct) {
-  LaunchConfig C;
-  C.setGridDim({4, 5, 6});
-  C.setBlockDim({64, 2, 1});
+  LaunchConfig C({4, 5, 6}, {64, 2, 1});
   C.setSharedBytes(1024);
   const mstage_launch_config &Abi = C; // what an evaluator is given
-  EXPECT_EQ(Abi.grid[0], 4u);
-  EXPECT_EQ(Abi.grid[1], 5u);
-  EXPECT_EQ(Abi.grid[2], 6u);
-  EXPECT_EQ(Abi.block[0], 64u);
-  EXPECT_EQ(Abi.block[1], 2u);
-  EXPECT_EQ(Abi.block[2], 1u);
-  EXPECT_EQ(Abi.shared_bytes, 1024u);
-  EXPECT_EQ(Abi.flags, 0u);
+  mstage_launch_config Want = {{4, 5, 6}, {64, 2, 1}, 1024, 0};
+  EXPECT_EQ(std::memcmp(&Abi, &Want, sizeof(Want)), 0);
 }
 
 TEST(LaunchConfig, FastMathKeepsOtherFlags) {
