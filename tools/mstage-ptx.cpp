@@ -538,14 +538,15 @@ int main(int Argc, char **Argv) {
   std::vector<StringRef> Refs(Values->begin(), Values->end());
   rt::Specialization Spec;
   Spec.StagedValues = Refs;
-  if (Error E = parseExtents("grid", Grid, Spec.Extents.Grid))
+  if (Error E = parseExtents("grid", Grid, Spec.Config.grid))
     return fail(toString(std::move(E)));
-  if (Error E = parseExtents("block", Block, Spec.Extents.Block))
+  if (Error E = parseExtents("block", Block, Spec.Config.block))
     return fail(toString(std::move(E)));
-  if (Error E = checkBlock(Block, Spec.Extents.Block))
+  if (Error E = checkBlock(Block, Spec.Config.block))
     return fail(toString(std::move(E)));
-  if (SharedBytes.getNumOccurrences())
-    Spec.Extents.SharedBytes = SharedBytes;
+  Spec.Config.setSharedBytes(SharedBytes);
+  Spec.FoldSharedBytes = SharedBytes.getNumOccurrences();
+  Spec.Config.setFastMath(FastMath);
   std::vector<SlotFact> Facts;
   if (Views.getNumOccurrences()) {
     auto Parsed = parseLaunchFacts(Views, K->PointerSlots.size());
@@ -556,7 +557,6 @@ int main(int Argc, char **Argv) {
   }
   rt::JitOptions Opts;
   Opts.Arch = Arch;
-  Opts.FastMath = FastMath;
   auto Out = rt::compileKernel(*K, Spec, Opts, PrintIR);
   if (!Out)
     return fail(toString(Out.takeError()));
@@ -566,6 +566,7 @@ int main(int Argc, char **Argv) {
   }
   rt::Specialization Unfolded;
   Unfolded.Fold = false;
+  Unfolded.Config.setFastMath(FastMath);
   auto Plain = rt::compileKernel(*K, Unfolded, Opts, false);
   if (!Plain)
     return fail(toString(Plain.takeError()));

@@ -124,19 +124,19 @@ Error parseStaged(StringRef Pass, StringRef Value,
 Expected<SpecializeOptions> parseSpecializeOptions(StringRef Params) {
   constexpr StringLiteral Pass = "mstage-specialize";
   SpecializeOptions O;
+  // Folded once grid, block or shared is given.
+  auto Config = [&]() -> LaunchConfig & {
+    return O.Config ? *O.Config : O.Config.emplace();
+  };
   Error E = forEachParam(Params, [&](StringRef Key, StringRef Value) -> Error {
     if (Key == "kernel") {
       O.Kernel = Value.str();
     } else if (Key == "grid" || Key == "block") {
-      O.FoldExtents = true;
       return parseExtent(Pass, Key, Value,
-                         Key == "grid" ? O.Extents.Grid : O.Extents.Block);
+                         Key == "grid" ? Config().grid : Config().block);
     } else if (Key == "shared") {
-      uint32_t N;
-      if (Error E = parseNumber(Pass, Key, Value, N))
-        return E;
-      O.FoldExtents = true;
-      O.Extents.SharedBytes = N;
+      O.FoldSharedBytes = true;
+      return parseNumber(Pass, Key, Value, Config().shared_bytes);
     } else if (Key == "stage") {
       return parseStaged(Pass, Value, O.StagedValues);
     } else {

@@ -162,9 +162,9 @@ PreservedAnalyses KernelSpecializationPass::run(Module &M,
                                    Opts.StagedValues.end());
   if (Error E = foldStagedValues(M, Values))
     reportError(M, Pass, Opts, std::move(E));
-  if (Opts.FoldExtents)
+  if (Opts.Config)
     if (Function *K = chooseKernel(M, Pass, Opts))
-      foldLaunchExtents(M, K->getName(), Opts.Extents);
+      foldLaunchConfig(M, K->getName(), *Opts.Config, Opts.FoldSharedBytes);
   return PreservedAnalyses::none();
 }
 

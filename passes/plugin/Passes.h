@@ -96,14 +96,14 @@ struct DeviceLoweringPass : llvm::PassInfoMixin<DeviceLoweringPass> {
 };
 
 // mstage-specialize<kernel=K;grid=XxYxZ;block=XxYxZ;shared=N;stage=I:T:V...>:
-// what the JIT folds at a launch (foldStagedValues, foldLaunchExtents). Each
+// what the JIT folds at a launch (foldStagedValues, foldLaunchConfig). Each
 // stage= gives placeholder I its value, of type T (i8, i16, i32, i64, f32,
-// f64, or x for hex bytes); the extents are folded when grid or block is
-// given.
+// f64, or x for hex bytes); the launch configuration is folded when grid,
+// block or shared is given, its shared memory size only when shared is.
 struct SpecializeOptions : KernelChoice {
   std::vector<std::string> StagedValues; // bytes, per site
-  bool FoldExtents = false;
-  LaunchExtents Extents;
+  std::optional<LaunchConfig> Config;
+  bool FoldSharedBytes = false;
 };
 struct KernelSpecializationPass
     : llvm::PassInfoMixin<KernelSpecializationPass> {

@@ -1,4 +1,4 @@
-//===- KernelSpecialization.cpp - Fold staged values and launch extents ---===//
+//===- KernelSpecialization.cpp - Fold staged values and launch config ----===//
 #include "transforms/KernelSpecialization.h"
 #include "transforms/StageSlicing.h"
 
@@ -42,8 +42,8 @@ Error foldStagedValues(Module &M, ArrayRef<StringRef> StagedValues) {
   return Error::success();
 }
 
-void foldLaunchExtents(Module &M, StringRef KernelName,
-                       const LaunchExtents &E) {
+void foldLaunchConfig(Module &M, StringRef KernelName, const LaunchConfig &C,
+                      bool FoldSharedBytes) {
   LLVMContext &Ctx = M.getContext();
   MDBuilder MDB(Ctx);
   auto *I32 = Type::getInt32Ty(Ctx);
@@ -51,10 +51,10 @@ void foldLaunchExtents(Module &M, StringRef KernelName,
     if (!F.isIntrinsic())
       continue;
     if (F.getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size) {
-      if (E.SharedBytes)
+      if (FoldSharedBytes)
         for (User *U : make_early_inc_range(F.users()))
           if (auto *CI = dyn_cast<CallInst>(U)) {
-            CI->replaceAllUsesWith(ConstantInt::get(I32, *E.SharedBytes));
+            CI->replaceAllUsesWith(ConstantInt::get(I32, C.sharedBytes()));
             CI->eraseFromParent();
             ++NumExtentsFolded;
           }
@@ -86,7 +86,7 @@ void foldLaunchExtents(Module &M, StringRef KernelName,
       auto *CI = dyn_cast<CallInst>(U);
       if (!CI)
         continue;
-      uint32_t Block = E.Block[Axis], Grid = E.Grid[Axis];
+      uint32_t Block = C.blockDim(Axis), Grid = C.gridDim(Axis);
       switch (What) {
       case Size:
         CI->replaceAllUsesWith(ConstantInt::get(I32, Block));
@@ -114,9 +114,10 @@ void foldLaunchExtents(Module &M, StringRef KernelName,
   LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": launch configuration folded into "
                     << KernelName << "\n");
   if (Function *K = M.getFunction(KernelName))
-    K->addFnAttr("nvvm.reqntid", (Twine(E.Block[0]) + "," + Twine(E.Block[1]) +
-                                  "," + Twine(E.Block[2]))
-                                     .str());
+    K->addFnAttr("nvvm.reqntid",
+                 (Twine(C.blockDim(0)) + "," + Twine(C.blockDim(1)) + "," +
+                  Twine(C.blockDim(2)))
+                     .str());
 }
 
 } // namespace mstage

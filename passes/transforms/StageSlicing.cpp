@@ -3,6 +3,7 @@
 #include "formats/KernelTags.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/Diagnostics.h"
+#include "formats/LaunchConfig.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -708,11 +709,13 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
     StringRef N = Callee->getName();
     unsigned Offset;
     if (N.consume_front("__mstage_nctaid_"))
-      Offset = 0 + 4 * (N[0] - 'x'); // mstage_launch_config::grid
+      Offset =
+          LaunchConfig::GridDimOffset + LaunchConfig::AxisStride * (N[0] - 'x');
     else if (N.consume_front("__mstage_ntid_"))
-      Offset = 12 + 4 * (N[0] - 'x'); // mstage_launch_config::block
+      Offset = LaunchConfig::BlockDimOffset +
+               LaunchConfig::AxisStride * (N[0] - 'x');
     else if (N == "__mstage_dynamic_shared_size")
-      Offset = 24; // mstage_launch_config::shared_bytes
+      Offset = LaunchConfig::SharedBytesOffset;
     else
       continue;
     IRBuilder<> LB(CI);

@@ -49,8 +49,7 @@ CacheKey makeCacheKey(const KeyInputs &In) {
   Field(toolchainIdentity());
   Field(StringRef(reinterpret_cast<const char *>(&In.BitcodeHashLo), 8));
   Field(StringRef(reinterpret_cast<const char *>(&In.BitcodeHashHi), 8));
-  Field(
-      StringRef(reinterpret_cast<const char *>(&In.Config), sizeof(In.Config)));
+  Field(In.Config.bytes());
   Field(In.StagedBytes);
   Field(In.FactBytes);
   Field(In.Target);

@@ -2,7 +2,7 @@
 #ifndef MSTAGE_RUNTIME_CACHE_CACHEKEY_H
 #define MSTAGE_RUNTIME_CACHE_CACHEKEY_H
 
-#include "mstage/abi.h"
+#include "formats/LaunchConfig.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -22,7 +22,7 @@ struct CacheKey {
 // kernel's bitcode (hashed once per kernel, see hashKernelBitcode).
 struct KeyInputs {
   uint64_t BitcodeHashLo = 0, BitcodeHashHi = 0;
-  mstage_launch_config Config{};
+  LaunchConfig Config;
   llvm::StringRef StagedBytes; // all staged values, back to back
   llvm::StringRef FactBytes;   // the launch's facts (LaunchFacts.h)
   llvm::StringRef Target;      // the architecture, e.g. "sm_90"

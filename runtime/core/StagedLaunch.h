@@ -2,10 +2,9 @@
 #ifndef MSTAGE_RUNTIME_CORE_STAGEDLAUNCH_H
 #define MSTAGE_RUNTIME_CORE_STAGEDLAUNCH_H
 
+#include "formats/LaunchConfig.h"
 #include "core/KernelRegistry.h"
 #include "transforms/LaunchFacts.h"
-
-#include "mstage/abi.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -23,7 +22,7 @@ namespace mstage::rt {
 class StagedLaunch {
 public:
   StagedLaunch(const RegisteredKernel &K, void *const *Params,
-               const mstage_launch_config &Config,
+               const LaunchConfig &Config,
                llvm::ArrayRef<SlotFact> Facts = {}) {
     const auto &Sites = K.Blob.StageSites;
     size_t Size = ConfigChunks * sizeof(Chunk);
@@ -64,8 +63,8 @@ public:
           reinterpret_cast<const SlotFact *>(bytes() + StagedEnd),
           K.Blob.PointerSlots.size());
   }
-  mstage_launch_config config() const {
-    mstage_launch_config C;
+  LaunchConfig config() const {
+    LaunchConfig C;
     std::memcpy(&C, bytes(), sizeof(C));
     return C;
   }
@@ -89,7 +88,7 @@ private:
     char B[16];
   };
   static constexpr size_t ConfigChunks =
-      (sizeof(mstage_launch_config) + sizeof(Chunk) - 1) / sizeof(Chunk);
+      (sizeof(LaunchConfig) + sizeof(Chunk) - 1) / sizeof(Chunk);
   char *bytes() const {
     return reinterpret_cast<char *>(const_cast<Chunk *>(Chunks.data()));
   }

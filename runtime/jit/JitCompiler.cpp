@@ -335,8 +335,8 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     SpecializeOptions Specialize = Choice(SpecializeOptions());
     Specialize.StagedValues.assign(Spec.StagedValues.begin(),
                                    Spec.StagedValues.end());
-    Specialize.FoldExtents = true;
-    Specialize.Extents = Spec.Extents;
+    Specialize.Config = Spec.Config;
+    Specialize.FoldSharedBytes = Spec.FoldSharedBytes;
     Before.addPass(KernelSpecializationPass(std::move(Specialize)));
   }
   LaunchFactsOptions FactsOpts = Choice(LaunchFactsOptions());
@@ -359,10 +359,11 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     return jitError(K, toString(std::move(PassFailure)));
 
   // The kernel's own code only: libdevice picks its own precision.
-  if (Opts.FastMath)
+  if (Spec.Config.fastMath())
     markFastMath(*M);
 
-  if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(), Opts.FastMath))
+  if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(),
+                                   Spec.Config.fastMath()))
     return jitError(K, toString(std::move(E)) +
                            (LlvmErrors.empty() ? "" : ": ") +
                            StringRef(LlvmErrors).rtrim());

@@ -2,6 +2,7 @@
 #ifndef MSTAGE_RUNTIME_JIT_JITCOMPILER_H
 #define MSTAGE_RUNTIME_JIT_JITCOMPILER_H
 
+#include "formats/LaunchConfig.h"
 #include "formats/KernelBlob.h"
 #include "transforms/KernelSpecialization.h"
 #include "transforms/LaunchFacts.h"
@@ -15,14 +16,16 @@ namespace mstage::rt {
 
 struct JitOptions {
   std::string Arch = "sm_90"; // the device's sm_XY
-  bool FastMath = false;      // as nvcc --use_fast_math (FastMath.h)
 };
 
 // What one launch fixes: the staged values (one per stage site, in order)
-// and the launch configuration.
+// and the launch configuration, whose flags also ask for fast math (as nvcc
+// --use_fast_math, FastMath.h).
 struct Specialization {
   llvm::ArrayRef<llvm::StringRef> StagedValues;
-  LaunchExtents Extents;
+  LaunchConfig Config;
+  // False: the code reads %dynamic_smem_size (mstage-ptx without --shared).
+  bool FoldSharedBytes = true;
   // One per pointer slot of the kernel, or none (LaunchFacts.h).
   llvm::ArrayRef<SlotFact> Facts;
   // False: fold nothing, so the code reads its staged values and launch

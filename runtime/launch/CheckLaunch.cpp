@@ -71,9 +71,9 @@ static llvm::Error checkLaunchSettings() {
 }
 
 llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
-                        const mstage_launch_config &Config,
+                        const LaunchConfig &Config,
                         const RegisteredKernel *&K,
-                        mstage_launch_config &Effective) {
+                        LaunchConfig &Effective) {
   llvm::Expected<const RegisteredKernel *> Found = findRunnable(HostEntry);
   if (!Found)
     return Found.takeError();
@@ -101,7 +101,7 @@ llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
   // MSTAGE_FAST_MATH=1 is fast math for every launch; it then takes part in
   // the cache key as the kernel's own switch does.
   if (fastMathSetting().Value)
-    Effective.flags |= MSTAGE_LAUNCH_FAST_MATH;
+    Effective.setFastMath(true);
   return llvm::Error::success();
 }
 

@@ -14,6 +14,7 @@
 #include "mstage/abi.h"
 
 #include "llvm/Support/Error.h"
+#include "formats/LaunchConfig.h"
 
 #include <cstdint>
 
@@ -25,9 +26,9 @@ llvm::Expected<const RegisteredKernel *> findRunnable(const void *HostEntry);
 // Sets K to the kernel of HostEntry and Effective to Config with
 // MSTAGE_FAST_MATH applied, or fails naming the kernel.
 llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
-                        const mstage_launch_config &Config,
+                        const LaunchConfig &Config,
                         const RegisteredKernel *&K,
-                        mstage_launch_config &Effective);
+                        LaunchConfig &Effective);
 
 } // namespace mstage::rt
 

@@ -24,7 +24,7 @@ static llvm::Error uncachedCode(const CompileRequest &R, CUfunction &Function,
 
 llvm::Error codeForLaunch(const void *HostEntry, void *const *Params,
                           const uint32_t *ParamSizes, uint32_t NumParams,
-                          const mstage_launch_config &Config,
+                          const LaunchConfig &Config,
                           CUfunction &Function, CUmodule &Owned) {
   Owned = nullptr;
   CompileRequest R;

@@ -11,6 +11,7 @@
 
 #include "cuda/CudaDriver.h"
 #include "mstage/abi.h"
+#include "formats/LaunchConfig.h"
 
 #include <cstdint>
 
@@ -20,7 +21,7 @@ namespace mstage::rt {
 // caller unloads when done (MSTAGE_CACHE=off keeps nothing), or null.
 llvm::Error codeForLaunch(const void *HostEntry, void *const *Params,
                           const uint32_t *ParamSizes, uint32_t NumParams,
-                          const mstage_launch_config &Config,
+                          const LaunchConfig &Config,
                           CUfunction &Function, CUmodule &Owned);
 
 } // namespace mstage::rt

@@ -14,6 +14,7 @@
 #include "core/StagedLaunch.h"
 
 #include "mstage/abi.h"
+#include "formats/LaunchConfig.h"
 
 namespace mstage::rt {
 
@@ -23,7 +24,7 @@ struct CodeRequest {
   const RegisteredKernel &K;
   const Backend &B;
   CudaDriver *D; // the device it is loaded on; null off the GPU
-  const mstage_launch_config &Config;
+  const LaunchConfig &Config;
   const StagedLaunch &Staged;
 };
 

@@ -12,7 +12,7 @@
 
 namespace mstage::rt {
 
-llvm::Error prepareCompile(const mstage_launch_config &Config, bool Keyed,
+llvm::Error prepareCompile(const LaunchConfig &Config, bool Keyed,
                            CompileRequest &R) {
   LaunchRequest &L = R.L;
   if (llvm::Error E =

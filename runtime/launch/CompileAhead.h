@@ -15,6 +15,7 @@
 #include "launch/LaunchRequest.h"
 
 #include "llvm/Support/Error.h"
+#include "formats/LaunchConfig.h"
 
 #include <optional>
 
@@ -31,7 +32,7 @@ struct CompileRequest {
 
 // Checks R.L's kernel and Config and previews the facts of its pointers;
 // with Keyed, evaluates its staged values into R.Staged.
-llvm::Error prepareCompile(const mstage_launch_config &Config, bool Keyed,
+llvm::Error prepareCompile(const LaunchConfig &Config, bool Keyed,
                            CompileRequest &R);
 
 // Finds or makes R's cache entry (E) and its code: now with MSTAGE_JIT=sync,

@@ -50,7 +50,7 @@ static void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
     return; // a launch that could not wait made it
   StagedLaunch Staged(K, Key);
   KernelScope Scope(K.Blob, Staged.Values);
-  mstage_launch_config Config = Staged.config();
+  LaunchConfig Config = Staged.config();
   LaunchTimes Times;
   Times.Evaluate = EvaluateMs;
   Times.Background = true;

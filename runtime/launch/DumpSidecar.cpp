@@ -36,7 +36,7 @@ static llvm::json::Array stagedSites(const CodeRequest &R) {
 static std::string dumpSidecar(const CodeRequest &R, const CacheKey &Key,
                                const LaunchTimes &Times) {
   const RegisteredKernel &K = R.K;
-  const mstage_launch_config &C = R.Config;
+  const LaunchConfig &C = R.Config;
   auto Extents = [](const uint32_t *E) {
     return llvm::json::Array{int64_t(E[0]), int64_t(E[1]), int64_t(E[2])};
   };
@@ -45,7 +45,7 @@ static std::string dumpSidecar(const CodeRequest &R, const CacheKey &Key,
       {"name", K.Blob.PrettyName},
       {"location", K.Blob.Location},
       {"arch", R.B.arch()},
-      {"fast_math", fastMath(C)},
+      {"fast_math", C.fastMath()},
       {"cache_key", Key.hex()},
       {"launch", llvm::json::Object{{"grid", Extents(C.grid)},
                                     {"block", Extents(C.block)},

@@ -46,7 +46,7 @@ static const GenericKernel *genericCodeFor(const LaunchRequest &L,
   const RegisteredKernel &K = *L.K;
   // The generic code is loaded on the default device only.
   if (!compilesInBackground() || cacheSettings().Mode == CacheMode::Off ||
-      Capturing || fastMath(L.Config) || !K.Generic ||
+      Capturing || L.Config.fastMath() || !K.Generic ||
       L.S->driver() != backend().driver(backend().defaultDevice()))
     return nullptr;
   return K.Generic->find(K.Blob.Name);

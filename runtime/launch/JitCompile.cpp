@@ -14,11 +14,7 @@ static Specialization specializationOf(const CodeRequest &R) {
   Specialization Spec;
   Spec.StagedValues = R.Staged.Values;
   Spec.Facts = R.Staged.Facts;
-  for (int I = 0; I < 3; ++I) {
-    Spec.Extents.Grid[I] = R.Config.grid[I];
-    Spec.Extents.Block[I] = R.Config.block[I];
-  }
-  Spec.Extents.SharedBytes = R.Config.shared_bytes;
+  Spec.Config = R.Config;
   return Spec;
 }
 
@@ -27,7 +23,6 @@ compileToPtx(const CodeRequest &R, uint64_t ShortHash, LaunchTimes &Times) {
   bool WantIR = dumpSettings().IR;
   JitOptions Opts;
   Opts.Arch = R.B.arch();
-  Opts.FastMath = fastMath(R.Config);
   auto Result = compileKernel(R.K.Blob, specializationOf(R), Opts, WantIR);
   if (!Result)
     return Result.takeError();

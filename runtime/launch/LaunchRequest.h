@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "formats/LaunchConfig.h"
 
 #include <cstdint>
 
@@ -34,7 +35,7 @@ struct LaunchRequest {
   // Resolved by checkLaunch (CheckLaunch.h) and resolveArguments
   // (ResolveArguments.h), in that order.
   const RegisteredKernel *K = nullptr;
-  mstage_launch_config Config{}; // effective: MSTAGE_FAST_MATH applied
+  LaunchConfig Config; // effective: MSTAGE_FAST_MATH applied
   Stream *S = nullptr;
   llvm::SmallVector<SlotFact, 8> Facts; // one per pointer slot of K
   // Resolved by placeParams (ParamSpace.h) once the staged values are known:
@@ -45,11 +46,6 @@ struct LaunchRequest {
     return llvm::ArrayRef(ParamSizes, NumParams);
   }
 };
-
-// Whether the launch configuration C asks for fast math.
-inline bool fastMath(const mstage_launch_config &C) {
-  return C.flags & MSTAGE_LAUNCH_FAST_MATH;
-}
 
 } // namespace mstage::rt
 

@@ -7,7 +7,7 @@
 // that at random; these are the cases named).
 //
 //===----------------------------------------------------------------------===//
-#include "KernelBlob.h"
+#include "formats/KernelBlob.h"
 
 #include "llvm/Support/xxhash.h"
 

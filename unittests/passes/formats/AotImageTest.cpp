@@ -5,7 +5,7 @@
 // kernels' hash, names' offset and size, payload's offset, size and hash.
 //
 //===----------------------------------------------------------------------===//
-#include "AotImage.h"
+#include "formats/AotImage.h"
 
 #include "llvm/Support/xxhash.h"
 

@@ -4,7 +4,7 @@
 // from memcpy of typed values, not from the code under test.
 //
 //===----------------------------------------------------------------------===//
-#include "StageValueText.h"
+#include "formats/StageValueText.h"
 
 #include "gtest/gtest.h"
 
