@@ -89,7 +89,7 @@ ArchFacts archFacts(llvm::StringRef Arch) {
 }
 
 // The reference GPU whose multiprocessors and memory PTX-only mode reports
-// for an architecture: the table's newest at or below it (README.md lists
+// for an architecture: the table's newest at or below it (docs/api.md lists
 // them). Data-center parts where there is one.
 struct NominalGpu {
   unsigned CC;
