@@ -1,10 +1,10 @@
 //===- GraphMemory.h - Memory that graphs use lives as long as they do ----===//
 //
-// The rule (README.md, Graphs): memory that a capture made belongs to the graph
-// (on a GPU each replay allocates and frees it, as graph memory nodes), and
-// must be freed within the capture; memory made before it, that the captured
-// work uses or that is freed inside the capture, is freed only once every
-// graph that uses it is destroyed. So no free, whenever a device_vector's
+// The rule (docs/async.md, Graphs): memory that a capture made belongs to
+// the graph (on a GPU each replay allocates and frees it, as graph memory
+// nodes), and must be freed within the capture; memory made before it, that the
+// captured work uses or that is freed inside the capture, is freed only once
+// every graph that uses it is destroyed. So no free, whenever a device_vector's
 // destructor runs, takes memory that a replay reads.
 //
 //===----------------------------------------------------------------------===//

@@ -154,7 +154,7 @@ public:
   }
   // For floats, C++26's semantics: a NaN operand is ignored (atomicrmw
   // fmin/fmax, that is minnum/maxnum), and the device orders -0.0 below
-  // +0.0 (PTX min/max); see docs/design-notes.md.
+  // +0.0 (PTX min/max); see docs/architecture.md.
   T fetch_min(T V, std::memory_order O = std::memory_order_seq_cst) const {
     return __atomic_fetch_min(MSTAGE_SCOPED_POINTER(S, ptr_), V,
                               detail::order(O));
@@ -206,7 +206,7 @@ private:
 // CUDA's atomicAdd & co. as free functions: relaxed order (no fences), device
 // scope unless told, returning the old value. For counters and histograms,
 // where atomic_ref's default seq_cst would put a fence on each side of every
-// operation (see docs/design-notes.md, "Atomics and memory order").
+// operation (see docs/architecture.md, "Atomics and memory order").
 //
 //   mstage::atomic_add(&hist[b], 1);                       // atom.global.add
 //   mstage::atomic_add<mstage::scope::block>(&sm[b], 1u);  // block scope

@@ -24,7 +24,7 @@
 // occupancy of 1 (a thread runs one block at a time). In PTX-only mode
 // (MSTAGE_BACKEND=ptx) it answers what MSTAGE_ARCH fixes, and is a nominal
 // device: name() "PTX-only sm_90 (nominal)", the multiprocessors() and
-// total_memory() of a reference GPU of the architecture (README.md's
+// total_memory() of a reference GPU of the architecture (docs/api.md's
 // table); occupancy() depends on the GPU and throws mstage::error. Both
 // have one device, 0.
 #ifndef MSTAGE_DEVICE_HPP

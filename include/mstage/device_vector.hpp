@@ -87,7 +87,7 @@ private:
 // it must be destroyed before the capture ends (capture() throws otherwise);
 // each replay on a GPU then allocates and frees it. Memory made before a
 // capture that the captured work uses, or that is freed inside it, is freed
-// only once the graphs that use it are destroyed (README.md, Graphs).
+// only once the graphs that use it are destroyed (docs/async.md, Graphs).
 template <class T> class device_vector {
   static_assert(std::is_trivially_copyable_v<T>,
                 "mstage: device_vector elements must be trivially copyable");
@@ -257,7 +257,7 @@ public:
   // use there waits for the allocation.
   void use_on(stream_ref s) const {
     uses_.use_on(s);
-    // A graph that uses it keeps it (README.md, Graphs).
+    // A graph that uses it keeps it (docs/async.md, Graphs).
     if (data_)
       detail::check(mstage_rt_capture_uses(s.get(), data_));
   }

@@ -4,7 +4,7 @@
 //   float4 v = mstage::ldg(&in[i]);   // ld.global.nc.v4
 //
 // The launch facts already make loads of views that the kernel only reads
-// read-only when the views do not overlap (docs/design-notes.md, "Facts
+// read-only when the views do not overlap (docs/architecture.md, "Facts
 // known at launch"); ldg is for what the runtime cannot know: a pointer
 // computed in the kernel, or a buffer that another view of the launch
 // writes, but not where this thread reads it. As with __ldg, the memory must

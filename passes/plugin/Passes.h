@@ -9,7 +9,7 @@
 //   opt -load-pass-plugin=build/lib/MStagePasses.so
 //       -passes='mstage-specialize<grid=4x1x1;block=64x1x1;stage=0:i32:7>'
 //
-// registerMStagePasses lists the names; docs/design-notes.md the parameters.
+// registerMStagePasses lists the names; docs/architecture.md the parameters.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_PASSES_PLUGIN_PASSES_H

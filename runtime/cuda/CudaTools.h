@@ -5,7 +5,7 @@
 // as the driver's own PTX JIT (824 instructions for the n-body kernel both
 // ways), but a cubin loads in well under a millisecond, so the disk cache
 // keeps it. The driver's cuLink* would give relocatable code, which measured
-// 3% slower (docs/design-notes.md, 'The kernel cache').
+// 3% slower (docs/architecture.md, 'The kernel cache').
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CUDA_CUDATOOLS_H

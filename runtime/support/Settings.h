@@ -6,7 +6,7 @@
 // it), and keeps the result for the process's life. Values are never
 // destroyed: background compiles may read them during exit(). A bad value is
 // kept as an Error text that names the variable and its value; the runtime
-// fails launches with it. README.md's table of variables documents them.
+// fails launches with it. docs/environment.md documents them.
 //
 // Every boolean MSTAGE_* variable takes the same values: 1, on, true or yes;
 // 0, off, false or no (in any case).

@@ -1,4 +1,4 @@
-// The memory of a graph lives as long as the graph (README.md, Graphs): a
+// The memory of a graph lives as long as the graph (docs/async.md, Graphs): a
 // device_vector made inside a capture (on the current stream while another
 // stream is captured, or on the captured one), a reduction's temporaries, and
 // a device_vector made before the capture and destroyed after it are all

@@ -16,7 +16,7 @@
 //    works afterwards, and can be captured again;
 //  - a capture whose function throws is discarded: nothing it recorded runs,
 //    and the exception goes on;
-//  - the memory of a graph lives as long as the graph (README.md, Graphs):
+//  - the memory of a graph lives as long as the graph (docs/async.md, Graphs):
 //    device_vector temporaries made inside the capture (the process's first
 //    device allocation, so the memory pool is made by the capture), a
 //    device_vector made before the capture and destroyed before the replays,

@@ -746,7 +746,7 @@ def main():
                     help="no site that mstage is known to get wrong: structs "
                     "and capturing lambdas staged in loops, nested loop bounds "
                     "staged in a loop, structs with padding (see the XFAIL "
-                    "tests next to this file and docs/design-notes.md)")
+                    "tests next to this file and docs/architecture.md)")
     args = ap.parse_args()
     if args.seed == "random":
         seed = int.from_bytes(os.urandom(4), "little")

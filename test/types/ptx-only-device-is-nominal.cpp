@@ -1,7 +1,7 @@
 // In PTX-only mode a program that prints its device and sizes its grid from
 // it runs to the end (before, name() and multiprocessors() threw): the
 // device is nominal, named so, with the multiprocessors and memory of the
-// architecture's reference GPU (README.md's table: the newest at or below
+// architecture's reference GPU (docs/api.md's table: the newest at or below
 // MSTAGE_ARCH), and the launch sized from it is compiled with that grid
 // folded (its PTX says so).
 //

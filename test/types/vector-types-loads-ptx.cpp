@@ -5,7 +5,7 @@
 // (ld.global.b32, ld.global.v2.b16). float3 (aligned to 4
 // only) takes three. (A plain copy, out[i] = in[i], is a 16-byte memcpy,
 // which LLVM 22's NVPTX lowers to two 64-bit accesses: see
-// docs/types-and-devices.md.)
+// docs/api.md.)
 // RUN: rm -rf %t.dump && %mstagexx -O2 -DNDEBUG %s -o %t
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t
 // RUN: cat %t.dump/*.ptx | FileCheck %s

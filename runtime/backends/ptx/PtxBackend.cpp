@@ -11,7 +11,7 @@ namespace mstage::rt {
 namespace {
 
 // The reference GPU whose multiprocessors and memory PTX-only mode reports
-// for an architecture: the table's newest at or below it (README.md lists
+// for an architecture: the table's newest at or below it (docs/api.md lists
 // them). Data-center parts where there is one.
 struct NominalGpu {
   unsigned CC;
