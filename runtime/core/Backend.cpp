@@ -23,17 +23,9 @@ const Backend &backend() {
   return B;
 }
 
-static Backend::LegacyKind kindOf(const BackendTraits &T) {
-  if (!T.Usable)
-    return Backend::LegacyKind::Unavailable;
-  if (T.OnGpu)
-    return Backend::LegacyKind::Gpu;
-  return T.Compiles ? Backend::LegacyKind::PtxOnly : Backend::LegacyKind::Cpu;
-}
-
 Backend::Backend(BackendTraits Traits, std::string Arch, std::string Reason,
                  CudaDriver *Default)
-    : Kind(kindOf(Traits)), Driver(Default), Traits(Traits),
+    : Traits(Traits),
       ArchText(std::move(Arch)), ReasonText(std::move(Reason)) {
   assert((Traits.Usable || !Traits.Executes) &&
          "nothing runs where nothing can");
