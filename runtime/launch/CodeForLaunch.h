@@ -6,8 +6,8 @@
 // and the facts of its pointers).
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_RUNTIME_CODEFORLAUNCH_H
-#define MSTAGE_RUNTIME_CODEFORLAUNCH_H
+#ifndef MSTAGE_RUNTIME_LAUNCH_CODEFORLAUNCH_H
+#define MSTAGE_RUNTIME_LAUNCH_CODEFORLAUNCH_H
 
 #include "cuda/CudaDriver.h"
 #include "mstage/abi.h"

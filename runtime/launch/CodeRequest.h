@@ -1,5 +1,4 @@
 //===- CodeRequest.h - What a specialization's code is made of -*- C++ -*-===//
-//-*-===//
 //
 // The code of a specialization is made (makeCode, MakeCode.h) for a kernel,
 // a launch (its configuration, staged values and the facts of its
