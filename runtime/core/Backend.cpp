@@ -23,18 +23,10 @@ const Backend &backend() {
   return B;
 }
 
-static Backend::LegacyKind kindOf(const BackendTraits &T) {
-  if (!T.Usable)
-    return Backend::LegacyKind::Unavailable;
-  if (T.OnGpu)
-    return Backend::LegacyKind::Gpu;
-  return T.Compiles ? Backend::LegacyKind::PtxOnly : Backend::LegacyKind::Cpu;
-}
-
 Backend::Backend(BackendTraits Traits, std::string Arch, std::string Reason,
                  CudaDriver *Default)
-    : Kind(kindOf(Traits)), Driver(Default), Traits(Traits),
-      ArchText(std::move(Arch)), ReasonText(std::move(Reason)) {
+    : Traits(Traits), ArchText(std::move(Arch)), ReasonText(std::move(Reason)) {
+  (void)Default; // only asserted
   assert((Traits.Usable || !Traits.Executes) &&
          "nothing runs where nothing can");
   assert((!Traits.OnGpu || (Default && Traits.Executes && Traits.Compiles)) &&

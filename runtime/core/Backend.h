@@ -201,15 +201,6 @@ public:
   // first failure as the driver gave it.
   virtual llvm::Error synchronizeDevices() const = 0;
 
-  //===--- Until runtime/launch/ calls the interface (issue 32) -----------===//
-  // runtime/Launch.cpp's view from before the interface; nothing else uses
-  // it, and it goes when Launch.cpp does.
-  enum class LegacyKind { Gpu, Cpu, PtxOnly, Unavailable };
-  const LegacyKind Kind;
-  CudaDriver *const Driver; // the default device's, on the GPU
-  const std::string &Arch = ArchText;
-  const std::string &Reason = ReasonText;
-
 protected:
   Backend(BackendTraits Traits, std::string Arch, std::string Reason,
           CudaDriver *Default = nullptr);
@@ -225,7 +216,6 @@ private:
   const std::string ArchText;
   const std::string ReasonText;
 };
-using BackendKind = Backend::LegacyKind; // Launch.cpp's, as above
 
 // The process's back end, chosen on first use; never destroyed (launches
 // from static destructors use it).
