@@ -7,7 +7,7 @@
 // written with the PTX at once, and again with the cubin once ptxas is done:
 // at a later launch that compiles, at mstage_rt_flush_cache(), or at exit.
 // A compile that finds the driver's JIT busy with another uses ptxas's
-// cubin instead (Launch.cpp, DriverJitClaim).
+// cubin instead (launch/AssembleCode.h, DriverJitClaim).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CACHE_CUBINWRITER_H

@@ -25,8 +25,8 @@ const Backend &backend() {
 
 Backend::Backend(BackendTraits Traits, std::string Arch, std::string Reason,
                  CudaDriver *Default)
-    : Traits(Traits),
-      ArchText(std::move(Arch)), ReasonText(std::move(Reason)) {
+    : Traits(Traits), ArchText(std::move(Arch)), ReasonText(std::move(Reason)) {
+  (void)Default; // only asserted
   assert((Traits.Usable || !Traits.Executes) &&
          "nothing runs where nothing can");
   assert((!Traits.OnGpu || (Default && Traits.Executes && Traits.Compiles)) &&
