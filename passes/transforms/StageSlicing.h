@@ -3,8 +3,10 @@
 // A stage() call in a kernel becomes, at compile time:
 //  - in the host object, an evaluator: the slice of the kernel that computes
 //    the call's operands, cut out as an ordinary host function
-//      void eval(void *const *args, const mstage_launch_config *config,
-//                void *result);
+//      int eval(void *const *args, const mstage_launch_config *config,
+//               void *result);
+//    (mstage_evaluator_fn), which reads the configuration at the offsets
+//    that LaunchConfig.h gives;
 //  - in the device module, a copy from a placeholder global
 //    (__mstage_stage.<i>) that the JIT fills with the evaluator's result.
 // A slice may read kernel arguments, captures, constants, the launch
