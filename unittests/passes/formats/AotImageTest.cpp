@@ -11,9 +11,13 @@
 
 #include "gtest/gtest.h"
 
+#include "LittleEndian.h"
+
 #include <cstring>
 
 using namespace mstage;
+using mstage::test::getLE;
+using mstage::test::putLE;
 
 namespace {
 
@@ -22,17 +26,6 @@ constexpr size_t VersionAt = 8, HeaderSizeAt = 12, TotalSizeAt = 16,
                  KernelsHashAt = 48, NamesOffsetAt = 56, NamesSizeAt = 64,
                  PayloadOffsetAt = 72, PayloadSizeAt = 80, PayloadHashAt = 88,
                  HeaderBytes = 96;
-
-uint64_t get(const std::string &B, size_t At, unsigned Bytes) {
-  uint64_t V = 0;
-  for (unsigned I = 0; I < Bytes; ++I)
-    V |= uint64_t(uint8_t(B[At + I])) << (8 * I);
-  return V;
-}
-void put(std::string &B, size_t At, uint64_t V, unsigned Bytes) {
-  for (unsigned I = 0; I < Bytes; ++I)
-    B[At + I] = char(V >> (8 * I));
-}
 
 AotImage someImage() {
   AotImage I;
@@ -56,19 +49,19 @@ TEST(AotImage, HeaderHasTheDocumentedLayout) {
   AotImage In = someImage();
   std::string B = writeAotImage(In);
   EXPECT_EQ(B.substr(0, 8), "MSTGAOT1");
-  EXPECT_EQ(get(B, VersionAt, 4), 1u);
-  EXPECT_EQ(get(B, HeaderSizeAt, 4), HeaderBytes);
-  EXPECT_EQ(get(B, TotalSizeAt, 8), B.size());
+  EXPECT_EQ(getLE(B, VersionAt, 4), 1u);
+  EXPECT_EQ(getLE(B, HeaderSizeAt, 4), HeaderBytes);
+  EXPECT_EQ(getLE(B, TotalSizeAt, 8), B.size());
   EXPECT_EQ(B.size() % AotImageAlign, 0u);
-  EXPECT_EQ(get(B, KindAt, 4), 1u);
-  EXPECT_EQ(get(B, NumKernelsAt, 4), 2u);
+  EXPECT_EQ(getLE(B, KindAt, 4), 1u);
+  EXPECT_EQ(getLE(B, NumKernelsAt, 4), 2u);
   EXPECT_STREQ(B.c_str() + ArchAt, "sm_90");
-  EXPECT_EQ(get(B, KernelsHashAt, 8), 0x1234u);
-  EXPECT_EQ(B.substr(get(B, NamesOffsetAt, 8), get(B, NamesSizeAt, 8)),
+  EXPECT_EQ(getLE(B, KernelsHashAt, 8), 0x1234u);
+  EXPECT_EQ(B.substr(getLE(B, NamesOffsetAt, 8), getLE(B, NamesSizeAt, 8)),
             std::string("_Z1av\0_Z1bv\0", 12));
-  EXPECT_EQ(B.substr(get(B, PayloadOffsetAt, 8), get(B, PayloadSizeAt, 8)),
+  EXPECT_EQ(B.substr(getLE(B, PayloadOffsetAt, 8), getLE(B, PayloadSizeAt, 8)),
             In.Payload);
-  EXPECT_EQ(get(B, PayloadHashAt, 8), llvm::xxh3_64bits(In.Payload));
+  EXPECT_EQ(getLE(B, PayloadHashAt, 8), llvm::xxh3_64bits(In.Payload));
 }
 
 TEST(AotImage, ReadsWhatItWrites) {
@@ -97,7 +90,7 @@ TEST(AotImage, Damage) {
   const std::string P = "corrupt mstage ahead-of-time image: ";
   auto Damaged = [&](size_t At, uint64_t V, unsigned Bytes) {
     std::string B = Good;
-    put(B, At, V, Bytes);
+    putLE(B, At, V, Bytes);
     return failureOf(B);
   };
   EXPECT_EQ(Damaged(0, 'm', 1), P + "bad magic");
@@ -121,7 +114,7 @@ TEST(AotImage, Damage) {
   EXPECT_EQ(Damaged(NumKernelsAt, 1, 4),
             P + "trailing bytes after the kernel names");
   std::string B = Good;
-  B[get(B, PayloadOffsetAt, 8)] ^= 1;
+  B[getLE(B, PayloadOffsetAt, 8)] ^= 1;
   EXPECT_EQ(failureOf(B),
             P + "the cubin for sm_90 does not match its checksum");
   for (size_t N = 0; N < Good.size(); ++N)

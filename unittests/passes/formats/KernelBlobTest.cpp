@@ -13,9 +13,13 @@
 
 #include "gtest/gtest.h"
 
+#include "LittleEndian.h"
+
 #include <cstring>
 
 using namespace mstage;
+using mstage::test::getLE;
+using mstage::test::putLE;
 
 namespace {
 
@@ -52,17 +56,6 @@ KernelBlob someBlob() {
   B.Bitcode = llvm::StringRef(Bitcode, sizeof(Bitcode) - 1);
   B.BitcodeHash = hashBitcode(B.Bitcode);
   return B;
-}
-
-uint64_t get(const std::string &B, size_t At, unsigned Bytes) {
-  uint64_t V = 0;
-  for (unsigned I = 0; I < Bytes; ++I)
-    V |= uint64_t(uint8_t(B[At + I])) << (8 * I);
-  return V;
-}
-void put(std::string &B, size_t At, uint64_t V, unsigned Bytes) {
-  for (unsigned I = 0; I < Bytes; ++I)
-    B[At + I] = char(V >> (8 * I));
 }
 
 llvm::Expected<KernelBlob> read(const std::string &B) {
@@ -105,23 +98,23 @@ TEST(KernelBlob, HeaderHasTheDocumentedLayout) {
   KernelBlob In = someBlob();
   std::string B = writeKernelBlob(In);
   EXPECT_EQ(B.substr(0, 8), "MSTGKRN1");
-  EXPECT_EQ(get(B, VersionAt, 4), 2u);
-  EXPECT_EQ(get(B, HeaderSizeAt, 4), HeaderBytes);
-  EXPECT_EQ(get(B, TotalSizeAt, 8), B.size());
+  EXPECT_EQ(getLE(B, VersionAt, 4), 2u);
+  EXPECT_EQ(getLE(B, HeaderSizeAt, 4), HeaderBytes);
+  EXPECT_EQ(getLE(B, TotalSizeAt, 8), B.size());
   EXPECT_EQ(B.size() % KernelBlobAlign, 0u);
-  EXPECT_EQ(get(B, HashAt, 8), llvm::xxh3_64bits(In.Bitcode));
-  EXPECT_EQ(B.substr(get(B, BitcodeOffsetAt, 8), get(B, BitcodeSizeAt, 8)),
+  EXPECT_EQ(getLE(B, HashAt, 8), llvm::xxh3_64bits(In.Bitcode));
+  EXPECT_EQ(B.substr(getLE(B, BitcodeOffsetAt, 8), getLE(B, BitcodeSizeAt, 8)),
             In.Bitcode);
-  EXPECT_STREQ(B.c_str() + get(B, NameOffsetAt, 4), "_Z6kernelv");
-  EXPECT_EQ(get(B, NumParamsAt, 4), 3u);
-  EXPECT_EQ(get(B, SitesOffsetAt, 4), HeaderBytes);
-  EXPECT_EQ(get(B, NumSitesAt, 4), 2u);
-  EXPECT_EQ(get(B, SlotsOffsetAt, 4), HeaderBytes + 2 * SiteBytes);
-  EXPECT_EQ(get(B, NumSlotsAt, 4), 2u);
+  EXPECT_STREQ(B.c_str() + getLE(B, NameOffsetAt, 4), "_Z6kernelv");
+  EXPECT_EQ(getLE(B, NumParamsAt, 4), 3u);
+  EXPECT_EQ(getLE(B, SitesOffsetAt, 4), HeaderBytes);
+  EXPECT_EQ(getLE(B, NumSitesAt, 4), 2u);
+  EXPECT_EQ(getLE(B, SlotsOffsetAt, 4), HeaderBytes + 2 * SiteBytes);
+  EXPECT_EQ(getLE(B, NumSlotsAt, 4), 2u);
   // The first site's record: kind, size, alignment, line, column.
-  EXPECT_EQ(get(B, HeaderBytes, 4), uint32_t(StageKind::Signed));
-  EXPECT_EQ(get(B, HeaderBytes + 4, 4), 4u);
-  EXPECT_EQ(get(B, HeaderBytes + 12, 4), 12u);
+  EXPECT_EQ(getLE(B, HeaderBytes, 4), uint32_t(StageKind::Signed));
+  EXPECT_EQ(getLE(B, HeaderBytes + 4, 4), 4u);
+  EXPECT_EQ(getLE(B, HeaderBytes + 12, 4), 12u);
   EXPECT_EQ(hashBitcode(In.Bitcode), llvm::xxh3_64bits(In.Bitcode));
 }
 
@@ -132,7 +125,7 @@ TEST(KernelBlob, ReadsWhatItWrites) {
   ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
   expectSame(In, *Out);
   // The bitcode is read in place.
-  EXPECT_EQ(Out->Bitcode.data(), B.data() + get(B, BitcodeOffsetAt, 8));
+  EXPECT_EQ(Out->Bitcode.data(), B.data() + getLE(B, BitcodeOffsetAt, 8));
 }
 
 TEST(KernelBlob, EmptyKernel) {
@@ -168,7 +161,7 @@ TEST(KernelBlob, NamedDamage) {
   const std::string Good = writeKernelBlob(someBlob());
   auto Damaged = [&](size_t At, uint64_t V, unsigned Bytes) {
     std::string B = Good;
-    put(B, At, V, Bytes);
+    putLE(B, At, V, Bytes);
     return failureOf(B);
   };
   const std::string P = "corrupt mstage kernel blob: ";
@@ -214,7 +207,7 @@ TEST(KernelBlob, NamedDamage) {
   EXPECT_EQ(Damaged(Slots + 12, 0xfffffffa, 4), Slot); // offset + 8 wraps
   // The bitcode is checked against its hash.
   std::string B = Good;
-  B[get(B, BitcodeOffsetAt, 8) + 3] ^= 1;
+  B[getLE(B, BitcodeOffsetAt, 8) + 3] ^= 1;
   EXPECT_EQ(failureOf(B), P + "the bitcode of '_Z6kernelv' does not match its "
                               "hash; rebuild the file");
 }
@@ -225,7 +218,7 @@ TEST(KernelBlob, UnterminatedAndEmptyNames) {
   In.BitcodeHash = hashBitcode("");
   std::string B = writeKernelBlob(In);
   // Fill everything from the name on with non-zero bytes.
-  size_t NameAt = get(B, NameOffsetAt, 4);
+  size_t NameAt = getLE(B, NameOffsetAt, 4);
   std::string Filled = B;
   for (size_t I = NameAt; I < Filled.size(); ++I)
     Filled[I] = 'x';
@@ -248,10 +241,10 @@ TEST(KernelBlob, EveryFlippedByteIsReadSafely) {
     for (uint8_t Flip : {0x01, 0x80, 0xff}) {
       std::string B = Good;
       B[At] ^= Flip;
-      uint64_t Off = get(B, BitcodeOffsetAt, 8),
-               Size = get(B, BitcodeSizeAt, 8);
+      uint64_t Off = getLE(B, BitcodeOffsetAt, 8),
+               Size = getLE(B, BitcodeSizeAt, 8);
       if (Off <= B.size() && Size <= B.size() - Off)
-        put(B, HashAt, hashBitcode(llvm::StringRef(B).substr(Off, Size)), 8);
+        putLE(B, HashAt, hashBitcode(llvm::StringRef(B).substr(Off, Size)), 8);
       std::string Copy = B; // exactly B.size() bytes
       llvm::Expected<KernelBlob> R = read(Copy);
       if (!R) {
@@ -316,7 +309,7 @@ TEST(DeviceLinkBlob, ReadsWhatItWritesAndRefusesDamage) {
   In.BitcodeHash = hashBitcode(In.Bitcode);
   std::string B = writeDeviceLinkBlob(In);
   EXPECT_EQ(B.substr(0, 8), "MSTGLNK1");
-  EXPECT_EQ(get(B, TotalSizeAt, 8), B.size());
+  EXPECT_EQ(getLE(B, TotalSizeAt, 8), B.size());
   auto *Data = reinterpret_cast<const uint8_t *>(B.data());
   llvm::Expected<DeviceLinkBlob> Out = readDeviceLinkBlob(Data, B.size());
   ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());

@@ -10,11 +10,14 @@
 
 #include "gtest/gtest.h"
 
+#include "LittleEndian.h"
+
 #include <cstring>
 #include <string>
 #include <vector>
 
 using namespace mstage::rt;
+using mstage::test::appendLE;
 
 namespace {
 
@@ -23,11 +26,6 @@ std::vector<uint8_t> key(uint8_t Seed) {
   for (size_t I = 0; I < K.size(); ++I)
     K[I] = uint8_t(Seed + 7 * I);
   return K;
-}
-
-void putLE(std::string &Out, uint64_t V, unsigned Bytes) {
-  for (unsigned I = 0; I < Bytes; ++I)
-    Out += char(V >> (8 * I) & 0xff);
 }
 
 uint64_t keyedHash(const std::vector<uint8_t> &Key, llvm::StringRef S) {
@@ -40,13 +38,13 @@ uint64_t keyedHash(const std::vector<uint8_t> &Key, llvm::StringRef S) {
 std::string referenceEntry(const std::vector<uint8_t> &Key, llvm::StringRef PTX,
                            llvm::StringRef Cubin) {
   std::string Out = "MSTGCACH";
-  putLE(Out, 3, 4);  // version
-  putLE(Out, 64, 4); // header size
+  appendLE(Out, 3, 4);  // version
+  appendLE(Out, 64, 4); // header size
   Out.append(Key.begin(), Key.end());
-  putLE(Out, PTX.size(), 8);
-  putLE(Out, Cubin.size(), 8);
-  putLE(Out, keyedHash(Key, PTX), 8);
-  putLE(Out, keyedHash(Key, Cubin), 8);
+  appendLE(Out, PTX.size(), 8);
+  appendLE(Out, Cubin.size(), 8);
+  appendLE(Out, keyedHash(Key, PTX), 8);
+  appendLE(Out, keyedHash(Key, Cubin), 8);
   return Out + PTX.str() + Cubin.str();
 }
 
@@ -194,15 +192,15 @@ TEST(DiskEntry, SizesThatWouldOverflow) {
   std::vector<uint8_t> K = key(11);
   std::string E = referenceEntry(K, "", "");
   std::string Huge;
-  putLE(Huge, ~uint64_t(0), 8);
+  appendLE(Huge, ~uint64_t(0), 8);
   E.replace(32, 8, Huge); // the PTX's size
   EXPECT_EQ(failureOf(diskEntrySize(K, E)),
             "sizes out of range (PTX 18446744073709551615, cubin 0 bytes)");
   // Two sizes whose sum wraps to the entry's real size.
   std::string F = referenceEntry(K, "", "");
   std::string A, B;
-  putLE(A, uint64_t(1) << 63, 8);
-  putLE(B, uint64_t(1) << 63, 8);
+  appendLE(A, uint64_t(1) << 63, 8);
+  appendLE(B, uint64_t(1) << 63, 8);
   F.replace(32, 8, A);
   F.replace(40, 8, B);
   EXPECT_EQ(failureOf(decodeDiskEntry(K, F)).rfind("sizes out of range", 0),
@@ -210,7 +208,7 @@ TEST(DiskEntry, SizesThatWouldOverflow) {
   // The largest accepted size is read, and the data found short.
   std::string G = referenceEntry(K, "", "");
   std::string Max;
-  putLE(Max, uint64_t(1) << 62, 8);
+  appendLE(Max, uint64_t(1) << 62, 8);
   G.replace(32, 8, Max);
   llvm::Expected<uint64_t> Size = diskEntrySize(K, G);
   ASSERT_TRUE(bool(Size));
