@@ -157,6 +157,30 @@ public:
                                                  bytes(size_), s.get()));
   }
 
+  // Copies count elements from src (any host memory) into the device array
+  // from element offset on. Waits for the copy, so that src may change
+  // after it returns; the stream overload enqueues it on s and does not wait.
+  void upload(const T *src, std::size_t count, std::size_t offset = 0) {
+    upload_range(src, count, offset, home_stream());
+    home_stream().synchronize();
+  }
+  void upload(const T *src, std::size_t count, std::size_t offset,
+              stream_ref s) {
+    upload_range(src, count, offset, s);
+  }
+  // Copies in.size() elements of in (anything with data() and size(), such
+  // as std::span<const T>) from offset on, as above.
+  template <class Range, class = decltype(std::declval<const Range &>().data() +
+                                          std::declval<const Range &>().size())>
+  void upload(const Range &in, std::size_t offset) {
+    upload(range_data(in), in.size(), offset);
+  }
+  template <class Range, class = decltype(std::declval<const Range &>().data() +
+                                          std::declval<const Range &>().size())>
+  void upload(const Range &in, std::size_t offset, stream_ref s) {
+    upload_range(range_data(in), in.size(), offset, s);
+  }
+
   // Copies the device array into host, resized to fit.
   template <class A> void download(std::vector<T, A> &host) const {
     host.resize(size_);
@@ -187,6 +211,16 @@ public:
                              std::declval<Range &>().size())>
   void download(Range &&out, std::size_t offset, stream_ref s) const {
     download_range(out.data(), out.size(), offset, s);
+  }
+  // Copies count elements from offset on into dst (any host memory); the
+  // overload without a stream waits for the copy.
+  void download(T *dst, std::size_t count, std::size_t offset) const {
+    download_range(dst, count, offset, home_stream());
+    home_stream().synchronize();
+  }
+  void download(T *dst, std::size_t count, std::size_t offset,
+                stream_ref s) const {
+    download_range(dst, count, offset, s);
   }
   // Element i.
   T get(std::size_t i) const {
@@ -320,12 +354,39 @@ private:
     detail::check(mstage_rt_copy_device_async(data() + to, other.data() + from,
                                               bytes(count), s.get()));
   }
+  template <class Range> static const T *range_data(const Range &in) {
+    static_assert(
+        std::is_same_v<
+            std::remove_cv_t<std::remove_pointer_t<decltype(in.data())>>, T>,
+        "mstage: device_vector<T>::upload takes a range of T");
+    return in.data();
+  }
+  // The place of count elements at offset, for the error of call what.
+  void check_range(const void *host, std::size_t count, std::size_t offset,
+                   const char *what, const char *dir) const {
+    if (offset > size_ || count > size_ - offset)
+      throw error(std::string("mstage: device_vector::") + what + " of " +
+                  std::to_string(count) + " elements " + dir + " offset " +
+                  std::to_string(offset) + " of a device_vector of " +
+                  std::to_string(size_));
+    if (!host && count != 0)
+      throw error(std::string("mstage: device_vector::") + what + " of " +
+                  std::to_string(count) + " elements with a null pointer");
+  }
+  void upload_range(const T *in, std::size_t n, std::size_t offset,
+                    stream_ref s) {
+    check_range(in, n, offset, "upload", "to");
+    if (n == 0)
+      return;
+    use_on(s);
+    detail::check(
+        mstage_rt_copy_to_device_async(data() + offset, in, bytes(n), s.get()));
+  }
   void download_range(T *out, std::size_t n, std::size_t offset,
                       stream_ref s) const {
-    if (offset > size_ || n > size_ - offset)
-      throw error("mstage: device_vector::download of " + std::to_string(n) +
-                  " elements from offset " + std::to_string(offset) +
-                  " of a device_vector of " + std::to_string(size_));
+    check_range(out, n, offset, "download", "from");
+    if (n == 0)
+      return;
     use_on(s);
     detail::check(mstage_rt_copy_to_host_async(out, data() + offset, bytes(n),
                                                s.get()));

@@ -8,6 +8,9 @@
 //    read-only input next to a std::vector output;
 //  - upload() replaces the contents, and one of the wrong size throws an
 //    mstage::error naming both sizes, leaving the contents as they were;
+//  - upload()/download() from a malloc'd table by pointer and count, from a
+//    std::span and a pinned buffer, at a device offset, on a stream and not,
+//    in order with a launch on that stream;
 //  - a moved-from device_vector is empty, and the moved-to one still works;
 //  - an empty device_vector launches fine;
 //  - 4000 device_vectors of 64 MiB made and destroyed in turn fit in memory:
@@ -18,8 +21,11 @@
 
 #include <mstage.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <span>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -96,6 +102,33 @@ int run() {
   if (V.download() != Host)
     return fail("the contents changed after upload() or a failed upload()");
 
+  // Any host memory, at an offset: a malloc'd table by pointer, a span of a
+  // pinned buffer on a stream, read back by pointer after a launch there.
+  {
+    constexpr unsigned Part = 1000, At = 12345;
+    int *Table = static_cast<int *>(std::malloc(Part * sizeof(int)));
+    std::vector<int, mstage::pinned_allocator<int>> Pinned(Part);
+    for (unsigned I = 0; I < Part; ++I)
+      Table[I] = int(7 * I), Pinned[I] = -int(I);
+    std::vector<int> Want = Host;
+    for (unsigned I = 0; I < Part; ++I)
+      Want[At + I] = Table[I], Want[2 * At + I] = -int(I);
+    for (int &X : Want)
+      X += 1;
+    mstage::device_vector<int> P(Host);
+    mstage::stream S;
+    P.upload(Table, Part, At);
+    std::free(Table); // the upload without a stream has finished with it
+    P.upload(std::span<const int>(Pinned.data(), Part), 2 * At, S);
+    Add.on(S)(P, Where, 1);
+    std::vector<int> Got(N + 1, 99);
+    P.download(Got.data() + 1, N, 0, S);
+    S.synchronize();
+    if (Got[0] != 99 || !std::equal(Want.begin(), Want.end(), Got.begin() + 1))
+      return fail("pointer/span uploads at an offset, a launch and a pointer "
+                  "download on one stream differ from the CPU reference");
+  }
+
   // Moving hands the memory over.
   mstage::device_vector<int> W = std::move(V);
   if (V.size() != 0 || V.data() != nullptr || W.size() != N)
@@ -115,7 +148,8 @@ int run() {
       return fail("a 64 MiB device_vector has the wrong size");
   }
   std::printf("PASS %s: %u ints stay in place over 10 launches, download, "
-              "const input, upload and its size check, move, empty, 4000 "
+              "const input, upload and its size check, uploads and downloads "
+              "by pointer and span at offsets, move, empty, 4000 "
               "allocations of 64 MiB freed in turn\n",
               Name, N);
   return 0;
