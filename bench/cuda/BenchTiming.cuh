@@ -58,4 +58,40 @@ inline Timing timeLaunches(int reps, const std::function<void()> &launch,
   return {median, ms.front()};
 }
 
+// Issue 34's application ports: kWarmups launches, then check(), then
+// `trials` loops of `reps` launches, each loop between two events (the
+// launches asynchronous); each figure is one loop's time per launch.
+inline Timing timeLoops(int reps, int trials,
+                        const std::function<void()> &launch,
+                        const std::function<void()> &check) {
+  for (int r = 0; r < kWarmups; ++r)
+    launch();
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  check();
+
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<double> ms(trials);
+  for (int t = 0; t < trials; ++t) {
+    CUDA_CHECK(cudaEventRecord(start));
+    for (int r = 0; r < reps; ++r)
+      launch();
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaGetLastError());
+    float total = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&total, start, stop));
+    ms[t] = double(total) / reps;
+  }
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+
+  std::sort(ms.begin(), ms.end());
+  double median = trials % 2 ? ms[trials / 2]
+                             : 0.5 * (ms[trials / 2 - 1] + ms[trials / 2]);
+  return {median, ms.front()};
+}
+
 #endif
