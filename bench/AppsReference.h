@@ -206,6 +206,24 @@ constexpr unsigned kXsMaxPerMaterial = 32;
 constexpr unsigned kXsPerMaterial[kXsMaterials] = {32, 5,  4,  4,  20, 16,
                                                    16, 16, 16, 16, 8,  8};
 
+// The xs programs' options: --grid G (energies per nuclide), then the
+// common ones.
+inline Options parseXsOptions(int Argc, char **Argv, const char *Usage,
+                              unsigned &Grid) {
+  Grid = kXsGrid;
+  std::vector<char *> Args;
+  for (int I = 0; I < Argc; ++I) {
+    if (I + 1 < Argc && !std::strcmp(Argv[I], "--grid"))
+      Grid = unsigned(std::strtoul(Argv[++I], nullptr, 0));
+    else
+      Args.push_back(Argv[I]);
+  }
+  Options O = parseOptions(int(Args.size()), Args.data(), Usage);
+  if (Grid < 2 || Grid > (1u << 20))
+    fail("xs: the grid must have 2 to 2^20 energies");
+  return O;
+}
+
 struct XsTables {
   std::vector<float> Energy; // [nuclide][grid], ascending in (0, 1)
   std::vector<float> Xs;     // [nuclide][grid][channel]

@@ -52,21 +52,11 @@ void runSide(const Options &O, bool Runs, unsigned Grid, std::size_t Lookups,
 } // namespace
 
 int main(int Argc, char **Argv) {
-  // --grid is this program's own option, read before the common ones.
-  unsigned Grid = kXsGrid;
-  std::vector<char *> Args;
-  for (int I = 0; I < Argc; ++I) {
-    if (I + 1 < Argc && !std::strcmp(Argv[I], "--grid"))
-      Grid = unsigned(std::strtoul(Argv[++I], nullptr, 0));
-    else
-      Args.push_back(Argv[I]);
-  }
-  Options O = parseOptions(int(Args.size()), Args.data(),
-                           "mstage_xs [--reps R] [--n LOOKUPS] [--grid G]");
+  unsigned Grid;
+  Options O = parseXsOptions(
+      Argc, Argv, "mstage_xs [--reps R] [--n LOOKUPS] [--grid G]", Grid);
   const bool Runs = appExecutes("mstage_xs");
   const std::size_t Lookups = O.N ? O.N : kXsLookups;
-  if (Grid < 2 || Grid > (1u << 20))
-    fail("xs: the grid must have 2 to 2^20 energies");
   const XsTables T = xsTables(Grid);
   const XsResult Ref = Runs ? xsCpu(T, Grid, Lookups) : XsResult();
   printHeader();

@@ -23,14 +23,6 @@ __global__ void microKernel(MicroParams P, const float *__restrict__ in,
     microColumn(P, in, pres, rho, dz, out, precip, c);
 }
 
-template <class T> T *upload(const std::vector<T> &V) {
-  T *D;
-  CUDA_CHECK(cudaMalloc(&D, V.size() * sizeof(T)));
-  CUDA_CHECK(
-      cudaMemcpy(D, V.data(), V.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return D;
-}
-
 int main(int argc, char **argv) {
   Options O =
       parseOptions(argc, argv, "micro_baseline [--reps R] [--n COLUMNS]");
@@ -41,8 +33,8 @@ int main(int argc, char **argv) {
   const MicroState S = microInputs(P);
   std::vector<float> Ref, RefPrecip;
   microCpu(P, S, Ref, RefPrecip);
-  float *In = upload(S.Fields), *Pres = upload(S.Pres), *Rho = upload(S.Rho),
-        *Dz = upload(S.Dz);
+  float *In = deviceCopy(S.Fields), *Pres = deviceCopy(S.Pres),
+        *Rho = deviceCopy(S.Rho), *Dz = deviceCopy(S.Dz);
   float *Out, *Precip;
   CUDA_CHECK(cudaMalloc(&Out, S.Fields.size() * sizeof(float)));
   CUDA_CHECK(cudaMalloc(&Precip, 2 * Columns * sizeof(float)));
@@ -51,22 +43,17 @@ int main(int argc, char **argv) {
     microKernel<<<Grid, kAppBlock>>>(P, In, Pres, Rho, Dz, Out, Precip);
   };
   std::vector<float> Got(S.Fields.size()), GotPrecip(2 * Columns);
-  auto download = [&] {
-    CUDA_CHECK(cudaMemcpy(Got.data(), Out, Got.size() * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(GotPrecip.data(), Precip,
-                          GotPrecip.size() * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-  };
 
   printHeader();
   launch();
   CUDA_CHECK(cudaGetLastError());
-  download();
+  download(Got, Out);
+  download(GotPrecip, Precip);
   double Sum = microCheck(P, Ref, RefPrecip, Got, GotPrecip, "nvcc");
   printChecksum("micro", "nvcc", Columns, decimal(Sum));
   Timing T = timeLoops(O.Reps, kAppTrials, launch, [] {});
-  download();
+  download(Got, Out);
+  download(GotPrecip, Precip);
   microCheck(P, Ref, RefPrecip, Got, GotPrecip, "nvcc");
   printRow("micro", "nvcc", Columns, kAppBlock, Grid, T.medianMs, T.minMs,
            double(2 * S.Fields.size() + 3 * S.Pres.size()) * sizeof(float));

@@ -49,24 +49,20 @@ int main(int argc, char **argv) {
   auto launch = [&] { walkKernel<<<Grid, kAppBlock>>>(P, Sum, SumSq, Steps); };
   std::vector<float> Got(Points);
   std::vector<unsigned long long> GotSteps(1);
-  auto download = [&] {
-    CUDA_CHECK(cudaMemcpy(Got.data(), Sum, Points * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(GotSteps.data(), Steps, sizeof(unsigned long long),
-                          cudaMemcpyDeviceToHost));
-  };
 
   printHeader();
   launch();
   CUDA_CHECK(cudaGetLastError());
-  download();
+  download(Got, Sum);
+  download(GotSteps, Steps);
   walkCheck(Ref, 1, Got, GotSteps, "nvcc");
   double Total = 0;
   for (float V : Got)
     Total += V;
   printChecksum("walk", "nvcc", Nx, decimal(Total));
   Timing T = timeLoops(O.Reps, kAppTrials, launch, [] {});
-  download();
+  download(Got, Sum);
+  download(GotSteps, Steps);
   walkCheck(Ref, 1 + appLaunches(O.Reps), Got, GotSteps, "nvcc");
   printRow("walk", "nvcc", Nx, kAppBlock, Grid, T.medianMs, T.minMs, 0.0);
   return 0;

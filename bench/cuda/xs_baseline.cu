@@ -36,32 +36,16 @@ xsKernel(const float *__restrict__ energy, const float *__restrict__ xs,
     atomicAdd(hash, (unsigned long long)part[0]);
 }
 
-template <class T> T *upload(const std::vector<T> &V) {
-  T *D;
-  CUDA_CHECK(cudaMalloc(&D, V.size() * sizeof(T)));
-  CUDA_CHECK(
-      cudaMemcpy(D, V.data(), V.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return D;
-}
-
 int main(int argc, char **argv) {
-  unsigned GridLen = kXsGrid;
-  std::vector<char *> Args;
-  for (int I = 0; I < argc; ++I) {
-    if (I + 1 < argc && !std::strcmp(argv[I], "--grid"))
-      GridLen = unsigned(std::strtoul(argv[++I], nullptr, 0));
-    else
-      Args.push_back(argv[I]);
-  }
-  Options O = parseOptions(int(Args.size()), Args.data(),
-                           "xs_baseline [--reps R] [--n LOOKUPS] [--grid G]");
+  unsigned GridLen;
+  Options O = parseXsOptions(
+      argc, argv, "xs_baseline [--reps R] [--n LOOKUPS] [--grid G]", GridLen);
   const size_t Lookups = O.N ? O.N : kXsLookups;
-  if (GridLen < 2 || GridLen > (1u << 20))
-    fail("xs: the grid must have 2 to 2^20 energies");
   const XsTables T = xsTables(GridLen);
   const XsResult Ref = xsCpu(T, GridLen, Lookups);
-  float *Energy = upload(T.Energy), *Xs = upload(T.Xs), *Conc = upload(T.Conc);
-  int *Count = upload(T.Count), *Nuclide = upload(T.Nuclide);
+  float *Energy = deviceCopy(T.Energy), *Xs = deviceCopy(T.Xs),
+        *Conc = deviceCopy(T.Conc);
+  int *Count = deviceCopy(T.Count), *Nuclide = deviceCopy(T.Nuclide);
   float *Total;
   unsigned long long *Hash;
   CUDA_CHECK(cudaMalloc(&Total, Lookups * sizeof(float)));
@@ -75,21 +59,17 @@ int main(int argc, char **argv) {
   };
   std::vector<float> Got(Lookups);
   std::vector<unsigned long long> GotHash(1);
-  auto download = [&] {
-    CUDA_CHECK(cudaMemcpy(Got.data(), Total, Lookups * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(GotHash.data(), Hash, sizeof(unsigned long long),
-                          cudaMemcpyDeviceToHost));
-  };
 
   printHeader();
   launch();
   CUDA_CHECK(cudaGetLastError());
-  download();
+  download(Got, Total);
+  download(GotHash, Hash);
   xsCheck(Ref, 1, Got, GotHash, "nvcc");
   printChecksum("xs", "nvcc", Lookups, std::to_string(GotHash[0]));
   Timing Tm = timeLoops(O.Reps, kAppTrials, launch, [] {});
-  download();
+  download(Got, Total);
+  download(GotHash, Hash);
   xsCheck(Ref, 1 + appLaunches(O.Reps), Got, GotHash, "nvcc");
   printRow("xs", "nvcc", Lookups, kAppBlock, Grid, Tm.medianMs, Tm.minMs,
            double(Lookups) * sizeof(float));
