@@ -322,6 +322,65 @@ def ports_report(path, checksums_path):
     print(f"issue 16 ports: {sum(met)} of {len(met)} targets met")
 
 
+APPS = ["walk", "xs", "micro"]
+# How far two sides' checksums may be apart: walk sums floats by atomics in
+# any order, xs counts the largest channel (fma contraction may tip one),
+# micro sums the output state.
+APP_CHECKSUM_RTOL = {"walk": 1e-4, "xs": 1e-5, "micro": 1e-5}
+
+
+def apps_report(path, checksums_path):
+    """Issue 34's application ports: kernel time, nvcc against mstage
+    staged ("mstage") and unstaged ("unstaged"), the targets (unstaged
+    <= 1.02x, staged <= 1.0x of nvcc) and the checksums."""
+    rows = [r for r in csv.DictReader(open(path)) if r["benchmark"] in APPS]
+    if not rows:
+        return
+    by = defaultdict(dict)  # (benchmark, n) -> side -> row
+    for r in rows:
+        by[(r["benchmark"], int(r["n"]))][r["variant"]] = r
+    print()
+    print("issue 34 application ports: kernel time / nvcc of the same run "
+          "(lower is better; events around loops of launches)")
+    print(f"{'benchmark':>10} {'n':>9} {'nvcc ms':>9} {'staged ms':>9} "
+          f"{'ratio':>6} {'unstaged ms':>11} {'ratio':>6}")
+    met = []
+    sums = defaultdict(dict)
+    for f in checksum_fields(checksums_path):
+        if len(f) == 5 and f[1] in APPS:
+            sums[(f[1], int(f[3]))][f[2]] = f[4]
+    for (bench, n), sides in sorted(by.items(),
+                                    key=lambda kv: (APPS.index(kv[0][0]),
+                                                    kv[0][1])):
+        nv, st, un = (sides.get(s) for s in ("nvcc", "mstage", "unstaged"))
+        def ms(r):
+            return float(r["median_ms"]) if r else None
+        def ratio(r):
+            return (ms(r) / ms(nv) if nv and r and ms(nv) > 0 else None)
+        def cell(x, w, d):
+            return f"{x:{w}.{d}f}" if x is not None else f"{'-':>{w}}"
+        print(f"{bench:>10} {n:>9} {cell(ms(nv), 9, 4)} {cell(ms(st), 9, 4)} "
+              f"{cell(ratio(st), 6, 3)} {cell(ms(un), 11, 4)} "
+              f"{cell(ratio(un), 6, 3)}")
+        met.append(target(f"{bench} unstaged / nvcc", ratio(un), "<=", 1.02))
+        met.append(target(f"{bench} staged / nvcc", ratio(st), "<=", 1.0))
+        pair = sums.get((bench, n), {})
+        for side in ("mstage", "unstaged"):
+            if "nvcc" not in pair or side not in pair:
+                print(f"  {bench} n={n} {side} results: no checksums to "
+                      "compare MISS")
+                met.append(False)
+                continue
+            a, b = float(pair["nvcc"]), float(pair[side])
+            rel = abs(a - b) / max(abs(a), abs(b), 1e-30)
+            ok = rel <= APP_CHECKSUM_RTOL[bench]
+            print(f"  {bench} n={n} {side} results: "
+                  f"{'agree' if ok else 'DIFFER'} (relative {rel:.1e}; nvcc "
+                  f"{pair['nvcc']}, {side} {pair[side]})")
+            met.append(ok)
+    print(f"issue 34 application ports: {sum(met)} of {len(met)} targets met")
+
+
 def jit_report(path):
     try:
         rows = list(csv.DictReader(open(path)))
@@ -512,6 +571,7 @@ if __name__ == "__main__":
     main(sys.argv[1])
     async_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
     ports_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
+    apps_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
     algorithms_core_report(sys.argv[1])
     scan_sort_report(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None)
     if len(sys.argv) > 2:

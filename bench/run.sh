@@ -4,12 +4,14 @@
 # mstage_bench, the asynchronous-API benchmarks (async_baselines against
 # mstage_async), issue 16's ports (hotspot, transpose, scan, histogram:
 # *_baseline against mstage_*) and issue 18's scan and sort
-# (scan_sort_baseline, CUB, against mstage_scan_sort), in one run, then prints the table of ratios.
+# (scan_sort_baseline, CUB, against mstage_scan_sort) and issue 34's
+# application ports (walk, xs, micro: *_baseline against mstage_*), in one
+# run, then prints the table of ratios.
 #
 #   OUT=<folder> bench/run.sh [reps]
 #
 # Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/cold.csv (cold starts), $OUT/checksums.csv (the heat
-# equation's final fields and issue 16's ports' results, nvcc and mstage),
+# equation's final fields and issue 16's and 34's ports' results, nvcc and mstage),
 # $OUT/bench-report.txt and, with
 # matplotlib, $OUT/reduce.png, nbody.png, jit.png, async.png and ports.png.
 set -uo pipefail
@@ -49,6 +51,12 @@ run "mstage saxpy" "$here/mstage_bench" saxpy --reps "$reps"
 for port in hotspot transpose scan histogram; do
   run "$port baseline" "$here/${port}_baseline" --reps "$reps"
   run "mstage $port" "$here/mstage_$port" --reps "$reps"
+done
+# Issue 34's application ports: a random walk with atomics, cross-section
+# lookups, microphysics; nvcc, then mstage staged and unstaged.
+for app in walk xs micro; do
+  run "$app baseline" "$here/${app}_baseline" --reps "$reps"
+  run "mstage $app" "$here/mstage_$app" --reps "$reps"
 done
 # Issue 18's algorithms (parallel_for, reductions, transform).
 run "algorithms baseline" "$here/algorithms_baseline" --reps "$reps"

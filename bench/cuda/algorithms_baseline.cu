@@ -40,7 +40,8 @@ template <class T> void benchSum(const char *typeName, size_t n) {
   T *in, *out;
   CUDA_CHECK(cudaMalloc(&in, n * sizeof(T)));
   CUDA_CHECK(cudaMalloc(&out, sizeof(T)));
-  CUDA_CHECK(cudaMemcpy(in, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  CUDA_CHECK(
+      cudaMemcpy(in, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   size_t tempBytes = 0;
   CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, tempBytes, in, out, n));
   void *temp;
@@ -61,7 +62,9 @@ template <class T> void benchSum(const char *typeName, size_t n) {
 }
 
 struct affine {
-  __host__ __device__ float operator()(float x) const { return 2.0f * x + 1.0f; }
+  __host__ __device__ float operator()(float x) const {
+    return 2.0f * x + 1.0f;
+  }
 };
 
 __global__ void transformKernel(const float *x, float *y, unsigned n) {
@@ -86,7 +89,10 @@ void benchTransform(size_t n) {
   float *yp = thrust::raw_pointer_cast(y.data());
   t = timeLaunches(
       reps,
-      [&] { transformKernel<<<unsigned((n + 255) / 256), 256>>>(xp, yp, unsigned(n)); },
+      [&] {
+        transformKernel<<<unsigned((n + 255) / 256), 256>>>(xp, yp,
+                                                            unsigned(n));
+      },
       check);
   row("algo-transform", "cuda", n, 256, t, 2.0 * n * sizeof(float));
 }
@@ -103,9 +109,8 @@ struct stencil {
     int k = 1 + int(r / ey);
     size_t c = (size_t(k) * ny + j) * nx + i;
     size_t sy = size_t(nx), sz = size_t(nx) * ny;
-    b[c] = 0.4f * a[c] +
-           0.1f * (a[c - 1] + a[c + 1] + a[c - sy] + a[c + sy] + a[c - sz] +
-                   a[c + sz]);
+    b[c] = 0.4f * a[c] + 0.1f * (a[c - 1] + a[c + 1] + a[c - sy] + a[c + sy] +
+                                 a[c - sz] + a[c + sz]);
   }
 };
 
@@ -119,8 +124,12 @@ void benchStencil(int nz, int ny, int nx) {
   size_t n = size_t(nz) * ny * nx;
   std::vector<float> host = algorithms::stencilInput(n);
   thrust::device_vector<float> a(host.begin(), host.end()), b(n, 0.0f);
-  stencil s{thrust::raw_pointer_cast(a.data()), thrust::raw_pointer_cast(b.data()),
-            ny, nx, ny - 2, nx - 2};
+  stencil s{thrust::raw_pointer_cast(a.data()),
+            thrust::raw_pointer_cast(b.data()),
+            ny,
+            nx,
+            ny - 2,
+            nx - 2};
   unsigned interior = unsigned(size_t(nz - 2) * (ny - 2) * (nx - 2));
   size_t c = algorithms::stencilProbe(nz, ny, nx);
   auto check = [&] {
@@ -135,11 +144,14 @@ void benchStencil(int nz, int ny, int nx) {
                          thrust::counting_iterator<unsigned>(interior), s);
       },
       check);
-  row("algo-stencil3d", "thrust", interior, 0, t, 2.0 * interior * sizeof(float));
+  row("algo-stencil3d", "thrust", interior, 0, t,
+      2.0 * interior * sizeof(float));
   t = timeLaunches(
-      reps, [&] { stencilKernel<<<(interior + 255) / 256, 256>>>(s, interior); },
+      reps,
+      [&] { stencilKernel<<<(interior + 255) / 256, 256>>>(s, interior); },
       check);
-  row("algo-stencil3d", "cuda", interior, 256, t, 2.0 * interior * sizeof(float));
+  row("algo-stencil3d", "cuda", interior, 256, t,
+      2.0 * interior * sizeof(float));
 }
 
 } // namespace

@@ -1,7 +1,8 @@
-// CUB's side of issue 18's scan and sort benchmarks (bench/mstage_scan_sort.cpp):
-// DeviceScan::InclusiveSum of 2^27 ints, DeviceRadixSort::SortKeys of 2^26
-// uint32 and float keys, SortPairs of 2^26 uint32 keys with uint32 values,
-// on the same inputs (PortsReference.h's mix(i)).
+// CUB's side of issue 18's scan and sort benchmarks
+// (bench/mstage_scan_sort.cpp): DeviceScan::InclusiveSum of 2^27 ints,
+// DeviceRadixSort::SortKeys of 2^26 uint32 and float keys, SortPairs of 2^26
+// uint32 keys with uint32 values, on the same inputs (PortsReference.h's
+// mix(i)).
 //
 //   scan_sort_baseline [--reps R] [--n N]     (--n scales every size)
 //
@@ -25,8 +26,8 @@ namespace {
 template <class T> T *toDevice(const std::vector<T> &H) {
   T *D;
   CUDA_CHECK(cudaMalloc(&D, H.size() * sizeof(T)));
-  CUDA_CHECK(cudaMemcpy(D, H.data(), H.size() * sizeof(T),
-                        cudaMemcpyHostToDevice));
+  CUDA_CHECK(
+      cudaMemcpy(D, H.data(), H.size() * sizeof(T), cudaMemcpyHostToDevice));
   return D;
 }
 template <class T> std::vector<T> toHost(const T *D, std::size_t N) {
@@ -61,7 +62,8 @@ std::vector<double> timeCalls(int Reps, P Prepare, C Call) {
 template <class T>
 void report(const char *Bench, std::size_t N, const std::vector<T> &Got,
             const std::vector<double> &Ms, double Bytes) {
-  printChecksum(Bench, "cub", N, hex(fnv1a(Got.data(), Got.size() * sizeof(T))));
+  printChecksum(Bench, "cub", N,
+                hex(fnv1a(Got.data(), Got.size() * sizeof(T))));
   printRow(Bench, "cub", N, 0, 0, median(Ms), minimum(Ms), Bytes);
 }
 
@@ -102,12 +104,12 @@ void benchSort(const Options &O, const char *Bench, std::size_t N) {
   auto Ms = timeCalls(
       O.Reps,
       [&] {
-        CUDA_CHECK(cudaMemcpy(DIn, In.data(), N * sizeof(K),
-                              cudaMemcpyHostToDevice));
+        CUDA_CHECK(
+            cudaMemcpy(DIn, In.data(), N * sizeof(K), cudaMemcpyHostToDevice));
       },
       [&] {
-        CUDA_CHECK(cub::DeviceRadixSort::SortKeys(Tmp, TmpBytes, DIn, DOut,
-                                                  int(N)));
+        CUDA_CHECK(
+            cub::DeviceRadixSort::SortKeys(Tmp, TmpBytes, DIn, DOut, int(N)));
       });
   std::vector<K> Want = In;
   std::sort(Want.begin(), Want.end());
@@ -155,8 +157,7 @@ void benchSortPairs(const Options &O, std::size_t N) {
 } // namespace
 
 int main(int Argc, char **Argv) {
-  Options O =
-      parseOptions(Argc, Argv, "scan_sort_baseline [--reps R] [--n N]");
+  Options O = parseOptions(Argc, Argv, "scan_sort_baseline [--reps R] [--n N]");
   const std::size_t ScanN = O.N ? 2 * O.N : std::size_t(1) << 27;
   const std::size_t SortN = O.N ? O.N : std::size_t(1) << 26;
   printHeader();

@@ -9,6 +9,7 @@
 #include "plugin/KernelExtraction.h"
 #include "plugin/Passes.h"
 #include "transforms/Diagnostics.h"
+#include "transforms/LargeLoopUnroll.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Module.h"
@@ -280,6 +281,8 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM,
                        ArrayRef<PassBuilder::PipelineElement>) {
   if (Name == "mstage-small-copies")
     return FPM.addPass(SmallCopiesPass()), true;
+  if (Name == "mstage-keep-large-loops")
+    return FPM.addPass(KeepLargeLoopsRolledPass()), true;
   return false;
 }
 

@@ -1,6 +1,7 @@
 //===- DeviceOptimizer.cpp - Optimize device modules and emit PTX ---------===//
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DeviceRetarget.h"
+#include "transforms/LargeLoopUnroll.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -116,6 +117,13 @@ void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
   PassBuilder PB(&TM, PTO);
+  // Before the late unroller: the JIT's raised partial-unroll threshold is
+  // for small loop bodies (transforms/LargeLoopUnroll.h).
+  if (LoopTransforms)
+    PB.registerVectorizerStartEPCallback(
+        [](FunctionPassManager &FPM, OptimizationLevel L) {
+          FPM.addPass(KeepLargeLoopsRolledPass(int(L.getSpeedupLevel())));
+        });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
