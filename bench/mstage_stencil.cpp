@@ -18,7 +18,8 @@
 //            Run it on an empty cache (CUDA_CACHE_DISABLE=1 and an empty
 //            MSTAGE_CACHE_DIR, or MSTAGE_CACHE=memory).
 //   kernels  each kernel's time, staged and unstaged, on the fine grid
-//            (bench.csv rows stencil,SIDE-kK,...), each checked first.
+//            (bench.csv rows stencil,SIDE-kK,...), each checked first;
+//            with MSTAGE_PTXAS_FAST_COMPILE=LEVEL, SIDE is SIDE-ofc-LEVEL.
 //
 // On the CPU back end (a small --n) the checks cover every point; in
 // PTX-only mode (MSTAGE_BACKEND=ptx) the run mode compiles every
@@ -170,8 +171,18 @@ void jitAll(const stencil::Options &O) {
   std::printf("jit-cold,%s,stencil-jit-all,%.3f\n", jitMode(), msSince(T0));
 }
 
+// The side's name; with MSTAGE_PTXAS_FAST_COMPILE=LEVEL, SIDE-ofc-LEVEL.
+template <class Stage> std::string sideWithPtxas() {
+  std::string Side = ports::sideName<Stage>();
+  const char *Fast = std::getenv("MSTAGE_PTXAS_FAST_COMPILE");
+  if (Fast && *Fast && std::strcmp(Fast, "off") && std::strcmp(Fast, "0"))
+    Side += std::string("-ofc-") + Fast;
+  return Side;
+}
+
 template <class Stage> void timeKernels(const stencil::Options &O) {
-  const char *Side = ports::sideName<Stage>();
+  const std::string SideName = sideWithPtxas<Stage>();
+  const char *Side = SideName.c_str();
   Grid<Stage> G(O.N);
   for (int K = 0; K < stencil::kKernels; ++K) {
     G.apply(K, /*Check=*/true, Side);
