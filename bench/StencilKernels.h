@@ -7444,6 +7444,27 @@ STENCIL_FN float point3(In u, In v, long i, long sx, long sy, float dt) {
   return u[i] + dt * (t2499 - u[i]);
 }
 
+// Kernel K's new value at point i of a grid of edge n: its point function
+// inside, u[i] within kRadius of a face.
+template <int K, class In>
+STENCIL_FN float valueAt(In u, In v, long i, int n, float dt) {
+  const long sx = n, sy = long(n) * n;
+  const int x = int(i % n), y = int(i / sx % n), z = int(i / sy);
+  if (x < kRadius || y < kRadius || z < kRadius || x >= n - kRadius ||
+      y >= n - kRadius || z >= n - kRadius)
+    return u[i];
+  if constexpr (K == 0)
+    return point0(u, v, i, sx, sy, dt);
+  else if constexpr (K == 1)
+    return point1(u, v, i, sx, sy, dt);
+  else if constexpr (K == 2)
+    return point2(u, v, i, sx, sy, dt);
+  else if constexpr (K == 3)
+    return point3(u, v, i, sx, sy, dt);
+  else
+    static_assert(K < kKernels, "no such kernel");
+}
+
 } // namespace stencil
 
 #endif

@@ -87,27 +87,18 @@ inline std::vector<float> initialField(int N, int Which) {
   return F;
 }
 
-inline bool interior(int N, size_t I) {
-  int X = int(I % N), Y = int(I / N % N), Z = int(I / (size_t(N) * N));
-  auto In = [&](int C) { return C >= kRadius && C < N - kRadius; };
-  return In(X) && In(Y) && In(Z);
-}
-
 // Kernel K's value at point I of a grid of edge N, on the CPU.
 inline float pointOnCpu(int K, int N, const float *U, const float *V, size_t I,
                         float Dt) {
-  if (!interior(N, I))
-    return U[I];
-  long Sx = N, Sy = long(N) * N;
   switch (K) {
   case 0:
-    return point0(U, V, long(I), Sx, Sy, Dt);
+    return valueAt<0>(U, V, long(I), N, Dt);
   case 1:
-    return point1(U, V, long(I), Sx, Sy, Dt);
+    return valueAt<1>(U, V, long(I), N, Dt);
   case 2:
-    return point2(U, V, long(I), Sx, Sy, Dt);
+    return valueAt<2>(U, V, long(I), N, Dt);
   default:
-    return point3(U, V, long(I), Sx, Sy, Dt);
+    return valueAt<3>(U, V, long(I), N, Dt);
   }
 }
 

@@ -121,6 +121,22 @@ def main():
         ]
         text += body(lines, seed)
         text.append("}")
+    text += [
+        "",
+        "// Kernel K's new value at point i of a grid of edge n: its point function",
+        "// inside, u[i] within kRadius of a face.",
+        "template <int K, class In>",
+        "STENCIL_FN float valueAt(In u, In v, long i, int n, float dt) {",
+        "  const long sx = n, sy = long(n) * n;",
+        "  const int x = int(i % n), y = int(i / sx % n), z = int(i / sy);",
+        "  if (x < kRadius || y < kRadius || z < kRadius || x >= n - kRadius ||",
+        "      y >= n - kRadius || z >= n - kRadius)",
+        "    return u[i];",
+    ]
+    for k in range(len(KERNELS)):
+        text += [f"  {'if' if k == 0 else 'else if'} constexpr (K == {k})",
+                 f"    return point{k}(u, v, i, sx, sy, dt);"]
+    text += ["  else", "    static_assert(K < kKernels, \"no such kernel\");", "}"]
     text += ["", "} // namespace stencil", "", "#endif", ""]
     with open(path, "w") as f:
         f.write("\n".join(text))

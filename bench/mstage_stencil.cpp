@@ -50,24 +50,9 @@ template <int K, class Stage> auto stencilKernel(Stage stage) {
   return [=](auto &out, const auto &u, const auto &v, int nArg, float dtArg) {
     const int n = stage(nArg);
     const float dt = stage(dtArg);
-    const long sx = n, sy = long(n) * n;
     const long i = long(Thread::get().global.x);
-    if (i >= sy * n)
-      return;
-    const int x = int(i % n), y = int(i / sx % n), z = int(i / sy);
-    const int r = stencil::kRadius;
-    if (x < r || y < r || z < r || x >= n - r || y >= n - r || z >= n - r) {
-      out[i] = u[i];
-      return;
-    }
-    if constexpr (K == 0)
-      out[i] = stencil::point0(u, v, i, sx, sy, dt);
-    else if constexpr (K == 1)
-      out[i] = stencil::point1(u, v, i, sx, sy, dt);
-    else if constexpr (K == 2)
-      out[i] = stencil::point2(u, v, i, sx, sy, dt);
-    else
-      out[i] = stencil::point3(u, v, i, sx, sy, dt);
+    if (i < long(n) * n * n)
+      out[i] = stencil::valueAt<K>(u, v, i, n, dt);
   };
 }
 

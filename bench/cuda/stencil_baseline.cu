@@ -22,24 +22,9 @@ namespace {
 template <int K>
 __global__ void stencilKernel(float *out, const float *__restrict__ u,
                               const float *__restrict__ v, int n, float dt) {
-  const long sx = n, sy = long(n) * n;
   const long i = long(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= sy * n)
-    return;
-  const int x = int(i % n), y = int(i / sx % n), z = int(i / sy);
-  const int r = stencil::kRadius;
-  if (x < r || y < r || z < r || x >= n - r || y >= n - r || z >= n - r) {
-    out[i] = u[i];
-    return;
-  }
-  if constexpr (K == 0)
-    out[i] = stencil::point0(u, v, i, sx, sy, dt);
-  else if constexpr (K == 1)
-    out[i] = stencil::point1(u, v, i, sx, sy, dt);
-  else if constexpr (K == 2)
-    out[i] = stencil::point2(u, v, i, sx, sy, dt);
-  else
-    out[i] = stencil::point3(u, v, i, sx, sy, dt);
+  if (i < long(n) * n * n)
+    out[i] = stencil::valueAt<K>(u, v, i, n, dt);
 }
 
 void launch(int K, int N, float *Out, const float *U, const float *V) {
