@@ -107,6 +107,49 @@ for _ in 1 2 3 4 5; do
   cold MSTAGE_JIT=sync "$here/jit_cold" heat 1024 100
   cold "$here/heat_cold" 1024 100
 done
+# Issue 33's large generated stencil kernels (mstage_stencil, nvcc's
+# stencil_baseline): the process time, JIT included, on a cold cache and on
+# the warm cache the cold run left, against nvcc's; the cold JIT of all 8
+# specializations (prepare() then jit_wait(), in the background pool and
+# one at a time); each kernel's time, staged, unstaged and nvcc's.
+stencil_process() { # VARIANT CACHE_DIR program args...: one process, timed
+  local variant=$1 cache=$2 s e
+  shift 2
+  echo "== stencil process: $variant" >&2
+  s=$(date +%s%N)
+  if ! env CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$cache" "$@" \
+    >>"$OUT/cold.csv" 2>>"$OUT/bench-stderr.log"; then
+    status=1
+    echo "FAILED: $*" >&2
+  fi
+  e=$(date +%s%N)
+  awk -v v="$variant" -v ns=$((e - s)) \
+    'BEGIN { printf "jit-cold,%s,stencil-process,%.3f\n", v, ns / 1e6 }' \
+    >>"$OUT/cold.csv"
+}
+for _ in 1 2 3; do
+  d=$(mktemp -d /tmp/mstage-stencil-XXXXXX)
+  stencil_process async-cold "$d/cache" "$here/mstage_stencil" --mode run
+  stencil_process async-warm "$d/cache" "$here/mstage_stencil" --mode run
+  rm -rf "$d"
+  stencil_process nvcc "$d/none" "$here/stencil_baseline" --mode run
+  cold "$here/mstage_stencil" --mode jit
+  cold MSTAGE_JIT=sync "$here/mstage_stencil" --mode jit
+done
+run "stencil baseline" "$here/stencil_baseline" --mode kernels --reps "$reps"
+# ptxas -O3 against --Ofast-compile=min (MSTAGE_PTXAS_FAST_COMPILE): the
+# first run fills a disk cache with ptxas's cubins (a process's first
+# compile loads the driver JIT's code), the second times them; its rows are
+# mstage-kK and mstage-ofc-min-kK.
+for ofc in off min; do
+  d=$(mktemp -d /tmp/mstage-stencil-XXXXXX)
+  MSTAGE_PTXAS_FAST_COMPILE=$ofc MSTAGE_CACHE_DIR="$d/cache" \
+    "$here/mstage_stencil" --mode kernels --reps 1 >/dev/null 2>&1
+  run "mstage stencil (ptxas fast compile $ofc)" env \
+    MSTAGE_PTXAS_FAST_COMPILE=$ofc MSTAGE_CACHE_DIR="$d/cache" \
+    "$here/mstage_stencil" --mode kernels --reps "$reps"
+  rm -rf "$d"
+done
 cold MSTAGE_JIT=sync "$here/jit_cold" threads 1
 cold MSTAGE_JIT=sync "$here/jit_cold" threads 16
 cold "$here/jit_cold" procs 8

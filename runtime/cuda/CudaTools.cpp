@@ -5,6 +5,7 @@
 #include "support/Warning.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -126,9 +127,14 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
       return tempFilesFailed(TempDir, "cannot create a temporary file", EC);
     *Out = std::string(Path);
   }
-  Run->Command = Ptxas + " -arch=" + Arch.str();
   std::string ArchArg = ("-arch=" + Arch).str();
-  StringRef Args[] = {Ptxas, ArchArg, Run->PtxPath, "-o", Run->CubinPath};
+  SmallVector<StringRef, 8> Args = {Ptxas, ArchArg};
+  // A faster ptxas for large kernels, when asked for (Settings.h).
+  const std::string &Fast = jitSettings().PtxasFastCompile;
+  if (!Fast.empty())
+    Args.append({"-Ofc", Fast});
+  Run->Command = join(Args, " ");
+  Args.append({Run->PtxPath, "-o", Run->CubinPath});
   std::optional<StringRef> Redirects[] = {
       StringRef(""), StringRef(Run->LogPath), StringRef(Run->LogPath)};
   std::string ExecError;

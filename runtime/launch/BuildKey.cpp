@@ -10,13 +10,14 @@
 namespace mstage::rt {
 
 // What the JIT's output depends on besides the kernel and the launch (whose
-// flags carry fast math).
+// flags carry fast math): LLVM's options and ptxas's.
 // Never destroyed, as every static that a background compile reads: a
 // compile may still run while exit() destroys statics made after the
 // compile pool (CompilePool.h).
 static const std::string &jitOptionsText() {
   static const std::string &S =
-      *new std::string("llvm-args=" + llvmArgsSetting());
+      *new std::string("llvm-args=" + llvmArgsSetting() +
+                       " ptxas-fast-compile=" + jitSettings().PtxasFastCompile);
   return S;
 }
 

@@ -215,6 +215,15 @@ JitSettings readJitSettings() {
   // A dump is asked for to be complete: it waits longer.
   if (!envText("MSTAGE_DUMP").trim().empty())
     S.ExitWaitMs = 60000;
+  if (StringRef V = envText("MSTAGE_PTXAS_FAST_COMPILE"); !V.empty()) {
+    std::string Level = V.trim().lower();
+    if (Level == "min" || Level == "mid" || Level == "max")
+      S.PtxasFastCompile = Level;
+    else if (Level != "off" && Level != "0")
+      S.Error += (S.Error.empty() ? "" : "; ") +
+                 std::string("MSTAGE_PTXAS_FAST_COMPILE='") + V.str() +
+                 "' is not one of off, min, mid or max";
+  }
   if (StringRef V = envText("MSTAGE_JIT_EXIT_WAIT_MS"); !V.empty()) {
     std::optional<long> Ms = parseCount(V.trim().str(), 3600000);
     if (!Ms)

@@ -103,6 +103,11 @@ struct JitSettings {
   // Compiles still queued then are dropped (and said); running ones
   // finish.
   unsigned ExitWaitMs = 5000;
+  // MSTAGE_PTXAS_FAST_COMPILE=min|mid|max: ptxas's --Ofast-compile level for
+  // the JIT's cubins ("" for off, the default: ptxas -O3). On issue 33's
+  // 1,500-2,500-line stencil kernels, min and mid take 31% less ptxas time
+  // and may use more registers (docs/performance.md).
+  std::string PtxasFastCompile;
   std::string Error; // what is wrong with any of these variables, or ""
 };
 const JitSettings &jitSettings();
