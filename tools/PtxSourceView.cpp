@@ -37,8 +37,7 @@ class SourceFiles {
 public:
   // "name:LINE: text", or "name:LINE" when the file cannot be read here.
   std::string describe(StringRef Path, unsigned Line) {
-    std::string Out =
-        (sys::path::filename(Path) + ":" + Twine(Line)).str();
+    std::string Out = (sys::path::filename(Path) + ":" + Twine(Line)).str();
     const std::vector<StringRef> &Lines = linesOf(Path);
     if (Line >= 1 && Line <= Lines.size())
       Out += (": " + Lines[Line - 1].rtrim()).str();

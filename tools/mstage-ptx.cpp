@@ -23,10 +23,10 @@
 // needed.
 //
 //===----------------------------------------------------------------------===//
+#include "PtxSourceView.h"
 #include "formats/AotImage.h"
 #include "formats/KernelBlob.h"
 #include "formats/StageValueText.h"
-#include "PtxSourceView.h"
 #include "jit/DeviceLibrary.h"
 #include "jit/JitCompiler.h"
 

@@ -42,11 +42,10 @@ void prepareDeviceDebugInfo(Module &M, bool FullDebugAtO0) {
     StripDebugInfo(M);
     return;
   }
-  bool Full = FullDebugAtO0 && any_of(M.debug_compile_units(),
-                                      [](const DICompileUnit *CU) {
-                                        return CU->getEmissionKind() ==
-                                               DICompileUnit::FullDebug;
-                                      });
+  bool Full = FullDebugAtO0 &&
+              any_of(M.debug_compile_units(), [](const DICompileUnit *CU) {
+                return CU->getEmissionKind() == DICompileUnit::FullDebug;
+              });
   if (Full) {
     NumUnitsFull += Units->getNumOperands();
     return;
@@ -103,15 +102,15 @@ std::string dropUnusedDebugLabels(StringRef PTX) {
   std::string Out;
   Out.reserve(PTX.size());
   while (!PTX.empty()) {
-    auto [Line, Rest] = PTX.split('\n');
-    StringRef L = Line;
-    bool Drop = false;
-    for (StringRef Prefix : {"$L__tmp", "$L__func_begin", "$L__func_end"})
-      if (L.consume_front(Prefix) && L.consume_back(":") && !L.empty() &&
-          all_of(L, isDigit)) {
-        Drop = true;
-        break;
-      }
+    StringRef Line, Rest;
+    std::tie(Line, Rest) = PTX.split('\n');
+    bool Drop =
+        any_of(ArrayRef<StringRef>{"$L__tmp", "$L__func_begin", "$L__func_end"},
+               [&](StringRef Prefix) {
+                 StringRef L = Line;
+                 return L.consume_front(Prefix) && L.consume_back(":") &&
+                        !L.empty() && all_of(L, isDigit);
+               });
     if (!Drop) {
       Out += Line;
       if (PTX.size() > Line.size())

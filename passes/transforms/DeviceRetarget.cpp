@@ -76,8 +76,8 @@ void retargetToNVPTX(Module &M) {
   if (NamedMDNode *Flags = M.getModuleFlagsMetadata()) {
     SmallVector<std::pair<StringRef, uint64_t>, 2> Kept;
     for (StringRef Name : {"wchar_size", "Debug Info Version"})
-      if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(
-              M.getModuleFlag(Name)))
+      if (auto *C =
+              mdconst::dyn_extract_or_null<ConstantInt>(M.getModuleFlag(Name)))
         Kept.push_back({Name, C->getZExtValue()});
     M.eraseNamedMetadata(Flags);
     for (auto [Name, Value] : Kept)
