@@ -171,7 +171,7 @@ Error printSassWithSource(StringRef PTX, StringRef Arch, raw_ostream &OS) {
     if (std::error_code EC =
             sys::fs::createTemporaryFile("mstage-ptx", Suffix, *Path))
       return errorCodeToError(EC);
-  auto Remove = make_scope_exit([&] {
+  scope_exit Remove([&] {
     for (StringRef P : {PtxPath.str(), CubinPath.str(), SassPath.str()})
       sys::fs::remove(P);
   });

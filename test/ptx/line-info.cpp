@@ -1,7 +1,7 @@
 // The device code carries line directives (.file/.loc, as nvcc -lineinfo):
 // in the JIT's specialization and in the ahead-of-time generic code, with
-// -g, -gline-tables-only and without -g (the host object then has no debug
-// information); a kernel-body statement, a helper inlined into the kernel
+// -g, -gline-tables-only, -gmlt and without -g (the host object then has no
+// debug information); a kernel-body statement, a helper inlined into the kernel
 // and the read of a staged value have their own lines. ptxas accepts the
 // PTX, whose target lacks ", debug" (ptxas would not optimize it) except
 // with -g -O0. The line numbers below are this file's: keep them in step.
@@ -40,6 +40,9 @@
 // RUN: cat %t/jit-debug/*.ptx | tac | FileCheck %s --check-prefix=LOC
 // RUN: cat %t/jit-debug/*.ptx | FileCheck %s --check-prefix=DEBUG
 // RUN: llvm-readelf -S %t/none | FileCheck %s --check-prefix=HOST
+// RUN: %mstagexx -O2 -gmlt -c %s -o %t/mlt.o
+// RUN: llvm-readelf -S %t/mlt.o | FileCheck %s --check-prefix=HOSTLINES
+// RUN: %mstage_ptx %t/mlt.o --aot-ptx --arch sm_90 | tac | FileCheck %s --check-prefix=LOC
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 
@@ -47,7 +50,7 @@
 #include <vector>
 
 template <class Y> static void twice(Y &y, unsigned i, float v) {
-  y[i] = v * 2.0f; // line 50: the inlined helper's store
+  y[i] = v * 2.0f; // line 53: the inlined helper's store
 }
 
 int main(int argc, char **) {
@@ -57,9 +60,9 @@ int main(int argc, char **) {
       [n](const auto &x, auto &y) {
         auto i = mstage::Thread::get().global.x;
         unsigned limit =
-            mstage::stage(n); // line 60, column 13: the staged value
+            mstage::stage(n); // line 63, column 13: the staged value
         if (i < limit)
-          y[i] = x[i] + 1.0f; // line 62: a statement of the kernel body
+          y[i] = x[i] + 1.0f; // line 65: a statement of the kernel body
         twice(y, i + 1, x[i]);
       },
       4, 256);
@@ -70,15 +73,15 @@ int main(int argc, char **) {
 // the .loc that gives its line. The last store is the helper's.
 // LOC: .file [[F:[0-9]+]] "{{.*}}line-info.cpp"
 // LOC: st.global.b32
-// LOC-NEXT: .loc [[F]] 50 {{[0-9]+}}
+// LOC-NEXT: .loc [[F]] 53 {{[0-9]+}}
 // LOC: add.rn.f32 {{.*}}, 0f3F800000;
-// LOC-NEXT: .loc [[F]] 62 {{[0-9]+}}
+// LOC-NEXT: .loc [[F]] 65 {{[0-9]+}}
 
 // OPT: .target sm_90{{$}}
 // OPT-NOT: .section .debug_info
 // OPT-NOT: $L__tmp
 
-// STAGE: .loc {{[0-9]+}} 60 13
+// STAGE: .loc {{[0-9]+}} 63 13
 // STAGE-NEXT: ld.param.b32 {{%r[0-9]+}}, [{{.*}}_param_3];
 
 // DEBUG: .target sm_90, debug
@@ -86,3 +89,6 @@ int main(int argc, char **) {
 
 // HOST-NOT: .debug_info
 // HOST-NOT: .debug_line
+
+// -gmlt asks for line tables in the host object too.
+// HOSTLINES: .debug_line
