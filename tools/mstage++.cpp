@@ -77,7 +77,7 @@ static int debugInfoEffect(const char *A) {
     return -1;
   for (const char *On :
        {"-g", "--debug", "-g1", "-g2", "-g3", "-ggdb", "-ggdb1", "-ggdb2",
-        "-ggdb3", "-glldb", "-gsce", "-gdbx", "-gline-tables-only",
+        "-ggdb3", "-glldb", "-gsce", "-gdbx", "-gline-tables-only", "-gmlt",
         "-gline-directives-only", "-gcodeview", "-gmodules", "-gfull",
         "-gused"})
     if (std::strcmp(A, On) == 0)

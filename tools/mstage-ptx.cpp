@@ -10,6 +10,8 @@
 //                                    ... with the launch facts of views
 //   ... --diff                       unified diff of the PTX without and with
 //                                    the staged values and launch folded in
+//   ... --source                     the PTX (and SASS, with nvdisasm) with
+//                                    the C++ lines it came from
 //   mstage-ptx FILE --aot            the ahead-of-time images (kind, arch,
 //                                    size, kernels)
 //   mstage-ptx FILE --aot-ptx [--arch sm_XY]
@@ -21,6 +23,7 @@
 // needed.
 //
 //===----------------------------------------------------------------------===//
+#include "PtxSourceView.h"
 #include "formats/AotImage.h"
 #include "formats/KernelBlob.h"
 #include "formats/StageValueText.h"
@@ -95,6 +98,12 @@ static cl::opt<bool> Diff("diff",
                           cl::desc("unified diff of the PTX without and with "
                                    "folding (needs diff on PATH)"),
                           cl::cat(Category));
+
+static cl::opt<bool>
+    ShowSource("source",
+               cl::desc("the PTX with the C++ source lines it came from, "
+                        "then the SASS likewise (needs nvdisasm)"),
+               cl::cat(Category));
 
 static cl::opt<bool> ListAot("aot",
                              cl::desc("list the ahead-of-time images: kind, "
@@ -560,6 +569,13 @@ int main(int Argc, char **Argv) {
   auto Out = rt::compileKernel(*K, Spec, Opts, PrintIR);
   if (!Out)
     return fail(toString(Out.takeError()));
+  if (ShowSource) {
+    if (Error E = printPtxWithSource(Out->PTX, outs()))
+      return fail(K->Name + ": " + toString(std::move(E)));
+    if (Error E = printSassWithSource(Out->PTX, Arch, outs()))
+      return fail(K->Name + ": " + toString(std::move(E)));
+    return 0;
+  }
   if (!Diff) {
     outs() << (PrintIR ? Out->OptimizedIR : Out->PTX);
     return 0;

@@ -7,6 +7,7 @@
 #include "plugin/PluginOptions.h"
 #include "transforms/DeviceAtomics.h"
 #include "transforms/DeviceBuiltins.h"
+#include "transforms/DeviceDebugInfo.h"
 #include "transforms/DeviceExports.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DevicePrintf.h"
@@ -91,6 +92,7 @@ Function *createKernelWrapper(Module &Dev, Function &Entry,
     Args.push_back(&A);
   B.CreateCall(&Entry, Args);
   B.CreateRetVoid();
+  describeWrapper(*K, Entry);
   return K;
 }
 

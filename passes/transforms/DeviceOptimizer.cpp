@@ -1,5 +1,6 @@
 //===- DeviceOptimizer.cpp - Optimize device modules and emit PTX ---------===//
 #include "transforms/DeviceOptimizer.h"
+#include "transforms/DeviceDebugInfo.h"
 #include "transforms/DeviceRetarget.h"
 #include "transforms/LargeLoopUnroll.h"
 
@@ -158,7 +159,7 @@ Expected<std::string> emitPTX(Module &M, TargetMachine &TM) {
                              "the NVPTX target cannot emit assembly");
   PM.run(M);
   ++NumPTXEmitted;
-  return std::string(PTX.str());
+  return dropUnusedDebugLabels(PTX);
 }
 
 } // namespace mstage

@@ -1,8 +1,9 @@
 //===- DeviceRetarget.cpp - Turn host IR into nvptx64 device IR -----------===//
 #include "transforms/DeviceRetarget.h"
+#include "transforms/DeviceDebugInfo.h"
 
 #include "llvm/ADT/Statistic.h"
-#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
@@ -49,7 +50,11 @@ static void removeExceptionHandling(Function &F) {
 void retargetToNVPTX(Module &M) {
   M.setTargetTriple(Triple(NVPTXTriple));
   M.setDataLayout(NVPTXDataLayout);
-  StripDebugInfo(M);
+  // Host code compiled at -O0 is optnone: the user debugs.
+  bool AtO0 = any_of(M, [](const Function &F) {
+    return !F.isDeclaration() && F.hasFnAttribute(Attribute::OptimizeNone);
+  });
+  prepareDeviceDebugInfo(M, /*FullDebugAtO0=*/AtO0);
 
   for (Function &F : M) {
     F.setComdat(nullptr);
@@ -65,12 +70,19 @@ void retargetToNVPTX(Module &M) {
                     << " retargeted to " << NVPTXTriple << "\n");
 
   // Host module flags (PIC level, uwtable, frame-pointer, ...) mean nothing
-  // on the device; wchar_size keeps the IR linkable with libdevice.
+  // on the device; wchar_size keeps the IR linkable with libdevice, and
+  // without the debug info version the bitcode reader drops the lines (the
+  // DWARF version is NVPTX's own).
   if (NamedMDNode *Flags = M.getModuleFlagsMetadata()) {
-    Metadata *WChar = M.getModuleFlag("wchar_size");
+    SmallVector<std::pair<StringRef, uint64_t>, 2> Kept;
+    for (StringRef Name : {"wchar_size", "Debug Info Version"})
+      if (auto *C =
+              mdconst::dyn_extract_or_null<ConstantInt>(M.getModuleFlag(Name)))
+        Kept.push_back({Name, C->getZExtValue()});
     M.eraseNamedMetadata(Flags);
-    if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(WChar))
-      M.addModuleFlag(Module::Error, "wchar_size", C->getZExtValue());
+    for (auto [Name, Value] : Kept)
+      M.addModuleFlag(Name == "wchar_size" ? Module::Error : Module::Warning,
+                      Name, Value);
   }
   for (StringRef Name : {"llvm.ident", "llvm.linker.options"})
     if (NamedMDNode *N = M.getNamedMetadata(Name))

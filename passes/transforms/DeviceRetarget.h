@@ -21,7 +21,8 @@ inline constexpr const char *NVPTXDataLayout =
 // Sets the nvptx64 triple and data layout, strips host-only attributes
 // (optnone, noinline, target-cpu, target-features, uwtable, stack
 // protectors), turns invokes into calls (a kernel cannot throw), and drops
-// comdats, debug info and host module flags.
+// comdats and host module flags; debug information becomes line directives
+// (DeviceDebugInfo.h).
 void retargetToNVPTX(llvm::Module &M);
 
 // A copy of the part of host module M that device code reaches (Reached),

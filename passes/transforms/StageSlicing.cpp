@@ -934,6 +934,14 @@ void replaceStageSites(Module &Dev, ArrayRef<CallInst *> Calls,
                                   StagePlaceholderPrefix + Twine(I));
     GV->setAlignment(Align(Info.Align));
     IRBuilder<> B(Calls[I]);
+    // The read is the user's stage() line, not a line of mstage's header:
+    // NVPTX's .loc cannot say what a line was inlined into.
+    for (const DILocation *L = Calls[I]->getDebugLoc().get(); L;
+         L = L->getInlinedAt())
+      if (L->getLine() == Info.Line && L->getColumn() == Info.Column) {
+        B.SetCurrentDebugLocation(L);
+        break;
+      }
     B.CreateMemCpy(Calls[I]->getArgOperand(0), MaybeAlign(Info.Align), GV,
                    Align(Info.Align), Info.Size);
     Calls[I]->eraseFromParent();

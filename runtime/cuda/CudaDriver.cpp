@@ -484,6 +484,10 @@ Error CudaDriver::loadImage(const void *Image, const std::string &What,
   if (Error E = bindThread())
     return E;
   JitLogBuffers Options;
+  // The PTX's .loc lines reach the cubin, as ptxas keeps them (nvcc
+  // -lineinfo): the tools then name source lines.
+  if (Ptx)
+    Options.add(CU_JIT_GENERATE_LINE_INFO, JitLogBuffers::sizeValue(1));
   CUresult R = Fn.cuModuleLoadDataEx(Module, Image, Options.count(),
                                      Options.options(), Options.values());
   if (R != CUDA_SUCCESS) {

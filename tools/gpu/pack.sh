@@ -5,11 +5,15 @@
 # .gpu-pack/mstage-gpu.tar.xz (in the repository root):
 #   lib/libmstage_rt.so   the runtime, stripped
 #   test/gpu/<program>    every program of BUILD_DIR/test/gpu, stripped
+#   test/gpu-tools/<program>
+#                         the programs of BUILD_DIR/test/gpu-tools (for
+#                         tools/gpu/check-tools.sh), stripped
 #   examples/<program>    every program of BUILD_DIR/examples (and of
 #                         examples/heat_mpi, built where MPI is), stripped
 #   bench/<program>       every program of BUILD_DIR/bench (mstage_bench and
 #                         the nvcc baselines of bench/cuda/build.sh), stripped
 #   run-suite.sh          tools/gpu/run-suite.sh
+#   check-tools.sh        tools/gpu/check-tools.sh
 #   MANIFEST              where and from what the archive was made
 # BUILD_DIR defaults to build in the repository root; a relative BUILD_DIR is
 # taken from the current directory. Build the programs first (the build's
@@ -64,6 +68,7 @@ trap 'rm -rf "$stage"' EXIT
 strip --strip-unneeded -o "$stage/lib/libmstage_rt.so" "$runtime"
 chmod 755 "$stage/lib/libmstage_rt.so"
 tests=$(copy_programs "$build/test/gpu" "$stage/test/gpu")
+tool_programs=$(copy_programs "$build/test/gpu-tools" "$stage/test/gpu-tools")
 examples=$(copy_programs "$build/examples" "$stage/examples")
 mpi_examples=$(copy_programs "$build/examples/heat_mpi" "$stage/examples")
 examples=$((examples + mpi_examples))
@@ -71,6 +76,7 @@ benches=$(copy_programs "$build/bench" "$stage/bench")
 [[ $tests -gt 0 ]] ||
   die "no programs in $build/test/gpu; build them first (ninja -C $build)"
 install -m 755 "$repo/tools/gpu/run-suite.sh" "$stage/run-suite.sh"
+install -m 755 "$repo/tools/gpu/check-tools.sh" "$stage/check-tools.sh"
 install -m 755 "$repo/bench/run.sh" "$repo/bench/profile.sh" "$repo/bench/report.py" \
   "$repo/bench/plot.py" "$repo/bench/multi_gpu.sh" "$stage/bench/"
 
@@ -94,7 +100,8 @@ mv "$archive.tmp" "$archive"
 bytes=$(stat -c %s "$archive")
 mib=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
 echo "pack.sh: $archive: $mib MiB ($bytes bytes): runtime, $tests test" \
-  "programs, $examples examples, $benches benchmarks"
+  "programs, $tool_programs tools programs, $examples examples," \
+  "$benches benchmarks"
 if ((bytes >= limit_mib * 1048576)); then
   die "the archive is $mib MiB, over the $limit_mib MiB limit"
 fi

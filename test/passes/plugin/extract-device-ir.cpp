@@ -1,12 +1,12 @@
 // The extraction pass embeds the kernel and what it calls, retargeted to
 // nvptx64, with the host-only attributes gone and the builtins mapped to
-// NVVM. The same holds at -O0 and with -g.
+// NVVM. The same holds at -O0 and with -g (only -O0 -g keeps full DWARF).
 //
 // RUN: %mstagexx -O2 -DNDEBUG -c %s -o %t.o
 // RUN: %mstage_ptx %t.o | FileCheck %s --check-prefix=LIST
-// RUN: %mstage_ptx %t.o --kernel mstage_main_L29 --ir | FileCheck %s
+// RUN: %mstage_ptx %t.o --kernel mstage_main_L29 --ir | FileCheck %s --check-prefixes=CHECK,LINES
 // RUN: %mstagexx -O0 -g -DNDEBUG -c %s -o %t0.o
-// RUN: %mstage_ptx %t0.o --kernel mstage_main_L29 --ir | FileCheck %s
+// RUN: %mstage_ptx %t0.o --kernel mstage_main_L29 --ir | FileCheck %s --check-prefixes=CHECK,FULL
 
 #include <mstage.hpp>
 #include <vector>
@@ -45,4 +45,6 @@ int main() {
 // CHECK-NOT: "target-features"
 // CHECK-NOT: uwtable
 // CHECK-NOT: __mstage_tid
-// CHECK-NOT: !dbg
+// LINES: !DICompileUnit({{.*}}emissionKind: DebugDirectivesOnly
+// FULL: !DICompileUnit({{.*}}emissionKind: FullDebug
+// CHECK: !{i32 2, !"Debug Info Version", i32 3}
