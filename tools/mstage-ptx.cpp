@@ -8,6 +8,8 @@
 //                                    the specialized PTX (or --ir: its IR)
 //              [--views "A16 B16 ..."]
 //                                    ... with the launch facts of views
+//   ... --resources                  ptxas's registers, spills, stack, shared
+//                                    memory and the occupancy for --block
 //   ... --diff                       unified diff of the PTX without and with
 //                                    the staged values and launch folded in
 //   mstage-ptx FILE --aot            the ahead-of-time images (kind, arch,
@@ -21,6 +23,7 @@
 // needed.
 //
 //===----------------------------------------------------------------------===//
+#include "PtxResources.h"
 #include "formats/AotImage.h"
 #include "formats/KernelBlob.h"
 #include "formats/StageValueText.h"
@@ -91,6 +94,11 @@ static cl::opt<bool> FastMath("fast-math",
                                        "Kernel::fast_math() or "
                                        "MSTAGE_FAST_MATH=1 do"),
                               cl::cat(Category));
+static cl::opt<bool>
+    Resources("resources",
+              cl::desc("print the specialization's registers, spills, stack, "
+                       "shared memory and occupancy (needs ptxas)"),
+              cl::cat(Category));
 static cl::opt<bool> Diff("diff",
                           cl::desc("unified diff of the PTX without and with "
                                    "folding (needs diff on PATH)"),
@@ -522,7 +530,7 @@ int main(int Argc, char **Argv) {
   bool Specialize = !Stages.empty() || Grid.getNumOccurrences() ||
                     Block.getNumOccurrences() ||
                     SharedBytes.getNumOccurrences() ||
-                    Views.getNumOccurrences() || Diff;
+                    Views.getNumOccurrences() || Diff || Resources;
   if (PrintIR && !Specialize) {
     LLVMContext Ctx;
     auto M = parseBitcodeFile(MemoryBufferRef(K->Bitcode, K->Name), Ctx);
@@ -560,6 +568,16 @@ int main(int Argc, char **Argv) {
   auto Out = rt::compileKernel(*K, Spec, Opts, PrintIR);
   if (!Out)
     return fail(toString(Out.takeError()));
+  if (Resources) {
+    auto R = measurePtxResources(Out->PTX, Arch, K->Name);
+    if (!R)
+      return fail(K->Name + ": " + toString(R.takeError()));
+    const uint32_t *B = Spec.Config.block;
+    outs() << K->Name << " (" << K->PrettyName << ")\n"
+           << formatPtxResources(*R, Arch, uint64_t(B[0]) * B[1] * B[2],
+                                 SharedBytes);
+    return 0;
+  }
   if (!Diff) {
     outs() << (PrintIR ? Out->OptimizedIR : Out->PTX);
     return 0;
