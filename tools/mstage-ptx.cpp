@@ -8,6 +8,8 @@
 //                                    the specialized PTX (or --ir: its IR)
 //              [--views "A16 B16 ..."]
 //                                    ... with the launch facts of views
+//   ... --resources                  ptxas's registers, spills, stack, shared
+//                                    memory and the occupancy for --block
 //   ... --diff                       unified diff of the PTX without and with
 //                                    the staged values and launch folded in
 //   ... --source                     the PTX (and SASS, with nvdisasm) with
@@ -23,6 +25,7 @@
 // needed.
 //
 //===----------------------------------------------------------------------===//
+#include "PtxResources.h"
 #include "PtxSourceView.h"
 #include "formats/AotImage.h"
 #include "formats/KernelBlob.h"
@@ -94,6 +97,11 @@ static cl::opt<bool> FastMath("fast-math",
                                        "Kernel::fast_math() or "
                                        "MSTAGE_FAST_MATH=1 do"),
                               cl::cat(Category));
+static cl::opt<bool>
+    Resources("resources",
+              cl::desc("print the specialization's registers, spills, stack, "
+                       "shared memory and occupancy (needs ptxas)"),
+              cl::cat(Category));
 static cl::opt<bool> Diff("diff",
                           cl::desc("unified diff of the PTX without and with "
                                    "folding (needs diff on PATH)"),
@@ -531,7 +539,7 @@ int main(int Argc, char **Argv) {
   bool Specialize = !Stages.empty() || Grid.getNumOccurrences() ||
                     Block.getNumOccurrences() ||
                     SharedBytes.getNumOccurrences() ||
-                    Views.getNumOccurrences() || Diff;
+                    Views.getNumOccurrences() || Diff || Resources;
   if (PrintIR && !Specialize) {
     LLVMContext Ctx;
     auto M = parseBitcodeFile(MemoryBufferRef(K->Bitcode, K->Name), Ctx);
@@ -569,6 +577,16 @@ int main(int Argc, char **Argv) {
   auto Out = rt::compileKernel(*K, Spec, Opts, PrintIR);
   if (!Out)
     return fail(toString(Out.takeError()));
+  if (Resources) {
+    auto R = measurePtxResources(Out->PTX, Arch, K->Name);
+    if (!R)
+      return fail(K->Name + ": " + toString(R.takeError()));
+    const uint32_t *B = Spec.Config.block;
+    outs() << K->Name << " (" << K->PrettyName << ")\n"
+           << formatPtxResources(*R, Arch, uint64_t(B[0]) * B[1] * B[2],
+                                 SharedBytes);
+    return 0;
+  }
   if (ShowSource) {
     if (Error E = printPtxWithSource(Out->PTX, outs()))
       return fail(K->Name + ": " + toString(std::move(E)));
