@@ -22,7 +22,8 @@
 #include <cstddef>
 
 #if defined(MSTAGE_BOUNDS_CHECK)
-#define MSTAGE_CHECKS_REASON_ "asked: -f[no-]mstage-checks or -DMSTAGE_BOUNDS_CHECK"
+#define MSTAGE_CHECKS_REASON_                                                  \
+  "asked: -f[no-]mstage-checks or -DMSTAGE_BOUNDS_CHECK"
 #elif defined(NDEBUG)
 #define MSTAGE_BOUNDS_CHECK 0
 #define MSTAGE_CHECKS_REASON_ "built with NDEBUG"

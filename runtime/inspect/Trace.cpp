@@ -1,7 +1,7 @@
 //===- Trace.cpp - MSTAGE_TRACE: one line per launch ----------------------===//
 #include "inspect/Trace.h"
-#include "inspect/ChecksNote.h"
 #include "formats/StageValueText.h"
+#include "inspect/ChecksNote.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
