@@ -50,6 +50,33 @@ static bool hasArg(int Argc, char **Argv, StringRef Flag) {
   return false;
 }
 
+// The first .cu input that clang would compile as CUDA (no -x before it
+// names another language), or null. mstage compiles standard C++: clang's
+// CUDA mode would compile the file for the host and the GPU with CUDA's
+// headers, which mstage's plugin and headers do not support.
+static const char *cudaInput(int Argc, char **Argv) {
+  StringRef Language; // the language of a -x before the input; empty: none
+  for (int I = 1; I < Argc; ++I) {
+    StringRef A = Argv[I];
+    if (A == "-x" && I + 1 < Argc) {
+      Language = Argv[++I];
+      continue;
+    }
+    if (A.consume_front("-x")) {
+      Language = A;
+      continue;
+    }
+    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ") { // an output
+      ++I;
+      continue;
+    }
+    if (!A.starts_with("-") && A.ends_with(".cu") &&
+        (Language.empty() || Language == "none" || Language == "cuda"))
+      return Argv[I];
+  }
+  return nullptr;
+}
+
 // True when clang will run the linker for this command line.
 static bool willLink(int Argc, char **Argv) {
   bool HasInput = false;
@@ -174,6 +201,15 @@ int main(int Argc, char **Argv) {
     outs().flush();
   }
 
+  if (const char *Cu = cudaInput(Argc, Argv)) {
+    fprintf(stderr,
+            "mstage++: error: '%s' is a CUDA file (.cu): mstage compiles "
+            "standard C++, with kernels as lambdas; rename it to .cpp, or "
+            "give -x c++ before it (see docs/porting-from-cuda.md)\n",
+            Cu);
+    return 1;
+  }
+
   std::vector<std::string> Args = {Clang, "-fplugin=" + Plugin,
                                    "-fpass-plugin=" + Plugin};
   // Installed under /usr (the .deb), the headers are in the compiler's own
@@ -196,6 +232,14 @@ int main(int Argc, char **Argv) {
         return 1;
       }
       AotArchs = Argv[I] + 13;
+      continue;
+    }
+    // -f[no-]mstage-checks: bounds and barrier checks on or off, whatever
+    // the optimization level (mstage/bounds_check.hpp).
+    if (StringRef(Argv[I]) == "-fmstage-checks" ||
+        StringRef(Argv[I]) == "-fno-mstage-checks") {
+      Args.push_back(Argv[I][2] == 'n' ? "-DMSTAGE_BOUNDS_CHECK=0"
+                                       : "-DMSTAGE_BOUNDS_CHECK=1");
       continue;
     }
     Args.push_back(Argv[I]);

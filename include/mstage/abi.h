@@ -303,6 +303,11 @@ int mstage_rt_launch_on_cpu(const void *host_entry, mstage_invoke_fn invoke,
                             const mstage_launch_config *config);
 /* The readable name of the kernel host_entry ("?" if unknown). */
 const char *mstage_rt_kernel_name(const void *host_entry);
+/* Called once per translation unit by the static initializer of
+ * mstage/bounds_check.hpp: whether the unit's bounds and barrier checks are
+ * on (MSTAGE_BOUNDS_CHECK), why (a phrase: "built at -O0"), and the unit's
+ * main file. MSTAGE_TRACE and MSTAGE_STATS say it once per run. Returns on. */
+int mstage_rt_note_checks(int on, const char *reason, const char *unit);
 /* MSTAGE_CHECK_RTOL: the relative tolerance of floating-point comparisons
  * (default 1e-5). */
 double mstage_rt_check_tolerance(void);

@@ -42,19 +42,19 @@ struct array_dim {
   long long lo = 0, hi = -1;
   bool default_lo = true;
 
-  template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
-  array_dim(I n) : lo(0), hi((long long)n - 1) {}
-  template <class I, class J,
-            class = std::enable_if_t<std::is_integral_v<I> &&
-                                     std::is_integral_v<J>>>
-  array_dim(I lo, J hi)
+  template <class _Ip, class = std::enable_if_t<std::is_integral_v<_Ip>>>
+  array_dim(_Ip n) : lo(0), hi((long long)n - 1) {}
+  template <class _Ip, class _Jp,
+            class = std::enable_if_t<std::is_integral_v<_Ip> &&
+                                     std::is_integral_v<_Jp>>>
+  array_dim(_Ip lo, _Jp hi)
       : lo((long long)lo), hi((long long)hi), default_lo(false) {}
 };
 
 // An array's elements as kernels see them: a pointer, the lower bounds and
 // the extents. Trivially copyable; copied into kernels by value. With bounds
 // checks on it also carries the array's name, for the message.
-template <class T, int Rank, class Layout = c_order> class array_view {
+template <class _Tp, int Rank, class Layout = c_order> class array_view {
   static_assert(Rank >= 1 && Rank <= 8,
                 "mstage::array_view<T, Rank>: Rank must be 1 to 8");
   static_assert(std::is_same_v<Layout, c_order> ||
@@ -63,14 +63,15 @@ template <class T, int Rank, class Layout = c_order> class array_view {
                 "mstage::fortran");
 
 public:
-  using element_type = T;
-  using value_type = std::remove_cv_t<T>;
+  using element_type = _Tp;
+  using value_type = std::remove_cv_t<_Tp>;
   using layout = Layout;
   static constexpr int rank() { return Rank; }
 
   array_view() = default;
-  array_view(T *data, const int *lbound, const int *extent,
-             const char *name = "") : data_(data) {
+  array_view(_Tp *data, const int *lbound, const int *extent,
+             const char *name = "")
+      : data_(data) {
     for (int d = 0; d < Rank; ++d) {
       lb_[d] = lbound[d];
       ext_[d] = extent[d];
@@ -89,9 +90,10 @@ public:
 #endif
   }
   // A view of T is a view of const T.
-  template <class U, class = std::enable_if_t<std::is_same_v<const U, T> &&
-                                              !std::is_same_v<U, T>>>
-  array_view(const array_view<U, Rank, Layout> &v)
+  template <class _Up,
+            class = std::enable_if_t<std::is_same_v<const _Up, _Tp> &&
+                                     !std::is_same_v<_Up, _Tp>>>
+  array_view(const array_view<_Up, Rank, Layout> &v)
       : array_view(v.data(), v.lbounds(), v.extents(), "") {
 #if MSTAGE_BOUNDS_CHECK
     std::memcpy(name_, v.checked_name(), sizeof(name_));
@@ -109,20 +111,20 @@ public:
       s *= std::size_t(ext_[d]);
     return s;
   }
-  T *data() const { return data_; }
+  _Tp *data() const { return data_; }
   // The elements in memory order.
-  vector_view<T> flat_view() const { return {data_, size()}; }
+  vector_view<_Tp> flat_view() const { return {data_, size()}; }
   void use_on(stream_ref) const {}
 #if MSTAGE_BOUNDS_CHECK
   const char *checked_name() const { return name_; }
 #endif
 
   // a(i0, i1, ...): one int index per dimension, within its bounds.
-  template <class... I>
-  T &operator()(detail::index_arg first, I... rest) const {
-    static_assert(sizeof...(I) + 1 == Rank,
+  template <class... _Ip>
+  _Tp &operator()(detail::index_arg first, _Ip... rest) const {
+    static_assert(sizeof...(_Ip) + 1 == Rank,
                   "mstage::array: give one index per dimension");
-    static_assert((std::is_integral_v<I> && ...),
+    static_assert((std::is_integral_v<_Ip> && ...),
                   "mstage::array: indices are integers");
 #if MSTAGE_BOUNDS_CHECK
     const long long idx[Rank] = {(long long)first.value, (long long)rest...};
@@ -144,7 +146,7 @@ public:
   }
 
 private:
-  T *data_ = nullptr;
+  _Tp *data_ = nullptr;
   int lb_[Rank] = {};
   int ext_[Rank] = {};
 #if MSTAGE_BOUNDS_CHECK
@@ -154,28 +156,27 @@ private:
 
 // Owns its elements in device memory (a device_vector); not copyable, as a
 // device_vector. The name is for messages.
-template <class T, int Rank, class Layout = c_order> class array {
+template <class _Tp, int Rank, class Layout = c_order> class array {
 public:
-  using value_type = T;
-  using view_type = array_view<T, Rank, Layout>;
-  using const_view_type = array_view<const T, Rank, Layout>;
+  using value_type = _Tp;
+  using view_type = array_view<_Tp, Rank, Layout>;
+  using const_view_type = array_view<const _Tp, Rank, Layout>;
   static constexpr int rank() { return Rank; }
 
-  template <int R = Rank, std::enable_if_t<R == 1, int> = 0>
+  template <int _Rp = Rank, std::enable_if_t<_Rp == 1, int> = 0>
   array(std::string name, array_dim d0) : name_(std::move(name)) {
     init({d0});
   }
-  template <int R = Rank, std::enable_if_t<R == 2, int> = 0>
-  array(std::string name, array_dim d0, array_dim d1)
-      : name_(std::move(name)) {
+  template <int _Rp = Rank, std::enable_if_t<_Rp == 2, int> = 0>
+  array(std::string name, array_dim d0, array_dim d1) : name_(std::move(name)) {
     init({d0, d1});
   }
-  template <int R = Rank, std::enable_if_t<R == 3, int> = 0>
+  template <int _Rp = Rank, std::enable_if_t<_Rp == 3, int> = 0>
   array(std::string name, array_dim d0, array_dim d1, array_dim d2)
       : name_(std::move(name)) {
     init({d0, d1, d2});
   }
-  template <int R = Rank, std::enable_if_t<R == 4, int> = 0>
+  template <int _Rp = Rank, std::enable_if_t<_Rp == 4, int> = 0>
   array(std::string name, array_dim d0, array_dim d1, array_dim d2,
         array_dim d3)
       : name_(std::move(name)) {
@@ -187,21 +188,21 @@ public:
   int lbound(int d) const { return lb_[checked_dim(d)]; }
   int ubound(int d) const { return lb_[checked_dim(d)] + ext_[d] - 1; }
   std::size_t size() const { return data_.size(); }
-  T *data() const { return data_.data(); }
+  _Tp *data() const { return data_.data(); }
 
   view_type view() { return view_type(data_.data(), lb_, ext_, name_.c_str()); }
   const_view_type view() const {
     return const_view_type(data_.data(), lb_, ext_, name_.c_str());
   }
-  vector_view<T> flat_view() { return data_.view(); }
-  vector_view<const T> flat_view() const { return data_.view(); }
+  vector_view<_Tp> flat_view() { return data_.view(); }
+  vector_view<const _Tp> flat_view() const { return data_.view(); }
   void use_on(stream_ref s) const { data_.use_on(s); }
 
   // The host mirror: the elements in memory order (waits for the current
   // stream), and back.
-  std::vector<T> to_host() const { return data_.download(); }
-  void to_host(std::vector<T> &host) const { data_.download(host); }
-  void from_host(const std::vector<T> &host) {
+  std::vector<_Tp> to_host() const { return data_.download(); }
+  void to_host(std::vector<_Tp> &host) const { data_.download(host); }
+  void from_host(const std::vector<_Tp> &host) {
     if (host.size() != data_.size())
       throw error("mstage::array::from_host: '" + name_ + "' has " +
                   std::to_string(data_.size()) + " elements, the host " +
@@ -229,7 +230,7 @@ private:
       n *= std::size_t(ext_[d]);
       ++d;
     }
-    data_ = device_vector<T>(n);
+    data_ = device_vector<_Tp>(n);
   }
   int checked_dim(int d) const {
     if (d < 0 || d >= Rank)
@@ -242,13 +243,13 @@ private:
   std::string name_;
   int lb_[Rank] = {};
   int ext_[Rank] = {};
-  device_vector<T> data_;
+  device_vector<_Tp> data_;
 };
 
 namespace detail {
-template <class T> struct is_mstage_array : std::false_type {};
-template <class T, int Rank, class Layout>
-struct is_mstage_array<array<T, Rank, Layout>> : std::true_type {};
+template <class _Tp> struct is_mstage_array : std::false_type {};
+template <class _Tp, int Rank, class Layout>
+struct is_mstage_array<array<_Tp, Rank, Layout>> : std::true_type {};
 
 // An array passes its view: nothing is copied. Not compared by
 // MSTAGE_CHECK=cpu.

@@ -31,12 +31,12 @@
 // for (the string is a contract with that pass); device scope needs none. A
 // macro, not a function, so that even unoptimized IR has the mark right on the
 // atomic's pointer operand, where the pass finds it before inlining.
-#define MSTAGE_SCOPED_POINTER(S, P)                                            \
-  ((S) == ::mstage::scope::block                                               \
-       ? reinterpret_cast<decltype(P)>(                                        \
-             __builtin_annotation(reinterpret_cast<std::uintptr_t>(P),         \
+#define MSTAGE_SCOPED_POINTER(_Sp, _Pp)                                        \
+  ((_Sp) == ::mstage::scope::block                                             \
+       ? reinterpret_cast<decltype(_Pp)>(                                      \
+             __builtin_annotation(reinterpret_cast<std::uintptr_t>(_Pp),       \
                                   "mstage.atomic.scope.block"))                \
-       : (P))
+       : (_Pp))
 
 namespace mstage {
 
@@ -57,39 +57,39 @@ static_assert(int(std::memory_order_relaxed) == __ATOMIC_RELAXED &&
                   int(std::memory_order_seq_cst) == __ATOMIC_SEQ_CST,
               "std::memory_order does not match the __ATOMIC_* constants");
 
-constexpr int order(std::memory_order O) { return int(O); }
+constexpr int order(std::memory_order _Ord) { return int(_Ord); }
 
 // The failure order implied by a compare-exchange's single order.
-constexpr std::memory_order failureOrder(std::memory_order O) {
-  return O == std::memory_order_acq_rel   ? std::memory_order_acquire
-         : O == std::memory_order_release ? std::memory_order_relaxed
-                                          : O;
+constexpr std::memory_order failureOrder(std::memory_order _Ord) {
+  return _Ord == std::memory_order_acq_rel   ? std::memory_order_acquire
+         : _Ord == std::memory_order_release ? std::memory_order_relaxed
+                                             : _Ord;
 }
 
-template <class T>
+template <class _Tp>
 inline constexpr bool isAtomicInteger =
-    std::is_integral_v<T> && !std::is_same_v<T, bool> &&
-    (sizeof(T) == 4 || sizeof(T) == 8);
+    std::is_integral_v<_Tp> && !std::is_same_v<_Tp, bool> &&
+    (sizeof(_Tp) == 4 || sizeof(_Tp) == 8);
 
-template <class T>
+template <class _Tp>
 inline constexpr bool isAtomicFloat =
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
+    std::is_same_v<_Tp, float> || std::is_same_v<_Tp, double>;
 
 } // namespace detail
 
-template <class T, scope S = scope::device> class atomic_ref {
+template <class _Tp, scope _Sp = scope::device> class atomic_ref {
 public:
-  using value_type = T;
-  static constexpr scope scope_value = S;
-  static constexpr std::size_t required_alignment = sizeof(T);
+  using value_type = _Tp;
+  static constexpr scope scope_value = _Sp;
+  static constexpr std::size_t required_alignment = sizeof(_Tp);
   static constexpr bool is_always_lock_free = true;
 
   // The checks are here, not in the class, so that a bad T gives one error
   // rather than one for every use of the class.
-  explicit atomic_ref(T &Obj) : ptr_(&Obj) {
-    static_assert(!std::is_const_v<T> && !std::is_volatile_v<T>,
+  explicit atomic_ref(_Tp &Obj) : ptr_(&Obj) {
+    static_assert(!std::is_const_v<_Tp> && !std::is_volatile_v<_Tp>,
                   "mstage::atomic_ref<T>: T must not be const or volatile");
-    static_assert(detail::isAtomicInteger<T> || detail::isAtomicFloat<T>,
+    static_assert(detail::isAtomicInteger<_Tp> || detail::isAtomicFloat<_Tp>,
                   "mstage::atomic_ref<T>: T must be a 4- or 8-byte integer "
                   "(int, unsigned, long long, ...), float or double; the GPU "
                   "has no atomics for other types");
@@ -97,110 +97,129 @@ public:
   atomic_ref(const atomic_ref &) = default;
   atomic_ref &operator=(const atomic_ref &) = delete;
 
-  T *address() const { return ptr_; }
+  _Tp *address() const { return ptr_; }
 
-  T load(std::memory_order O = std::memory_order_seq_cst) const {
-    T R;
-    __atomic_load(MSTAGE_SCOPED_POINTER(S, ptr_), &R, detail::order(O));
-    return R;
+  _Tp load(std::memory_order _Ord = std::memory_order_seq_cst) const {
+    _Tp _Rp;
+    __atomic_load(MSTAGE_SCOPED_POINTER(_Sp, ptr_), &_Rp, detail::order(_Ord));
+    return _Rp;
   }
-  void store(T V, std::memory_order O = std::memory_order_seq_cst) const {
-    __atomic_store(MSTAGE_SCOPED_POINTER(S, ptr_), &V, detail::order(O));
+  void store(_Tp _Vp,
+             std::memory_order _Ord = std::memory_order_seq_cst) const {
+    __atomic_store(MSTAGE_SCOPED_POINTER(_Sp, ptr_), &_Vp, detail::order(_Ord));
   }
-  T exchange(T V, std::memory_order O = std::memory_order_seq_cst) const {
-    T R;
-    __atomic_exchange(MSTAGE_SCOPED_POINTER(S, ptr_), &V, &R, detail::order(O));
-    return R;
+  _Tp exchange(_Tp _Vp,
+               std::memory_order _Ord = std::memory_order_seq_cst) const {
+    _Tp _Rp;
+    __atomic_exchange(MSTAGE_SCOPED_POINTER(_Sp, ptr_), &_Vp, &_Rp,
+                      detail::order(_Ord));
+    return _Rp;
   }
-  operator T() const { return load(); }
-  T operator=(T V) const {
-    store(V);
-    return V;
+  operator _Tp() const { return load(); }
+  _Tp operator=(_Tp _Vp) const {
+    store(_Vp);
+    return _Vp;
   }
 
   // Compares bit patterns, as std::atomic_ref does (so -0.0 != +0.0 here).
-  bool compare_exchange_weak(T &Expected, T Desired, std::memory_order Success,
+  bool compare_exchange_weak(_Tp &Expected, _Tp Desired,
+                             std::memory_order Success,
                              std::memory_order Failure) const {
-    return __atomic_compare_exchange(MSTAGE_SCOPED_POINTER(S, ptr_), &Expected,
-                                     &Desired, true, detail::order(Success),
-                                     detail::order(Failure));
+    return __atomic_compare_exchange(
+        MSTAGE_SCOPED_POINTER(_Sp, ptr_), &Expected, &Desired, true,
+        detail::order(Success), detail::order(Failure));
   }
-  bool compare_exchange_strong(T &Expected, T Desired,
+  bool compare_exchange_strong(_Tp &Expected, _Tp Desired,
                                std::memory_order Success,
                                std::memory_order Failure) const {
-    return __atomic_compare_exchange(MSTAGE_SCOPED_POINTER(S, ptr_), &Expected,
-                                     &Desired, false, detail::order(Success),
-                                     detail::order(Failure));
+    return __atomic_compare_exchange(
+        MSTAGE_SCOPED_POINTER(_Sp, ptr_), &Expected, &Desired, false,
+        detail::order(Success), detail::order(Failure));
   }
-  bool
-  compare_exchange_weak(T &Expected, T Desired,
-                        std::memory_order O = std::memory_order_seq_cst) const {
-    return compare_exchange_weak(Expected, Desired, O, detail::failureOrder(O));
+  bool compare_exchange_weak(
+      _Tp &Expected, _Tp Desired,
+      std::memory_order _Ord = std::memory_order_seq_cst) const {
+    return compare_exchange_weak(Expected, Desired, _Ord,
+                                 detail::failureOrder(_Ord));
   }
   bool compare_exchange_strong(
-      T &Expected, T Desired,
-      std::memory_order O = std::memory_order_seq_cst) const {
-    return compare_exchange_strong(Expected, Desired, O,
-                                   detail::failureOrder(O));
+      _Tp &Expected, _Tp Desired,
+      std::memory_order _Ord = std::memory_order_seq_cst) const {
+    return compare_exchange_strong(Expected, Desired, _Ord,
+                                   detail::failureOrder(_Ord));
   }
 
-  T fetch_add(T V, std::memory_order O = std::memory_order_seq_cst) const {
-    return __atomic_fetch_add(MSTAGE_SCOPED_POINTER(S, ptr_), V,
-                              detail::order(O));
+  _Tp fetch_add(_Tp _Vp,
+                std::memory_order _Ord = std::memory_order_seq_cst) const {
+    return __atomic_fetch_add(MSTAGE_SCOPED_POINTER(_Sp, ptr_), _Vp,
+                              detail::order(_Ord));
   }
-  T fetch_sub(T V, std::memory_order O = std::memory_order_seq_cst) const {
-    return __atomic_fetch_sub(MSTAGE_SCOPED_POINTER(S, ptr_), V,
-                              detail::order(O));
+  _Tp fetch_sub(_Tp _Vp,
+                std::memory_order _Ord = std::memory_order_seq_cst) const {
+    return __atomic_fetch_sub(MSTAGE_SCOPED_POINTER(_Sp, ptr_), _Vp,
+                              detail::order(_Ord));
   }
   // For floats, C++26's semantics: a NaN operand is ignored (atomicrmw
   // fmin/fmax, that is minnum/maxnum), and the device orders -0.0 below
   // +0.0 (PTX min/max); see docs/architecture.md.
-  T fetch_min(T V, std::memory_order O = std::memory_order_seq_cst) const {
-    return __atomic_fetch_min(MSTAGE_SCOPED_POINTER(S, ptr_), V,
-                              detail::order(O));
+  _Tp fetch_min(_Tp _Vp,
+                std::memory_order _Ord = std::memory_order_seq_cst) const {
+    return __atomic_fetch_min(MSTAGE_SCOPED_POINTER(_Sp, ptr_), _Vp,
+                              detail::order(_Ord));
   }
-  T fetch_max(T V, std::memory_order O = std::memory_order_seq_cst) const {
-    return __atomic_fetch_max(MSTAGE_SCOPED_POINTER(S, ptr_), V,
-                              detail::order(O));
-  }
-
-  template <class U = T, std::enable_if_t<detail::isAtomicInteger<U>, int> = 0>
-  T fetch_and(T V, std::memory_order O = std::memory_order_seq_cst) const {
-    return __atomic_fetch_and(MSTAGE_SCOPED_POINTER(S, ptr_), V,
-                              detail::order(O));
-  }
-  template <class U = T, std::enable_if_t<detail::isAtomicInteger<U>, int> = 0>
-  T fetch_or(T V, std::memory_order O = std::memory_order_seq_cst) const {
-    return __atomic_fetch_or(MSTAGE_SCOPED_POINTER(S, ptr_), V,
-                             detail::order(O));
-  }
-  template <class U = T, std::enable_if_t<detail::isAtomicInteger<U>, int> = 0>
-  T fetch_xor(T V, std::memory_order O = std::memory_order_seq_cst) const {
-    return __atomic_fetch_xor(MSTAGE_SCOPED_POINTER(S, ptr_), V,
-                              detail::order(O));
+  _Tp fetch_max(_Tp _Vp,
+                std::memory_order _Ord = std::memory_order_seq_cst) const {
+    return __atomic_fetch_max(MSTAGE_SCOPED_POINTER(_Sp, ptr_), _Vp,
+                              detail::order(_Ord));
   }
 
-  T operator+=(T V) const { return fetch_add(V) + V; }
-  T operator-=(T V) const { return fetch_sub(V) - V; }
-  template <class U = T, std::enable_if_t<detail::isAtomicInteger<U>, int> = 0>
-  T operator++() const {
+  template <class _Up = _Tp,
+            std::enable_if_t<detail::isAtomicInteger<_Up>, int> = 0>
+  _Tp fetch_and(_Tp _Vp,
+                std::memory_order _Ord = std::memory_order_seq_cst) const {
+    return __atomic_fetch_and(MSTAGE_SCOPED_POINTER(_Sp, ptr_), _Vp,
+                              detail::order(_Ord));
+  }
+  template <class _Up = _Tp,
+            std::enable_if_t<detail::isAtomicInteger<_Up>, int> = 0>
+  _Tp fetch_or(_Tp _Vp,
+               std::memory_order _Ord = std::memory_order_seq_cst) const {
+    return __atomic_fetch_or(MSTAGE_SCOPED_POINTER(_Sp, ptr_), _Vp,
+                             detail::order(_Ord));
+  }
+  template <class _Up = _Tp,
+            std::enable_if_t<detail::isAtomicInteger<_Up>, int> = 0>
+  _Tp fetch_xor(_Tp _Vp,
+                std::memory_order _Ord = std::memory_order_seq_cst) const {
+    return __atomic_fetch_xor(MSTAGE_SCOPED_POINTER(_Sp, ptr_), _Vp,
+                              detail::order(_Ord));
+  }
+
+  _Tp operator+=(_Tp _Vp) const { return fetch_add(_Vp) + _Vp; }
+  _Tp operator-=(_Tp _Vp) const { return fetch_sub(_Vp) - _Vp; }
+  template <class _Up = _Tp,
+            std::enable_if_t<detail::isAtomicInteger<_Up>, int> = 0>
+  _Tp operator++() const {
     return fetch_add(1) + 1;
   }
-  template <class U = T, std::enable_if_t<detail::isAtomicInteger<U>, int> = 0>
-  T operator++(int) const {
+  template <class _Up = _Tp,
+            std::enable_if_t<detail::isAtomicInteger<_Up>, int> = 0>
+  _Tp operator++(int) const {
     return fetch_add(1);
   }
-  template <class U = T, std::enable_if_t<detail::isAtomicInteger<U>, int> = 0>
-  T operator--() const {
+  template <class _Up = _Tp,
+            std::enable_if_t<detail::isAtomicInteger<_Up>, int> = 0>
+  _Tp operator--() const {
     return fetch_sub(1) - 1;
   }
-  template <class U = T, std::enable_if_t<detail::isAtomicInteger<U>, int> = 0>
-  T operator--(int) const {
+  template <class _Up = _Tp,
+            std::enable_if_t<detail::isAtomicInteger<_Up>, int> = 0>
+  _Tp operator--(int) const {
     return fetch_sub(1);
   }
 
 private:
-  T *ptr_;
+  _Tp *ptr_;
 };
 
 // CUDA's atomicAdd & co. as free functions: relaxed order (no fences), device
@@ -215,101 +234,112 @@ private:
 // The operand's type is taken from the pointer, so atomic_add(&f, 1) on a
 // float* adds 1.0f, as CUDA's overloads do.
 namespace detail {
-template <class T> struct identity { using type = T; };
-template <class T> using identity_t = typename identity<T>::type;
+template <class _Tp> struct identity {
+  using type = _Tp;
+};
+template <class _Tp> using identity_t = typename identity<_Tp>::type;
 
 // Each returns whether T passed, so that a function that fails one says so in
 // its one error and compiles no atomic builtin on the bad type.
-template <class T> constexpr bool checkAtomicFree() {
-  static_assert(!std::is_const_v<T> && !std::is_volatile_v<T>,
+template <class _Tp> constexpr bool checkAtomicFree() {
+  static_assert(!std::is_const_v<_Tp> && !std::is_volatile_v<_Tp>,
                 "mstage::atomic_*: the pointer must not point to const or "
                 "volatile");
-  static_assert(isAtomicInteger<T> || isAtomicFloat<T>,
+  static_assert(isAtomicInteger<_Tp> || isAtomicFloat<_Tp>,
                 "mstage::atomic_*: T must be a 4- or 8-byte integer (int, "
                 "unsigned, long long, ...), float or double; the GPU has no "
                 "atomics for other types");
-  return !std::is_const_v<T> && !std::is_volatile_v<T> &&
-         (isAtomicInteger<T> || isAtomicFloat<T>);
+  return !std::is_const_v<_Tp> && !std::is_volatile_v<_Tp> &&
+         (isAtomicInteger<_Tp> || isAtomicFloat<_Tp>);
 }
-template <class T> constexpr bool checkAtomicInteger() {
-  if (!checkAtomicFree<T>())
+template <class _Tp> constexpr bool checkAtomicInteger() {
+  if (!checkAtomicFree<_Tp>())
     return false;
-  static_assert(isAtomicInteger<T>,
+  static_assert(isAtomicInteger<_Tp>,
                 "mstage::atomic_and/or/xor/cas: T must be a 4- or 8-byte "
                 "integer; for float or double use atomic_ref's "
                 "compare_exchange on the same bits");
-  return isAtomicInteger<T>;
+  return isAtomicInteger<_Tp>;
 }
 } // namespace detail
 
-template <scope S = scope::device, class T>
-T atomic_add(T *P, detail::identity_t<T> V) {
-  if constexpr (!detail::checkAtomicFree<T>())
-    return V;
+template <scope _Sp = scope::device, class _Tp>
+_Tp atomic_add(_Tp *_Pp, detail::identity_t<_Tp> _Vp) {
+  if constexpr (!detail::checkAtomicFree<_Tp>())
+    return _Vp;
   else
-    return __atomic_fetch_add(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+    return __atomic_fetch_add(MSTAGE_SCOPED_POINTER(_Sp, _Pp), _Vp,
+                              __ATOMIC_RELAXED);
 }
-template <scope S = scope::device, class T>
-T atomic_sub(T *P, detail::identity_t<T> V) {
-  if constexpr (!detail::checkAtomicFree<T>())
-    return V;
+template <scope _Sp = scope::device, class _Tp>
+_Tp atomic_sub(_Tp *_Pp, detail::identity_t<_Tp> _Vp) {
+  if constexpr (!detail::checkAtomicFree<_Tp>())
+    return _Vp;
   else
-    return __atomic_fetch_sub(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+    return __atomic_fetch_sub(MSTAGE_SCOPED_POINTER(_Sp, _Pp), _Vp,
+                              __ATOMIC_RELAXED);
 }
 // Floats as atomic_ref::fetch_min/fetch_max: a NaN operand is ignored.
-template <scope S = scope::device, class T>
-T atomic_min(T *P, detail::identity_t<T> V) {
-  if constexpr (!detail::checkAtomicFree<T>())
-    return V;
+template <scope _Sp = scope::device, class _Tp>
+_Tp atomic_min(_Tp *_Pp, detail::identity_t<_Tp> _Vp) {
+  if constexpr (!detail::checkAtomicFree<_Tp>())
+    return _Vp;
   else
-    return __atomic_fetch_min(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+    return __atomic_fetch_min(MSTAGE_SCOPED_POINTER(_Sp, _Pp), _Vp,
+                              __ATOMIC_RELAXED);
 }
-template <scope S = scope::device, class T>
-T atomic_max(T *P, detail::identity_t<T> V) {
-  if constexpr (!detail::checkAtomicFree<T>())
-    return V;
+template <scope _Sp = scope::device, class _Tp>
+_Tp atomic_max(_Tp *_Pp, detail::identity_t<_Tp> _Vp) {
+  if constexpr (!detail::checkAtomicFree<_Tp>())
+    return _Vp;
   else
-    return __atomic_fetch_max(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+    return __atomic_fetch_max(MSTAGE_SCOPED_POINTER(_Sp, _Pp), _Vp,
+                              __ATOMIC_RELAXED);
 }
-template <scope S = scope::device, class T>
-T atomic_exch(T *P, detail::identity_t<T> V) {
-  if constexpr (!detail::checkAtomicFree<T>()) {
-    return V;
+template <scope _Sp = scope::device, class _Tp>
+_Tp atomic_exch(_Tp *_Pp, detail::identity_t<_Tp> _Vp) {
+  if constexpr (!detail::checkAtomicFree<_Tp>()) {
+    return _Vp;
   } else {
-    T R;
-    __atomic_exchange(MSTAGE_SCOPED_POINTER(S, P), &V, &R, __ATOMIC_RELAXED);
-    return R;
+    _Tp _Rp;
+    __atomic_exchange(MSTAGE_SCOPED_POINTER(_Sp, _Pp), &_Vp, &_Rp,
+                      __ATOMIC_RELAXED);
+    return _Rp;
   }
 }
-template <scope S = scope::device, class T>
-T atomic_and(T *P, detail::identity_t<T> V) {
-  if constexpr (!detail::checkAtomicInteger<T>())
-    return V;
+template <scope _Sp = scope::device, class _Tp>
+_Tp atomic_and(_Tp *_Pp, detail::identity_t<_Tp> _Vp) {
+  if constexpr (!detail::checkAtomicInteger<_Tp>())
+    return _Vp;
   else
-    return __atomic_fetch_and(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+    return __atomic_fetch_and(MSTAGE_SCOPED_POINTER(_Sp, _Pp), _Vp,
+                              __ATOMIC_RELAXED);
 }
-template <scope S = scope::device, class T>
-T atomic_or(T *P, detail::identity_t<T> V) {
-  if constexpr (!detail::checkAtomicInteger<T>())
-    return V;
+template <scope _Sp = scope::device, class _Tp>
+_Tp atomic_or(_Tp *_Pp, detail::identity_t<_Tp> _Vp) {
+  if constexpr (!detail::checkAtomicInteger<_Tp>())
+    return _Vp;
   else
-    return __atomic_fetch_or(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+    return __atomic_fetch_or(MSTAGE_SCOPED_POINTER(_Sp, _Pp), _Vp,
+                             __ATOMIC_RELAXED);
 }
-template <scope S = scope::device, class T>
-T atomic_xor(T *P, detail::identity_t<T> V) {
-  if constexpr (!detail::checkAtomicInteger<T>())
-    return V;
+template <scope _Sp = scope::device, class _Tp>
+_Tp atomic_xor(_Tp *_Pp, detail::identity_t<_Tp> _Vp) {
+  if constexpr (!detail::checkAtomicInteger<_Tp>())
+    return _Vp;
   else
-    return __atomic_fetch_xor(MSTAGE_SCOPED_POINTER(S, P), V, __ATOMIC_RELAXED);
+    return __atomic_fetch_xor(MSTAGE_SCOPED_POINTER(_Sp, _Pp), _Vp,
+                              __ATOMIC_RELAXED);
 }
 // As atomicCAS: stores Desired if *P holds Compare, and returns what *P held
 // (equal to Compare when it stored).
-template <scope S = scope::device, class T>
-T atomic_cas(T *P, detail::identity_t<T> Compare,
-             detail::identity_t<T> Desired) {
-  if constexpr (detail::checkAtomicInteger<T>())
-    __atomic_compare_exchange(MSTAGE_SCOPED_POINTER(S, P), &Compare, &Desired,
-                              false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+template <scope _Sp = scope::device, class _Tp>
+_Tp atomic_cas(_Tp *_Pp, detail::identity_t<_Tp> Compare,
+               detail::identity_t<_Tp> Desired) {
+  if constexpr (detail::checkAtomicInteger<_Tp>())
+    __atomic_compare_exchange(MSTAGE_SCOPED_POINTER(_Sp, _Pp), &Compare,
+                              &Desired, false, __ATOMIC_RELAXED,
+                              __ATOMIC_RELAXED);
   return Compare;
 }
 

@@ -1,25 +1,38 @@
-// Bounds checks for the element accesses of mstage's views.
+// Bounds checks for the element accesses of mstage's views, and barrier and
+// shared-memory checks: "the checks".
 //
-// The macro MSTAGE_BOUNDS_CHECK, given when compiling, turns them on
-// (-DMSTAGE_BOUNDS_CHECK=1) or off (=0); left undefined, they follow
-// assert(): on unless NDEBUG is defined. It is not an environment variable:
-// the runtime only says that one of that name changes nothing. A failed
-// check reports the file and line of the access, the index and the size, and
-// stops: on the device the launch fails with CUDA_ERROR_ASSERT, on the host
-// the program aborts. Turned off, a check compiles to nothing.
+// They are on in unoptimized builds and off in optimized ones, unless asked:
+// the macro MSTAGE_BOUNDS_CHECK, given when compiling, turns them on
+// (-DMSTAGE_BOUNDS_CHECK=1, or mstage++ -fmstage-checks) or off (=0, or
+// -fno-mstage-checks). Left undefined, they are off with NDEBUG defined, off
+// when optimizing (__OPTIMIZE__: -O1 and above, so that mstage++ -O2 is
+// measured against nvcc -O3 without them) and on otherwise (-O0, clang's
+// default). It is not an environment variable: the runtime only says that
+// one of that name changes nothing. A failed check reports the file and line
+// of the access, the index and the size, and stops: on the device the launch
+// fails with CUDA_ERROR_ASSERT, on the host the program aborts. Turned off, a
+// check compiles to nothing. Each translation unit tells the runtime what it
+// chose and why, which MSTAGE_TRACE and MSTAGE_STATS say once per run.
 #ifndef MSTAGE_BOUNDS_CHECK_HPP
 #define MSTAGE_BOUNDS_CHECK_HPP
 
+#include "mstage/abi.h"
 #include "mstage/builtins.h"
 
 #include <cstddef>
 
-#ifndef MSTAGE_BOUNDS_CHECK
-#ifdef NDEBUG
+#if defined(MSTAGE_BOUNDS_CHECK)
+#define MSTAGE_CHECKS_REASON_                                                  \
+  "asked: -f[no-]mstage-checks or -DMSTAGE_BOUNDS_CHECK"
+#elif defined(NDEBUG)
 #define MSTAGE_BOUNDS_CHECK 0
+#define MSTAGE_CHECKS_REASON_ "built with NDEBUG"
+#elif defined(__OPTIMIZE__)
+#define MSTAGE_BOUNDS_CHECK 0
+#define MSTAGE_CHECKS_REASON_ "built at -O1 or above"
 #else
 #define MSTAGE_BOUNDS_CHECK 1
-#endif
+#define MSTAGE_CHECKS_REASON_ "built at -O0"
 #endif
 
 namespace mstage::detail {
@@ -84,5 +97,12 @@ inline void block_barrier([[maybe_unused]] source_place place) {
 }
 
 } // namespace mstage::detail
+
+// Tells the runtime, once per translation unit, whether this unit's kernels
+// check and why (internal linkage: one per unit, not merged across units).
+namespace {
+[[maybe_unused]] const int mstage_checks_noted_ = mstage_rt_note_checks(
+    MSTAGE_BOUNDS_CHECK, MSTAGE_CHECKS_REASON_, __BASE_FILE__);
+} // namespace
 
 #endif

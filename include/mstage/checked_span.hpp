@@ -16,38 +16,38 @@ namespace mstage::detail {
 
 // What names the view in a failed check's message. Element access does not
 // change the view, so the accessors are const, as for std::span.
-template <class T, const char *What> class checked_span {
+template <class _Tp, const char *What> class checked_span {
 public:
-  using value_type = std::remove_cv_t<T>;
-  using element_type = T;
+  using value_type = std::remove_cv_t<_Tp>;
+  using element_type = _Tp;
   using size_type = std::size_t;
-  using reference = T &;
-  using pointer = T *;
-  using iterator = T *;
+  using reference = _Tp &;
+  using pointer = _Tp *;
+  using iterator = _Tp *;
 
   checked_span() = default;
-  checked_span(T *data, std::size_t size) : data_(data), size_(size) {}
+  checked_span(_Tp *data, std::size_t size) : data_(data), size_(size) {}
 
   std::size_t size() const { return size_; }
-  std::size_t size_bytes() const { return size_ * sizeof(T); }
+  std::size_t size_bytes() const { return size_ * sizeof(_Tp); }
   bool empty() const { return size_ == 0; }
-  T *data() const { return data_; }
-  T &operator[](index_arg i) const { return data_[checked(i, size_, What)]; }
-  T *begin() const { return data_; }
-  T *end() const { return data_ + size_; }
-  T &front(source_place p = source_place()) const {
+  _Tp *data() const { return data_; }
+  _Tp &operator[](index_arg i) const { return data_[checked(i, size_, What)]; }
+  _Tp *begin() const { return data_; }
+  _Tp *end() const { return data_ + size_; }
+  _Tp &front(source_place p = source_place()) const {
     return (*this)[make_index(0, p)];
   }
-  T &back(source_place p = source_place()) const {
+  _Tp &back(source_place p = source_place()) const {
     return (*this)[make_index(size_ - 1, p)];
   }
 
 #if __cplusplus >= 202002L
-  operator std::span<T>() const { return {data_, size_}; }
+  operator std::span<_Tp>() const { return {data_, size_}; }
 #endif
 
 private:
-  T *data_ = nullptr;
+  _Tp *data_ = nullptr;
   std::size_t size_ = 0;
 };
 

@@ -53,13 +53,14 @@ public:
 inline thread_block this_thread_block() { return {}; }
 
 namespace detail {
-template <unsigned N>
-inline constexpr bool isTileSize = N >= 1 && N <= 32 && (N & (N - 1)) == 0;
+template <unsigned _Np>
+inline constexpr bool isTileSize =
+    _Np >= 1 && _Np <= 32 && (_Np & (_Np - 1)) == 0;
 } // namespace detail
 
 // N consecutive threads of a block (or of a larger tile).
-template <unsigned N> class thread_block_tile {
-  static_assert(detail::isTileSize<N>,
+template <unsigned _Np> class thread_block_tile {
+  static_assert(detail::isTileSize<_Np>,
                 "mstage::cg::tiled_partition<N>: N must be 1, 2, 4, 8, 16 or "
                 "32 (a power of 2 that fits in a warp)");
 
@@ -69,19 +70,19 @@ public:
   thread_block_tile(unsigned ParentRank, unsigned ParentSize)
       : parentRank_(ParentRank), parentSize_(ParentSize) {}
 
-  static constexpr unsigned size() { return N; }
-  static constexpr unsigned num_threads() { return N; }
-  unsigned thread_rank() const { return parentRank_ % N; }
+  static constexpr unsigned size() { return _Np; }
+  static constexpr unsigned num_threads() { return _Np; }
+  unsigned thread_rank() const { return parentRank_ % _Np; }
   // Which tile of the parent this is, and how many tiles the parent has.
-  unsigned meta_group_rank() const { return parentRank_ / N; }
-  unsigned meta_group_size() const { return (parentSize_ + N - 1) / N; }
+  unsigned meta_group_rank() const { return parentRank_ / _Np; }
+  unsigned meta_group_size() const { return (parentSize_ + _Np - 1) / _Np; }
 
   // The tile's lanes in the warp.
   unsigned mask() const {
-    if constexpr (N == 32)
+    if constexpr (_Np == 32)
       return warp::full_mask;
     else
-      return ((1u << N) - 1) << (warp::lane_id() & ~(N - 1));
+      return ((1u << _Np) - 1) << (warp::lane_id() & ~(_Np - 1));
   }
   // A barrier for the tile's threads (CUDA's __syncwarp with its mask).
   void sync() const { warp::sync(mask()); }
@@ -90,17 +91,17 @@ public:
   // src_rank % N; of thread_rank() + delta, or the caller's own past the end
   // of the tile; of thread_rank() - delta, or the caller's own below 0; of
   // thread_rank() ^ lane_mask.
-  template <class T> T shfl(T v, int src_rank) const {
-    return warp::shfl(v, src_rank, mask(), int(N));
+  template <class _Tp> _Tp shfl(_Tp v, int src_rank) const {
+    return warp::shfl(v, src_rank, mask(), int(_Np));
   }
-  template <class T> T shfl_down(T v, unsigned delta) const {
-    return warp::shfl_down(v, delta, mask(), int(N));
+  template <class _Tp> _Tp shfl_down(_Tp v, unsigned delta) const {
+    return warp::shfl_down(v, delta, mask(), int(_Np));
   }
-  template <class T> T shfl_up(T v, unsigned delta) const {
-    return warp::shfl_up(v, delta, mask(), int(N));
+  template <class _Tp> _Tp shfl_up(_Tp v, unsigned delta) const {
+    return warp::shfl_up(v, delta, mask(), int(_Np));
   }
-  template <class T> T shfl_xor(T v, int lane_mask) const {
-    return warp::shfl_xor(v, lane_mask, mask(), int(N));
+  template <class _Tp> _Tp shfl_xor(_Tp v, int lane_mask) const {
+    return warp::shfl_xor(v, lane_mask, mask(), int(_Np));
   }
 
   // Votes of the tile; bit i of ballot is thread rank i's predicate.
@@ -110,7 +111,7 @@ public:
   // the same vote.sync with their own masks.
   unsigned ballot(bool pred) const {
     return (warp::ballot(pred, mask()) & mask()) >>
-           (warp::lane_id() & ~(N - 1));
+           (warp::lane_id() & ~(_Np - 1));
   }
 
 private:
@@ -119,21 +120,21 @@ private:
 };
 
 // Splits the block into tiles of N threads.
-template <unsigned N>
-thread_block_tile<N> tiled_partition(const thread_block &Block) {
-  return thread_block_tile<N>(Block.thread_rank(), Block.size());
+template <unsigned _Np>
+thread_block_tile<_Np> tiled_partition(const thread_block &Block) {
+  return thread_block_tile<_Np>(Block.thread_rank(), Block.size());
 }
 
 // Splits a tile of M threads into tiles of N.
-template <unsigned N, unsigned M>
-thread_block_tile<N> tiled_partition(const thread_block_tile<M> &Tile) {
-  static_assert(N <= M, "mstage::cg::tiled_partition<N>(tile): N must not "
-                        "exceed the size of the tile it partitions");
-  return thread_block_tile<N>(Tile.thread_rank(), M);
+template <unsigned _Np, unsigned _Mp>
+thread_block_tile<_Np> tiled_partition(const thread_block_tile<_Mp> &Tile) {
+  static_assert(_Np <= _Mp, "mstage::cg::tiled_partition<N>(tile): N must not "
+                            "exceed the size of the tile it partitions");
+  return thread_block_tile<_Np>(Tile.thread_rank(), _Mp);
 }
 
 // CUDA's free-function spelling of group.sync().
-template <class Group> void sync(const Group &G) { G.sync(); }
+template <class Group> void sync(const Group &_Gp) { _Gp.sync(); }
 
 } // namespace mstage::cg
 

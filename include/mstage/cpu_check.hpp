@@ -20,15 +20,15 @@ namespace mstage {
 // made only of one arithmetic type E (a float4-like body, say) can instead
 // be compared as that many E values, each with the tolerance:
 //   template <> struct mstage::check_as<data_t> { using type = float; };
-template <class T> struct check_as {};
+template <class _Tp> struct check_as {};
 
 } // namespace mstage
 
 namespace mstage::detail {
 
-template <class T, class = void> struct has_check_as : std::false_type {};
-template <class T>
-struct has_check_as<T, std::void_t<typename check_as<T>::type>>
+template <class _Tp, class = void> struct has_check_as : std::false_type {};
+template <class _Tp>
+struct has_check_as<_Tp, std::void_t<typename check_as<_Tp>::type>>
     : std::true_type {};
 
 // On the CPU back end the launch itself ran on the CPU: two runs compared.
@@ -37,11 +37,13 @@ inline bool two_cpu_runs() {
 }
 
 // The values an element is compared as: itself, or check_as's.
-template <class T, class = void> struct compared_as { using type = T; };
-template <class T>
-struct compared_as<T, std::enable_if_t<has_check_as<T>::value>> {
-  using type = typename check_as<T>::type;
-  static_assert(std::is_arithmetic_v<type> && sizeof(T) % sizeof(type) == 0,
+template <class _Tp, class = void> struct compared_as {
+  using type = _Tp;
+};
+template <class _Tp>
+struct compared_as<_Tp, std::enable_if_t<has_check_as<_Tp>::value>> {
+  using type = typename check_as<_Tp>::type;
+  static_assert(std::is_arithmetic_v<type> && sizeof(_Tp) % sizeof(type) == 0,
                 "mstage::check_as<T>::type must be the arithmetic type that "
                 "T is made of");
 };
@@ -53,62 +55,62 @@ struct compared_as<T, std::enable_if_t<has_check_as<T>::value>> {
 // (the GPU fuses a * x + y, the host rounds the product first) is judged
 // against the array's scale. Integers agree exactly, elements of other
 // types byte for byte (unless check_as says what they are made of).
-template <class T>
-std::string first_divergence(const T *Gpu, const T *Cpu, std::size_t N) {
-  using E = typename compared_as<T>::type;
-  constexpr bool Values = std::is_arithmetic_v<E>;
-  constexpr std::size_t K = Values ? sizeof(T) / sizeof(E) : 1;
+template <class _Tp>
+std::string first_divergence(const _Tp *Gpu, const _Tp *Cpu, std::size_t _Np) {
+  using _Ep = typename compared_as<_Tp>::type;
+  constexpr bool Values = std::is_arithmetic_v<_Ep>;
+  constexpr std::size_t _Kp = Values ? sizeof(_Tp) / sizeof(_Ep) : 1;
   // The I-th element's values, copied out (no aliasing through casts).
-  auto ValuesOf = [&](const T *A, std::size_t I, E(&Out)[K]) {
-    std::memcpy(Out, &A[I], sizeof(Out));
+  auto ValuesOf = [&](const _Tp *_Ap, std::size_t _Ip, _Ep(&_Out)[_Kp]) {
+    std::memcpy(_Out, &_Ap[_Ip], sizeof(_Out));
   };
   const bool TwoCpuRuns = two_cpu_runs();
   const double Rtol = mstage_rt_check_tolerance();
   double Scale = 0;
-  if constexpr (std::is_floating_point_v<E>)
-    for (std::size_t I = 0; I < N; ++I) {
-      E C[K];
-      ValuesOf(Cpu, I, C);
-      for (E V : C)
-        if (std::isfinite(V))
-          Scale = std::max(Scale, std::fabs(double(V)));
+  if constexpr (std::is_floating_point_v<_Ep>)
+    for (std::size_t _Ip = 0; _Ip < _Np; ++_Ip) {
+      _Ep _Cp[_Kp];
+      ValuesOf(Cpu, _Ip, _Cp);
+      for (_Ep _Vp : _Cp)
+        if (std::isfinite(_Vp))
+          Scale = std::max(Scale, std::fabs(double(_Vp)));
     }
-  for (std::size_t I = 0; I < N; ++I) {
-    std::size_t Bad = K; // the first value that differs, or K
-    E G[K], C[K];
+  for (std::size_t _Ip = 0; _Ip < _Np; ++_Ip) {
+    std::size_t Bad = _Kp; // the first value that differs, or K
+    _Ep _Gp[_Kp], _Cp[_Kp];
     if constexpr (Values) {
-      ValuesOf(Gpu, I, G);
-      ValuesOf(Cpu, I, C);
-      for (std::size_t J = 0; J < K && Bad == K; ++J) {
+      ValuesOf(Gpu, _Ip, _Gp);
+      ValuesOf(Cpu, _Ip, _Cp);
+      for (std::size_t _Jp = 0; _Jp < _Kp && Bad == _Kp; ++_Jp) {
         bool Same;
-        if constexpr (std::is_floating_point_v<E>) {
-          double A = G[J], B = C[J];
-          Same = A == B || (std::isnan(A) && std::isnan(B)) ||
-                 std::fabs(A - B) <=
-                     Rtol * std::max({std::fabs(A), std::fabs(B), Scale});
+        if constexpr (std::is_floating_point_v<_Ep>) {
+          double _Ap = _Gp[_Jp], _Bp = _Cp[_Jp];
+          Same = _Ap == _Bp || (std::isnan(_Ap) && std::isnan(_Bp)) ||
+                 std::fabs(_Ap - _Bp) <=
+                     Rtol * std::max({std::fabs(_Ap), std::fabs(_Bp), Scale});
         } else {
-          Same = G[J] == C[J];
+          Same = _Gp[_Jp] == _Cp[_Jp];
         }
         if (!Same)
-          Bad = J;
+          Bad = _Jp;
       }
-    } else if (std::memcmp(&Gpu[I], &Cpu[I], sizeof(T)) != 0) {
+    } else if (std::memcmp(&Gpu[_Ip], &Cpu[_Ip], sizeof(_Tp)) != 0) {
       Bad = 0;
     }
-    if (Bad == K)
+    if (Bad == _Kp)
       continue;
-    std::ostringstream OS;
-    OS.precision(9);
-    OS << "element " << I << " of " << N;
+    std::ostringstream _OS;
+    _OS.precision(9);
+    _OS << "element " << _Ip << " of " << _Np;
     if constexpr (!Values) {
-      OS << " differs (compared byte for byte)";
+      _OS << " differs (compared byte for byte)";
     } else {
-      if (K > 1)
-        OS << ", value " << Bad << " of its " << K;
-      OS << (TwoCpuRuns ? ": first run " : ": GPU ") << +G[Bad]
-         << (TwoCpuRuns ? ", second run " : ", CPU ") << +C[Bad];
+      if (_Kp > 1)
+        _OS << ", value " << Bad << " of its " << _Kp;
+      _OS << (TwoCpuRuns ? ": first run " : ": GPU ") << +_Gp[Bad]
+          << (TwoCpuRuns ? ", second run " : ", CPU ") << +_Cp[Bad];
     }
-    return OS.str();
+    return _OS.str();
   }
   return "";
 }

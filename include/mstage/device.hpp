@@ -51,9 +51,9 @@ public:
   // The visible device numbered index; throws mstage::error when there is
   // none.
   static device at(unsigned index) {
-    device D;
-    detail::check(mstage_rt_device_properties(index, &D.p_));
-    return D;
+    device _Dp;
+    detail::check(mstage_rt_device_properties(index, &_Dp.p_));
+    return _Dp;
   }
 
   // Its number among the visible devices, from 0.
@@ -137,8 +137,8 @@ public:
   // (as k(args...) takes them; nothing is copied): they choose the kernel's
   // code and its stage() values, and so its registers. The specialization
   // is compiled here and kept for the launches.
-  template <class F, class... Args>
-  unsigned occupancy(const Kernel<F> &k, dim3 block, Args &&...args) const {
+  template <class _Fp, class... Args>
+  unsigned occupancy(const Kernel<_Fp> &k, dim3 block, Args &&...args) const {
     unsigned previous = mstage_rt_device_current();
     make_current(); // the query is of the current device
     try {
@@ -153,13 +153,13 @@ public:
   }
 
 private:
-  template <class F, class... D>
-  unsigned query(const Kernel<F> &k, dim3 block, const D &...views) const {
-    const void *entry =
-        reinterpret_cast<const void *>(detail::kernel_invoke<F, D...>::entry);
-    void *params[] = {const_cast<F *>(&k.body()),
+  template <class _Fp, class... _Dp>
+  unsigned query(const Kernel<_Fp> &k, dim3 block, const _Dp &...views) const {
+    const void *entry = reinterpret_cast<const void *>(
+        detail::kernel_invoke<_Fp, _Dp...>::entry);
+    void *params[] = {const_cast<_Fp *>(&k.body()),
                       const_cast<void *>(static_cast<const void *>(&views))...};
-    const uint32_t sizes[] = {uint32_t(sizeof(F)), uint32_t(sizeof(D))...};
+    const uint32_t sizes[] = {uint32_t(sizeof(_Fp)), uint32_t(sizeof(_Dp))...};
     dim3 grid = k.grid();
     mstage_launch_config c = {{grid.x, grid.y, grid.z},
                               {block.x, block.y, block.z},
@@ -168,7 +168,7 @@ private:
     mstage_device_properties ignored;
     int blocks = 0;
     detail::check(mstage_rt_device_query(&ignored, entry, params, sizes,
-                                         1 + sizeof...(D), &c, &blocks));
+                                         1 + sizeof...(_Dp), &c, &blocks));
     return unsigned(blocks);
   }
 
@@ -219,7 +219,7 @@ inline device stream_ref::device() const {
 
 inline device stream::device() const { return stream_ref(s_).device(); }
 
-template <class T> device device_vector<T>::device() const {
+template <class _Tp> device device_vector<_Tp>::device() const {
   return device::at(device_);
 }
 

@@ -88,12 +88,12 @@ private:
 // each replay on a GPU then allocates and frees it. Memory made before a
 // capture that the captured work uses, or that is freed inside it, is freed
 // only once the graphs that use it are destroyed (docs/async.md, Graphs).
-template <class T> class device_vector {
-  static_assert(std::is_trivially_copyable_v<T>,
+template <class _Tp> class device_vector {
+  static_assert(std::is_trivially_copyable_v<_Tp>,
                 "mstage: device_vector elements must be trivially copyable");
 
 public:
-  using value_type = T;
+  using value_type = _Tp;
 
   device_vector() = default;
   // n elements, not initialized.
@@ -101,11 +101,11 @@ public:
   // n elements on s's device (a device converts to its current stream),
   // allocated in s's order.
   device_vector(std::size_t n, stream_ref s) { allocate(n, s); }
-  device_vector(std::size_t n, const T &value) : device_vector(n) {
+  device_vector(std::size_t n, const _Tp &value) : device_vector(n) {
     fill(value);
   }
-  template <class A>
-  explicit device_vector(const std::vector<T, A> &host)
+  template <class _Ap>
+  explicit device_vector(const std::vector<_Tp, _Ap> &host)
       : device_vector(host.size()) {
     upload(host);
   }
@@ -138,19 +138,19 @@ public:
     return stream_ref(mstage_rt_stream_current_on(device_));
   }
   bool empty() const { return size_ == 0; }
-  T *data() const { return static_cast<T *>(data_); }
-  vector_view<T> view() { return {data(), size_}; }
-  vector_view<const T> view() const { return {data(), size_}; }
+  _Tp *data() const { return static_cast<_Tp *>(data_); }
+  vector_view<_Tp> view() { return {data(), size_}; }
+  vector_view<const _Tp> view() const { return {data(), size_}; }
 
   // Copies host into the device array; the sizes must match. From pinned
   // memory, waits for the copy, so that host may change after it returns.
-  template <class A> void upload(const std::vector<T, A> &host) {
+  template <class _Ap> void upload(const std::vector<_Tp, _Ap> &host) {
     upload(host, home_stream());
-    if constexpr (std::is_same_v<A, pinned_allocator<T>>)
+    if constexpr (std::is_same_v<_Ap, pinned_allocator<_Tp>>)
       home_stream().synchronize();
   }
-  template <class A>
-  void upload(const std::vector<T, A> &host, stream_ref s) {
+  template <class _Ap>
+  void upload(const std::vector<_Tp, _Ap> &host, stream_ref s) {
     check_size(host.size(), "upload");
     use_on(s);
     detail::check(mstage_rt_copy_to_device_async(data_, host.data(),
@@ -160,11 +160,11 @@ public:
   // Copies count elements from src (any host memory) into the device array
   // from element offset on. Waits for the copy, so that src may change
   // after it returns; the stream overload enqueues it on s and does not wait.
-  void upload(const T *src, std::size_t count, std::size_t offset = 0) {
+  void upload(const _Tp *src, std::size_t count, std::size_t offset = 0) {
     upload_range(src, count, offset, home_stream());
     home_stream().synchronize();
   }
-  void upload(const T *src, std::size_t count, std::size_t offset,
+  void upload(const _Tp *src, std::size_t count, std::size_t offset,
               stream_ref s) {
     upload_range(src, count, offset, s);
   }
@@ -182,18 +182,18 @@ public:
   }
 
   // Copies the device array into host, resized to fit.
-  template <class A> void download(std::vector<T, A> &host) const {
+  template <class _Ap> void download(std::vector<_Tp, _Ap> &host) const {
     host.resize(size_);
     download_range(host.data(), size_, 0, home_stream());
     home_stream().synchronize();
   }
-  std::vector<T> download() const {
-    std::vector<T> host;
+  std::vector<_Tp> download() const {
+    std::vector<_Tp> host;
     download(host);
     return host;
   }
-  template <class A>
-  void download(std::vector<T, A> &host, stream_ref s) const {
+  template <class _Ap>
+  void download(std::vector<_Tp, _Ap> &host, stream_ref s) const {
     host.resize(size_);
     download_range(host.data(), size_, 0, s);
   }
@@ -214,32 +214,32 @@ public:
   }
   // Copies count elements from offset on into dst (any host memory); the
   // overload without a stream waits for the copy.
-  void download(T *dst, std::size_t count, std::size_t offset) const {
+  void download(_Tp *dst, std::size_t count, std::size_t offset) const {
     download_range(dst, count, offset, home_stream());
     home_stream().synchronize();
   }
-  void download(T *dst, std::size_t count, std::size_t offset,
+  void download(_Tp *dst, std::size_t count, std::size_t offset,
                 stream_ref s) const {
     download_range(dst, count, offset, s);
   }
   // Element i.
-  T get(std::size_t i) const {
+  _Tp get(std::size_t i) const {
     if (i >= size_)
       throw error("mstage: device_vector::get(" + std::to_string(i) +
                   ") of a device_vector of " + std::to_string(size_) +
                   " elements");
-    T value;
+    _Tp value;
     download_range(&value, 1, i, home_stream());
     home_stream().synchronize();
     return value;
   }
 
   // Sets every element to value.
-  void fill(const T &value) { fill(value, home_stream()); }
-  void fill(const T &value, stream_ref s) {
+  void fill(const _Tp &value) { fill(value, home_stream()); }
+  void fill(const _Tp &value, stream_ref s) {
     use_on(s);
     detail::check(
-        mstage_rt_fill_async(data_, &value, sizeof(T), size_, s.get()));
+        mstage_rt_fill_async(data_, &value, sizeof(_Tp), size_, s.get()));
   }
 
   // Copies other's elements into this one, on the device; sizes must match.
@@ -297,10 +297,10 @@ public:
   }
 
 private:
-  static std::size_t bytes(std::size_t n) { return n * sizeof(T); }
+  static std::size_t bytes(std::size_t n) { return n * sizeof(_Tp); }
 
   void allocate(std::size_t n, stream_ref s) {
-    std::size_t b = detail::checked_bytes(n, sizeof(T), "device_vector");
+    std::size_t b = detail::checked_bytes(n, sizeof(_Tp), "device_vector");
     device_ = mstage_rt_stream_device(s.get());
     // The graph's, allocated in its capture.
     if (mstage_stream *c = mstage_rt_capture_stream_on(device_)) {
@@ -354,10 +354,10 @@ private:
     detail::check(mstage_rt_copy_device_async(data() + to, other.data() + from,
                                               bytes(count), s.get()));
   }
-  template <class Range> static const T *range_data(const Range &in) {
+  template <class Range> static const _Tp *range_data(const Range &in) {
     static_assert(
         std::is_same_v<
-            std::remove_cv_t<std::remove_pointer_t<decltype(in.data())>>, T>,
+            std::remove_cv_t<std::remove_pointer_t<decltype(in.data())>>, _Tp>,
         "mstage: device_vector<T>::upload takes a range of T");
     return in.data();
   }
@@ -373,7 +373,7 @@ private:
       throw error(std::string("mstage: device_vector::") + what + " of " +
                   std::to_string(count) + " elements with a null pointer");
   }
-  void upload_range(const T *in, std::size_t n, std::size_t offset,
+  void upload_range(const _Tp *in, std::size_t n, std::size_t offset,
                     stream_ref s) {
     check_range(in, n, offset, "upload", "to");
     if (n == 0)
@@ -382,7 +382,7 @@ private:
     detail::check(
         mstage_rt_copy_to_device_async(data() + offset, in, bytes(n), s.get()));
   }
-  void download_range(T *out, std::size_t n, std::size_t offset,
+  void download_range(_Tp *out, std::size_t n, std::size_t offset,
                       stream_ref s) const {
     check_range(out, n, offset, "download", "from");
     if (n == 0)

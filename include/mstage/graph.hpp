@@ -41,10 +41,10 @@ private:
 // Runs f with s in capture mode: the launches and copies f enqueues on s
 // are recorded (their code compiled first), not run, and become the graph.
 // If f throws, the capture is discarded and the exception goes on.
-template <class F> graph capture(stream_ref s, F &&f) {
+template <class _Fp> graph capture(stream_ref s, _Fp &&f) {
   detail::check(mstage_rt_capture_begin(s.get()));
   try {
-    std::forward<F>(f)();
+    std::forward<_Fp>(f)();
   } catch (...) {
     mstage_rt_capture_end(s.get(), nullptr);
     throw;

@@ -16,43 +16,44 @@
 
 namespace mstage {
 
-template <class I> class grid_stride_range {
-  static_assert(std::is_integral_v<I>, "grid_stride_range needs integers");
+template <class _Ip> class grid_stride_range {
+  static_assert(std::is_integral_v<_Ip>, "grid_stride_range needs integers");
 
 public:
   class iterator {
   public:
-    I operator*() const { return At; }
+    _Ip operator*() const { return _At; }
     iterator &operator++() {
       // Stops at End rather than wrapping past the type's maximum.
-      At = End - At > Stride ? At + Stride : End;
+      _At = End - _At > Stride ? _At + Stride : End;
       return *this;
     }
     // Compares against end() only: the walk is over once it reaches End.
-    bool operator!=(const iterator &) const { return At < End; }
+    bool operator!=(const iterator &) const { return _At < End; }
 
   private:
     friend class grid_stride_range;
-    iterator(I At, I Stride, I End) : At(At), Stride(Stride), End(End) {}
-    I At, Stride, End;
+    iterator(_Ip _At, _Ip Stride, _Ip End)
+        : _At(_At), Stride(Stride), End(End) {}
+    _Ip _At, Stride, End;
   };
 
-  grid_stride_range(I begin, I end) : begin_(begin), end_(end) {}
+  grid_stride_range(_Ip begin, _Ip end) : begin_(begin), end_(end) {}
 
   iterator begin() const {
-    I First = begin_ + I(Thread::get().global.x);
-    I Stride = I(Grid::get().range.x) * I(Block::get().range.x);
+    _Ip First = begin_ + _Ip(Thread::get().global.x);
+    _Ip Stride = _Ip(Grid::get().range.x) * _Ip(Block::get().range.x);
     return iterator(First, Stride, end_);
   }
   iterator end() const { return iterator(end_, 0, end_); }
 
 private:
-  I begin_, end_;
+  _Ip begin_, end_;
 };
 
 // Mixed argument types (0 and a size_t) take the wider.
-template <class B, class E>
-grid_stride_range(B, E) -> grid_stride_range<std::common_type_t<B, E>>;
+template <class _Bp, class _Ep>
+grid_stride_range(_Bp, _Ep) -> grid_stride_range<std::common_type_t<_Bp, _Ep>>;
 
 } // namespace mstage
 

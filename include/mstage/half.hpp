@@ -31,69 +31,73 @@ namespace detail {
 template <class Derived, class Rep> class half_base {
 public:
   half_base() = default;
-  explicit constexpr half_base(float F) : v_(static_cast<Rep>(F)) {}
+  explicit constexpr half_base(float _Fp) : v_(static_cast<Rep>(_Fp)) {}
   explicit constexpr operator float() const { return static_cast<float>(v_); }
 
   // The bit pattern, and a value from one (as __half_as_ushort and
   // __ushort_as_half).
   std::uint16_t bits() const {
-    std::uint16_t B;
-    std::memcpy(&B, &v_, 2);
-    return B;
+    std::uint16_t _Bp;
+    std::memcpy(&_Bp, &v_, 2);
+    return _Bp;
   }
-  static Derived from_bits(std::uint16_t B) {
-    Derived D;
-    std::memcpy(&D.v_, &B, 2);
-    return D;
-  }
-
-  friend constexpr Derived operator+(Derived A, Derived B) {
-    return make(static_cast<Rep>(A.v_ + B.v_));
-  }
-  friend constexpr Derived operator-(Derived A, Derived B) {
-    return make(static_cast<Rep>(A.v_ - B.v_));
-  }
-  friend constexpr Derived operator*(Derived A, Derived B) {
-    return make(static_cast<Rep>(A.v_ * B.v_));
-  }
-  friend constexpr Derived operator/(Derived A, Derived B) {
-    return make(static_cast<Rep>(A.v_ / B.v_));
-  }
-  friend constexpr Derived operator-(Derived A) { return make(-A.v_); }
-  friend constexpr Derived operator+(Derived A) { return A; }
-  friend constexpr Derived &operator+=(Derived &A, Derived B) {
-    return A = A + B;
-  }
-  friend constexpr Derived &operator-=(Derived &A, Derived B) {
-    return A = A - B;
-  }
-  friend constexpr Derived &operator*=(Derived &A, Derived B) {
-    return A = A * B;
-  }
-  friend constexpr Derived &operator/=(Derived &A, Derived B) {
-    return A = A / B;
+  static Derived from_bits(std::uint16_t _Bp) {
+    Derived _Dp;
+    std::memcpy(&_Dp.v_, &_Bp, 2);
+    return _Dp;
   }
 
-  friend constexpr bool operator==(Derived A, Derived B) {
-    return A.v_ == B.v_;
+  friend constexpr Derived operator+(Derived _Ap, Derived _Bp) {
+    return make(static_cast<Rep>(_Ap.v_ + _Bp.v_));
   }
-  friend constexpr bool operator!=(Derived A, Derived B) {
-    return A.v_ != B.v_;
+  friend constexpr Derived operator-(Derived _Ap, Derived _Bp) {
+    return make(static_cast<Rep>(_Ap.v_ - _Bp.v_));
   }
-  friend constexpr bool operator<(Derived A, Derived B) { return A.v_ < B.v_; }
-  friend constexpr bool operator<=(Derived A, Derived B) {
-    return A.v_ <= B.v_;
+  friend constexpr Derived operator*(Derived _Ap, Derived _Bp) {
+    return make(static_cast<Rep>(_Ap.v_ * _Bp.v_));
   }
-  friend constexpr bool operator>(Derived A, Derived B) { return A.v_ > B.v_; }
-  friend constexpr bool operator>=(Derived A, Derived B) {
-    return A.v_ >= B.v_;
+  friend constexpr Derived operator/(Derived _Ap, Derived _Bp) {
+    return make(static_cast<Rep>(_Ap.v_ / _Bp.v_));
+  }
+  friend constexpr Derived operator-(Derived _Ap) { return make(-_Ap.v_); }
+  friend constexpr Derived operator+(Derived _Ap) { return _Ap; }
+  friend constexpr Derived &operator+=(Derived &_Ap, Derived _Bp) {
+    return _Ap = _Ap + _Bp;
+  }
+  friend constexpr Derived &operator-=(Derived &_Ap, Derived _Bp) {
+    return _Ap = _Ap - _Bp;
+  }
+  friend constexpr Derived &operator*=(Derived &_Ap, Derived _Bp) {
+    return _Ap = _Ap * _Bp;
+  }
+  friend constexpr Derived &operator/=(Derived &_Ap, Derived _Bp) {
+    return _Ap = _Ap / _Bp;
+  }
+
+  friend constexpr bool operator==(Derived _Ap, Derived _Bp) {
+    return _Ap.v_ == _Bp.v_;
+  }
+  friend constexpr bool operator!=(Derived _Ap, Derived _Bp) {
+    return _Ap.v_ != _Bp.v_;
+  }
+  friend constexpr bool operator<(Derived _Ap, Derived _Bp) {
+    return _Ap.v_ < _Bp.v_;
+  }
+  friend constexpr bool operator<=(Derived _Ap, Derived _Bp) {
+    return _Ap.v_ <= _Bp.v_;
+  }
+  friend constexpr bool operator>(Derived _Ap, Derived _Bp) {
+    return _Ap.v_ > _Bp.v_;
+  }
+  friend constexpr bool operator>=(Derived _Ap, Derived _Bp) {
+    return _Ap.v_ >= _Bp.v_;
   }
 
 protected:
-  static constexpr Derived make(Rep R) {
-    Derived D;
-    D.v_ = R;
-    return D;
+  static constexpr Derived make(Rep _Rp) {
+    Derived _Dp;
+    _Dp.v_ = _Rp;
+    return _Dp;
   }
 
   Rep v_;

@@ -34,20 +34,20 @@ struct dim3 {
   unsigned x = 1, y = 1, z = 1;
 
   dim3() = default;
-  template <
-      class X, class Y = unsigned, class Z = unsigned,
-      class = std::enable_if_t<std::is_integral_v<X> && std::is_integral_v<Y> &&
-                               std::is_integral_v<Z>>>
-  dim3(X x, Y y = 1u, Z z = 1u)
+  template <class _Xp, class _Yp = unsigned, class _Zp = unsigned,
+            class = std::enable_if_t<std::is_integral_v<_Xp> &&
+                                     std::is_integral_v<_Yp> &&
+                                     std::is_integral_v<_Zp>>>
+  dim3(_Xp x, _Yp y = 1u, _Zp z = 1u)
       : x(narrow(x, "x")), y(narrow(y, "y")), z(narrow(z, "z")) {}
 
 private:
-  template <class I> static unsigned narrow(I v, const char *axis) {
-    if constexpr (std::is_signed_v<I>)
+  template <class _Ip> static unsigned narrow(_Ip v, const char *axis) {
+    if constexpr (std::is_signed_v<_Ip>)
       if (v < 0)
         throw error(std::string("mstage: launch extent ") + axis +
                     " is negative (" + std::to_string(v) + ")");
-    if (static_cast<std::make_unsigned_t<I>>(v) >
+    if (static_cast<std::make_unsigned_t<_Ip>>(v) >
         std::numeric_limits<unsigned>::max())
       throw error(std::string("mstage: launch extent ") + axis +
                   " does not fit in 32 bits (" + std::to_string(v) + ")");
@@ -60,54 +60,56 @@ namespace detail {
 // The kernel entry: one instantiation per (lambda, device argument types).
 // The extraction pass finds it by its annotation and builds the device kernel
 // around it; the host keeps its address as the key of the launch.
-template <class F, class... A>
+template <class _Fp, class... _Ap>
 [[clang::annotate("mstage.kernel"), gnu::used, gnu::noinline]] void
-kernel_entry(const F &f, const A &...args) {
-  F body = f; // a copy, so that mutable lambdas work too
+kernel_entry(const _Fp &f, const _Ap &...args) {
+  _Fp body = f; // a copy, so that mutable lambdas work too
   body(args...);
 }
 
 // Calls kernel_entry<F, D...> from a launch's parameter array: what the CPU
 // back end runs for each thread (mstage_invoke_fn). Not a kernel (no
 // annotation): the extraction pass leaves it in the host object.
-template <class F, class Seq, class... D> struct kernel_invoker;
-template <class F, std::size_t... I, class... D>
-struct kernel_invoker<F, std::index_sequence<I...>, D...> {
+template <class _Fp, class Seq, class... _Dp> struct kernel_invoker;
+template <class _Fp, std::size_t... _Ip, class... _Dp>
+struct kernel_invoker<_Fp, std::index_sequence<_Ip...>, _Dp...> {
   // The one place that names kernel_entry<F, D...>: a body that does not
   // compile makes that specialization invalid, and each further mention
   // would add an error of its own.
-  static constexpr void (*entry)(const F &,
-                                 const D &...) = &kernel_entry<F, D...>;
+  static constexpr void (*entry)(const _Fp &,
+                                 const _Dp &...) = &kernel_entry<_Fp, _Dp...>;
   static void invoke(void *const *params) {
-    entry(*static_cast<const F *>(params[0]),
-          *static_cast<const D *>(params[I + 1])...);
+    entry(*static_cast<const _Fp *>(params[0]),
+          *static_cast<const _Dp *>(params[_Ip + 1])...);
   }
 };
-template <class F, class... D>
-using kernel_invoke = kernel_invoker<F, std::index_sequence_for<D...>, D...>;
+template <class _Fp, class... _Dp>
+using kernel_invoke =
+    kernel_invoker<_Fp, std::index_sequence_for<_Dp...>, _Dp...>;
 
-template <class T> struct is_vector_view : std::false_type {};
-template <class T> struct is_vector_view<vector_view<T>> : std::true_type {};
+template <class _Tp> struct is_vector_view : std::false_type {};
+template <class _Tp>
+struct is_vector_view<vector_view<_Tp>> : std::true_type {};
 
-template <class T> struct is_std_vector : std::false_type {};
-template <class T, class A>
-struct is_std_vector<std::vector<T, A>> : std::true_type {};
+template <class _Tp> struct is_std_vector : std::false_type {};
+template <class _Tp, class _Ap>
+struct is_std_vector<std::vector<_Tp, _Ap>> : std::true_type {};
 // std::vector<bool> packs its elements into bits and has no data(): it gets
 // an argument of its own that says so in one error.
-template <class A>
-struct is_std_vector<std::vector<bool, A>> : std::false_type {};
-template <class T> struct is_std_vector_bool : std::false_type {};
-template <class A>
-struct is_std_vector_bool<std::vector<bool, A>> : std::true_type {};
+template <class _Ap>
+struct is_std_vector<std::vector<bool, _Ap>> : std::false_type {};
+template <class _Tp> struct is_std_vector_bool : std::false_type {};
+template <class _Ap>
+struct is_std_vector_bool<std::vector<bool, _Ap>> : std::true_type {};
 template <class> inline constexpr bool always_false = false;
 
 // Owns the device copy of one std::vector argument for a launch: pooled
 // device memory on the launch's stream, copied in before the kernel and
 // freed after it in stream order.
-template <class T, bool Pinned> class vector_transfer {
+template <class _Tp, bool Pinned> class vector_transfer {
 public:
-  vector_transfer(const T *host, std::size_t n, stream_ref s)
-      : bytes_(n * sizeof(T)), stream_(s) {
+  vector_transfer(const _Tp *host, std::size_t n, stream_ref s)
+      : bytes_(n * sizeof(_Tp)), stream_(s) {
     if (mstage_rt_stream_capturing(s.get()))
       throw error("mstage: a std::vector kernel argument cannot be captured "
                   "into a graph: each replay would read and write host memory "
@@ -123,9 +125,9 @@ public:
   vector_transfer &operator=(const vector_transfer &) = delete;
   ~vector_transfer() { mstage_rt_free_async(dev_, stream_.get()); }
 
-  T *device() const { return static_cast<T *>(dev_); }
+  _Tp *device() const { return static_cast<_Tp *>(dev_); }
   // Copies the device array back and waits for it.
-  void copy_back(T *host) const {
+  void copy_back(_Tp *host) const {
     check(mstage_rt_copy_to_host_async(host, dev_, bytes_, stream_.get()));
     stream_.synchronize();
   }
@@ -188,17 +190,17 @@ private:
 // The MSTAGE_CHECK=cpu snapshot of a host object's elements, shared by the
 // arguments that pass the object: its first snapshot() takes it, and that
 // argument alone compares it after the CPU's run.
-template <class T> class shared_snapshot {
+template <class _Tp> class shared_snapshot {
 public:
   // take(out) fills out with the elements as the GPU sees them.
-  template <class Take> T *get(launch_args::shared &entry, Take take) {
+  template <class Take> _Tp *get(launch_args::shared &entry, Take take) {
     if (!entry.snapshot) {
       take(copy_);
       entry.snapshot = true;
       entry.cpu = copy_.data();
       holder_ = true;
     }
-    return static_cast<T *>(entry.cpu);
+    return static_cast<_Tp *>(entry.cpu);
   }
   // Whether this argument compares the object: it took the snapshot, and
   // the object was passed as non-const.
@@ -206,7 +208,7 @@ public:
     return holder_ && entry.written;
   }
   // "" when not compares(), else where the GPU's elements first differ.
-  std::string divergence(const launch_args::shared &entry, const T *gpu,
+  std::string divergence(const launch_args::shared &entry, const _Tp *gpu,
                          std::size_t n) const {
     if (!compares(entry))
       return "";
@@ -214,7 +216,7 @@ public:
   }
 
 private:
-  std::vector<T> copy_;
+  std::vector<_Tp> copy_;
   bool holder_ = false;
 };
 
@@ -347,9 +349,9 @@ struct argument<Arg, std::enable_if_t<is_std_vector_bool<std::remove_cv_t<
   std::string divergence() const;
 };
 
-template <class T> struct is_device_vector : std::false_type {};
-template <class T>
-struct is_device_vector<device_vector<T>> : std::true_type {};
+template <class _Tp> struct is_device_vector : std::false_type {};
+template <class _Tp>
+struct is_device_vector<device_vector<_Tp>> : std::true_type {};
 
 // A device_vector passes its device memory, with nothing copied.
 template <class Arg>
@@ -391,9 +393,9 @@ struct argument<Arg, std::enable_if_t<is_device_vector<std::remove_cv_t<
   device_type cpu_view;
 };
 
-template <class T> struct is_managed_vector : std::false_type {};
-template <class T>
-struct is_managed_vector<managed_vector<T>> : std::true_type {};
+template <class _Tp> struct is_managed_vector : std::false_type {};
+template <class _Tp>
+struct is_managed_vector<managed_vector<_Tp>> : std::true_type {};
 
 // A managed_vector passes its unified memory, with nothing copied.
 template <class Arg>
@@ -443,16 +445,16 @@ struct argument<Arg, std::enable_if_t<is_managed_vector<std::remove_cv_t<
 // unless on() says). Calling it enqueues the kernel on the stream and
 // returns; only when a non-const std::vector& argument must come back does
 // it wait, and the vector is copied back when it returns.
-template <class F> class Kernel {
+template <class _Fp> class Kernel {
 #ifndef __MSTAGE__
   // Under mstage++ the plugin reports the offending capture by name instead.
-  static_assert(std::is_trivially_copyable_v<F>,
+  static_assert(std::is_trivially_copyable_v<_Fp>,
                 "mstage: a kernel lambda must capture only trivially copyable "
                 "values, by value");
 #endif
 
 public:
-  Kernel(F f, dim3 grid, dim3 block, std::size_t shared_bytes)
+  Kernel(_Fp f, dim3 grid, dim3 block, std::size_t shared_bytes)
       : f_(f), grid_(grid), block_(block), shared_bytes_(shared_bytes) {
     if (shared_bytes > std::numeric_limits<uint32_t>::max())
       throw error("mstage: shared memory size " + std::to_string(shared_bytes) +
@@ -461,7 +463,7 @@ public:
 
   template <class... Args> void operator()(Args &&...args) const {
     mstage_invoke_fn invoke = &detail::kernel_invoke<
-        F, typename detail::argument<Args &&>::device_type...>::invoke;
+        _Fp, typename detail::argument<Args &&>::device_type...>::invoke;
     check_runnable<typename detail::argument<Args &&>::device_type...>();
     stream_ref s = stream();
     // Before the arguments use the stream. The id tells a stream made since
@@ -497,7 +499,7 @@ public:
     return stream_ref(stream_ ? stream_ : mstage_rt_stream_current());
   }
 
-  const F &body() const { return f_; }
+  const _Fp &body() const { return f_; }
   dim3 grid() const { return grid_; }
   dim3 block() const { return block_; }
   std::size_t shared_bytes() const { return shared_bytes_; }
@@ -524,10 +526,10 @@ public:
 private:
   // Whether the kernel can run at all, before any argument is copied; once
   // it could, it can for the life of the process.
-  template <class... D> static void check_runnable() {
+  template <class... _Dp> static void check_runnable() {
     static std::atomic<bool> prepared{false};
     if (!prepared.load(std::memory_order_relaxed)) {
-      detail::check(mstage_rt_prepare(entry<D...>()));
+      detail::check(mstage_rt_prepare(entry<_Dp...>()));
       prepared.store(true, std::memory_order_relaxed);
     }
   }
@@ -539,49 +541,49 @@ private:
             fast_math_ ? MSTAGE_LAUNCH_FAST_MATH : 0u};
   }
 
-  template <class... D> void prepare_with(const D &...views) const {
-    void *params[] = {const_cast<F *>(&f_),
+  template <class... _Dp> void prepare_with(const _Dp &...views) const {
+    void *params[] = {const_cast<_Fp *>(&f_),
                       const_cast<void *>(static_cast<const void *>(&views))...};
-    const uint32_t sizes[] = {uint32_t(sizeof(F)), uint32_t(sizeof(D))...};
+    const uint32_t sizes[] = {uint32_t(sizeof(_Fp)), uint32_t(sizeof(_Dp))...};
     mstage_launch_config c = config();
-    detail::check(
-        mstage_rt_compile(entry<D...>(), params, sizes, 1 + sizeof...(D), &c));
+    detail::check(mstage_rt_compile(entry<_Dp...>(), params, sizes,
+                                    1 + sizeof...(_Dp), &c));
   }
 
   // The host address of the kernel entry identifies the kernel.
-  template <class... D> static const void *entry() {
+  template <class... _Dp> static const void *entry() {
     return reinterpret_cast<const void *>(
-        detail::kernel_invoke<F, D...>::entry);
+        detail::kernel_invoke<_Fp, _Dp...>::entry);
   }
 
-  template <class... A>
-  void launch_with(stream_ref s, mstage_invoke_fn invoke, A &&...args) const {
-    const void *key = entry<typename A::device_type...>();
+  template <class... _Ap>
+  void launch_with(stream_ref s, mstage_invoke_fn invoke, _Ap &&...args) const {
+    const void *key = entry<typename _Ap::device_type...>();
     void *params[] = {
-        const_cast<F *>(&f_),
+        const_cast<_Fp *>(&f_),
         const_cast<void *>(static_cast<const void *>(&args.device()))...};
-    const uint32_t sizes[] = {uint32_t(sizeof(F)),
-                              uint32_t(sizeof(typename A::device_type))...};
+    const uint32_t sizes[] = {uint32_t(sizeof(_Fp)),
+                              uint32_t(sizeof(typename _Ap::device_type))...};
     mstage_launch_config config = this->config();
     // A captured launch does not run now: there is nothing to compare.
-    bool compare = check_on_cpu_ && check_mode(key, (A::checkable && ...)) &&
+    bool compare = check_on_cpu_ && check_mode(key, (_Ap::checkable && ...)) &&
                    !mstage_rt_stream_capturing(s.get());
     if (compare) {
       // The check reads the arguments before and after the kernel.
       s.synchronize();
       (args.snapshot(), ...);
     }
-    detail::check(mstage_rt_launch(key, invoke, params, sizes, 1 + sizeof...(A),
-                                   &config, s.get()));
+    detail::check(mstage_rt_launch(key, invoke, params, sizes,
+                                   1 + sizeof...(_Ap), &config, s.get()));
     (args.finish(), ...);
     if (!compare)
       return;
     s.synchronize();
     void *cpu_params[] = {
-        const_cast<F *>(&f_),
+        const_cast<_Fp *>(&f_),
         const_cast<void *>(static_cast<const void *>(&args.cpu_device()))...};
     detail::check(mstage_rt_launch_on_cpu(key, invoke, cpu_params,
-                                          1 + sizeof...(A), &config));
+                                          1 + sizeof...(_Ap), &config));
     std::string diff;
     std::size_t arg = 0;
     ((diff.empty() ? (++arg, diff = args.divergence(), 0) : 0), ...);
@@ -602,7 +604,7 @@ private:
     return mode == 1;
   }
 
-  F f_;
+  _Fp f_;
   dim3 grid_, block_;
   std::size_t shared_bytes_;
   bool fast_math_ = false;
@@ -613,19 +615,19 @@ private:
 
 // kernel(lambda, grid, block[, shared_bytes]): grid counts blocks and block
 // counts threads per block, as in CUDA.
-template <class F>
-Kernel<F> kernel(F f, dim3 grid, dim3 block, std::size_t shared_bytes = 0) {
+template <class _Fp>
+Kernel<_Fp> kernel(_Fp f, dim3 grid, dim3 block, std::size_t shared_bytes = 0) {
   // A function's address is a host address, which no launch can call.
-  static_assert(!std::is_pointer_v<F> ||
-                    !std::is_function_v<std::remove_pointer_t<F>>,
+  static_assert(!std::is_pointer_v<_Fp> ||
+                    !std::is_function_v<std::remove_pointer_t<_Fp>>,
                 "mstage: kernel() takes a lambda or a function object, not a "
                 "function: the GPU cannot call a host function's address; "
                 "wrap it in a lambda: kernel([](auto... a) { f(a...); }, "
                 "grid, block)");
-  static_assert(!std::is_member_pointer_v<F>,
+  static_assert(!std::is_member_pointer_v<_Fp>,
                 "mstage: kernel() takes a lambda or a function object, not a "
                 "pointer to member");
-  return Kernel<F>(f, grid, block, shared_bytes);
+  return Kernel<_Fp>(f, grid, block, shared_bytes);
 }
 
 // Waits until every specialization queued for compiling in the background
@@ -685,8 +687,8 @@ private:
 // order. A launch that cannot start is reported by the future's wait(). A
 // non-const std::vector& argument makes the launch wait, as a plain call
 // does, and the future is then complete.
-template <class F, class... Args>
-kernel_future async(launch, const Kernel<F> &k, Args &&...args) {
+template <class _Fp, class... Args>
+kernel_future async(launch, const Kernel<_Fp> &k, Args &&...args) {
   try {
     k(std::forward<Args>(args)...);
     return kernel_future(k.stream().record());

@@ -54,25 +54,25 @@ template <std::size_t Bytes> inline auto ldgChunk(const unsigned char *p) {
 }
 } // namespace detail
 
-template <class T> inline T ldg(const T *p) {
-  static_assert(std::is_trivially_copyable_v<T>,
+template <class _Tp> inline _Tp ldg(const _Tp *p) {
+  static_assert(std::is_trivially_copyable_v<_Tp>,
                 "mstage::ldg reads a trivially copyable type only");
-  constexpr std::size_t Chunk = alignof(T) >= 16  ? 16
-                                : alignof(T) >= 8 ? 8
-                                : alignof(T) >= 4 ? 4
-                                : alignof(T) >= 2 ? 2
-                                                  : 1;
+  constexpr std::size_t Chunk = alignof(_Tp) >= 16  ? 16
+                                : alignof(_Tp) >= 8 ? 8
+                                : alignof(_Tp) >= 4 ? 4
+                                : alignof(_Tp) >= 2 ? 2
+                                                    : 1;
   // sizeof(T) is a multiple of alignof(T), hence of Chunk.
   struct Raw {
-    alignas(T) unsigned char Bytes[sizeof(T)];
-  } R;
+    alignas(_Tp) unsigned char Bytes[sizeof(_Tp)];
+  } _Rp;
   const auto *From = reinterpret_cast<const unsigned char *>(p);
-  for (std::size_t I = 0; I < sizeof(T); I += Chunk) {
-    auto Part = detail::ldgChunk<Chunk>(From + I);
-    std::memcpy(R.Bytes + I, &Part, Chunk);
+  for (std::size_t _Ip = 0; _Ip < sizeof(_Tp); _Ip += Chunk) {
+    auto Part = detail::ldgChunk<Chunk>(From + _Ip);
+    std::memcpy(_Rp.Bytes + _Ip, &Part, Chunk);
   }
   // No default constructor is needed.
-  return __builtin_bit_cast(T, R);
+  return __builtin_bit_cast(_Tp, _Rp);
 }
 } // namespace mstage
 

@@ -18,22 +18,22 @@ namespace mstage {
 // vector_view<T>, with nothing copied, and the launch does not wait:
 // synchronize the kernel's stream before reading its results on the host.
 // prefetch_to_device/host move the pages ahead of use, on a stream.
-template <class T> class managed_vector {
-  static_assert(std::is_trivially_copyable_v<T>,
+template <class _Tp> class managed_vector {
+  static_assert(std::is_trivially_copyable_v<_Tp>,
                 "mstage: managed_vector elements must be trivially copyable");
 
 public:
-  using value_type = T;
+  using value_type = _Tp;
 
   managed_vector() = default;
   // n value-initialized elements (zeros for arithmetic types).
-  explicit managed_vector(std::size_t n) : managed_vector(n, T()) {}
-  managed_vector(std::size_t n, const T &value) {
+  explicit managed_vector(std::size_t n) : managed_vector(n, _Tp()) {}
+  managed_vector(std::size_t n, const _Tp &value) {
     void *p = nullptr;
     detail::check(mstage_rt_managed_alloc(
-        &p, detail::checked_bytes(n, sizeof(T), "managed_vector")));
+        &p, detail::checked_bytes(n, sizeof(_Tp), "managed_vector")));
     size_ = n;
-    data_ = static_cast<T *>(p);
+    data_ = static_cast<_Tp *>(p);
     for (std::size_t i = 0; i < n; ++i)
       data_[i] = value;
   }
@@ -55,26 +55,26 @@ public:
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  T *data() { return data_; }
-  const T *data() const { return data_; }
-  T &operator[](std::size_t i) { return data_[i]; }
-  const T &operator[](std::size_t i) const { return data_[i]; }
-  T *begin() { return data_; }
-  T *end() { return data_ + size_; }
-  const T *begin() const { return data_; }
-  const T *end() const { return data_ + size_; }
-  vector_view<T> view() { return {data_, size_}; }
-  vector_view<const T> view() const { return {data_, size_}; }
+  _Tp *data() { return data_; }
+  const _Tp *data() const { return data_; }
+  _Tp &operator[](std::size_t i) { return data_[i]; }
+  const _Tp &operator[](std::size_t i) const { return data_[i]; }
+  _Tp *begin() { return data_; }
+  _Tp *end() { return data_ + size_; }
+  const _Tp *begin() const { return data_; }
+  const _Tp *end() const { return data_ + size_; }
+  vector_view<_Tp> view() { return {data_, size_}; }
+  vector_view<const _Tp> view() const { return {data_, size_}; }
 
   void prefetch_to_device(stream_ref s = current_stream()) const {
-    detail::check(mstage_rt_prefetch(data_, size_ * sizeof(T), 1, s.get()));
+    detail::check(mstage_rt_prefetch(data_, size_ * sizeof(_Tp), 1, s.get()));
   }
   void prefetch_to_host(stream_ref s = current_stream()) const {
-    detail::check(mstage_rt_prefetch(data_, size_ * sizeof(T), 0, s.get()));
+    detail::check(mstage_rt_prefetch(data_, size_ * sizeof(_Tp), 0, s.get()));
   }
 
 private:
-  T *data_ = nullptr;
+  _Tp *data_ = nullptr;
   std::size_t size_ = 0;
 };
 

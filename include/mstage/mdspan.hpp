@@ -20,30 +20,30 @@
 
 namespace mstage {
 
-template <class T, std::size_t Rank> class mdspan {
+template <class _Tp, std::size_t Rank> class mdspan {
   static_assert(Rank >= 1 && Rank <= 8,
                 "mstage::mdspan<T, Rank>: Rank must be 1 to 8");
 
 public:
-  using element_type = T;
-  using value_type = std::remove_cv_t<T>;
+  using element_type = _Tp;
+  using value_type = std::remove_cv_t<_Tp>;
   using index_type = std::size_t;
-  using reference = T &;
+  using reference = _Tp &;
   using extents_type = std::array<std::size_t, Rank>;
 
   static constexpr std::size_t rank() { return Rank; }
 
   mdspan() = default;
-  template <class... E,
-            class = std::enable_if_t<sizeof...(E) == Rank &&
-                                     (std::is_integral_v<E> && ...)>>
-  mdspan(T *data, E... extents)
+  template <class... _Ep,
+            class = std::enable_if_t<sizeof...(_Ep) == Rank &&
+                                     (std::is_integral_v<_Ep> && ...)>>
+  mdspan(_Tp *data, _Ep... extents)
       : data_(data), extents_{static_cast<std::size_t>(extents)...} {}
-  mdspan(T *data, const extents_type &extents)
+  mdspan(_Tp *data, const extents_type &extents)
       : data_(data), extents_(extents) {}
   // Over a vector_view, which must hold size() elements; with bounds checks
   // on, a view that is too small is reported here.
-  mdspan(vector_view<T> v, const extents_type &extents,
+  mdspan(vector_view<_Tp> v, const extents_type &extents,
          detail::source_place place = detail::source_place())
       : data_(v.data()), extents_(extents) {
     if (size() != 0)
@@ -67,15 +67,15 @@ public:
     return s;
   }
   bool empty() const { return size() == 0; }
-  T *data_handle() const { return data_; }
+  _Tp *data_handle() const { return data_; }
 
   // One index per dimension. The first carries the place of the access (an
   // operator cannot take it as a default argument); the others share it.
-  template <class... I>
-  T &operator()(detail::index_arg first, I... rest) const {
-    static_assert(sizeof...(I) + 1 == Rank,
+  template <class... _Ip>
+  _Tp &operator()(detail::index_arg first, _Ip... rest) const {
+    static_assert(sizeof...(_Ip) + 1 == Rank,
                   "mstage::mdspan: give one index per dimension");
-    static_assert((std::is_integral_v<I> && ...),
+    static_assert((std::is_integral_v<_Ip> && ...),
                   "mstage::mdspan: indices are integers");
     const std::size_t idx[Rank] = {index_value(first),
                                    static_cast<std::size_t>(rest)...};
@@ -93,13 +93,13 @@ public:
 
 #if defined(__cpp_multidimensional_subscript) &&                               \
     __cpp_multidimensional_subscript >= 202110L
-  template <class... I>
-  T &operator[](detail::index_arg first, I... rest) const {
+  template <class... _Ip>
+  _Tp &operator[](detail::index_arg first, _Ip... rest) const {
     return (*this)(first, rest...);
   }
 #else
-  template <std::size_t R = Rank, class = std::enable_if_t<R == 1>>
-  T &operator[](detail::index_arg i) const {
+  template <std::size_t _Rp = Rank, class = std::enable_if_t<_Rp == 1>>
+  _Tp &operator[](detail::index_arg i) const {
     return (*this)(i);
   }
 #endif
@@ -120,11 +120,12 @@ private:
     return names[r];
   }
 
-  T *data_ = nullptr;
+  _Tp *data_ = nullptr;
   extents_type extents_{};
 };
 
-template <class T, class... E> mdspan(T *, E...) -> mdspan<T, sizeof...(E)>;
+template <class _Tp, class... _Ep>
+mdspan(_Tp *, _Ep...) -> mdspan<_Tp, sizeof...(_Ep)>;
 
 } // namespace mstage
 

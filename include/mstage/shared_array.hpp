@@ -48,15 +48,16 @@ inline constexpr const char *shared_array_extent_name(std::size_t d) {
   return names[d];
 }
 
-template <std::size_t... N> constexpr std::size_t extent_product() {
-  return (std::size_t(1) * ... * N);
+template <std::size_t... _Np> constexpr std::size_t extent_product() {
+  return (std::size_t(1) * ... * _Np);
 }
 
 // Size times the extents, or 0 where the product overflows std::size_t.
-template <std::size_t... N>
+template <std::size_t... _Np>
 constexpr std::size_t checked_bytes(std::size_t Size) {
   bool Overflow = false;
-  ((Overflow = Overflow || (N && Size > std::size_t(-1) / N), Size *= N), ...);
+  ((Overflow = Overflow || (_Np && Size > std::size_t(-1) / _Np), Size *= _Np),
+   ...);
   return Overflow ? 0 : Size;
 }
 
@@ -66,53 +67,56 @@ inline constexpr std::size_t max_shared_array_bytes = std::size_t(1) << 32;
 
 // The sub-array at p whose first extent is extent D of the whole array:
 // tile[y] of a shared_array<T, H, W> is a shared_row<T, 1, W>.
-template <class T, std::size_t D, std::size_t N, std::size_t... Rest>
+template <class _Tp, std::size_t _Dp, std::size_t _Np, std::size_t... Rest>
 class shared_row {
 public:
-  explicit shared_row(T *p) : p_(p) {}
+  explicit shared_row(_Tp *p) : p_(p) {}
 
   decltype(auto) operator[](index_arg i) const {
-    std::size_t k = checked(i, N, shared_array_extent_name(D));
+    std::size_t k = checked(i, _Np, shared_array_extent_name(_Dp));
     if constexpr (sizeof...(Rest) == 0)
-      return static_cast<T &>(p_[k]);
+      return static_cast<_Tp &>(p_[k]);
     else
-      return shared_row<T, D + 1, Rest...>(p_ + k * extent_product<Rest...>());
+      return shared_row<_Tp, _Dp + 1, Rest...>(p_ +
+                                               k * extent_product<Rest...>());
   }
 
 private:
-  T *p_;
+  _Tp *p_;
 };
 
 } // namespace detail
 
-template <class T, std::size_t... N> class shared_array {
-  static_assert(sizeof...(N) >= 1 && sizeof...(N) <= 3,
+template <class _Tp, std::size_t... _Np> class shared_array {
+  static_assert(sizeof...(_Np) >= 1 && sizeof...(_Np) <= 3,
                 "mstage::shared_array<T, N...>: give 1 to 3 extents");
-  static_assert(((N > 0) && ...),
+  static_assert(((_Np > 0) && ...),
                 "mstage::shared_array<T, N...>: every extent must be positive");
-  static_assert(std::is_trivially_default_constructible_v<T> &&
-                    std::is_trivially_destructible_v<T>,
+  static_assert(std::is_trivially_default_constructible_v<_Tp> &&
+                    std::is_trivially_destructible_v<_Tp>,
                 "mstage::shared_array<T, N...>: T must be trivially "
                 "constructible and destructible; shared memory is neither "
                 "initialized nor destroyed, as CUDA's __shared__");
-  static_assert(((N > 0) && ...) &&
-                    detail::checked_bytes<N...>(sizeof(T)) != 0 &&
-                    detail::checked_bytes<N...>(sizeof(T)) <=
+  static_assert(((_Np > 0) && ...) &&
+                    detail::checked_bytes<_Np...>(sizeof(_Tp)) != 0 &&
+                    detail::checked_bytes<_Np...>(sizeof(_Tp)) <=
                         detail::max_shared_array_bytes,
                 "mstage::shared_array<T, N...>: sizeof(T) times the extents "
                 "overflows std::size_t or is over 4 GiB, far more shared "
                 "memory than a block can have");
 
 public:
-  using value_type = T;
-  using element_type = T;
-  using reference = T &;
+  using value_type = _Tp;
+  using element_type = _Tp;
+  using reference = _Tp &;
 
-  static constexpr std::size_t rank() { return sizeof...(N); }
-  static constexpr std::size_t size() { return detail::extent_product<N...>(); }
-  static constexpr std::size_t size_bytes() { return size() * sizeof(T); }
+  static constexpr std::size_t rank() { return sizeof...(_Np); }
+  static constexpr std::size_t size() {
+    return detail::extent_product<_Np...>();
+  }
+  static constexpr std::size_t size_bytes() { return size() * sizeof(_Tp); }
   static constexpr std::size_t extent(std::size_t r) {
-    constexpr std::size_t e[] = {N...};
+    constexpr std::size_t e[] = {_Np...};
     return e[r];
   }
 
@@ -123,9 +127,9 @@ public:
   __attribute__((annotate("mstage.shared_array"))) explicit shared_array(
       const char *file = __builtin_FILE(), unsigned line = __builtin_LINE(),
       unsigned column = __builtin_COLUMN(), unsigned site = 0)
-      : data_(static_cast<T *>(
-            __mstage_shared_array(sizeof(T) * (std::size_t(1) * ... * N),
-                                  alignof(T), file, line, column, site))) {}
+      : data_(static_cast<_Tp *>(
+            __mstage_shared_array(sizeof(_Tp) * (std::size_t(1) * ... * _Np),
+                                  alignof(_Tp), file, line, column, site))) {}
   // A copy would be a second name for the same block-wide memory, not a
   // copy of it: pass a shared_array by reference, or pass span() or data().
   shared_array(const shared_array &) = delete;
@@ -133,25 +137,25 @@ public:
 
   // tile[i]: the element (1 extent) or the row, indexed again: tile[y][x].
   decltype(auto) operator[](detail::index_arg i) const {
-    return detail::shared_row<T, 0, N...>(data_)[i];
+    return detail::shared_row<_Tp, 0, _Np...>(data_)[i];
   }
 
   // tile(y, x): one index per extent; the first carries the place of the
   // access (an operator cannot take it as a default argument).
-  template <class... I>
-  T &operator()(detail::index_arg first, I... rest) const {
-    static_assert(sizeof...(I) + 1 == sizeof...(N),
+  template <class... _Ip>
+  _Tp &operator()(detail::index_arg first, _Ip... rest) const {
+    static_assert(sizeof...(_Ip) + 1 == sizeof...(_Np),
                   "mstage::shared_array: give one index per extent");
-    static_assert((std::is_integral_v<I> && ...),
+    static_assert((std::is_integral_v<_Ip> && ...),
                   "mstage::shared_array: indices are integers");
-    constexpr std::size_t extents[] = {N...};
+    constexpr std::size_t extents[] = {_Np...};
 #if MSTAGE_BOUNDS_CHECK
     const std::size_t idx[] = {first.value, static_cast<std::size_t>(rest)...};
 #else
     const std::size_t idx[] = {first, static_cast<std::size_t>(rest)...};
 #endif
     std::size_t offset = 0;
-    for (std::size_t r = 0; r < sizeof...(N); ++r) {
+    for (std::size_t r = 0; r < sizeof...(_Np); ++r) {
       std::size_t i = idx[r];
 #if MSTAGE_BOUNDS_CHECK
       i = detail::checked(detail::make_index(i, first.place), extents[r],
@@ -162,14 +166,14 @@ public:
     return data_[offset];
   }
 
-  T *data() const { return data_; }
-  T *begin() const { return data_; }
-  T *end() const { return data_ + size(); }
+  _Tp *data() const { return data_; }
+  _Tp *begin() const { return data_; }
+  _Tp *end() const { return data_ + size(); }
   // All elements, flat, as a bounds-checked view that can be passed on.
-  shared_span<T> span() const { return {data_, size()}; }
+  shared_span<_Tp> span() const { return {data_, size()}; }
 
 private:
-  T *data_;
+  _Tp *data_;
 };
 
 } // namespace mstage

@@ -35,44 +35,44 @@ inline std::size_t dynamic_shared_size() {
 }
 
 // size() elements of T in shared memory; a view, copied freely.
-template <class T>
-class shared_span : public detail::checked_span<T, detail::shared_span_name> {
+template <class _Tp>
+class shared_span : public detail::checked_span<_Tp, detail::shared_span_name> {
 public:
-  using detail::checked_span<T, detail::shared_span_name>::checked_span;
+  using detail::checked_span<_Tp, detail::shared_span_name>::checked_span;
 };
 
 // All of the launch's dynamic shared memory as T: shared_bytes / sizeof(T)
 // elements.
-template <class T> shared_span<T> dynamic_shared() {
-  static_assert(alignof(T) <= shared_alignment,
+template <class _Tp> shared_span<_Tp> dynamic_shared() {
+  static_assert(alignof(_Tp) <= shared_alignment,
                 "mstage::dynamic_shared<T>: T needs more than 16-byte "
                 "alignment; take it from a shared_arena, which aligns it");
-  return {static_cast<T *>(__mstage_shared_base()),
-          dynamic_shared_size() / sizeof(T)};
+  return {static_cast<_Tp *>(__mstage_shared_base()),
+          dynamic_shared_size() / sizeof(_Tp)};
 }
 
 // Every shared_memory object of a launch starts at the same address, so two
 // of them alias, as in PACXX. Size the region with kernel()'s shared_bytes.
-template <class T> class shared_memory {
+template <class _Tp> class shared_memory {
   static_assert(
-      alignof(T) <= shared_alignment,
+      alignof(_Tp) <= shared_alignment,
       "shared_memory<T>: T must not need more than 16-byte alignment; "
       "take it from a shared_arena, which aligns it");
 
 public:
-  using value_type = T;
+  using value_type = _Tp;
 
-  shared_memory() : ptr_(static_cast<T *>(__mstage_shared_base())) {}
+  shared_memory() : ptr_(static_cast<_Tp *>(__mstage_shared_base())) {}
 
-  T &operator[](detail::index_arg i) const {
+  _Tp &operator[](detail::index_arg i) const {
     return ptr_[detail::checked(i, size(), "shared_memory")];
   }
-  T *data() const { return ptr_; }
+  _Tp *data() const { return ptr_; }
   // Elements of T that the launch's shared_bytes hold.
-  std::size_t size() const { return dynamic_shared_size() / sizeof(T); }
+  std::size_t size() const { return dynamic_shared_size() / sizeof(_Tp); }
 
 private:
-  T *ptr_;
+  _Tp *ptr_;
 };
 
 // Hands out consecutive arrays of the dynamic region, each aligned for its
@@ -88,28 +88,29 @@ public:
   // The next n elements of T. With bounds checks on, an arena that runs past
   // the launch's shared_bytes reports the bytes needed and given, with the
   // place of this call.
-  template <class T>
-  shared_span<T> take(std::size_t n,
-                      detail::source_place place = detail::source_place()) {
+  template <class _Tp>
+  shared_span<_Tp> take(std::size_t n,
+                        detail::source_place place = detail::source_place()) {
     std::size_t offset = used_;
-    if constexpr (alignof(T) <= shared_alignment) {
+    if constexpr (alignof(_Tp) <= shared_alignment) {
       // The region is 16-byte aligned, so aligning the offset is enough,
       // and it stays a constant the optimizer can fold.
-      offset = (offset + alignof(T) - 1) & ~(alignof(T) - 1);
+      offset = (offset + alignof(_Tp) - 1) & ~(alignof(_Tp) - 1);
     } else {
       std::uintptr_t at = reinterpret_cast<std::uintptr_t>(base_ + offset);
-      offset += ((at + alignof(T) - 1) & ~(alignof(T) - 1)) - at;
+      offset += ((at + alignof(_Tp) - 1) & ~(alignof(_Tp) - 1)) - at;
     }
     // A count whose bytes overflow takes everything (the check reports it)
     // rather than wrapping around to a small size.
-    used_ = n > (std::size_t(-1) - offset) / sizeof(T) ? std::size_t(-1)
-                                                       : offset + n * sizeof(T);
+    used_ = n > (std::size_t(-1) - offset) / sizeof(_Tp)
+                ? std::size_t(-1)
+                : offset + n * sizeof(_Tp);
 #if MSTAGE_BOUNDS_CHECK
     __mstage_check_shared(used_, size_, place.file, place.line, place.function);
 #else
     (void)place;
 #endif
-    return {reinterpret_cast<T *>(base_ + offset), n};
+    return {reinterpret_cast<_Tp *>(base_ + offset), n};
   }
 
   // Bytes handed out so far, alignment padding included.
@@ -127,9 +128,9 @@ private:
 // out as shared_arena lays them out from a 16-byte aligned start, to size the
 // launch: shared_bytes_for<float, double>(n, m). Over-aligned types count
 // their worst-case padding.
-template <class... T, class... N>
-constexpr std::size_t shared_bytes_for(N... n) {
-  static_assert(sizeof...(T) == sizeof...(N),
+template <class... _Tp, class... _Np>
+constexpr std::size_t shared_bytes_for(_Np... n) {
+  static_assert(sizeof...(_Tp) == sizeof...(_Np),
                 "mstage::shared_bytes_for<T...>(n...): one count per type");
   std::size_t used = 0;
   auto add = [&](std::size_t align, std::size_t count, std::size_t size) {
@@ -144,8 +145,8 @@ constexpr std::size_t shared_bytes_for(N... n) {
                   "overflow std::size_t");
     used += pad + count * size;
   };
-  if constexpr (sizeof...(T) == sizeof...(N))
-    (add(alignof(T), std::size_t(n), sizeof(T)), ...);
+  if constexpr (sizeof...(_Tp) == sizeof...(_Np))
+    (add(alignof(_Tp), std::size_t(n), sizeof(_Tp)), ...);
   return used;
 }
 

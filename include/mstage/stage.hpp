@@ -13,38 +13,39 @@ namespace detail {
 // f(args...). For the device, the extraction pass slices out everything the
 // call's operands depend on into a host evaluator that runs at launch, and
 // replaces the call with the value it computed.
-template <class R, class F, class... A>
+template <class _Rp, class _Fp, class... _Ap>
 [[clang::annotate("mstage.stage"), gnu::noinline]] void
-stage_eval(R *out, const F *f, const A *...args) {
-  ::new (static_cast<void *>(out)) R((*f)(*args...));
+stage_eval(_Rp *out, const _Fp *f, const _Ap *...args) {
+  ::new (static_cast<void *>(out)) _Rp((*f)(*args...));
 }
 
 struct stage_identity {
-  template <class T> T operator()(const T &v) const { return v; }
+  template <class _Tp> _Tp operator()(const _Tp &v) const { return v; }
 };
 
-template <class R> R staged_result(R *out) { return *out; }
+template <class _Rp> _Rp staged_result(_Rp *out) { return *out; }
 
 } // namespace detail
 
 // stage(fn, args...): fn(args...), evaluated on the host at launch.
 template <
-    class F, class... A,
-    std::enable_if_t<std::is_invocable_v<const F &, const A &...>, int> = 0>
-auto stage(F fn, A... args) {
-  using R = std::decay_t<std::invoke_result_t<const F &, const A &...>>;
-  static_assert(std::is_trivially_copyable_v<R>,
+    class _Fp, class... _Ap,
+    std::enable_if_t<std::is_invocable_v<const _Fp &, const _Ap &...>, int> = 0>
+auto stage(_Fp fn, _Ap... args) {
+  using _Rp = std::decay_t<std::invoke_result_t<const _Fp &, const _Ap &...>>;
+  static_assert(std::is_trivially_copyable_v<_Rp>,
                 "mstage: a staged value must be trivially copyable");
-  alignas(R) unsigned char storage[sizeof(R)];
-  R *out = reinterpret_cast<R *>(storage);
+  alignas(_Rp) unsigned char storage[sizeof(_Rp)];
+  _Rp *out = reinterpret_cast<_Rp *>(storage);
   detail::stage_eval(out, &fn, &args...);
   return detail::staged_result(out);
 }
 
 // stage(expr): the value of expr, evaluated on the host at launch.
-template <class T, std::enable_if_t<!std::is_invocable_v<const T &>, int> = 0>
-std::decay_t<T> stage(const T &value) {
-  return stage(detail::stage_identity{}, std::decay_t<T>(value));
+template <class _Tp,
+          std::enable_if_t<!std::is_invocable_v<const _Tp &>, int> = 0>
+std::decay_t<_Tp> stage(const _Tp &value) {
+  return stage(detail::stage_identity{}, std::decay_t<_Tp>(value));
 }
 
 } // namespace mstage

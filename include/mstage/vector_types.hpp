@@ -23,72 +23,76 @@ namespace mstage {
 // One N-element type: the struct, make_<name>N and its operators. The
 // element casts bring back types that the arithmetic promoted (char + char
 // is an int).
-#define MSTAGE_VECTOR_OPS(V, T, ...)                                           \
-  constexpr V operator+(const V &A, const V &B) {                              \
-    return V{MSTAGE_VECTOR_MAP(T, +, __VA_ARGS__)};                            \
+#define MSTAGE_VECTOR_OPS(_Vp, _Tp, ...)                                       \
+  constexpr _Vp operator+(const _Vp &_Ap, const _Vp &_Bp) {                    \
+    return _Vp{MSTAGE_VECTOR_MAP(_Tp, +, __VA_ARGS__)};                        \
   }                                                                            \
-  constexpr V operator-(const V &A, const V &B) {                              \
-    return V{MSTAGE_VECTOR_MAP(T, -, __VA_ARGS__)};                            \
+  constexpr _Vp operator-(const _Vp &_Ap, const _Vp &_Bp) {                    \
+    return _Vp{MSTAGE_VECTOR_MAP(_Tp, -, __VA_ARGS__)};                        \
   }                                                                            \
-  constexpr V operator*(const V &A, const V &B) {                              \
-    return V{MSTAGE_VECTOR_MAP(T, *, __VA_ARGS__)};                            \
+  constexpr _Vp operator*(const _Vp &_Ap, const _Vp &_Bp) {                    \
+    return _Vp{MSTAGE_VECTOR_MAP(_Tp, *, __VA_ARGS__)};                        \
   }                                                                            \
-  constexpr V &operator+=(V &A, const V &B) { return A = A + B; }              \
-  constexpr V &operator-=(V &A, const V &B) { return A = A - B; }              \
-  constexpr V &operator*=(V &A, const V &B) { return A = A * B; }              \
-  constexpr bool operator==(const V &A, const V &B) {                          \
+  constexpr _Vp &operator+=(_Vp &_Ap, const _Vp &_Bp) {                        \
+    return _Ap = _Ap + _Bp;                                                    \
+  }                                                                            \
+  constexpr _Vp &operator-=(_Vp &_Ap, const _Vp &_Bp) {                        \
+    return _Ap = _Ap - _Bp;                                                    \
+  }                                                                            \
+  constexpr _Vp &operator*=(_Vp &_Ap, const _Vp &_Bp) {                        \
+    return _Ap = _Ap * _Bp;                                                    \
+  }                                                                            \
+  constexpr bool operator==(const _Vp &_Ap, const _Vp &_Bp) {                  \
     return MSTAGE_VECTOR_ALL(__VA_ARGS__);                                     \
   }                                                                            \
-  constexpr bool operator!=(const V &A, const V &B) { return !(A == B); }
+  constexpr bool operator!=(const _Vp &_Ap, const _Vp &_Bp) {                  \
+    return !(_Ap == _Bp);                                                      \
+  }
 
-#define MSTAGE_VECTOR_MAP1(T, Op, X) static_cast<T>(A.X Op B.X)
-#define MSTAGE_VECTOR_MAP(T, Op, ...)                                          \
+#define MSTAGE_VECTOR_MAP1(_Tp, _Op, _Xp) static_cast<_Tp>(_Ap._Xp _Op _Bp._Xp)
+#define MSTAGE_VECTOR_MAP(_Tp, _Op, ...)                                       \
   MSTAGE_VECTOR_MAP_N(__VA_ARGS__, MSTAGE_VECTOR_MAP_4, MSTAGE_VECTOR_MAP_3,   \
                       MSTAGE_VECTOR_MAP_2, MSTAGE_VECTOR_MAP_1)                \
-  (T, Op, __VA_ARGS__)
-#define MSTAGE_VECTOR_MAP_N(_1, _2, _3, _4, M, ...) M
-#define MSTAGE_VECTOR_MAP_1(T, Op, X) MSTAGE_VECTOR_MAP1(T, Op, X)
-#define MSTAGE_VECTOR_MAP_2(T, Op, X, Y)                                       \
-  MSTAGE_VECTOR_MAP1(T, Op, X), MSTAGE_VECTOR_MAP1(T, Op, Y)
-#define MSTAGE_VECTOR_MAP_3(T, Op, X, Y, Z)                                    \
-  MSTAGE_VECTOR_MAP_2(T, Op, X, Y), MSTAGE_VECTOR_MAP1(T, Op, Z)
-#define MSTAGE_VECTOR_MAP_4(T, Op, X, Y, Z, W)                                 \
-  MSTAGE_VECTOR_MAP_3(T, Op, X, Y, Z), MSTAGE_VECTOR_MAP1(T, Op, W)
+  (_Tp, _Op, __VA_ARGS__)
+#define MSTAGE_VECTOR_MAP_N(_1, _2, _3, _4, _Mp, ...) _Mp
+#define MSTAGE_VECTOR_MAP_1(_Tp, _Op, _Xp) MSTAGE_VECTOR_MAP1(_Tp, _Op, _Xp)
+#define MSTAGE_VECTOR_MAP_2(_Tp, _Op, _Xp, _Yp)                                \
+  MSTAGE_VECTOR_MAP1(_Tp, _Op, _Xp), MSTAGE_VECTOR_MAP1(_Tp, _Op, _Yp)
+#define MSTAGE_VECTOR_MAP_3(_Tp, _Op, _Xp, _Yp, _Zp)                           \
+  MSTAGE_VECTOR_MAP_2(_Tp, _Op, _Xp, _Yp), MSTAGE_VECTOR_MAP1(_Tp, _Op, _Zp)
+#define MSTAGE_VECTOR_MAP_4(_Tp, _Op, _Xp, _Yp, _Zp, _Wp)                      \
+  MSTAGE_VECTOR_MAP_3(_Tp, _Op, _Xp, _Yp, _Zp),                                \
+      MSTAGE_VECTOR_MAP1(_Tp, _Op, _Wp)
 #define MSTAGE_VECTOR_ALL(...)                                                 \
   MSTAGE_VECTOR_MAP_N(__VA_ARGS__, MSTAGE_VECTOR_ALL_4, MSTAGE_VECTOR_ALL_3,   \
                       MSTAGE_VECTOR_ALL_2, MSTAGE_VECTOR_ALL_1)                \
   (__VA_ARGS__)
-#define MSTAGE_VECTOR_ALL_1(X) (A.X == B.X)
-#define MSTAGE_VECTOR_ALL_2(X, Y) (A.X == B.X && A.Y == B.Y)
-#define MSTAGE_VECTOR_ALL_3(X, Y, Z) (MSTAGE_VECTOR_ALL_2(X, Y) && A.Z == B.Z)
-#define MSTAGE_VECTOR_ALL_4(X, Y, Z, W)                                        \
-  (MSTAGE_VECTOR_ALL_3(X, Y, Z) && A.W == B.W)
+#define MSTAGE_VECTOR_ALL_1(_Xp) (_Ap._Xp == _Bp._Xp)
+#define MSTAGE_VECTOR_ALL_2(_Xp, _Yp) (_Ap._Xp == _Bp._Xp && _Ap._Yp == _Bp._Yp)
+#define MSTAGE_VECTOR_ALL_3(_Xp, _Yp, _Zp)                                     \
+  (MSTAGE_VECTOR_ALL_2(_Xp, _Yp) && _Ap._Zp == _Bp._Zp)
+#define MSTAGE_VECTOR_ALL_4(_Xp, _Yp, _Zp, _Wp)                                \
+  (MSTAGE_VECTOR_ALL_3(_Xp, _Yp, _Zp) && _Ap._Wp == _Bp._Wp)
 
-#define MSTAGE_VECTOR_TYPES(Name, T, A1, A2, A3, A4)                           \
-  struct alignas(A1) Name##1 {                                                 \
-    T x;                                                                       \
-  };                                                                           \
-  struct alignas(A2) Name##2 {                                                 \
-    T x, y;                                                                    \
-  };                                                                           \
-  struct alignas(A3) Name##3 {                                                 \
-    T x, y, z;                                                                 \
-  };                                                                           \
-  struct alignas(A4) Name##4 {                                                 \
-    T x, y, z, w;                                                              \
-  };                                                                           \
-  constexpr Name##1 make_##Name##1(T X) { return Name##1{X}; }                 \
-  constexpr Name##2 make_##Name##2(T X, T Y) { return Name##2{X, Y}; }         \
-  constexpr Name##3 make_##Name##3(T X, T Y, T Z) {                            \
-    return Name##3{X, Y, Z};                                                   \
+#define MSTAGE_VECTOR_TYPES(Name, _Tp, _A1, _A2, _A3, _A4)                     \
+  struct alignas(_A1) Name##1 { _Tp x; };                                      \
+  struct alignas(_A2) Name##2 { _Tp x, y; };                                   \
+  struct alignas(_A3) Name##3 { _Tp x, y, z; };                                \
+  struct alignas(_A4) Name##4 { _Tp x, y, z, w; };                             \
+  constexpr Name##1 make_##Name##1(_Tp _Xp) { return Name##1 {_Xp}; }          \
+  constexpr Name##2 make_##Name##2(_Tp _Xp, _Tp _Yp) {                         \
+    return Name##2 {_Xp, _Yp};                                                 \
   }                                                                            \
-  constexpr Name##4 make_##Name##4(T X, T Y, T Z, T W) {                       \
-    return Name##4{X, Y, Z, W};                                                \
+  constexpr Name##3 make_##Name##3(_Tp _Xp, _Tp _Yp, _Tp _Zp) {                \
+    return Name##3 {_Xp, _Yp, _Zp};                                            \
   }                                                                            \
-  MSTAGE_VECTOR_OPS(Name##1, T, x)                                             \
-  MSTAGE_VECTOR_OPS(Name##2, T, x, y)                                          \
-  MSTAGE_VECTOR_OPS(Name##3, T, x, y, z)                                       \
-  MSTAGE_VECTOR_OPS(Name##4, T, x, y, z, w)
+  constexpr Name##4 make_##Name##4(_Tp _Xp, _Tp _Yp, _Tp _Zp, _Tp _Wp) {       \
+    return Name##4 {_Xp, _Yp, _Zp, _Wp};                                       \
+  }                                                                            \
+  MSTAGE_VECTOR_OPS(Name##1, _Tp, x)                                           \
+  MSTAGE_VECTOR_OPS(Name##2, _Tp, x, y)                                        \
+  MSTAGE_VECTOR_OPS(Name##3, _Tp, x, y, z)                                     \
+  MSTAGE_VECTOR_OPS(Name##4, _Tp, x, y, z, w)
 
 // Alignments from CUDA's vector_types.h (LP64: long is 8 bytes).
 MSTAGE_VECTOR_TYPES(char, signed char, 1, 2, 1, 4)

@@ -11,15 +11,16 @@ namespace mstage {
 // A pointer and a length into device memory, with the read-only parts of the
 // std::vector interface; operator[], front() and back() are bounds-checked
 // when MSTAGE_BOUNDS_CHECK is on.
-template <class T>
-class vector_view : public detail::checked_span<T, detail::vector_view_name> {
+template <class _Tp>
+class vector_view : public detail::checked_span<_Tp, detail::vector_view_name> {
 public:
-  using detail::checked_span<T, detail::vector_view_name>::checked_span;
+  using detail::checked_span<_Tp, detail::vector_view_name>::checked_span;
   // A view of T is a view of const T: a kernel may take vector_view<const T>
   // for a device_vector<T> or std::vector<T> argument.
-  template <class U, class = std::enable_if_t<std::is_same_v<const U, T> &&
-                                              !std::is_same_v<U, T>>>
-  vector_view(const vector_view<U> &v) : vector_view(v.data(), v.size()) {}
+  template <class _Up,
+            class = std::enable_if_t<std::is_same_v<const _Up, _Tp> &&
+                                     !std::is_same_v<_Up, _Tp>>>
+  vector_view(const vector_view<_Up> &v) : vector_view(v.data(), v.size()) {}
 };
 
 } // namespace mstage

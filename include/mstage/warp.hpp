@@ -34,16 +34,16 @@ inline bool all(bool pred, unsigned mask = full_mask) {
 
 namespace detail {
 // Applies the 32-bit shuffle Op to each 32-bit word of V.
-template <class T, class Op> T shuffleWords(T V, Op Shuffle) {
-  static_assert(std::is_trivially_copyable_v<T> &&
-                    (sizeof(T) == 4 || sizeof(T) == 8),
+template <class _Tp, class _Op> _Tp shuffleWords(_Tp _Vp, _Op Shuffle) {
+  static_assert(std::is_trivially_copyable_v<_Tp> &&
+                    (sizeof(_Tp) == 4 || sizeof(_Tp) == 8),
                 "warp shuffles move values of 4 or 8 bytes");
-  int Words[sizeof(T) / 4];
-  std::memcpy(Words, &V, sizeof(T));
-  for (int &W : Words)
-    W = Shuffle(W);
-  std::memcpy(&V, Words, sizeof(T));
-  return V;
+  int Words[sizeof(_Tp) / 4];
+  std::memcpy(Words, &_Vp, sizeof(_Tp));
+  for (int &_Wp : Words)
+    _Wp = Shuffle(_Wp);
+  std::memcpy(&_Vp, Words, sizeof(_Tp));
+  return _Vp;
 }
 } // namespace detail
 
@@ -52,32 +52,36 @@ template <class T, class Op> T shuffleWords(T V, Op Shuffle) {
 // counted from the start of the caller's segment.
 
 // The value of lane src_lane (modulo width).
-template <class T>
-T shfl(T v, int src_lane, unsigned mask = full_mask, int width = int(size)) {
-  return detail::shuffleWords(
-      v, [&](int W) { return __mstage_shfl_i32(mask, W, src_lane, width); });
+template <class _Tp>
+_Tp shfl(_Tp v, int src_lane, unsigned mask = full_mask,
+         int width = int(size)) {
+  return detail::shuffleWords(v, [&](int _Wp) {
+    return __mstage_shfl_i32(mask, _Wp, src_lane, width);
+  });
 }
 // The value of lane lane_id() - delta (a lane below delta keeps its own).
-template <class T>
-T shfl_up(T v, unsigned delta, unsigned mask = full_mask,
-          int width = int(size)) {
-  return detail::shuffleWords(
-      v, [&](int W) { return __mstage_shfl_up_i32(mask, W, delta, width); });
+template <class _Tp>
+_Tp shfl_up(_Tp v, unsigned delta, unsigned mask = full_mask,
+            int width = int(size)) {
+  return detail::shuffleWords(v, [&](int _Wp) {
+    return __mstage_shfl_up_i32(mask, _Wp, delta, width);
+  });
 }
 // The value of lane lane_id() + delta (a lane past width - 1 - delta keeps
 // its own).
-template <class T>
-T shfl_down(T v, unsigned delta, unsigned mask = full_mask,
-            int width = int(size)) {
-  return detail::shuffleWords(
-      v, [&](int W) { return __mstage_shfl_down_i32(mask, W, delta, width); });
+template <class _Tp>
+_Tp shfl_down(_Tp v, unsigned delta, unsigned mask = full_mask,
+              int width = int(size)) {
+  return detail::shuffleWords(v, [&](int _Wp) {
+    return __mstage_shfl_down_i32(mask, _Wp, delta, width);
+  });
 }
 // The value of lane lane_id() ^ lane_mask.
-template <class T>
-T shfl_xor(T v, int lane_mask, unsigned mask = full_mask,
-           int width = int(size)) {
-  return detail::shuffleWords(v, [&](int W) {
-    return __mstage_shfl_xor_i32(mask, W, lane_mask, width);
+template <class _Tp>
+_Tp shfl_xor(_Tp v, int lane_mask, unsigned mask = full_mask,
+             int width = int(size)) {
+  return detail::shuffleWords(v, [&](int _Wp) {
+    return __mstage_shfl_xor_i32(mask, _Wp, lane_mask, width);
   });
 }
 

@@ -68,8 +68,8 @@ static Value *emitWarpBuiltin(IRBuilder<> &B, StringRef Name, CallInst &CI) {
 namespace {
 // The failure blocks of the checks, one per function and message: every
 // check of a kernel with the same message branches to one block, whose PHIs
-// carry the values to print, so that a kernel with many accesses has one
-// printf and one assert, and one printf buffer in local memory.
+// carry the values to print to one out-of-line report per message, so that
+// a kernel with many accesses has one call, and no printf buffer of its own.
 class CheckFailures {
 public:
   explicit CheckFailures(Module &M) : M(M) {}
@@ -103,14 +103,43 @@ private:
     if (BB)
       return BB;
     LLVMContext &Ctx = M.getContext();
-    auto *Ptr = PointerType::getUnqual(Ctx);
-    auto *I32 = Type::getInt32Ty(Ctx);
     BB = BasicBlock::Create(Ctx, "mstage.check.fail", &F);
     IRBuilder<> B(BB);
-    SmallVector<Value *, 8> Args = {
-        B.CreateGlobalString(Format, "mstage.check.format")};
+    SmallVector<Value *, 8> Args;
     for (Value *V : Message)
       Args.push_back(B.CreatePHI(V->getType(), 4));
+    B.CreateCall(reportFunction(Format, Expression, Message), Args);
+    B.CreateUnreachable();
+    return BB;
+  }
+
+  // The report of (Format, Expression), out of line: a cold, noinline
+  // function that prints Message and asserts. In the kernel a failure is a
+  // call with the values as parameters, so the printf buffer (local memory)
+  // and the strings' addresses are the report's, not the kernel's: a checked
+  // kernel keeps close to the registers and stack of an unchecked one.
+  Function *reportFunction(const char *Format, StringRef Expression,
+                           ArrayRef<Value *> Message) {
+    Function *&Report = Reports[Format];
+    if (Report)
+      return Report;
+    LLVMContext &Ctx = M.getContext();
+    auto *Ptr = PointerType::getUnqual(Ctx);
+    auto *I32 = Type::getInt32Ty(Ctx);
+    SmallVector<Type *, 8> Types;
+    for (Value *V : Message)
+      Types.push_back(V->getType());
+    Report = Function::Create(
+        FunctionType::get(Type::getVoidTy(Ctx), Types, false),
+        GlobalValue::InternalLinkage, "mstage.check.report", M);
+    Report->addFnAttr(Attribute::NoInline);
+    Report->addFnAttr(Attribute::Cold);
+    Report->addFnAttr(Attribute::NoReturn);
+    IRBuilder<> B(BasicBlock::Create(Ctx, "", Report));
+    SmallVector<Value *, 8> Args = {
+        B.CreateGlobalString(Format, "mstage.check.format")};
+    for (Argument &A : Report->args())
+      Args.push_back(&A);
     FunctionCallee Printf =
         M.getOrInsertFunction("printf", FunctionType::get(I32, {Ptr}, true));
     B.CreateCall(Printf, Args);
@@ -123,11 +152,12 @@ private:
                  {B.CreateGlobalString(Expression, "mstage.check.expression"),
                   Args[1], Args[2], Args[3]});
     B.CreateUnreachable();
-    return BB;
+    return Report;
   }
 
   Module &M;
   DenseMap<std::pair<Function *, const char *>, BasicBlock *> Blocks;
+  DenseMap<const char *, Function *> Reports;
 };
 } // namespace
 

@@ -1,5 +1,6 @@
 //===- Stats.cpp - MSTAGE_STATS: a table per kernel at exit ---------------===//
 #include "inspect/Stats.h"
+#include "inspect/ChecksNote.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -87,6 +88,9 @@ void printStats(raw_ostream &OS) {
   std::lock_guard<std::mutex> G(T.Lock);
   if (T.Rows.empty())
     return;
+  std::string Checks = checksSummary();
+  if (!Checks.empty())
+    OS << "mstage: stats: " << Checks << "\n";
   OS << "mstage: stats: "
      << format("%8s %8s %7s %7s %7s %7s %12s %12s  %s\n", "launches",
                "special.", "memory", "disk", "generic", "miss", "compile ms",

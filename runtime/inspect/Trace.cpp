@@ -1,6 +1,7 @@
 //===- Trace.cpp - MSTAGE_TRACE: one line per launch ----------------------===//
 #include "inspect/Trace.h"
 #include "formats/StageValueText.h"
+#include "inspect/ChecksNote.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -54,6 +55,7 @@ static void traceHead(raw_ostream &OS, const KernelBlob &Kernel,
 
 void traceCpuLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
                     bool Fibers, unsigned OsThreads, double RunMs) {
+  traceChecksOnce();
   std::string Line;
   raw_string_ostream OS(Line);
   traceHead(OS, Kernel, C);
@@ -65,6 +67,7 @@ void traceCpuLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
 void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
                  ArrayRef<StringRef> StagedValues, ArrayRef<SlotFact> Facts,
                  const LaunchTimes &T) {
+  traceChecksOnce();
   std::string Line;
   raw_string_ostream OS(Line);
   traceHead(OS, Kernel, C);

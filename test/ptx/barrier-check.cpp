@@ -1,10 +1,10 @@
-// With checks on (a debug build, or MSTAGE_BOUNDS_CHECK=1), a block barrier
+// With checks on (-fmstage-checks, MSTAGE_BOUNDS_CHECK=1 or an -O0 build), a block barrier
 // counts the threads that reach it (bar.red.popc) and reports, with its
 // file:line, when fewer than the block's threads did: here threads 64 and up
 // return first. With the block folded, the count is compared with the
 // constant 128. Release code (-DNDEBUG) keeps the plain bar.sync.
 //
-// RUN: %mstagexx -O2 %s -o %t
+// RUN: %mstagexx -O2 -fmstage-checks %s -o %t
 // RUN: %mstage_ptx %t --kernel mstage_main_L22 --block 128 | FileCheck %s
 // RUN: %mstage_ptx %t --kernel mstage_main_L22 --ir | FileCheck %s --check-prefix=IR
 // RUN: %mstagexx -O2 -DNDEBUG %s -o %t.release

@@ -1,25 +1,25 @@
 // Bounds checks of vector_view and mdspan indexing:
-//  - on (MSTAGE_BOUNDS_CHECK=1, which wins over NDEBUG, or a debug build
-//    without NDEBUG), each access compares its index with the size
+//  - on (MSTAGE_BOUNDS_CHECK=1, which wins over NDEBUG, or -O0 without
+//    NDEBUG), each access compares its index with the size
 //    (unsigned, so a negative index fails too) and branches, unlikely, to one
 //    failure block per kernel: vprintf with the message, then __assertfail
 //    and a trap. The embedded IR shows the branch weights and the names of
 //    the views; the stage() site after the checks is still folded (the
 //    checks are calls until the device module is lowered, so slicing never
 //    sees them as control flow): in[...] * 64 is a shift by 6;
-//  - off (NDEBUG), the same kernel has no branch, no call and no trap;
+//  - off (NDEBUG, or -O1 and above without -fmstage-checks), the same kernel has no branch, no call and no trap;
 //  - on the host, the check prints the place, index and size, and aborts.
 //
-// RUN: rm -rf %t.on %t.debug %t.off
+// RUN: rm -rf %t.on %t.debug %t.off %t.opt
 // RUN: %mstagexx -O2 -DNDEBUG -DMSTAGE_BOUNDS_CHECK=1 %s -o %t.on.bin
-// RUN: %mstagexx -O2 %s -o %t.debug.bin
+// RUN: %mstagexx -O0 %s -o %t.debug.bin && %mstagexx -O2 %s -o %t.opt.bin
 // RUN: %mstagexx -O2 -DNDEBUG %s -o %t.off.bin
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.on %t.on.bin
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.debug %t.debug.bin
-// RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.off %t.off.bin
+// RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.off %t.off.bin && env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.opt %t.opt.bin
 // RUN: cat %t.on/*.ptx | FileCheck %s --check-prefix=ON
 // RUN: cat %t.debug/*.ptx | FileCheck %s --check-prefix=ON
-// RUN: cat %t.off/*.ptx | FileCheck %s --check-prefix=OFF
+// RUN: cat %t.off/*.ptx | FileCheck %s --check-prefix=OFF && cat %t.opt/*.ptx | FileCheck %s --check-prefix=OFF
 // RUN: %mstage_ptx %t.on.bin --kernel mstage_main_L42 --ir | FileCheck %s --check-prefix=IR
 // RUN: not --crash %t.on.bin host 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: %ptxas -arch=sm_90 %t.on/*.ptx -o /dev/null

@@ -3,7 +3,7 @@
 // tables and concept-constrained templates in a kernel), built for release:
 // it all ends up in registers, with no local memory and no call, and the
 // constexpr table is folded (no global array is left in the PTX). With
-// bounds checks on (no NDEBUG), the only checked access is Out[I], which the
+// bounds checks on (-fmstage-checks), the only checked access is Out[I], which the
 // kernel guards with `if (I >= Out.size()) return;`, so the optimizer removes
 // the check: no __assertfail either (std::span's own accesses are unchecked).
 //
@@ -11,7 +11,7 @@
 // RUN: %mstagexx -O2 -std=c++20 -DNDEBUG -I%src_root/test/gpu %src_root/test/gpu/std_types.cpp -o %t
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.release %t | FileCheck %s --check-prefix=OUT
 // RUN: cat %t.release/*.ptx | FileCheck %s --check-prefix=RELEASE
-// RUN: %mstagexx -O2 -std=c++20 -I%src_root/test/gpu %src_root/test/gpu/std_types.cpp -o %t.dbg
+// RUN: %mstagexx -O2 -fmstage-checks -std=c++20 -I%src_root/test/gpu %src_root/test/gpu/std_types.cpp -o %t.dbg
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.debug %t.dbg
 // RUN: cat %t.debug/*.ptx | FileCheck %s --check-prefix=DEBUG
 // RUN: %ptxas -arch=sm_90 %t.release/*.ptx -o /dev/null

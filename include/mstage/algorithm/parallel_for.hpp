@@ -35,12 +35,12 @@ struct bound {
   long long lo = 0, hi = -1;
 
   bound() = default;
-  template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
-  bound(I n) : lo(0), hi((long long)n - 1) {}
-  template <
-      class I, class J,
-      class = std::enable_if_t<std::is_integral_v<I> && std::is_integral_v<J>>>
-  bound(I lo, J hi) : lo((long long)lo), hi((long long)hi) {}
+  template <class _Ip, class = std::enable_if_t<std::is_integral_v<_Ip>>>
+  bound(_Ip n) : lo(0), hi((long long)n - 1) {}
+  template <class _Ip, class _Jp,
+            class = std::enable_if_t<std::is_integral_v<_Ip> &&
+                                     std::is_integral_v<_Jp>>>
+  bound(_Ip lo, _Jp hi) : lo((long long)lo), hi((long long)hi) {}
 };
 
 // Rank dimensions of bounds; the first is the slowest unless the launch
@@ -50,8 +50,8 @@ template <int Rank> struct bounds {
                 "mstage: bounds<Rank>: Rank must be 1 to 4");
   bound dim[Rank];
 
-  template <class... B, class = std::enable_if_t<sizeof...(B) == Rank>>
-  bounds(B... b) : dim{bound(b)...} {}
+  template <class... _Bp, class = std::enable_if_t<sizeof...(_Bp) == Rank>>
+  bounds(_Bp... b) : dim{bound(b)...} {}
   bounds(std::initializer_list<bound> b) {
     if (b.size() != Rank)
       throw error("mstage: bounds<" + std::to_string(Rank) +
@@ -92,8 +92,8 @@ inline bool for_fits_32_bits(std::size_t total, unsigned grid) {
   return total - 1 + std::size_t(grid) * for_block <= 0xffffffffu;
 }
 
-template <int Rank, class F>
-auto for_kernel(F f, shape<Rank> sh, std::size_t total, bool first_fast,
+template <int Rank, class _Fp>
+auto for_kernel(_Fp f, shape<Rank> sh, std::size_t total, bool first_fast,
                 bool narrowArg) {
   return [=]() {
     const shape<Rank> s = stage(sh);
@@ -101,16 +101,17 @@ auto for_kernel(F f, shape<Rank> sh, std::size_t total, bool first_fast,
     const bool ff = stage(first_fast);
     const bool narrow = stage(narrowArg);
     auto run = [&](auto zero) {
-      using I = decltype(zero);
-      const I stride = I(__mstage_nctaid_x()) * I(for_block);
-      for (I g = I(__mstage_ctaid_x()) * I(for_block) + I(__mstage_tid_x());
-           g < I(n); g += stride) {
+      using _Ip = decltype(zero);
+      const _Ip stride = _Ip(__mstage_nctaid_x()) * _Ip(for_block);
+      for (_Ip g =
+               _Ip(__mstage_ctaid_x()) * _Ip(for_block) + _Ip(__mstage_tid_x());
+           g < _Ip(n); g += stride) {
         int idx[Rank];
-        I rest = g;
+        _Ip rest = g;
         // The fastest dimension is the remainder of the first division.
         for (int r = 0; r < Rank; ++r) {
           int d = ff ? r : Rank - 1 - r;
-          I e = I(s.extent[d]);
+          _Ip e = _Ip(s.extent[d]);
           idx[d] = s.lo[d] + int(rest % e);
           rest /= e;
         }
@@ -122,7 +123,7 @@ auto for_kernel(F f, shape<Rank> sh, std::size_t total, bool first_fast,
           f(idx[0], idx[1], idx[2]);
         else
           f(idx[0], idx[1], idx[2], idx[3]);
-        if (stride >= I(n)) // one index per thread: no second round
+        if (stride >= _Ip(n)) // one index per thread: no second round
           break;
       }
     };
@@ -133,15 +134,15 @@ auto for_kernel(F f, shape<Rank> sh, std::size_t total, bool first_fast,
   };
 }
 
-template <int Rank, class F> constexpr bool callable_with_ints() {
+template <int Rank, class _Fp> constexpr bool callable_with_ints() {
   if constexpr (Rank == 1)
-    return std::is_invocable_v<const F &, int>;
+    return std::is_invocable_v<const _Fp &, int>;
   else if constexpr (Rank == 2)
-    return std::is_invocable_v<const F &, int, int>;
+    return std::is_invocable_v<const _Fp &, int, int>;
   else if constexpr (Rank == 3)
-    return std::is_invocable_v<const F &, int, int, int>;
+    return std::is_invocable_v<const _Fp &, int, int, int>;
   else
-    return std::is_invocable_v<const F &, int, int, int, int>;
+    return std::is_invocable_v<const _Fp &, int, int, int, int>;
 }
 
 } // namespace detail
@@ -149,16 +150,17 @@ template <int Rank, class F> constexpr bool callable_with_ints() {
 inline constexpr struct parallel_for_fn
     : detail::algorithm_base<parallel_for_fn> {
   // parallel_for(n, f): f(i) for 0 <= i < n.
-  template <class I, class F, class = std::enable_if_t<std::is_integral_v<I>>>
-  void operator()(I n, F f) const {
+  template <class _Ip, class _Fp,
+            class = std::enable_if_t<std::is_integral_v<_Ip>>>
+  void operator()(_Ip n, _Fp f) const {
     (*this)(bounds<1>(bound(n)), f, last_fastest);
   }
 
-  template <int Rank, class F>
-  void operator()(const bounds<Rank> &b, F f,
+  template <int Rank, class _Fp>
+  void operator()(const bounds<Rank> &b, _Fp f,
                   index_order order = last_fastest) const {
-    MSTAGE_ALGORITHM_CHECK_OP("parallel_for", F);
-    static_assert(detail::callable_with_ints<Rank, F>(),
+    MSTAGE_ALGORITHM_CHECK_OP("parallel_for", _Fp);
+    static_assert(detail::callable_with_ints<Rank, _Fp>(),
                   "mstage: parallel_for: the body is not callable with one "
                   "int index per dimension of the bounds");
     detail::shape<Rank> sh;
@@ -183,14 +185,14 @@ inline constexpr struct parallel_for_fn
     }
     if (total == 0)
       return;
-    constexpr unsigned B = detail::for_block;
-    unsigned grid = detail::grid_one_per_thread(total, B);
+    constexpr unsigned _Bp = detail::for_block;
+    unsigned grid = detail::grid_one_per_thread(total, _Bp);
     if (grid == 0)
-      grid = detail::grid_for((total + B - 1) / B, B);
+      grid = detail::grid_for((total + _Bp - 1) / _Bp, _Bp);
     kernel(detail::for_kernel<Rank>(f, sh, total,
                                     order == index_order::first_fastest,
                                     detail::for_fits_32_bits(total, grid)),
-           grid, B)
+           grid, _Bp)
         .check_on_cpu(false)
         .on(stream())();
   }

@@ -66,35 +66,35 @@ enum class scan_wait {
 // threads x 23, near CUB's tuning for the H100 (128 x 24): 48 registers,
 // 10 blocks and 29440 elements a multiprocessor (256 x 15 had 6 blocks and
 // 23040). Larger ones: 256 threads, about 60 bytes each.
-template <class T> constexpr unsigned scan_block_threads() {
-  return sizeof(T) <= 4 ? 128 : 256;
+template <class _Tp> constexpr unsigned scan_block_threads() {
+  return sizeof(_Tp) <= 4 ? 128 : 256;
 }
-template <class T> constexpr unsigned scan_items_per_thread() {
-  constexpr unsigned items = sizeof(T) <= 4 ? 23 : 60 / sizeof(T);
+template <class _Tp> constexpr unsigned scan_items_per_thread() {
+  constexpr unsigned items = sizeof(_Tp) <= 4 ? 23 : 60 / sizeof(_Tp);
   return items == 0 ? 1 : (items | 1u);
 }
 
 // The kernel of one scan: inclusive, or exclusive with init, with tiles of
 // Block threads x Items elements.
-template <class T, bool Exclusive, unsigned Block, unsigned Items,
-          scan_exchange Exchange, scan_order Order, scan_wait Wait, class Op>
-auto scan_kernel(Op op) {
-  return [op](vector_view<const T> in, vector_view<T> out,
+template <class _Tp, bool Exclusive, unsigned Block, unsigned Items,
+          scan_exchange Exchange, scan_order Order, scan_wait Wait, class _Op>
+auto scan_kernel(_Op op) {
+  return [op](vector_view<const _Tp> in, vector_view<_Tp> out,
               vector_view<unsigned long long> scratch, std::size_t nArg,
-              std::size_t tilesArg, raw_storage<T> initArg) {
+              std::size_t tilesArg, raw_storage<_Tp> initArg) {
     constexpr unsigned TileItems = Block * Items;
     constexpr unsigned Warps = Block / 32;
     constexpr bool ByWarp = Exchange == scan_exchange::warp;
     const std::size_t n = stage(nArg);
     const std::size_t tiles = stage(tilesArg);
 
-    shared_array<raw_storage<T>, TileItems> tileMem;
-    shared_array<raw_storage<T>, Warps> warpMem;
-    shared_array<raw_storage<T>, 1> prefixMem;
+    shared_array<raw_storage<_Tp>, TileItems> tileMem;
+    shared_array<raw_storage<_Tp>, Warps> warpMem;
+    shared_array<raw_storage<_Tp>, 1> prefixMem;
     shared_array<unsigned, 1> tileIdMem;
 
     // scratch[0] numbers the tiles; the flags follow.
-    using Status = scan_tile_status<T>;
+    using Status = scan_tile_status<_Tp>;
     Status status{scratch.data() + 1, tiles};
     const unsigned tid = __mstage_tid_x();
     const unsigned lane = tid % 32, warp = tid / 32;
@@ -114,8 +114,8 @@ auto scan_kernel(Op op) {
     // The part of the tile this thread moves: by warp, its warp's 32 x
     // Items elements, lane by lane (the warp's part of shared memory); by
     // block, the whole tile, thread by thread.
-    T *buf = reinterpret_cast<T *>(tileMem.data());
-    T *part = ByWarp ? buf + warp * 32 * Items : buf;
+    _Tp *buf = reinterpret_cast<_Tp *>(tileMem.data());
+    _Tp *part = ByWarp ? buf + warp * 32 * Items : buf;
     const unsigned first = ByWarp ? warp * 32 * Items : 0;
     const unsigned stride = ByWarp ? 32 : Block;
     const unsigned at = ByWarp ? lane : tid;
@@ -128,12 +128,12 @@ auto scan_kernel(Op op) {
 
     // Coalesced loads into shared memory; the last tile pads with its first
     // element, a valid T that is never stored.
-    const T *src = in.data() + base + first;
+    const _Tp *src = in.data() + base + first;
     if (full) {
       for (unsigned i = 0; i < Items; ++i)
         part[i * stride + at] = src[i * stride + at];
     } else {
-      const T pad = in.data()[base];
+      const _Tp pad = in.data()[base];
       for (unsigned i = 0; i < Items; ++i) {
         unsigned k = i * stride + at;
         part[k] = base + first + k < n ? src[k] : pad;
@@ -142,7 +142,7 @@ auto scan_kernel(Op op) {
     sync();
 
     // Each thread scans its Items consecutive elements.
-    T items[Items];
+    _Tp items[Items];
     for (unsigned i = 0; i < Items; ++i)
       items[i] = buf[tid * Items + i];
     for (unsigned i = 1; i < Items; ++i)
@@ -150,9 +150,9 @@ auto scan_kernel(Op op) {
 
     // The threads' totals over the block: the block's aggregate, and what
     // comes before this thread's items within the block.
-    T aggregate;
+    _Tp aggregate;
     bool hasBlockPrefix;
-    const T blockPrefix = block_exclusive_scan<Block>(
+    const _Tp blockPrefix = block_exclusive_scan<Block>(
         items[Items - 1], op, warpMem.data(), aggregate, hasBlockPrefix);
 
     // The tile's prefix: init for the first tile of an exclusive scan, none
@@ -160,7 +160,7 @@ auto scan_kernel(Op op) {
     if (warp == 0) {
       if (tile == 0) {
         if (lane == 0) {
-          T incl = aggregate;
+          _Tp incl = aggregate;
           if constexpr (Exclusive)
             incl = apply_op(op, from_raw(initArg), aggregate);
           status.publish(0, scan_status_inclusive, incl);
@@ -170,9 +170,9 @@ auto scan_kernel(Op op) {
         if (lane == 0)
           status.publish(tile, scan_status_aggregate, aggregate);
         // The first tile's inclusive prefix has init in it already.
-        T p = Wait == scan_wait::sleep && tiles >= scan_sleep_min_tiles
-                  ? scan_look_back<T, true>(status, tile, op)
-                  : scan_look_back<T, false>(status, tile, op);
+        _Tp p = Wait == scan_wait::sleep && tiles >= scan_sleep_min_tiles
+                    ? scan_look_back<_Tp, true>(status, tile, op)
+                    : scan_look_back<_Tp, false>(status, tile, op);
         if (lane == 0) {
           status.publish(tile, scan_status_inclusive,
                          apply_op(op, p, aggregate));
@@ -184,7 +184,7 @@ auto scan_kernel(Op op) {
 
     // This thread's prefix: the tile's, then the block's before it.
     const bool hasTilePrefix = Exclusive || tile != 0;
-    T prefix = blockPrefix;
+    _Tp prefix = blockPrefix;
     if (hasTilePrefix)
       prefix = hasBlockPrefix
                    ? apply_op(op, from_raw(prefixMem[0]), blockPrefix)
@@ -202,7 +202,7 @@ auto scan_kernel(Op op) {
             hasPrefix ? apply_op(op, prefix, items[i]) : items[i];
     }
     sync();
-    T *dst = out.data() + base + first;
+    _Tp *dst = out.data() + base + first;
     if (full) {
       for (unsigned i = 0; i < Items; ++i)
         dst[i * stride + at] = part[i * stride + at];
@@ -218,32 +218,33 @@ auto scan_kernel(Op op) {
 
 // Whether a scan's arguments pass the checks below: then, and only then,
 // the call goes on, so that a failed check is its one error.
-template <class In, class Out, class Op, class = void>
+template <class _In, class _Out, class _Op, class = void>
 inline constexpr bool scan_args_ok = false;
-template <class In, class Out, class Op>
-inline constexpr bool scan_args_ok<
-    In, Out, Op, std::enable_if_t<view_arg_v<In> && writable_view_v<Out>>> =
-    std::conjunction_v<std::is_same<element_of<In>, element_of<Out>>,
-                       op_fits<Op, element_of<In>>,
-                       std::is_trivially_copyable<Op>>;
+template <class _In, class _Out, class _Op>
+inline constexpr bool
+    scan_args_ok<_In, _Out, _Op,
+                 std::enable_if_t<view_arg_v<_In> && writable_view_v<_Out>>> =
+        std::conjunction_v<std::is_same<element_of<_In>, element_of<_Out>>,
+                           op_fits<_Op, element_of<_In>>,
+                           std::is_trivially_copyable<_Op>>;
 
 // Block and Items 0 take the defaults.
-template <class T, bool Exclusive, unsigned BlockArg = 0, unsigned ItemsArg = 0,
-          scan_exchange Exchange = scan_exchange::warp,
+template <class _Tp, bool Exclusive, unsigned BlockArg = 0,
+          unsigned ItemsArg = 0, scan_exchange Exchange = scan_exchange::warp,
           scan_order Order = scan_order::counter,
-          scan_wait Wait = scan_wait::sleep, class Op>
-void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
-              const Op &op, raw_storage<T> init, stream_ref s) {
+          scan_wait Wait = scan_wait::sleep, class _Op>
+void scan_run(const char *call, vector_view<const _Tp> in, vector_view<_Tp> out,
+              const _Op &op, raw_storage<_Tp> init, stream_ref s) {
   check_same_size(call, "the input and the output differ", in.size(),
                   out.size());
   const std::size_t n = in.size();
   if (n == 0)
     return;
-  constexpr unsigned Block = BlockArg ? BlockArg : scan_block_threads<T>();
+  constexpr unsigned Block = BlockArg ? BlockArg : scan_block_threads<_Tp>();
   // Another shape's items are fewer where the tile would not fit 40 KiB of
   // the 48 KiB of static shared memory a block may have (large T's).
-  constexpr std::size_t Fit = 40 * 1024 / (Block * sizeof(T));
-  constexpr unsigned Items = !ItemsArg         ? scan_items_per_thread<T>()
+  constexpr std::size_t Fit = 40 * 1024 / (Block * sizeof(_Tp));
+  constexpr unsigned Items = !ItemsArg         ? scan_items_per_thread<_Tp>()
                              : ItemsArg <= Fit ? ItemsArg
                                                : unsigned(Fit < 1 ? 1 : Fit);
   static_assert(Block % 32 == 0 && Block <= 1024 && Items >= 1,
@@ -253,11 +254,11 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
   if (tiles > INT_MAX)
     throw error(std::string("mstage: ") + call + ": " + std::to_string(n) +
                 " elements are more than one launch scans");
-  using Status = scan_tile_status<T>;
+  using Status = scan_tile_status<_Tp>;
   const std::size_t words = 1 + Status::bytes(tiles) / 8 + 1;
   temporary scratch(words * 8, s);
   scratch.zero(8 + Status::flag_bytes(tiles));
-  kernel(scan_kernel<T, Exclusive, Block, Items, Exchange, Order, Wait>(op),
+  kernel(scan_kernel<_Tp, Exclusive, Block, Items, Exchange, Order, Wait>(op),
          dim3(tiles), dim3(Block))
       .on(s)(in, out, scratch.view<unsigned long long>(0, words), n, tiles,
              init);
@@ -266,17 +267,17 @@ void scan_run(const char *call, vector_view<const T> in, vector_view<T> out,
 } // namespace detail
 
 // The checks of a scan from in to out by op, each naming the call.
-#define MSTAGE_SCAN_CHECK(call, In, Out, Op)                                   \
-  MSTAGE_ALGORITHM_CHECK_VIEW(call, In);                                       \
-  MSTAGE_ALGORITHM_CHECK_WRITABLE(call, Out, "the output");                    \
-  MSTAGE_ALGORITHM_CHECK_OP(call, Op);                                         \
-  if constexpr (::mstage::detail::view_arg_v<In> &&                            \
-                ::mstage::detail::writable_view_v<Out>) {                      \
-    using T_ = ::mstage::detail::element_of<In>;                               \
-    static_assert(std::is_same_v<T_, ::mstage::detail::element_of<Out>>,       \
+#define MSTAGE_SCAN_CHECK(call, _In, _Out, _Op)                                \
+  MSTAGE_ALGORITHM_CHECK_VIEW(call, _In);                                      \
+  MSTAGE_ALGORITHM_CHECK_WRITABLE(call, _Out, "the output");                   \
+  MSTAGE_ALGORITHM_CHECK_OP(call, _Op);                                        \
+  if constexpr (::mstage::detail::view_arg_v<_In> &&                           \
+                ::mstage::detail::writable_view_v<_Out>) {                     \
+    using T_ = ::mstage::detail::element_of<_In>;                              \
+    static_assert(std::is_same_v<T_, ::mstage::detail::element_of<_Out>>,      \
                   "mstage: " call ": the output's element type is not the "    \
                   "input's");                                                  \
-    static_assert(::mstage::detail::op_fits_v<Op, T_>,                         \
+    static_assert(::mstage::detail::op_fits_v<_Op, T_>,                        \
                   "mstage: " call ": the operator is not callable with two "   \
                   "values of the element type, or does not return one");       \
   }
@@ -294,21 +295,21 @@ struct inclusive_scan_fn
     : detail::algorithm_base<
           inclusive_scan_fn<Block, Items, Exchange, Order, Wait>> {
   using detail::algorithm_base<inclusive_scan_fn>::stream;
-  template <class In, class Out, class Op = std::plus<>,
-            std::enable_if_t<detail::range_arg_v<Out>, int> = 0>
-  void operator()(In &&in, Out &&out, Op op = {}) const {
-    MSTAGE_SCAN_CHECK("inclusive_scan", In, Out, Op)
-    if constexpr (detail::scan_args_ok<In, Out, Op>) {
-      using T = detail::element_of<In>;
+  template <class _In, class _Out, class _Op = std::plus<>,
+            std::enable_if_t<detail::range_arg_v<_Out>, int> = 0>
+  void operator()(_In &&in, _Out &&out, _Op op = {}) const {
+    MSTAGE_SCAN_CHECK("inclusive_scan", _In, _Out, _Op)
+    if constexpr (detail::scan_args_ok<_In, _Out, _Op>) {
+      using _Tp = detail::element_of<_In>;
       stream_ref s = stream();
-      detail::scan_run<T, false, Block, Items, Exchange, Order, Wait>(
+      detail::scan_run<_Tp, false, Block, Items, Exchange, Order, Wait>(
           "inclusive_scan", detail::as_view(in, s), detail::as_view(out, s), op,
-          detail::raw_storage<T>{}, s);
+          detail::raw_storage<_Tp>{}, s);
     }
   }
-  template <class InOut, class Op = std::plus<>,
-            std::enable_if_t<!detail::range_arg_v<Op>, int> = 0>
-  void operator()(InOut &&inout, Op op = {}) const {
+  template <class InOut, class _Op = std::plus<>,
+            std::enable_if_t<!detail::range_arg_v<_Op>, int> = 0>
+  void operator()(InOut &&inout, _Op op = {}) const {
     MSTAGE_ALGORITHM_CHECK_WRITABLE("inclusive_scan", InOut, "the view");
     if constexpr (detail::writable_view_v<InOut>)
       (*this)(inout, inout, op);
@@ -326,25 +327,25 @@ struct exclusive_scan_fn
     : detail::algorithm_base<
           exclusive_scan_fn<Block, Items, Exchange, Order, Wait>> {
   using detail::algorithm_base<exclusive_scan_fn>::stream;
-  template <class In, class Out, class Init, class Op = std::plus<>,
-            std::enable_if_t<detail::range_arg_v<Out>, int> = 0>
-  void operator()(In &&in, Out &&out, const Init &init, Op op = {}) const {
-    MSTAGE_SCAN_CHECK("exclusive_scan", In, Out, Op)
-    if constexpr (detail::scan_args_ok<In, Out, Op>) {
-      using T = detail::element_of<In>;
-      constexpr bool converts = std::is_convertible_v<const Init &, T>;
+  template <class _In, class _Out, class Init, class _Op = std::plus<>,
+            std::enable_if_t<detail::range_arg_v<_Out>, int> = 0>
+  void operator()(_In &&in, _Out &&out, const Init &init, _Op op = {}) const {
+    MSTAGE_SCAN_CHECK("exclusive_scan", _In, _Out, _Op)
+    if constexpr (detail::scan_args_ok<_In, _Out, _Op>) {
+      using _Tp = detail::element_of<_In>;
+      constexpr bool converts = std::is_convertible_v<const Init &, _Tp>;
       static_assert(converts, "mstage: exclusive_scan: init does not "
                               "convert to the element type");
       stream_ref s = stream();
       if constexpr (converts)
-        detail::scan_run<T, true, Block, Items, Exchange, Order, Wait>(
+        detail::scan_run<_Tp, true, Block, Items, Exchange, Order, Wait>(
             "exclusive_scan", detail::as_view(in, s), detail::as_view(out, s),
-            op, detail::to_raw(static_cast<T>(init)), s);
+            op, detail::to_raw(static_cast<_Tp>(init)), s);
     }
   }
-  template <class InOut, class Init, class Op = std::plus<>,
+  template <class InOut, class Init, class _Op = std::plus<>,
             std::enable_if_t<!detail::range_arg_v<Init>, int> = 0>
-  void operator()(InOut &&inout, const Init &init, Op op = {}) const {
+  void operator()(InOut &&inout, const Init &init, _Op op = {}) const {
     MSTAGE_ALGORITHM_CHECK_WRITABLE("exclusive_scan", InOut, "the view");
     if constexpr (detail::writable_view_v<InOut>)
       (*this)(inout, inout, init, op);

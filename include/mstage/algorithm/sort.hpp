@@ -26,26 +26,26 @@
 namespace mstage {
 namespace detail {
 
-template <class K, class Comp>
-inline constexpr bool sort_is_less = radix_sortable<K> &&
-                                     (std::is_same_v<Comp, std::less<>> ||
-                                      std::is_same_v<Comp, std::less<K>>);
+template <class _Kp, class Comp>
+inline constexpr bool sort_is_less =
+    radix_sortable<_Kp> &&
+    (std::is_same_v<Comp, std::less<>> || std::is_same_v<Comp, std::less<_Kp>>);
 
-template <class R, class = void>
+template <class _Rp, class = void>
 inline constexpr bool radix_sortable_view = false;
-template <class R>
+template <class _Rp>
 inline constexpr bool
-    radix_sortable_view<R, std::enable_if_t<writable_view_v<R>>> =
-        radix_sortable<element_of<R>>;
+    radix_sortable_view<_Rp, std::enable_if_t<writable_view_v<_Rp>>> =
+        radix_sortable<element_of<_Rp>>;
 
 } // namespace detail
 
 // The checks of a radix sort's keys, naming the call.
-#define MSTAGE_SORT_CHECK_KEYS(call, R, what)                                  \
-  MSTAGE_ALGORITHM_CHECK_WRITABLE(call, R, what);                              \
+#define MSTAGE_SORT_CHECK_KEYS(call, _Rp, what)                                \
+  MSTAGE_ALGORITHM_CHECK_WRITABLE(call, _Rp, what);                            \
   static_assert(                                                               \
-      !::mstage::detail::writable_view_v<R> ||                                 \
-          ::mstage::detail::radix_sortable_view<R>,                            \
+      !::mstage::detail::writable_view_v<_Rp> ||                               \
+          ::mstage::detail::radix_sortable_view<_Rp>,                          \
       "mstage: " call ": the radix sort sorts integer and "                    \
       "floating-point keys; for other types call mstage::sort(view, "          \
       "comp) with a comparator")
@@ -64,29 +64,30 @@ struct sort_fn : detail::algorithm_base<sort_fn<Block, Items, Rank>> {
                 "mstage: sort: a radix pass has whole warps and a thread "
                 "per digit: 256 to 1024 threads");
   using detail::algorithm_base<sort_fn>::stream;
-  template <class R> void operator()(R &&r) const {
-    MSTAGE_SORT_CHECK_KEYS("sort", R, "the view");
-    if constexpr (detail::radix_sortable_view<R>) {
+  template <class _Rp> void operator()(_Rp &&r) const {
+    MSTAGE_SORT_CHECK_KEYS("sort", _Rp, "the view");
+    if constexpr (detail::radix_sortable_view<_Rp>) {
       stream_ref s = stream();
-      detail::radix_sort_run<detail::element_of<R>, char, false, Block, Items,
+      detail::radix_sort_run<detail::element_of<_Rp>, char, false, Block, Items,
                              Rank>("sort", detail::as_view(r, s),
                                    vector_view<char>(), s);
     }
   }
-  template <class R, class Comp> void operator()(R &&r, Comp comp) const {
-    MSTAGE_ALGORITHM_CHECK_WRITABLE("sort", R, "the view");
+  template <class _Rp, class Comp> void operator()(_Rp &&r, Comp comp) const {
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("sort", _Rp, "the view");
     MSTAGE_ALGORITHM_CHECK_OP("sort", Comp);
-    if constexpr (detail::writable_view_v<R>) {
-      using T = detail::element_of<R>;
+    if constexpr (detail::writable_view_v<_Rp>) {
+      using _Tp = detail::element_of<_Rp>;
       constexpr bool callable =
-          std::is_invocable_r_v<bool, const Comp &, const T &, const T &>;
+          std::is_invocable_r_v<bool, const Comp &, const _Tp &, const _Tp &>;
       static_assert(callable, "mstage: sort: the comparator is not callable "
                               "with two values of the element type, or does "
                               "not return bool");
-      if constexpr (detail::sort_is_less<T, Comp>)
+      if constexpr (detail::sort_is_less<_Tp, Comp>)
         (*this)(r);
       else if constexpr (callable && std::is_trivially_copyable_v<Comp>)
-        detail::sort_merge_run<T>(detail::as_view(r, stream()), comp, stream());
+        detail::sort_merge_run<_Tp>(detail::as_view(r, stream()), comp,
+                                    stream());
     }
   }
 };
@@ -104,17 +105,18 @@ struct sort_by_key_fn
                 "mstage: sort_by_key: a radix pass has whole warps and a "
                 "thread per digit: 256 to 1024 threads");
   using detail::algorithm_base<sort_by_key_fn>::stream;
-  template <class KR, class VR> void operator()(KR &&keys, VR &&values) const {
-    MSTAGE_SORT_CHECK_KEYS("sort_by_key", KR, "the key view");
-    MSTAGE_ALGORITHM_CHECK_WRITABLE("sort_by_key", VR, "the value view");
-    if constexpr (detail::radix_sortable_view<KR> &&
-                  detail::writable_view_v<VR>) {
+  template <class _KR, class _VR>
+  void operator()(_KR &&keys, _VR &&values) const {
+    MSTAGE_SORT_CHECK_KEYS("sort_by_key", _KR, "the key view");
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("sort_by_key", _VR, "the value view");
+    if constexpr (detail::radix_sortable_view<_KR> &&
+                  detail::writable_view_v<_VR>) {
       stream_ref s = stream();
       auto k = detail::as_view(keys, s);
       auto v = detail::as_view(values, s);
       detail::check_same_size("sort_by_key", "the keys and the values differ",
                               k.size(), v.size());
-      detail::radix_sort_run<detail::element_of<KR>, detail::element_of<VR>,
+      detail::radix_sort_run<detail::element_of<_KR>, detail::element_of<_VR>,
                              true, Block, Items, Rank>("sort_by_key", k, v, s);
     }
   }

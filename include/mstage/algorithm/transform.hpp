@@ -32,28 +32,28 @@ namespace detail {
 // consecutive ones, one vector load (16 bytes of the widest type) each.
 inline constexpr unsigned elementwise_block = 256;
 
-template <class... T> constexpr unsigned elementwise_vec() {
-  constexpr std::size_t widest = std::max({sizeof(T)...});
-  constexpr bool divides = ((16 % sizeof(T) == 0) && ...);
+template <class... _Tp> constexpr unsigned elementwise_vec() {
+  constexpr std::size_t widest = std::max({sizeof(_Tp)...});
+  constexpr bool divides = ((16 % sizeof(_Tp) == 0) && ...);
   return divides && widest < 16 ? unsigned(16 / widest) : 1u;
 }
 // Four chunks a thread: 64 bytes of the widest type in flight per view.
-template <class... T> constexpr unsigned elementwise_items() {
-  return 4 * elementwise_vec<T...>();
+template <class... _Tp> constexpr unsigned elementwise_items() {
+  return 4 * elementwise_vec<_Tp...>();
 }
 
 // Vec T's, read and written as one chunk.
-template <class T, unsigned Vec> struct alignas(Vec * sizeof(T)) chunk {
-  unsigned char bytes[Vec * sizeof(T)];
-  const T &operator[](unsigned e) const {
-    return reinterpret_cast<const T *>(bytes)[e];
+template <class _Tp, unsigned Vec> struct alignas(Vec * sizeof(_Tp)) chunk {
+  unsigned char bytes[Vec * sizeof(_Tp)];
+  const _Tp &operator[](unsigned e) const {
+    return reinterpret_cast<const _Tp *>(bytes)[e];
   }
-  T *elements() { return reinterpret_cast<T *>(bytes); }
+  _Tp *elements() { return reinterpret_cast<_Tp *>(bytes); }
 };
 
 // A thread's chunks of one input, loaded before use.
-template <class T, unsigned Vec, unsigned Chunks> struct loaded {
-  chunk<T, Vec> c[Chunks];
+template <class _Tp, unsigned Vec, unsigned Chunks> struct loaded {
+  chunk<_Tp, Vec> c[Chunks];
 };
 
 // out[i] = f(i, in[i]...) for every i of out. A block takes a tile of
@@ -61,23 +61,23 @@ template <class T, unsigned Vec, unsigned Chunks> struct loaded {
 // its threads load all their elements, as 16-byte chunks when every view is
 // aligned for them (checked on the host, staged), then compute and store.
 // The last, partial tile goes element by element.
-template <unsigned Block, unsigned Items, class F>
-auto elementwise_kernel(F f, bool alignedArg, bool oneTileArg) {
+template <unsigned Block, unsigned Items, class _Fp>
+auto elementwise_kernel(_Fp f, bool alignedArg, bool oneTileArg) {
   return [=](auto out, auto... in) {
-    using U = typename decltype(out)::element_type;
+    using _Up = typename decltype(out)::element_type;
     constexpr unsigned VecMax = elementwise_vec<
-        U, std::remove_const_t<typename decltype(in)::element_type>...>();
+        _Up, std::remove_const_t<typename decltype(in)::element_type>...>();
     constexpr unsigned Tile = Block * Items;
     const std::size_t n = stage(out.size());
     const bool aligned = stage(alignedArg);
     const bool oneTile = stage(oneTileArg);
     auto run = [&](auto zero) {
-      using I = decltype(zero);
+      using _Ip = decltype(zero);
       const unsigned tid = __mstage_tid_x();
-      const I full = I(n / Tile), rest = I(n % Tile);
+      const _Ip full = _Ip(n / Tile), rest = _Ip(n % Tile);
       // Chunks of Vec elements at base + (k * Block + tid) * Vec: coalesced
       // for Vec 1, one vector access per chunk otherwise.
-      auto tile = [&](I base, auto vec) {
+      auto tile = [&](_Ip base, auto vec) {
         constexpr unsigned Vec = decltype(vec)::value;
         constexpr unsigned Chunks = Items / Vec;
         std::tuple<
@@ -97,36 +97,36 @@ auto elementwise_kernel(F f, bool alignedArg, bool oneTileArg) {
             },
             regs);
         for (unsigned k = 0; k < Chunks; ++k) {
-          chunk<U, Vec> o;
+          chunk<_Up, Vec> o;
           for (unsigned e = 0; e < Vec; ++e)
             o.elements()[e] = std::apply(
                 [&](auto &...r) {
-                  return f(I(base + at(k) + e), r.c[k][e]...);
+                  return f(_Ip(base + at(k) + e), r.c[k][e]...);
                 },
                 regs);
           std::memcpy(__builtin_assume_aligned(out.data() + base + at(k),
-                                               alignof(chunk<U, Vec>)),
+                                               alignof(chunk<_Up, Vec>)),
                       o.bytes, sizeof(o));
         }
       };
-      auto whole = [&](I t) {
+      auto whole = [&](_Ip t) {
         if constexpr (VecMax > 1 && Items % VecMax == 0) {
           if (aligned) {
-            tile(t * I(Tile), std::integral_constant<unsigned, VecMax>());
+            tile(t * _Ip(Tile), std::integral_constant<unsigned, VecMax>());
             return;
           }
         }
-        tile(t * I(Tile), std::integral_constant<unsigned, 1>());
+        tile(t * _Ip(Tile), std::integral_constant<unsigned, 1>());
       };
       auto partial = [&] {
-        const I base = full * I(Tile);
+        const _Ip base = full * _Ip(Tile);
         for (unsigned k = 0; k < Items; ++k) {
           unsigned j = k * Block + tid;
-          if (I(j) < rest)
-            out.data()[base + j] = f(I(base + j), in.data()[base + j]...);
+          if (_Ip(j) < rest)
+            out.data()[base + j] = f(_Ip(base + j), in.data()[base + j]...);
         }
       };
-      const I block = I(__mstage_ctaid_x());
+      const _Ip block = _Ip(__mstage_ctaid_x());
       if (oneTile) {
         if (block < full)
           whole(block);
@@ -134,8 +134,8 @@ auto elementwise_kernel(F f, bool alignedArg, bool oneTileArg) {
           partial();
         return;
       }
-      const I grid = I(__mstage_nctaid_x());
-      for (I t = block; t < full; t += grid)
+      const _Ip grid = _Ip(__mstage_nctaid_x());
+      for (_Ip t = block; t < full; t += grid)
         whole(t);
       if (rest != 0 && full % grid == block)
         partial();
@@ -148,48 +148,52 @@ auto elementwise_kernel(F f, bool alignedArg, bool oneTileArg) {
 }
 
 // Whether p is aligned for chunks of Vec T's.
-template <unsigned Vec, class T> bool chunk_aligned(const T *p) {
-  return reinterpret_cast<std::uintptr_t>(p) % (Vec * sizeof(T)) == 0;
+template <unsigned Vec, class _Tp> bool chunk_aligned(const _Tp *p) {
+  return reinterpret_cast<std::uintptr_t>(p) % (Vec * sizeof(_Tp)) == 0;
 }
 
-template <unsigned Block = 0, unsigned Items = 0, class F, class Out,
-          class... In>
-void launch_elementwise(F f, Out out, stream_ref s, In... in) {
+template <unsigned Block = 0, unsigned Items = 0, class _Fp, class _Out,
+          class... _In>
+void launch_elementwise(_Fp f, _Out out, stream_ref s, _In... in) {
   if (out.empty())
     return;
-  using U = typename Out::element_type;
-  constexpr unsigned B = Block ? Block : elementwise_block;
-  constexpr unsigned It =
+  using _Up = typename _Out::element_type;
+  constexpr unsigned _Bp = Block ? Block : elementwise_block;
+  constexpr unsigned _It =
       Items ? Items
             : elementwise_items<
-                  U, std::remove_const_t<typename In::element_type>...>();
+                  _Up, std::remove_const_t<typename _In::element_type>...>();
   constexpr unsigned Vec =
-      elementwise_vec<U, std::remove_const_t<typename In::element_type>...>();
-  static_assert(B >= 32 && B <= 1024 && It >= 1,
+      elementwise_vec<_Up,
+                      std::remove_const_t<typename _In::element_type>...>();
+  static_assert(_Bp >= 32 && _Bp <= 1024 && _It >= 1,
                 "mstage: an element-wise tile has 32 to 1024 threads");
   const bool aligned =
       chunk_aligned<Vec>(out.data()) && (chunk_aligned<Vec>(in.data()) && ...);
-  const std::size_t tiles = (out.size() + B * It - 1) / (B * It);
+  const std::size_t tiles = (out.size() + _Bp * _It - 1) / (_Bp * _It);
   const bool oneTile = tiles <= 0x7fffffffu;
-  const unsigned grid = oneTile ? unsigned(tiles) : grid_for(tiles, B);
-  kernel(elementwise_kernel<B, It>(f, aligned, oneTile), grid, B)
+  const unsigned grid = oneTile ? unsigned(tiles) : grid_for(tiles, _Bp);
+  kernel(elementwise_kernel<_Bp, _It>(f, aligned, oneTile), grid, _Bp)
       .check_on_cpu(false)
       .on(s)(out, in...);
 }
 
 // f(x) or f(x, y), without the index.
-template <class F> struct apply_value {
-  F f;
-  template <class I, class... X> auto operator()(I, const X &...x) const {
+template <class _Fp> struct apply_value {
+  _Fp f;
+  template <class _Ip, class... _Xp>
+  auto operator()(_Ip, const _Xp &...x) const {
     return f(x...);
   }
 };
-template <class T> struct iota_value {
-  T start;
-  template <class I> T operator()(I i) const { return T(start + T(i)); }
+template <class _Tp> struct iota_value {
+  _Tp start;
+  template <class _Ip> _Tp operator()(_Ip i) const {
+    return _Tp(start + _Tp(i));
+  }
 };
 
-template <class T> vector_view<const T> const_view(vector_view<T> v) {
+template <class _Tp> vector_view<const _Tp> const_view(vector_view<_Tp> v) {
   return {v.data(), v.size()};
 }
 
@@ -202,19 +206,20 @@ template <class T> vector_view<const T> const_view(vector_view<T> v) {
 template <unsigned Block = 0, unsigned Items = 0>
 struct transform_fn : detail::algorithm_base<transform_fn<Block, Items>> {
   using detail::algorithm_base<transform_fn>::stream;
-  template <class In, class Out, class F>
-  void operator()(In &&in, Out &&out, F f) const {
-    MSTAGE_ALGORITHM_CHECK_VIEW("transform", In);
-    MSTAGE_ALGORITHM_CHECK_WRITABLE("transform", Out, "the output");
-    MSTAGE_ALGORITHM_CHECK_OP("transform", F);
-    using T = detail::element_of<In>;
-    using U = detail::element_of<Out>;
-    static_assert(std::is_invocable_v<const F &, const T &>,
+  template <class _In, class _Out, class _Fp>
+  void operator()(_In &&in, _Out &&out, _Fp f) const {
+    MSTAGE_ALGORITHM_CHECK_VIEW("transform", _In);
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("transform", _Out, "the output");
+    MSTAGE_ALGORITHM_CHECK_OP("transform", _Fp);
+    using _Tp = detail::element_of<_In>;
+    using _Up = detail::element_of<_Out>;
+    static_assert(std::is_invocable_v<const _Fp &, const _Tp &>,
                   "mstage: transform: the function is not callable with the "
                   "input's element type");
-    if constexpr (std::is_invocable_v<const F &, const T &>)
+    if constexpr (std::is_invocable_v<const _Fp &, const _Tp &>)
       static_assert(
-          std::is_assignable_v<U &, std::invoke_result_t<const F &, const T &>>,
+          std::is_assignable_v<_Up &,
+                               std::invoke_result_t<const _Fp &, const _Tp &>>,
           "mstage: transform: the function's result cannot be "
           "assigned to the output's elements");
     stream_ref s = stream();
@@ -222,26 +227,27 @@ struct transform_fn : detail::algorithm_base<transform_fn<Block, Items>> {
     auto o = detail::as_view(out, s);
     detail::check_same_size("transform", "the input and the output differ",
                             i.size(), o.size());
-    detail::launch_elementwise<Block, Items>(detail::apply_value<F>{f}, o, s,
+    detail::launch_elementwise<Block, Items>(detail::apply_value<_Fp>{f}, o, s,
                                              detail::const_view(i));
   }
 
-  template <class In1, class In2, class Out, class F>
-  void operator()(In1 &&in1, In2 &&in2, Out &&out, F f) const {
-    MSTAGE_ALGORITHM_CHECK_VIEW("transform", In1);
-    MSTAGE_ALGORITHM_CHECK_VIEW("transform", In2);
-    MSTAGE_ALGORITHM_CHECK_WRITABLE("transform", Out, "the output");
-    MSTAGE_ALGORITHM_CHECK_OP("transform", F);
-    using T1 = detail::element_of<In1>;
-    using T2 = detail::element_of<In2>;
-    using U = detail::element_of<Out>;
-    static_assert(std::is_invocable_v<const F &, const T1 &, const T2 &>,
+  template <class _In1, class _In2, class _Out, class _Fp>
+  void operator()(_In1 &&in1, _In2 &&in2, _Out &&out, _Fp f) const {
+    MSTAGE_ALGORITHM_CHECK_VIEW("transform", _In1);
+    MSTAGE_ALGORITHM_CHECK_VIEW("transform", _In2);
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("transform", _Out, "the output");
+    MSTAGE_ALGORITHM_CHECK_OP("transform", _Fp);
+    using _T1 = detail::element_of<_In1>;
+    using _T2 = detail::element_of<_In2>;
+    using _Up = detail::element_of<_Out>;
+    static_assert(std::is_invocable_v<const _Fp &, const _T1 &, const _T2 &>,
                   "mstage: transform: the function is not callable with the "
                   "two inputs' element types");
-    if constexpr (std::is_invocable_v<const F &, const T1 &, const T2 &>)
+    if constexpr (std::is_invocable_v<const _Fp &, const _T1 &, const _T2 &>)
       static_assert(
           std::is_assignable_v<
-              U &, std::invoke_result_t<const F &, const T1 &, const T2 &>>,
+              _Up &,
+              std::invoke_result_t<const _Fp &, const _T1 &, const _T2 &>>,
           "mstage: transform: the function's result cannot be assigned to "
           "the output's elements");
     stream_ref s = stream();
@@ -252,7 +258,7 @@ struct transform_fn : detail::algorithm_base<transform_fn<Block, Items>> {
                             b.size());
     detail::check_same_size("transform", "the inputs and the output differ",
                             a.size(), o.size());
-    detail::launch_elementwise<Block, Items>(detail::apply_value<F>{f}, o, s,
+    detail::launch_elementwise<Block, Items>(detail::apply_value<_Fp>{f}, o, s,
                                              detail::const_view(a),
                                              detail::const_view(b));
   }
@@ -261,29 +267,30 @@ inline constexpr transform_fn<> transform{};
 
 // fill(view, value): every element set to value.
 inline constexpr struct fill_fn : detail::algorithm_base<fill_fn> {
-  template <class V, class T> void operator()(V &&view, const T &value) const {
-    MSTAGE_ALGORITHM_CHECK_WRITABLE("fill", V, "the view");
-    using E = detail::element_of<V>;
-    static_assert(std::is_convertible_v<const T &, E>,
+  template <class _Vp, class _Tp>
+  void operator()(_Vp &&view, const _Tp &value) const {
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("fill", _Vp, "the view");
+    using _Ep = detail::element_of<_Vp>;
+    static_assert(std::is_convertible_v<const _Tp &, _Ep>,
                   "mstage: fill: the value does not convert to the view's "
                   "element type");
     stream_ref s = stream();
     auto v = detail::as_view(view, s);
     if (v.empty())
       return;
-    E e = E(value);
+    _Ep e = _Ep(value);
     detail::check(
-        mstage_rt_fill_async(v.data(), &e, sizeof(E), v.size(), s.get()));
+        mstage_rt_fill_async(v.data(), &e, sizeof(_Ep), v.size(), s.get()));
   }
 } fill{};
 
 // copy(in, out): out[i] = in[i]; the element types and sizes must match.
 inline constexpr struct copy_fn : detail::algorithm_base<copy_fn> {
-  template <class In, class Out> void operator()(In &&in, Out &&out) const {
-    MSTAGE_ALGORITHM_CHECK_VIEW("copy", In);
-    MSTAGE_ALGORITHM_CHECK_WRITABLE("copy", Out, "the output");
+  template <class _In, class _Out> void operator()(_In &&in, _Out &&out) const {
+    MSTAGE_ALGORITHM_CHECK_VIEW("copy", _In);
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("copy", _Out, "the output");
     static_assert(
-        std::is_same_v<detail::element_of<In>, detail::element_of<Out>>,
+        std::is_same_v<detail::element_of<_In>, detail::element_of<_Out>>,
         "mstage: copy: the input and the output have different element "
         "types; use transform to convert");
     stream_ref s = stream();
@@ -302,16 +309,16 @@ inline constexpr struct copy_fn : detail::algorithm_base<copy_fn> {
 template <unsigned Block = 0, unsigned Items = 0>
 struct iota_fn : detail::algorithm_base<iota_fn<Block, Items>> {
   using detail::algorithm_base<iota_fn>::stream;
-  template <class V, class T> void operator()(V &&view, T start) const {
-    MSTAGE_ALGORITHM_CHECK_WRITABLE("iota", V, "the view");
-    using E = detail::element_of<V>;
-    static_assert(std::is_convertible_v<T, E>,
+  template <class _Vp, class _Tp> void operator()(_Vp &&view, _Tp start) const {
+    MSTAGE_ALGORITHM_CHECK_WRITABLE("iota", _Vp, "the view");
+    using _Ep = detail::element_of<_Vp>;
+    static_assert(std::is_convertible_v<_Tp, _Ep>,
                   "mstage: iota: the start does not convert to the view's "
                   "element type");
     stream_ref s = stream();
     auto v = detail::as_view(view, s);
-    detail::launch_elementwise<Block, Items>(detail::iota_value<E>{E(start)}, v,
-                                             s);
+    detail::launch_elementwise<Block, Items>(
+        detail::iota_value<_Ep>{_Ep(start)}, v, s);
   }
 };
 inline constexpr iota_fn<> iota{};

@@ -15,9 +15,9 @@ namespace mstage::detail {
 
 // Combines v with the value d lanes up, the tree of lane 0: each step reads
 // only lanes below 32, so lane 0 ends with the warp's whole reduction.
-template <bool HasIdentity, class R, class Op>
-void combine_down(R &v, bool &have, const Op &op, unsigned d) {
-  R other = shfl_down_any(v, d);
+template <bool HasIdentity, class _Rp, class _Op>
+void combine_down(_Rp &v, bool &have, const _Op &op, unsigned d) {
+  _Rp other = shfl_down_any(v, d);
   if constexpr (HasIdentity) {
     v = apply_op(op, v, other);
   } else {
@@ -32,8 +32,8 @@ void combine_down(R &v, bool &have, const Op &op, unsigned d) {
 // The block's reduction of v (of the threads whose have is set), in thread 0
 // (and have there: whether any thread had a value). Every thread of the
 // block must call it.
-template <unsigned Block, bool HasIdentity, class R, class Op>
-R block_reduce(R v, bool &have, const Op &op) {
+template <unsigned Block, bool HasIdentity, class _Rp, class _Op>
+_Rp block_reduce(_Rp v, bool &have, const _Op &op) {
   static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0,
                 "mstage: the algorithms' blocks are powers of 2 from 32");
   unsigned tid = __mstage_tid_x();
@@ -42,7 +42,7 @@ R block_reduce(R v, bool &have, const Op &op) {
     combine_down<HasIdentity>(v, have, op, d);
   if constexpr (Block > 32) {
     constexpr unsigned Warps = Block / 32;
-    shared_array<raw_storage<R>, Warps> values;
+    shared_array<raw_storage<_Rp>, Warps> values;
     shared_array<int, Warps> flags;
     if (lane == 0) {
       values[warp] = to_raw(v);

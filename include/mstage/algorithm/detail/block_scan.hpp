@@ -16,19 +16,19 @@ namespace mstage::detail {
 // (has_prefix false, the value meaningless); the whole block's in
 // aggregate, in every thread. warpMem holds Block / 32 values; it must not
 // be written again before the next barrier.
-template <unsigned Block, class T, class Op>
-T block_exclusive_scan(T v, const Op &op, raw_storage<T> *warpMem, T &aggregate,
-                       bool &has_prefix) {
+template <unsigned Block, class _Tp, class _Op>
+_Tp block_exclusive_scan(_Tp v, const _Op &op, raw_storage<_Tp> *warpMem,
+                         _Tp &aggregate, bool &has_prefix) {
   static_assert(Block % 32 == 0, "mstage: a block scan takes whole warps");
   constexpr unsigned Warps = Block / 32;
   const unsigned tid = __mstage_tid_x(), lane = tid % 32, warp = tid / 32;
-  T laneExclusive; // valid for lane > 0
-  T warpTotal = warp_inclusive_scan(v, op, laneExclusive);
+  _Tp laneExclusive; // valid for lane > 0
+  _Tp warpTotal = warp_inclusive_scan(v, op, laneExclusive);
   if (lane == 31)
     warpMem[warp] = to_raw(warpTotal);
   __mstage_barrier();
   // The warps before this one, and all of them.
-  T warpPrefix = from_raw(warpMem[0]);
+  _Tp warpPrefix = from_raw(warpMem[0]);
   aggregate = warpPrefix;
   for (unsigned w = 1; w < Warps; ++w) {
     if (w == warp)
@@ -43,12 +43,12 @@ T block_exclusive_scan(T v, const Op &op, raw_storage<T> *warpMem, T &aggregate,
 
 // The exclusive sum of v over the block's threads (0 in thread 0), and the
 // block's total in total.
-template <unsigned Block, class T>
-T block_exclusive_sum(T v, raw_storage<T> *warpMem, T &total) {
+template <unsigned Block, class _Tp>
+_Tp block_exclusive_sum(_Tp v, raw_storage<_Tp> *warpMem, _Tp &total) {
   bool has_prefix;
-  T prefix = block_exclusive_scan<Block>(
-      v, [](T a, T b) { return T(a + b); }, warpMem, total, has_prefix);
-  return has_prefix ? prefix : T(0);
+  _Tp prefix = block_exclusive_scan<Block>(
+      v, [](_Tp a, _Tp b) { return _Tp(a + b); }, warpMem, total, has_prefix);
+  return has_prefix ? prefix : _Tp(0);
 }
 
 } // namespace mstage::detail

@@ -91,105 +91,110 @@ inline unsigned grid_one_per_thread(std::size_t n, unsigned block) {
 // device_vector (used on the algorithm's stream from now on), a
 // managed_vector, a vector_view, or anything with view() that gives one
 // (mstage::array). A std::vector or a pointer is refused when compiling.
-template <class V> struct view_traits {
+template <class _Vp> struct view_traits {
   static constexpr bool host_vector = false;
   static constexpr bool pointer =
-      std::is_pointer_v<V> && std::is_object_v<std::remove_pointer_t<V>>;
+      std::is_pointer_v<_Vp> && std::is_object_v<std::remove_pointer_t<_Vp>>;
 };
-template <class T, class A> struct view_traits<std::vector<T, A>> {
+template <class _Tp, class _Ap> struct view_traits<std::vector<_Tp, _Ap>> {
   static constexpr bool host_vector = true;
   static constexpr bool pointer = false;
 };
 
-template <class T> vector_view<T> as_view(vector_view<T> v, stream_ref) {
+template <class _Tp> vector_view<_Tp> as_view(vector_view<_Tp> v, stream_ref) {
   return v;
 }
-template <class T> vector_view<T> as_view(device_vector<T> &v, stream_ref s) {
+template <class _Tp>
+vector_view<_Tp> as_view(device_vector<_Tp> &v, stream_ref s) {
   v.use_on(s);
   return v.view();
 }
-template <class T>
-vector_view<const T> as_view(const device_vector<T> &v, stream_ref s) {
+template <class _Tp>
+vector_view<const _Tp> as_view(const device_vector<_Tp> &v, stream_ref s) {
   v.use_on(s);
   return v.view();
 }
-template <class T> vector_view<T> as_view(managed_vector<T> &v, stream_ref) {
+template <class _Tp>
+vector_view<_Tp> as_view(managed_vector<_Tp> &v, stream_ref) {
   return {v.data(), v.size()};
 }
-template <class T>
-vector_view<const T> as_view(const managed_vector<T> &v, stream_ref) {
+template <class _Tp>
+vector_view<const _Tp> as_view(const managed_vector<_Tp> &v, stream_ref) {
   return {v.data(), v.size()};
 }
 // mstage::array and its views: their elements, flat.
-template <class A, class = decltype(std::declval<A &>().flat_view())>
-auto as_view(A &a, stream_ref s) {
+template <class _Ap, class = decltype(std::declval<_Ap &>().flat_view())>
+auto as_view(_Ap &a, stream_ref s) {
   a.use_on(s);
   return a.flat_view();
 }
 
-template <class V>
+template <class _Vp>
 using view_of =
-    decltype(as_view(std::declval<V &>(), std::declval<stream_ref>()));
-template <class V>
-using element_of = std::remove_const_t<typename view_of<V>::element_type>;
+    decltype(as_view(std::declval<_Vp &>(), std::declval<stream_ref>()));
+template <class _Vp>
+using element_of = std::remove_const_t<typename view_of<_Vp>::element_type>;
 
-template <class V, class = void> struct is_view_arg : std::false_type {};
-template <class V>
-struct is_view_arg<V, std::void_t<view_of<V>>> : std::true_type {};
+template <class _Vp, class = void> struct is_view_arg : std::false_type {};
+template <class _Vp>
+struct is_view_arg<_Vp, std::void_t<view_of<_Vp>>> : std::true_type {};
 
-template <class V>
+template <class _Vp>
 inline constexpr bool view_arg_v =
-    is_view_arg<std::remove_reference_t<V>>::value;
+    is_view_arg<std::remove_reference_t<_Vp>>::value;
 // A view, or what the checks refuse as one (host memory, a pointer): the
 // argument the caller meant as a range, so that overloads that tell a range
 // from an operator send it to the check that explains the mistake.
-template <class V, class D = std::remove_cv_t<std::remove_reference_t<V>>>
+template <class _Vp, class _Dp = std::remove_cv_t<std::remove_reference_t<_Vp>>>
 inline constexpr bool range_arg_v =
-    view_arg_v<V> || view_traits<D>::host_vector || view_traits<D>::pointer;
+    view_arg_v<_Vp> || view_traits<_Dp>::host_vector ||
+    view_traits<_Dp>::pointer;
 
-template <class V, class = void> struct is_writable_view : std::false_type {};
-template <class V>
-struct is_writable_view<V, std::enable_if_t<is_view_arg<V>::value>>
-    : std::bool_constant<!std::is_const_v<typename view_of<V>::element_type>> {
-};
-template <class V>
+template <class _Vp, class = void> struct is_writable_view : std::false_type {};
+template <class _Vp>
+struct is_writable_view<_Vp, std::enable_if_t<is_view_arg<_Vp>::value>>
+    : std::bool_constant<
+          !std::is_const_v<typename view_of<_Vp>::element_type>> {};
+template <class _Vp>
 inline constexpr bool writable_view_v =
-    is_writable_view<std::remove_reference_t<V>>::value;
+    is_writable_view<std::remove_reference_t<_Vp>>::value;
 
 // Whether op(R, R) exists and gives something that converts to R.
-template <class Op, class R, class = void> struct op_fits : std::false_type {};
-template <class Op, class R>
-struct op_fits<
-    Op, R,
-    std::enable_if_t<std::is_invocable_v<const Op &, const R &, const R &>>>
+template <class _Op, class _Rp, class = void>
+struct op_fits : std::false_type {};
+template <class _Op, class _Rp>
+struct op_fits<_Op, _Rp,
+               std::enable_if_t<
+                   std::is_invocable_v<const _Op &, const _Rp &, const _Rp &>>>
     : std::is_convertible<
-          std::invoke_result_t<const Op &, const R &, const R &>, R> {};
-template <class Op, class R>
-inline constexpr bool op_fits_v = op_fits<Op, R>::value;
+          std::invoke_result_t<const _Op &, const _Rp &, const _Rp &>, _Rp> {};
+template <class _Op, class _Rp>
+inline constexpr bool op_fits_v = op_fits<_Op, _Rp>::value;
 
 // f(a, b) as a T: what an operator gives may be another type.
-template <class T, class Op> T apply_op(const Op &f, const T &a, const T &b) {
-  return static_cast<T>(f(a, b));
+template <class _Tp, class _Op>
+_Tp apply_op(const _Op &f, const _Tp &a, const _Tp &b) {
+  return static_cast<_Tp>(f(a, b));
 }
 
 // Which ops have an identity the reduction may start every thread from:
 // sums of arithmetic types, min and max, and the logical ones. Others start
 // from the elements themselves, with a flag for "no element yet".
-template <class Op, class R, class = void> struct identity_of {
+template <class _Op, class _Rp, class = void> struct identity_of {
   static constexpr bool known = false;
 };
 
 // Room for one T that is trivially constructible whatever T is, so that
 // shared arrays, kernel arguments and host buffers can hold any trivially
 // copyable T.
-template <class T> struct raw_storage {
-  alignas(T) unsigned char bytes[sizeof(T)];
+template <class _Tp> struct raw_storage {
+  alignas(_Tp) unsigned char bytes[sizeof(_Tp)];
 };
-template <class T> raw_storage<T> to_raw(const T &v) {
-  return __builtin_bit_cast(raw_storage<T>, v);
+template <class _Tp> raw_storage<_Tp> to_raw(const _Tp &v) {
+  return __builtin_bit_cast(raw_storage<_Tp>, v);
 }
-template <class T> T from_raw(const raw_storage<T> &r) {
-  return __builtin_bit_cast(T, r);
+template <class _Tp> _Tp from_raw(const raw_storage<_Tp> &r) {
+  return __builtin_bit_cast(_Tp, r);
 }
 
 inline constexpr std::size_t align_up(std::size_t n, std::size_t a) {
@@ -210,9 +215,9 @@ public:
   void *get() const { return p_; }
 
   // n T's from byte offset on.
-  template <class T>
-  vector_view<T> view(std::size_t offset, std::size_t n) const {
-    return {reinterpret_cast<T *>(static_cast<unsigned char *>(p_) + offset),
+  template <class _Tp>
+  vector_view<_Tp> view(std::size_t offset, std::size_t n) const {
+    return {reinterpret_cast<_Tp *>(static_cast<unsigned char *>(p_) + offset),
             n};
   }
   // Zeroes the first bytes bytes, in stream order.
@@ -317,31 +322,31 @@ inline void check_same_size(const char *call, const char *what, std::size_t a,
 // message must be a literal, so these are macros). Each fails with one
 // message; the callers guard the rest of the call with view_arg_v and the
 // like, so that a failed check is the call's only error.
-#define MSTAGE_ALGORITHM_CHECK_VIEW(call, V)                                   \
+#define MSTAGE_ALGORITHM_CHECK_VIEW(call, _Vp)                                 \
   static_assert(                                                               \
       !::mstage::detail::view_traits<                                          \
-          std::remove_cv_t<std::remove_reference_t<V>>>::host_vector,          \
+          std::remove_cv_t<std::remove_reference_t<_Vp>>>::host_vector,        \
       "mstage: " call ": a std::vector is host memory; copy it into "          \
       "a device_vector (or pass a managed_vector) first");                     \
   static_assert(!::mstage::detail::view_traits<                                \
-                    std::remove_cv_t<std::remove_reference_t<V>>>::pointer,    \
+                    std::remove_cv_t<std::remove_reference_t<_Vp>>>::pointer,  \
                 "mstage: " call ": a pointer has no size; pass a "             \
                 "device_vector, a vector_view or an mstage::array");           \
-  static_assert(::mstage::detail::range_arg_v<V>,                              \
+  static_assert(::mstage::detail::range_arg_v<_Vp>,                            \
                 "mstage: " call                                                \
                 ": takes a device_vector, a managed_vector, a "                \
                 "vector_view or an mstage::array")
 
 // An output: a view whose elements the call may write (`what` is "the
 // output", "the view", ...).
-#define MSTAGE_ALGORITHM_CHECK_WRITABLE(call, V, what)                         \
-  MSTAGE_ALGORITHM_CHECK_VIEW(call, V);                                        \
-  static_assert(!::mstage::detail::view_arg_v<V> ||                            \
-                    ::mstage::detail::writable_view_v<V>,                      \
+#define MSTAGE_ALGORITHM_CHECK_WRITABLE(call, _Vp, what)                       \
+  MSTAGE_ALGORITHM_CHECK_VIEW(call, _Vp);                                      \
+  static_assert(!::mstage::detail::view_arg_v<_Vp> ||                          \
+                    ::mstage::detail::writable_view_v<_Vp>,                    \
                 "mstage: " call ": " what " is read-only")
 
-#define MSTAGE_ALGORITHM_CHECK_OP(call, Op)                                    \
-  static_assert(std::is_trivially_copyable_v<std::decay_t<Op>>,                \
+#define MSTAGE_ALGORITHM_CHECK_OP(call, _Op)                                   \
+  static_assert(std::is_trivially_copyable_v<std::decay_t<_Op>>,               \
                 "mstage: " call ": the operator is copied into a kernel: it "  \
                 "must capture only trivially copyable values (views, not "     \
                 "device_vectors), by value")

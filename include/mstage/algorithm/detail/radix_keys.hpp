@@ -20,37 +20,37 @@ template <> struct radix_unsigned<2> { using type = std::uint16_t; };
 template <> struct radix_unsigned<4> { using type = std::uint32_t; };
 template <> struct radix_unsigned<8> { using type = std::uint64_t; };
 
-template <class K>
-inline constexpr bool
-    radix_sortable = (std::is_integral_v<K> && !std::is_same_v<K, bool>) ||
-                     std::is_same_v<K, float> || std::is_same_v<K, double>;
+template <class _Kp>
+inline constexpr bool radix_sortable =
+    (std::is_integral_v<_Kp> && !std::is_same_v<_Kp, bool>) ||
+    std::is_same_v<_Kp, float> || std::is_same_v<_Kp, double>;
 
-template <class K> struct radix_key {
-  using bits = typename radix_unsigned<sizeof(K)>::type;
-  static constexpr unsigned passes = sizeof(K); // 8 bits a pass
-  static constexpr bits sign = bits(bits(1) << (8 * sizeof(K) - 1));
+template <class _Kp> struct radix_key {
+  using bits = typename radix_unsigned<sizeof(_Kp)>::type;
+  static constexpr unsigned passes = sizeof(_Kp); // 8 bits a pass
+  static constexpr bits sign = bits(bits(1) << (8 * sizeof(_Kp) - 1));
 
-  static bits to_bits(K k) {
+  static bits to_bits(_Kp k) {
     bits u;
-    std::memcpy(&u, &k, sizeof(K));
-    if constexpr (std::is_floating_point_v<K>)
+    std::memcpy(&u, &k, sizeof(_Kp));
+    if constexpr (std::is_floating_point_v<_Kp>)
       return (u & sign) ? bits(~u) : bits(u | sign);
-    else if constexpr (std::is_signed_v<K>)
+    else if constexpr (std::is_signed_v<_Kp>)
       return bits(u ^ sign);
     else
       return u;
   }
   // The key of to_bits's bits.
-  static K from_bits(bits u) {
-    if constexpr (std::is_floating_point_v<K>)
+  static _Kp from_bits(bits u) {
+    if constexpr (std::is_floating_point_v<_Kp>)
       u = (u & sign) ? bits(u ^ sign) : bits(~u);
-    else if constexpr (std::is_signed_v<K>)
+    else if constexpr (std::is_signed_v<_Kp>)
       u = bits(u ^ sign);
-    K k;
-    std::memcpy(&k, &u, sizeof(K));
+    _Kp k;
+    std::memcpy(&k, &u, sizeof(_Kp));
     return k;
   }
-  static unsigned digit(K k, unsigned pass) {
+  static unsigned digit(_Kp k, unsigned pass) {
     return unsigned(to_bits(k) >> (8 * pass)) & 255u;
   }
 };

@@ -59,11 +59,11 @@ enum class radix_ranking {
 // 16 keys a thread (8 for 8-byte keys) or Wanted, fewer where large keys or
 // values would not fit the 48 KiB of static shared memory a block of Block
 // threads may have, with its warps' counts (1 KiB a warp) and 1 KiB more.
-template <class K, class V, bool HasValues, unsigned Block = radix_block,
+template <class _Kp, class _Vp, bool HasValues, unsigned Block = radix_block,
           unsigned Wanted = 0>
 constexpr unsigned radix_items_per_thread() {
-  constexpr unsigned keys = Wanted ? Wanted : sizeof(K) <= 4 ? 16 : 8;
-  constexpr std::size_t bytes = sizeof(K) + (HasValues ? sizeof(V) : 0);
+  constexpr unsigned keys = Wanted ? Wanted : sizeof(_Kp) <= 4 ? 16 : 8;
+  constexpr std::size_t bytes = sizeof(_Kp) + (HasValues ? sizeof(_Vp) : 0);
   constexpr std::size_t fit = (46 - Block / 32) * 1024 / (Block * bytes);
   return fit < 1 ? 1 : fit < keys ? unsigned(fit) : keys;
 }
@@ -73,11 +73,11 @@ constexpr unsigned radix_items_per_thread() {
 // (each thread loads all its keys of a tile before it counts any) and adds
 // its counts to hist at the end: one global atomic per block and digit,
 // where a block per tile took one per 8192 keys and digit.
-template <class K> auto radix_histogram_kernel() {
-  return [](vector_view<const K> keys, vector_view<unsigned> hist,
+template <class _Kp> auto radix_histogram_kernel() {
+  return [](vector_view<const _Kp> keys, vector_view<unsigned> hist,
             std::size_t nArg) {
-    using Bits = typename radix_key<K>::bits;
-    constexpr unsigned Passes = radix_key<K>::passes;
+    using Bits = typename radix_key<_Kp>::bits;
+    constexpr unsigned Passes = radix_key<_Kp>::passes;
     constexpr unsigned Items = radix_histogram_items / radix_block;
     const unsigned n = unsigned(stage(nArg)); // below 2^30
     shared_array<unsigned, Passes * 256> counts;
@@ -92,7 +92,7 @@ template <class K> auto radix_histogram_kernel() {
       Bits bits[Items];
       for (unsigned i = 0; i < Items; ++i) {
         unsigned k = base + i * radix_block + tid;
-        bits[i] = k < n ? radix_key<K>::to_bits(keys.data()[k]) : Bits(0);
+        bits[i] = k < n ? radix_key<_Kp>::to_bits(keys.data()[k]) : Bits(0);
       }
       for (unsigned i = 0; i < Items; ++i)
         if (base + i * radix_block + tid < n)
@@ -135,14 +135,14 @@ inline unsigned radix_match_digit(unsigned d) {
 // keys, ranked by Rank. status holds the tile counter, then
 // 256 flags per tile, all zero. Keys are handled as their ordered bits
 // (radix_key<K>::to_bits) from the load to the store.
-template <class K, class V, bool HasValues, unsigned Block, unsigned Items,
+template <class _Kp, class _Vp, bool HasValues, unsigned Block, unsigned Items,
           radix_ranking Rank>
 auto radix_pass_kernel() {
-  return [](vector_view<const K> keysIn, vector_view<K> keysOut,
-            vector_view<const V> valuesIn, vector_view<V> valuesOut,
+  return [](vector_view<const _Kp> keysIn, vector_view<_Kp> keysOut,
+            vector_view<const _Vp> valuesIn, vector_view<_Vp> valuesOut,
             vector_view<const unsigned> starts, vector_view<unsigned> status,
             std::size_t nArg, unsigned passArg) {
-    using Key = radix_key<K>;
+    using Key = radix_key<_Kp>;
     using Bits = typename Key::bits;
     static_assert(Block % 32 == 0 && Block >= 256 && Block <= 1024,
                   "mstage: a radix pass has whole warps, a thread per digit");
@@ -155,13 +155,13 @@ auto radix_pass_kernel() {
     auto digitOf = [&](Bits b) { return unsigned(b >> (8 * pass)) & 255u; };
 
     shared_array<Bits, TileItems> keyMem;
-    shared_array<raw_storage<V>, HasValues ? TileItems : 1> valueMem;
+    shared_array<raw_storage<_Vp>, HasValues ? TileItems : 1> valueMem;
     shared_array<unsigned, Warps * 256> warpCounts;
     shared_array<unsigned, 256> globalBase;
     shared_array<raw_storage<unsigned>, Warps> scanMem;
     shared_array<unsigned, 1> tileMem;
     Bits *sortedKeys = keyMem.data();
-    V *sortedValues = reinterpret_cast<V *>(valueMem.data());
+    _Vp *sortedValues = reinterpret_cast<_Vp *>(valueMem.data());
     unsigned *counts = warpCounts.data();
 
     const unsigned tid = __mstage_tid_x(), lane = tid % 32, warp = tid / 32;
@@ -179,7 +179,7 @@ auto radix_pass_kernel() {
     // has every bit set: the last digit, after every real key of the tile.
     const unsigned segment = warp * 32 * Items;
     Bits bits[Items];
-    V values[HasValues ? Items : 1];
+    _Vp values[HasValues ? Items : 1];
 #pragma unroll
     for (unsigned i = 0; i < Items; ++i) {
       unsigned k = segment + i * 32 + lane;
@@ -338,11 +338,11 @@ auto radix_pass_kernel() {
 // Sorts keys (and values with them) on s; both have n elements. Passes of
 // BlockArg threads of ItemsArg keys (0: the defaults), fewer keys where
 // they would not fit.
-template <class K, class V, bool HasValues, unsigned BlockArg = 0,
+template <class _Kp, class _Vp, bool HasValues, unsigned BlockArg = 0,
           unsigned ItemsArg = 0,
           radix_ranking Rank = radix_ranking::early_counts>
-void radix_sort_run(const char *call, vector_view<K> keys,
-                    vector_view<V> values, stream_ref s) {
+void radix_sort_run(const char *call, vector_view<_Kp> keys,
+                    vector_view<_Vp> values, stream_ref s) {
   const std::size_t n = keys.size();
   if (n <= 1)
     return;
@@ -350,10 +350,10 @@ void radix_sort_run(const char *call, vector_view<K> keys,
     throw error(std::string("mstage: ") + call + ": " + std::to_string(n) +
                 " keys are more than one call sorts (at most " +
                 std::to_string(radix_max_keys) + ")");
-  constexpr unsigned Passes = radix_key<K>::passes;
+  constexpr unsigned Passes = radix_key<_Kp>::passes;
   constexpr unsigned Block = BlockArg ? BlockArg : radix_block;
   constexpr unsigned Items =
-      radix_items_per_thread<K, V, HasValues, Block, ItemsArg>();
+      radix_items_per_thread<_Kp, _Vp, HasValues, Block, ItemsArg>();
   constexpr std::size_t TileItems = Block * Items;
   const std::size_t tiles = (n + TileItems - 1) / TileItems;
 
@@ -363,47 +363,48 @@ void radix_sort_run(const char *call, vector_view<K> keys,
   // loads).
   const std::size_t histBytes = Passes * 256 * 4;
   const std::size_t statusBytes = align_up(4 + tiles * 256 * 4, 16);
-  const std::size_t keyBytes = align_up(n * sizeof(K), 16);
-  const std::size_t valueBytes = HasValues ? n * sizeof(V) : 0;
+  const std::size_t keyBytes = align_up(n * sizeof(_Kp), 16);
+  const std::size_t valueBytes = HasValues ? n * sizeof(_Vp) : 0;
   temporary scratch(histBytes + statusBytes, s);
   temporary buffers(keyBytes + valueBytes, s);
   vector_view<unsigned> hist = scratch.view<unsigned>(0, Passes * 256);
   vector_view<unsigned> status =
       scratch.view<unsigned>(histBytes, 1 + tiles * 256);
-  vector_view<K> keysTmp = buffers.view<K>(0, n);
-  vector_view<V> valuesTmp =
-      HasValues ? buffers.view<V>(keyBytes, n) : vector_view<V>();
+  vector_view<_Kp> keysTmp = buffers.view<_Kp>(0, n);
+  vector_view<_Vp> valuesTmp =
+      HasValues ? buffers.view<_Vp>(keyBytes, n) : vector_view<_Vp>();
 
   scratch.zero(histBytes);
-  kernel(radix_histogram_kernel<K>(),
+  kernel(radix_histogram_kernel<_Kp>(),
          dim3(grid_for((n + radix_histogram_items - 1) / radix_histogram_items,
                        radix_block)),
          dim3(radix_block))
-      .on(s)(vector_view<const K>(keys), hist, n);
+      .on(s)(vector_view<const _Kp>(keys), hist, n);
   kernel(radix_starts_kernel(), dim3(Passes), dim3(radix_block)).on(s)(hist);
 
-  vector_view<K> keysFrom = keys, keysTo = keysTmp;
-  vector_view<V> valuesFrom = values, valuesTo = valuesTmp;
-  auto pass = kernel(radix_pass_kernel<K, V, HasValues, Block, Items, Rank>(),
-                     dim3(tiles), dim3(Block))
-                  .on(s);
+  vector_view<_Kp> keysFrom = keys, keysTo = keysTmp;
+  vector_view<_Vp> valuesFrom = values, valuesTo = valuesTmp;
+  auto pass =
+      kernel(radix_pass_kernel<_Kp, _Vp, HasValues, Block, Items, Rank>(),
+             dim3(tiles), dim3(Block))
+          .on(s);
   for (unsigned p = 0; p < Passes; ++p) {
     // The status follows the counts in the scratch: zero it alone.
     unsigned char zero = 0;
     check(mstage_rt_fill_async(status.data(), &zero, 1, (1 + tiles * 256) * 4,
                                s.get()));
-    pass(vector_view<const K>(keysFrom), keysTo,
-         vector_view<const V>(valuesFrom), valuesTo,
+    pass(vector_view<const _Kp>(keysFrom), keysTo,
+         vector_view<const _Vp>(valuesFrom), valuesTo,
          vector_view<const unsigned>(hist.data() + p * 256, 256), status, n, p);
     std::swap(keysFrom, keysTo);
     std::swap(valuesFrom, valuesTo);
   }
   if (Passes % 2) {
     check(mstage_rt_copy_device_async(keys.data(), keysTmp.data(),
-                                      n * sizeof(K), s.get()));
+                                      n * sizeof(_Kp), s.get()));
     if constexpr (HasValues)
       check(mstage_rt_copy_device_async(values.data(), valuesTmp.data(),
-                                        n * sizeof(V), s.get()));
+                                        n * sizeof(_Vp), s.get()));
   }
 }
 

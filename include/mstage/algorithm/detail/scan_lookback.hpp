@@ -31,7 +31,7 @@ enum : unsigned {
 // The tile flags of T's of at most 4 bytes: one 64-bit word per tile, the
 // status in the low half and the value in the high one, so that a relaxed
 // atomic store publishes both at once and no fence is needed.
-template <class T, bool Packed = (sizeof(T) <= 4)> struct scan_tile_status {
+template <class _Tp, bool Packed = (sizeof(_Tp) <= 4)> struct scan_tile_status {
   unsigned long long *words;
   std::size_t tiles;
 
@@ -39,18 +39,18 @@ template <class T, bool Packed = (sizeof(T) <= 4)> struct scan_tile_status {
   // The bytes that must be zero before the scan (all of them).
   static std::size_t flag_bytes(std::size_t tiles) { return bytes(tiles); }
 
-  void publish(unsigned tile, unsigned status, const T &v) const {
+  void publish(unsigned tile, unsigned status, const _Tp &v) const {
     unsigned bits = 0;
-    std::memcpy(&bits, static_cast<const void *>(&v), sizeof(T));
+    std::memcpy(&bits, static_cast<const void *>(&v), sizeof(_Tp));
     atomic_ref<unsigned long long>(words[tile])
         .store(status | (static_cast<unsigned long long>(bits) << 32),
                std::memory_order_relaxed);
   }
-  unsigned peek(unsigned tile, T &v) const {
+  unsigned peek(unsigned tile, _Tp &v) const {
     unsigned long long w = atomic_ref<unsigned long long>(words[tile])
                                .load(std::memory_order_relaxed);
     unsigned bits = static_cast<unsigned>(w >> 32);
-    std::memcpy(static_cast<void *>(&v), &bits, sizeof(T));
+    std::memcpy(static_cast<void *>(&v), &bits, sizeof(_Tp));
     return static_cast<unsigned>(w);
   }
 };
@@ -58,7 +58,7 @@ template <class T, bool Packed = (sizeof(T) <= 4)> struct scan_tile_status {
 // Larger T's: a 32-bit flag per tile and the aggregates and inclusive
 // prefixes in arrays of their own; the value is written before the flag's
 // release store, and read after its acquire load.
-template <class T> struct scan_tile_status<T, false> {
+template <class _Tp> struct scan_tile_status<_Tp, false> {
   unsigned long long *words;
   std::size_t tiles;
 
@@ -66,24 +66,24 @@ template <class T> struct scan_tile_status<T, false> {
     return align_up(tiles * 4, 16);
   }
   static std::size_t bytes(std::size_t tiles) {
-    return flag_bytes(tiles) + 2 * align_up(tiles * sizeof(T), 16);
+    return flag_bytes(tiles) + 2 * align_up(tiles * sizeof(_Tp), 16);
   }
 
   unsigned *flags() const { return reinterpret_cast<unsigned *>(words); }
   // The array of aggregates (Which 0) or inclusive prefixes (1); the scratch
   // holds only as many tiles as the launch has, which values() is told.
-  T *values(std::size_t tiles, unsigned which) const {
-    return reinterpret_cast<T *>(reinterpret_cast<unsigned char *>(words) +
-                                 flag_bytes(tiles) +
-                                 which * align_up(tiles * sizeof(T), 16));
+  _Tp *values(std::size_t tiles, unsigned which) const {
+    return reinterpret_cast<_Tp *>(reinterpret_cast<unsigned char *>(words) +
+                                   flag_bytes(tiles) +
+                                   which * align_up(tiles * sizeof(_Tp), 16));
   }
 
-  void publish(unsigned tile, unsigned status, const T &v) const {
+  void publish(unsigned tile, unsigned status, const _Tp &v) const {
     values(tiles, status - 1)[tile] = v;
     atomic_ref<unsigned>(flags()[tile])
         .store(status, std::memory_order_release);
   }
-  unsigned peek(unsigned tile, T &v) const {
+  unsigned peek(unsigned tile, _Tp &v) const {
     unsigned s =
         atomic_ref<unsigned>(flags()[tile]).load(std::memory_order_acquire);
     if (s != scan_status_invalid)
@@ -103,17 +103,17 @@ inline constexpr unsigned scan_sleep_min_tiles = 500;
 // Run by the 32 lanes of one warp of tile `tile` (> 0): the reduction of
 // all tiles before it, in order. With Sleep, the warp pauses before it
 // polls (spinning, it polls without pause).
-template <class T, bool Sleep = false, class Op, class Status>
-T scan_look_back(const Status &st, unsigned tile, const Op &op) {
+template <class _Tp, bool Sleep = false, class _Op, class Status>
+_Tp scan_look_back(const Status &st, unsigned tile, const _Op &op) {
   unsigned lane = __mstage_lane_id();
-  T prefix = from_raw(raw_storage<T>{});
+  _Tp prefix = from_raw(raw_storage<_Tp>{});
   bool have = false;
   long long nearest = static_cast<long long>(tile) - 1; // lane 0's tile
   if constexpr (Sleep)
     __mstage_nanosleep(scan_first_sleep_ns);
   for (;;) {
     long long t = nearest - lane;
-    T v = from_raw(raw_storage<T>{});
+    _Tp v = from_raw(raw_storage<_Tp>{});
     unsigned s;
     // Tiles before the first (t < 0) never count: the first tile publishes
     // only an inclusive prefix, which ends the window before them.
@@ -129,11 +129,11 @@ T scan_look_back(const Status &st, unsigned tile, const Op &op) {
     // Lane 0 gets x[last] op ... op x[0]: lanes further back hold earlier
     // tiles, which go on the left.
     for (unsigned d = 1; d < 32; d *= 2) {
-      T other = shfl_down_any(v, d);
+      _Tp other = shfl_down_any(v, d);
       if (lane + d <= last)
         v = apply_op(op, other, v);
     }
-    T window = shfl_any(v, 0);
+    _Tp window = shfl_any(v, 0);
     prefix = have ? apply_op(op, window, prefix) : window;
     have = true;
     if (inclusive)

@@ -25,8 +25,8 @@ namespace mstage::detail {
 inline constexpr unsigned sort_merge_block = 256;
 // 4 elements a thread, fewer for large T: the tile's two buffers stay within
 // the 48 KiB of static shared memory a block may have.
-template <class T> constexpr unsigned sort_merge_items() {
-  constexpr std::size_t fit = 20 * 1024 / (sort_merge_block * sizeof(T));
+template <class _Tp> constexpr unsigned sort_merge_items() {
+  constexpr std::size_t fit = 20 * 1024 / (sort_merge_block * sizeof(_Tp));
   return fit >= 4 ? 4 : fit >= 2 ? 2 : 1;
 }
 
@@ -34,8 +34,8 @@ template <class T> constexpr unsigned sort_merge_items() {
 // merge's first d elements come from a, found by a binary search between
 // lo and hi. An element of a goes before the elements of b that are not
 // less than it, which keeps equal elements in order.
-template <class T, class Comp>
-std::size_t merge_path_search(const T *a, const T *b, std::size_t d,
+template <class _Tp, class Comp>
+std::size_t merge_path_search(const _Tp *a, const _Tp *b, std::size_t d,
                               std::size_t lo, std::size_t hi,
                               const Comp &comp) {
   while (lo < hi) {
@@ -56,9 +56,10 @@ std::size_t merge_path_search(const T *a, const T *b, std::size_t d,
 // cross, whatever comp answers: the merge is a permutation of its runs even
 // for a comparator that is not a strict weak order (< with NaNs). For one
 // that is, each split is the only one, the binary search's.
-template <class T, class Comp>
-std::size_t merge_path(const T *a, std::size_t na, const T *b, std::size_t nb,
-                       std::size_t d, std::size_t grain, const Comp &comp) {
+template <class _Tp, class Comp>
+std::size_t merge_path(const _Tp *a, std::size_t na, const _Tp *b,
+                       std::size_t nb, std::size_t d, std::size_t grain,
+                       const Comp &comp) {
   std::size_t dl = 0, il = 0, dr = na + nb, ir = na;
   while (d != dl && d != dr) {
     std::size_t steps = (dr - dl + grain - 1) / grain;
@@ -77,10 +78,10 @@ std::size_t merge_path(const T *a, std::size_t na, const T *b, std::size_t nb,
 
 // Merges a[i, iend) and b[j, jend) into out[0, count), count being the
 // sum of the two lengths: a's element first unless b's is less.
-template <class T, class Comp>
-void merge_sequential(const T *a, std::size_t i, std::size_t iend, const T *b,
-                      std::size_t j, std::size_t jend, T *out, unsigned count,
-                      const Comp &comp) {
+template <class _Tp, class Comp>
+void merge_sequential(const _Tp *a, std::size_t i, std::size_t iend,
+                      const _Tp *b, std::size_t j, std::size_t jend, _Tp *out,
+                      unsigned count, const Comp &comp) {
   for (unsigned k = 0; k < count; ++k) {
     bool from_a = i < iend && (j >= jend || !comp(b[j], a[i]));
     out[k] = from_a ? a[i++] : b[j++];
@@ -90,8 +91,8 @@ void merge_sequential(const T *a, std::size_t i, std::size_t iend, const T *b,
 // Thread tid's part of the merge of the sorted runs of width w in
 // src[0, valid) (shared memory) into dst: Items outputs of its pair of
 // runs, at a diagonal on the grid of Items.
-template <class T, unsigned Items, class Comp>
-void merge_runs_in_block(const T *src, T *dst, unsigned valid, unsigned w,
+template <class _Tp, unsigned Items, class Comp>
+void merge_runs_in_block(const _Tp *src, _Tp *dst, unsigned valid, unsigned w,
                          unsigned tid, const Comp &comp) {
   const unsigned first = tid * Items;
   if (first >= valid)
@@ -101,21 +102,21 @@ void merge_runs_in_block(const T *src, T *dst, unsigned valid, unsigned w,
   const unsigned end = start + 2 * w < valid ? start + 2 * w : valid;
   const unsigned d0 = first - start;
   const unsigned d1 = d0 + Items < end - start ? d0 + Items : end - start;
-  const T *a = src + start, *b = src + mid;
+  const _Tp *a = src + start, *b = src + mid;
   const std::size_t na = mid - start, nb = end - mid;
   const std::size_t i0 = merge_path(a, na, b, nb, d0, Items, comp);
   const std::size_t i1 = merge_path(a, na, b, nb, d1, Items, comp);
   merge_sequential(a, i0, i1, b, d0 - i0, d1 - i1, dst + first, d1 - d0, comp);
 }
 
-template <class T, class Comp> auto sort_merge_tile_kernel(Comp comp) {
-  return [comp](vector_view<T> data, std::size_t nArg) {
-    constexpr unsigned Items = sort_merge_items<T>();
+template <class _Tp, class Comp> auto sort_merge_tile_kernel(Comp comp) {
+  return [comp](vector_view<_Tp> data, std::size_t nArg) {
+    constexpr unsigned Items = sort_merge_items<_Tp>();
     constexpr unsigned Tile = sort_merge_block * Items;
     const std::size_t n = stage(nArg);
-    shared_array<raw_storage<T>, Tile> a, b;
-    T *src = reinterpret_cast<T *>(a.data());
-    T *dst = reinterpret_cast<T *>(b.data());
+    shared_array<raw_storage<_Tp>, Tile> a, b;
+    _Tp *src = reinterpret_cast<_Tp *>(a.data());
+    _Tp *dst = reinterpret_cast<_Tp *>(b.data());
     const unsigned tid = __mstage_tid_x();
     const std::size_t base = std::size_t(__mstage_ctaid_x()) * Tile;
     const unsigned valid = n - base < Tile ? unsigned(n - base) : Tile;
@@ -131,7 +132,7 @@ template <class T, class Comp> auto sort_merge_tile_kernel(Comp comp) {
     const unsigned mine = tid * Items;
     for (unsigned i = 1; i < Items; ++i)
       if (mine + i < valid) {
-        T x = src[mine + i];
+        _Tp x = src[mine + i];
         unsigned k = mine + i;
         for (; k > mine && comp(x, src[k - 1]); --k)
           src[k] = src[k - 1];
@@ -139,9 +140,9 @@ template <class T, class Comp> auto sort_merge_tile_kernel(Comp comp) {
       }
     __mstage_barrier();
     for (unsigned w = Items; w < valid; w *= 2) {
-      merge_runs_in_block<T, Items>(src, dst, valid, w, tid, comp);
+      merge_runs_in_block<_Tp, Items>(src, dst, valid, w, tid, comp);
       __mstage_barrier();
-      T *t = src;
+      _Tp *t = src;
       src = dst;
       dst = t;
     }
@@ -157,22 +158,22 @@ template <class T, class Comp> auto sort_merge_tile_kernel(Comp comp) {
 // a block per tile of the output. The block's part of its pair is found on
 // the merge path (a grid of Tile), loaded into shared memory and merged
 // there, Items outputs a thread.
-template <class T, class Comp> auto sort_merge_pass_kernel(Comp comp) {
-  return [comp](vector_view<const T> from, vector_view<T> to, std::size_t nArg,
-                std::size_t width) {
-    constexpr unsigned Items = sort_merge_items<T>();
+template <class _Tp, class Comp> auto sort_merge_pass_kernel(Comp comp) {
+  return [comp](vector_view<const _Tp> from, vector_view<_Tp> to,
+                std::size_t nArg, std::size_t width) {
+    constexpr unsigned Items = sort_merge_items<_Tp>();
     constexpr unsigned Tile = sort_merge_block * Items;
     const std::size_t n = stage(nArg);
-    shared_array<raw_storage<T>, Tile> sa, sb;
+    shared_array<raw_storage<_Tp>, Tile> sa, sb;
     shared_array<std::size_t, 2> split;
-    T *src = reinterpret_cast<T *>(sa.data());
-    T *dst = reinterpret_cast<T *>(sb.data());
+    _Tp *src = reinterpret_cast<_Tp *>(sa.data());
+    _Tp *dst = reinterpret_cast<_Tp *>(sb.data());
     const unsigned tid = __mstage_tid_x();
     const std::size_t base = std::size_t(__mstage_ctaid_x()) * Tile;
     const std::size_t start = base / (2 * width) * (2 * width);
     const std::size_t mid = start + width < n ? start + width : n;
     const std::size_t end = start + 2 * width < n ? start + 2 * width : n;
-    const T *a = from.data() + start, *b = from.data() + mid;
+    const _Tp *a = from.data() + start, *b = from.data() + mid;
     const std::size_t na = mid - start, nb = end - mid;
     const std::size_t d0 = base - start;
     const std::size_t d1 = d0 + Tile < end - start ? d0 + Tile : end - start;
@@ -192,7 +193,7 @@ template <class T, class Comp> auto sort_merge_pass_kernel(Comp comp) {
     const unsigned first = tid * Items;
     if (first < valid) {
       const unsigned last = first + Items < valid ? first + Items : valid;
-      const T *la = src, *lb = src + fromA;
+      const _Tp *la = src, *lb = src + fromA;
       const std::size_t nla = fromA, nlb = valid - fromA;
       const std::size_t k0 = merge_path(la, nla, lb, nlb, first, Items, comp);
       const std::size_t k1 = merge_path(la, nla, lb, nlb, last, Items, comp);
@@ -208,28 +209,28 @@ template <class T, class Comp> auto sort_merge_pass_kernel(Comp comp) {
   };
 }
 
-template <class T, class Comp>
-void sort_merge_run(vector_view<T> data, const Comp &comp, stream_ref s) {
-  constexpr unsigned Tile = sort_merge_block * sort_merge_items<T>();
+template <class _Tp, class Comp>
+void sort_merge_run(vector_view<_Tp> data, const Comp &comp, stream_ref s) {
+  constexpr unsigned Tile = sort_merge_block * sort_merge_items<_Tp>();
   const std::size_t n = data.size();
   if (n <= 1)
     return;
-  kernel(sort_merge_tile_kernel<T>(comp), dim3((n + Tile - 1) / Tile),
+  kernel(sort_merge_tile_kernel<_Tp>(comp), dim3((n + Tile - 1) / Tile),
          dim3(sort_merge_block))
       .on(s)(data, n);
   if (n <= Tile)
     return;
-  temporary scratch(n * sizeof(T), s);
-  vector_view<T> from = data, to = scratch.view<T>(0, n);
-  auto pass = kernel(sort_merge_pass_kernel<T>(comp),
+  temporary scratch(n * sizeof(_Tp), s);
+  vector_view<_Tp> from = data, to = scratch.view<_Tp>(0, n);
+  auto pass = kernel(sort_merge_pass_kernel<_Tp>(comp),
                      dim3((n + Tile - 1) / Tile), dim3(sort_merge_block))
                   .on(s);
   for (std::size_t w = Tile; w < n; w *= 2) {
-    pass(vector_view<const T>(from), to, n, w);
+    pass(vector_view<const _Tp>(from), to, n, w);
     std::swap(from, to);
   }
   if (from.data() != data.data())
-    check(mstage_rt_copy_device_async(data.data(), from.data(), n * sizeof(T),
+    check(mstage_rt_copy_device_async(data.data(), from.data(), n * sizeof(_Tp),
                                       s.get()));
 }
 
