@@ -728,7 +728,9 @@ void KernelChecker::addCall(const FunctionDecl *Callee, SourceLocation Loc) {
       mayBeDefinedElsewhere(Callee) ||
       (Silent && Callee->isImplicitlyInstantiable()))
     return;
-  error(Loc, DiagIDs[Diag::NoBody], Callee,
+  bool Reserved = Callee->isExternC() && Callee->getIdentifier() &&
+                  Callee->getName().starts_with("__");
+  error(Loc, DiagIDs[Reserved ? Diag::NoBodyReserved : Diag::NoBody], Callee,
         static_cast<const NamedDecl *>(Callee));
 }
 

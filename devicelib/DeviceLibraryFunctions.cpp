@@ -1,6 +1,7 @@
 //===- DeviceLibraryFunctions.cpp - C library functions a kernel may call -===//
 #include "DeviceLibraryFunctions.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace llvm;
@@ -15,7 +16,16 @@ bool isDeviceLibraryFunction(StringRef Name) {
 #define MSTAGE_RUNTIME_FUNCTION(NAME) #NAME,
 #include "DeviceLibraryFunctions.def"
   };
-  return Names.contains(Name);
+  return Names.contains(Name) || !cudaLibdeviceName(Name).empty();
+}
+
+StringRef cudaLibdeviceName(StringRef Name) {
+  static const StringMap<StringRef> Names = {
+#define MSTAGE_CUDA_FUNCTION(RET, NAME, PARAMS, LIBDEVICE, HOST)               \
+  {#NAME, "__nv_" #LIBDEVICE},
+#include "mstage/cuda_functions.def"
+  };
+  return Names.lookup(Name);
 }
 
 } // namespace mstage

@@ -13,8 +13,13 @@
 namespace mstage {
 
 // True for the C library functions that the device has a version of (any
-// entry of DeviceLibraryFunctions.def).
+// entry of DeviceLibraryFunctions.def) and for CUDA's functions that
+// <mstage/cuda_compat.hpp> declares.
 bool isDeviceLibraryFunction(llvm::StringRef Name);
+
+// The libdevice function (__nv_fast_expf) that stands for CUDA's function
+// Name (__expf) of include/mstage/cuda_functions.def, or "" for other names.
+llvm::StringRef cudaLibdeviceName(llvm::StringRef Name);
 
 } // namespace mstage
 

@@ -24,4 +24,11 @@
 #include "mstage/vector_view.hpp"
 #include "mstage/warp.hpp"
 
+// The float overloads of the C math functions in the global namespace
+// (exp(float), abs(float)), as CUDA declares them and kernel code expects:
+// without them exp(x) of a float is double precision on the GPU and
+// abs(x) truncates to int. libstdc++'s <math.h> is <cmath> plus
+// `using std::exp;` & co., as for any C++ program that includes it.
+#include <math.h>
+
 #endif

@@ -84,6 +84,13 @@ int __mstage_shfl_up_i32(unsigned mask, int value, unsigned delta, int width);
 int __mstage_shfl_down_i32(unsigned mask, int value, unsigned delta, int width);
 int __mstage_shfl_xor_i32(unsigned mask, int value, int lane_mask, int width);
 
+/* CUDA's atomicInc and atomicDec, relaxed and device scope: *p becomes
+ * (*p >= limit ? 0 : *p + 1), or (*p == 0 || *p > limit ? limit : *p - 1);
+ * both return the old value. LLVM's atomicrmw uinc_wrap and udec_wrap (PTX
+ * atom.inc.u32 and atom.dec.u32), which clang has no builtin for. */
+unsigned __mstage_atomic_inc_u32(unsigned *p, unsigned limit);
+unsigned __mstage_atomic_dec_u32(unsigned *p, unsigned limit);
+
 /* Suspends the calling thread for about ns nanoseconds (up to 1 ms), as
  * CUDA's __nanosleep: a thread that polls memory other blocks write lets the
  * others run and the memory system rest. Nothing on the CPU back end. */

@@ -234,6 +234,14 @@ static Value *emitBuiltin(IRBuilder<> &B, Module &M, CheckFailures &Failures,
     return L;
   }
 
+  // atomicInc and atomicDec; scopeDeviceAtomics gives them device scope.
+  if (Name == "__mstage_atomic_inc_u32" || Name == "__mstage_atomic_dec_u32")
+    return B.CreateAtomicRMW(Name == "__mstage_atomic_inc_u32"
+                                 ? AtomicRMWInst::UIncWrap
+                                 : AtomicRMWInst::UDecWrap,
+                             CI.getArgOperand(0), CI.getArgOperand(1),
+                             Align(4), AtomicOrdering::Monotonic);
+
   if (Name == "__mstage_barrier")
     return B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
                              {B.getInt32(0)});

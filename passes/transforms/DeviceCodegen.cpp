@@ -1,5 +1,6 @@
 //===- DeviceCodegen.cpp - From a device module to PTX --------------------===//
 #include "transforms/DeviceCodegen.h"
+#include "DeviceLibraryFunctions.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DeviceStreamLoads.h"
 
@@ -33,16 +34,20 @@ Error fail(const Twine &Msg) {
 // Host math calls (sqrtf, expf, ...) become their libdevice versions
 // (__nv_sqrtf, ...) when libdevice has one; with fast math, its fast
 // versions where it has them (__nv_fast_expf, ...), as CUDA's headers do
-// under --use_fast_math.
+// under --use_fast_math. CUDA's own names (__expf, __fmul_rn, ...) become
+// the libdevice functions that CUDA's headers call.
 void mapMathToLibdevice(Module &M, Module &LibDevice, bool FastMath) {
   for (Function &F : make_early_inc_range(M)) {
     if (!F.isDeclaration() || F.isIntrinsic())
       continue;
     std::string NvName = ("__nv_" + F.getName()).str();
     std::string FastName = ("__nv_fast_" + F.getName()).str();
-    if (FastMath && LibDevice.getFunction(FastName))
+    if (StringRef CudaName = cudaLibdeviceName(F.getName());
+        !CudaName.empty())
+      NvName = CudaName.str();
+    else if (FastMath && LibDevice.getFunction(FastName))
       NvName = FastName;
-    else if (!LibDevice.getFunction(NvName))
+    if (!LibDevice.getFunction(NvName))
       continue;
     LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << F.getName() << " is " << NvName
                       << "\n");
@@ -91,15 +96,22 @@ bool isProvidedByTarget(const Function &F) {
 
 Error checkResolved(Module &M) {
   std::string Missing;
+  bool Reserved = false; // a name such as CUDA's intrinsics have
   for (Function &F : M)
-    if (F.isDeclaration() && !F.use_empty() && !isProvidedByTarget(F))
+    if (F.isDeclaration() && !F.use_empty() && !isProvidedByTarget(F)) {
       Missing += (Missing.empty() ? "'" : ", '") + demangle(F.getName()) + "'";
+      Reserved |= F.getName().starts_with("__");
+    }
   if (Missing.empty())
     return Error::success();
   return fail("calls " + Missing +
               ", which has no device definition; define it in a source file "
               "compiled with mstage++ (the kernel's, a header, or another "
-              "file of the program; mstage-ptx reads only the kernel's)");
+              "file of the program; mstage-ptx reads only the kernel's)" +
+              (Reserved ? "; CUDA's intrinsics that mstage has are declared "
+                          "by <mstage/cuda_compat.hpp> "
+                          "(docs/porting-from-cuda.md)"
+                        : ""));
 }
 
 } // namespace

@@ -89,6 +89,15 @@ template <class T> T loadChunk(const void *P) {
   return V;
 }
 
+// atomicInc's and atomicDec's compare-and-swap loop, relaxed as CUDA's.
+template <class Next> unsigned atomicUpdate(unsigned *P, Next Step) {
+  unsigned Old = __atomic_load_n(P, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(P, &Old, Step(Old), true,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+  return Old;
+}
+
 } // namespace
 
 extern "C" {
@@ -207,6 +216,14 @@ MSTAGE_EXPORT int __mstage_shfl_xor_i32(unsigned Mask, int Value, int LaneMask,
                                         int Width) {
   return warpCall({WarpOp::ShflXor, Mask, Value, LaneMask, Width},
                   "a warp shuffle");
+}
+MSTAGE_EXPORT unsigned __mstage_atomic_inc_u32(unsigned *P, unsigned Limit) {
+  return atomicUpdate(P, [=](unsigned Old) { return Old >= Limit ? 0 : Old + 1; });
+}
+MSTAGE_EXPORT unsigned __mstage_atomic_dec_u32(unsigned *P, unsigned Limit) {
+  return atomicUpdate(P, [=](unsigned Old) {
+    return Old == 0 || Old > Limit ? Limit : Old - 1;
+  });
 }
 // A poll's pause: the CPU back end's polls meet a warp operation, where
 // the other fibers run, or another OS thread's progress.

@@ -1,0 +1,53 @@
+//===- HostCudaFunctions.cpp - Host definitions of CUDA's device functions ===//
+//
+// The functions of include/mstage/cuda_functions.def that
+// <mstage/cuda_compat.hpp> declares (rsqrtf, __expf, __float2int_rn, ...),
+// for the host copy of a kernel: the CPU back end and plain host code. On the
+// device the same calls become libdevice's (passes/transforms/DeviceCodegen).
+//
+//===----------------------------------------------------------------------===//
+#include "support/Export.h"
+
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mstage::rt {
+namespace {
+
+// PTX's float-to-integer cvt: NaN gives 0, out of range the nearest bound.
+template <class Int, class Float> Int saturate(Float Rounded) {
+  if (Rounded != Rounded)
+    return 0;
+  if (Rounded <= Float(std::numeric_limits<Int>::min()))
+    return std::numeric_limits<Int>::min();
+  if (Rounded >= Float(std::numeric_limits<Int>::max()))
+    return std::numeric_limits<Int>::max();
+  return Int(Rounded);
+}
+
+// The low 24 bits of V, sign-extended (__mul24's operands).
+long long low24(int V) {
+  return (long long)(unsigned(V) << 8 >> 8 ^ 0x800000u) - 0x800000;
+}
+
+// __byte_perm: byte I of the result is byte (Selector >> 4 * I) & 7 of the
+// eight bytes B:A.
+unsigned bytePermute(unsigned A, unsigned B, unsigned Selector) {
+  unsigned long long Bytes = (unsigned long long)B << 32 | A;
+  unsigned R = 0;
+  for (unsigned I = 0; I < 4; ++I)
+    R |= unsigned(Bytes >> 8 * ((Selector >> 4 * I) & 7) & 0xff) << 8 * I;
+  return R;
+}
+
+} // namespace
+} // namespace mstage::rt
+
+extern "C" {
+#define MSTAGE_CUDA_FUNCTION(RET, NAME, PARAMS, LIBDEVICE, HOST)               \
+  MSTAGE_EXPORT RET NAME PARAMS noexcept { return HOST; }
+#include "mstage/cuda_functions.def"
+}
