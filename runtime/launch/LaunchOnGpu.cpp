@@ -5,6 +5,7 @@
 #include "core/ParamsInMemory.h"
 #include "core/Stream.h"
 #include "inspect/TraceEvents.h"
+#include "launch/JitPolicy.h"
 #include "launch/LoadCode.h"
 #include "support/Settings.h"
 
@@ -102,6 +103,7 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   float Ms = 0;
   bool Timed = TimeKernel && !Capturing;
   GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), Capturing);
+  GenericRunTimer Policy(L, Code.Generic, Capturing);
   llvm::Error St =
       backend().launch(S, Function, L.Config, Params, Timed ? &Ms : nullptr);
   KernelMs = Ms;
@@ -110,6 +112,7 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
     return launchFailure(L, std::move(St));
   }
   Run.enqueued();
+  Policy.enqueued();
   S.noteLaunch(L.HostEntry, L.K->Blob.PrettyName, L.K->Blob.Location);
   return waitIfBlocking(L, Code, Capturing);
 }

@@ -1,5 +1,6 @@
 //===- CudaBackend.cpp - The GPU back end, by the CUDA driver -------------===//
 #include "backends/cuda/CudaBackend.h"
+#include "support/Settings.h"
 #include "core/AllocationMap.h"
 #include "core/KernelRegistry.h"
 #include "core/LaunchLimits.h"
@@ -61,6 +62,8 @@ CudaBackend::CudaBackend(CudaDriver &Default, std::string Arch)
 void CudaBackend::start() const {
   startCompilePool(/*OnGpu=*/true, arch());
   preloadGenericCode();
+  if (jitSettings().Policy == JitSettings::Mode::Auto)
+    weighKernelsAhead();
 }
 
 unsigned CudaBackend::deviceCount() const { return CudaDriver::count(); }

@@ -7,7 +7,8 @@
 //   FAKECUDA_FAIL=cuMemAlloc=2,cuLaunchKernel@2=700
 // fails cuMemAlloc with CUresult 2, and cuLaunchKernel with 700 from its
 // second call on. cuGetErrorName knows a few codes; cuGetErrorString says
-// "text of N", except for 12345, which neither names. As the driver does,
+// "text of N", except for 12345, which neither names. FAKECUDA_EVENT_MS sets
+// the time between two events. As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
 //===----------------------------------------------------------------------===//
@@ -272,9 +273,11 @@ CUresult cuEventSynchronize(CUevent) {
   FAIL("cuEventSynchronize");
   return CUDA_SUCCESS;
 }
+// FAKECUDA_EVENT_MS: the time between any two events (default 1 ms).
 CUresult cuEventElapsedTime(float *M, CUevent, CUevent) {
   FAIL("cuEventElapsedTime");
-  *M = 1;
+  const char *Ms = std::getenv("FAKECUDA_EVENT_MS");
+  *M = Ms ? float(std::atof(Ms)) : 1;
   return CUDA_SUCCESS;
 }
 CUresult cuEventQuery(CUevent) {
