@@ -103,6 +103,8 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   float Ms = 0;
   bool Timed = TimeKernel && !Capturing;
   GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), Capturing);
+  if (Code.Generic)
+    Run.ranGenericCode();
   GenericRunTimer Policy(L, Code.Generic, Capturing);
   llvm::Error St =
       backend().launch(S, Function, L.Config, Params, Timed ? &Ms : nullptr);
