@@ -40,8 +40,8 @@
 #include <string>
 #include <sys/wait.h>
 #include <thread>
-#include <utility>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 using namespace mstage;
@@ -342,9 +342,9 @@ void single(size_t Lookups) {
         size_t t = Thread::get().global.x;
         if (t >= stage(Lookups))
           return;
-        out[t] = singleLookup(energies[t], stage(SingleNuclides),
-                              stage(SinglePoles), stage(SingleKT),
-                              stage(SingleWidth));
+        out[t] =
+            singleLookup(energies[t], stage(SingleNuclides), stage(SinglePoles),
+                         stage(SingleKT), stage(SingleWidth));
       },
       Blocks, Block);
   Lookup(DEnergies, DOut);

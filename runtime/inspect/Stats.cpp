@@ -113,18 +113,16 @@ void printStats(raw_ostream &OS) {
         K.SpecializedRuns ? K.SpecializedMs / double(K.SpecializedRuns) : 0;
     bool Ratio = K.GenericRuns && K.SpecializedRuns && Special > 0;
     OS << "mstage: stats: "
-       << format("%8llu %8s %7s %7s %7s %7s %12s %12s %11s %11s %6s  %s\n",
-                 (unsigned long long)K.Launches,
-                 Count(K.Specializations.size()).c_str(),
-                 Count(K.Memory).c_str(), Count(K.Disk).c_str(),
-                 Count(K.Generic).c_str(), Count(K.Miss).c_str(),
-                 Ms(!K.OnCpu, K.CompileMs).c_str(),
-                 Ms(K.Ran, K.KernelMs).c_str(),
-                 Ms(K.GenericRuns, Generic).c_str(),
-                 Ms(K.SpecializedRuns, Special).c_str(),
-                 Ratio ? formatv("{0:f2}", Generic / Special).str().c_str()
-                       : "-",
-                 K.Name.c_str());
+       << format(
+              "%8llu %8s %7s %7s %7s %7s %12s %12s %11s %11s %6s  %s\n",
+              (unsigned long long)K.Launches,
+              Count(K.Specializations.size()).c_str(), Count(K.Memory).c_str(),
+              Count(K.Disk).c_str(), Count(K.Generic).c_str(),
+              Count(K.Miss).c_str(), Ms(!K.OnCpu, K.CompileMs).c_str(),
+              Ms(K.Ran, K.KernelMs).c_str(), Ms(K.GenericRuns, Generic).c_str(),
+              Ms(K.SpecializedRuns, Special).c_str(),
+              Ratio ? formatv("{0:f2}", Generic / Special).str().c_str() : "-",
+              K.Name.c_str());
   }
 }
 

@@ -8,7 +8,8 @@
 // ptxas and load, in the background too) and the kernels' run time (on a GPU
 // from CUDA events; on the CPU back end as measured; nothing in PTX-only
 // mode). On a GPU it also gives the mean run of a generic launch and of a
-// specialized one, and their ratio: what running the generic code cost. The spans come from the hooks of TraceEvents.h.
+// specialized one, and their ratio: what running the generic code cost. The
+// spans come from the hooks of TraceEvents.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_INSPECT_STATS_H

@@ -84,8 +84,8 @@ static Policy &policy() {
 }
 
 static uint64_t threadsOf(const mstage_launch_config &C) {
-  return uint64_t(C.grid[0]) * C.grid[1] * C.grid[2] * C.block[0] *
-         C.block[1] * C.block[2];
+  return uint64_t(C.grid[0]) * C.grid[1] * C.grid[2] * C.block[0] * C.block[1] *
+         C.block[2];
 }
 
 // The compile's estimate before the process measured any.

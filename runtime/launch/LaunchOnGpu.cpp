@@ -1,6 +1,5 @@
 //===- LaunchOnGpu.cpp - A launch through the CUDA driver -----------------===//
 #include "launch/LaunchOnGpu.h"
-#include "transforms/CaptureInMemory.h"
 #include "core/Backend.h"
 #include "core/ParamsInMemory.h"
 #include "core/Stream.h"
@@ -8,6 +7,7 @@
 #include "launch/JitPolicy.h"
 #include "launch/LoadCode.h"
 #include "support/Settings.h"
+#include "transforms/CaptureInMemory.h"
 
 #include "llvm/ADT/SmallVector.h"
 

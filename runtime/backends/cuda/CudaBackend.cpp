@@ -1,6 +1,5 @@
 //===- CudaBackend.cpp - The GPU back end, by the CUDA driver -------------===//
 #include "backends/cuda/CudaBackend.h"
-#include "support/Settings.h"
 #include "core/AllocationMap.h"
 #include "core/KernelRegistry.h"
 #include "core/LaunchLimits.h"
@@ -9,6 +8,7 @@
 #include "cuda/CudaDriver.h"
 #include "inspect/TraceEvents.h"
 #include "jit/CompilePool.h"
+#include "support/Settings.h"
 
 #include <cassert>
 

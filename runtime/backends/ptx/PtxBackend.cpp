@@ -1,10 +1,10 @@
 //===- PtxBackend.cpp - PTX-only mode: compile, run nothing ---------------===//
 #include "backends/ptx/PtxBackend.h"
 #include "core/KernelRegistry.h"
-#include "support/Settings.h"
-#include "formats/AotImage.h"
 #include "core/LaunchLimits.h"
+#include "formats/AotImage.h"
 #include "jit/CompilePool.h"
+#include "support/Settings.h"
 
 #include <cassert>
 
