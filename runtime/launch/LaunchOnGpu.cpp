@@ -11,10 +11,23 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <bitset>
 #include <cassert>
 #include <string>
 
 namespace mstage::rt {
+
+// Whether each pointer slot of a launch points into an allocation of its
+// own, so that the generic code's disjoint entry may run it.
+static bool eachSlotApart(llvm::ArrayRef<SlotFact> Facts) {
+  std::bitset<SlotFact::NoGroup> Seen;
+  for (const SlotFact &F : Facts) {
+    if (F.Group == SlotFact::NoGroup || Seen.test(F.Group))
+      return false;
+    Seen.set(F.Group);
+  }
+  return true;
+}
 
 // The function that runs Code on S's device, and its parameters: the
 // generic code takes the staged values as one more (into GenericParams).
@@ -29,7 +42,9 @@ static llvm::Error functionAndParams(const LaunchRequest &L,
     if (!L.K->Blob.StageSites.empty())
       Generic.push_back(const_cast<char *>(Staged.stagedBytes().data()));
     Params = Generic.data();
-    Function = Code.Generic->Function;
+    Function = Code.Generic->Disjoint && eachSlotApart(L.Facts)
+                   ? Code.Generic->Disjoint
+                   : Code.Generic->Function;
     return llvm::Error::success();
   }
   // Compiled once, loaded on each device that launches it.
