@@ -8,12 +8,14 @@
 // fails cuMemAlloc with CUresult 2, and cuLaunchKernel with 700 from its
 // second call on. cuGetErrorName knows a few codes; cuGetErrorString says
 // "text of N", except for 12345, which neither names. FAKECUDA_EVENT_MS sets
-// the time between two events. As the driver does,
+// the time between two events; FAKECUDA_LAUNCHES=1 prints the name of each
+// function launched. As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -230,9 +232,11 @@ CUresult cuModuleLoadDataEx(CUmodule *M, const void *, unsigned int N,
   *M = (CUmodule)handle(2);
   return CUDA_SUCCESS;
 }
-CUresult cuModuleGetFunction(CUfunction *F, CUmodule, const char *) {
+// A function's handle is its name (kept for the process), so that
+// FAKECUDA_LAUNCHES=1 can print which function each launch ran.
+CUresult cuModuleGetFunction(CUfunction *F, CUmodule, const char *Name) {
   FAIL("cuModuleGetFunction");
-  *F = (CUfunction)handle(3);
+  *F = (CUfunction)strdup(Name);
   return CUDA_SUCCESS;
 }
 CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
@@ -250,10 +254,12 @@ CUresult cuFuncGetAttribute(int *V, CUfunction_attribute, CUfunction) {
   *V = 0;
   return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
+CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned,
                         unsigned, unsigned, unsigned, CUstream, void **,
                         void **) {
   FAIL("cuLaunchKernel");
+  if (std::getenv("FAKECUDA_LAUNCHES"))
+    std::fprintf(stderr, "fakecuda: launch %s\n", (const char *)F);
   return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *E, unsigned int) {
