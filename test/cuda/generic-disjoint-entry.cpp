@@ -29,6 +29,6 @@ int main() {
   std::fprintf(stderr, "apart\n");
   Copy(A, B);
   std::fprintf(stderr, "same allocation twice\n");
-  Copy(A, std::as_const(A));
+  Copy(A, A);
   return 0;
 }
