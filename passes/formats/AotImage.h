@@ -83,8 +83,8 @@ unsigned archNumber(llvm::StringRef Arch);
 // slot pointed into an allocation of its own (alias scopes between them,
 // ld.global.nc for the read-only ones): the runtime launches it when the
 // launch's facts say so (core/GenericCode.h). Without it, every load of the
-// generic code must stay after the stores before it (bench/mstage_transpose.cpp's
-// copy and naive kernels: docs/performance.md).
+// generic code must stay after the stores before it
+// (bench/mstage_transpose.cpp's copy and naive kernels: docs/performance.md).
 inline std::string disjointEntryName(llvm::StringRef Kernel) {
   return (Kernel + "__mstage_disjoint").str();
 }
