@@ -16,6 +16,11 @@
 //   jit_cold procs P              P processes started together on one cold
 //                                 cache, each launching the same 4
 //                                 specializations: how many compiles
+//   jit_cold single LOOKUPS       a single-launch application, as rsbench
+//                                 and lavaMD are: one long staged kernel of
+//                                 LOOKUPS threads launched once; the
+//                                 process's time from its start, and
+//                                 whether the launch ran the generic code
 //
 // Prints CSV rows: jit-cold,variant,what,ms (and counts for procs). Every
 // result is checked: the reductions against the exact sum, the heat field
@@ -26,6 +31,7 @@
 #include <mstage.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,8 +40,8 @@
 #include <string>
 #include <sys/wait.h>
 #include <thread>
-#include <utility>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 using namespace mstage;
@@ -53,9 +59,12 @@ double msSince(Clock::time_point T0) {
   std::exit(1);
 }
 
+// The process's start, as near as a program can take it: before main.
+const Clock::time_point ProcessStart = Clock::now();
+
 const char *jitMode() {
   const char *M = std::getenv("MSTAGE_JIT");
-  return M && *M ? M : "async";
+  return M && *M ? M : "auto";
 }
 
 void row(const char *What, double Ms) {
@@ -302,13 +311,74 @@ void procs(int P, const char *Self) {
         std::to_string(Compiles) + " compiles");
 }
 
+// A single-launch application: one launch of a long kernel whose loop trip
+// counts and constants are staged (rsbench's windowed multipole lookup has
+// this shape: per lookup, a sum over nuclides and poles), then the result
+// is read back. Sampled threads are checked against the host's sum.
+constexpr int SingleNuclides = 68, SinglePoles = 256;
+constexpr float SingleKT = 0.0253f, SingleWidth = 0.25f;
+
+float singleLookup(float E, int Nuclides, int Poles, float KT, float Width) {
+  float Sum = 0.0f;
+  for (int N = 0; N < Nuclides; ++N) {
+    float A = 1.0f + 0.01f * float(N);
+    for (int P = 0; P < Poles; ++P) {
+      float D = E - float(P + 1) * A * KT;
+      Sum += A / (D * D + Width);
+    }
+  }
+  return Sum;
+}
+
+void single(size_t Lookups) {
+  std::vector<float> Energies(Lookups);
+  for (size_t I = 0; I < Lookups; ++I)
+    Energies[I] = 0.5f + float((I * 2654435761u) % 4096) / 512.0f;
+  device_vector<float> DEnergies(Energies), DOut(Lookups);
+  const unsigned Block = 256;
+  const unsigned Blocks = unsigned((Lookups + Block - 1) / Block);
+  auto Lookup = kernel(
+      [Lookups](const auto &energies, auto &out) {
+        size_t t = Thread::get().global.x;
+        if (t >= stage(Lookups))
+          return;
+        out[t] =
+            singleLookup(energies[t], stage(SingleNuclides), stage(SinglePoles),
+                         stage(SingleKT), stage(SingleWidth));
+      },
+      Blocks, Block);
+  Lookup(DEnergies, DOut);
+  int Source = mstage_rt_last_launch_source(nullptr);
+  std::vector<float> Out = DOut.download();
+  double Ms = msSince(ProcessStart);
+  for (size_t I = 0; I < Lookups; I += Lookups / 1024 + 1) {
+    float Want = singleLookup(Energies[I], SingleNuclides, SinglePoles,
+                              SingleKT, SingleWidth);
+    if (!(std::fabs(Out[I] - Want) <= 1e-4f * std::fabs(Want)))
+      die("single launch: lookup " + std::to_string(I) + " gave " +
+          std::to_string(Out[I]) + ", the host " + std::to_string(Want));
+  }
+  row("single-launch-process", Ms);
+  std::printf("jit-cold,%s,single-launch-generic,%d\n", jitMode(),
+              Source == GenericSource ? 1 : 0);
+  std::fprintf(stderr,
+               "# single launch (%s): %zu lookups, process %.3f ms, the launch "
+               "ran the %s code\n",
+               jitMode(), Lookups, Ms,
+               Source == GenericSource ? "generic" : "specialized");
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
   if (Argc < 2)
-    die("usage: jit_cold listing4 | heat N STEPS | threads T | procs P");
+    die("usage: jit_cold listing4 | heat N STEPS | threads T | procs P | "
+        "single LOOKUPS");
   std::string What = Argv[1];
-  if (What != "procs-child" && std::strcmp(mstage_rt_backend(), "cuda") != 0)
+  // The single launch also runs on the CPU back end (its check is the same).
+  bool OnCpu = What == "single" && !std::strcmp(mstage_rt_backend(), "cpu");
+  if (What != "procs-child" && !OnCpu &&
+      std::strcmp(mstage_rt_backend(), "cuda") != 0)
     die("needs a GPU");
   if (What == "listing4")
     listing4();
@@ -320,6 +390,8 @@ int main(int Argc, char **Argv) {
     procs(std::atoi(Argv[2]), Argv[0]);
   else if (What == "procs-child")
     procsChild();
+  else if (What == "single" && Argc == 3)
+    single(std::stoul(Argv[2]));
   else
     die("unknown arguments");
   return 0;

@@ -167,7 +167,8 @@ def async_plot(rows, out):
 
 
 def cold_plot(path, out):
-    """cold.png: what a fresh process waits for, async against sync and nvcc."""
+    """cold.png: what a fresh process waits for, by JIT policy (auto, the
+    default; async; sync) and nvcc."""
     try:
         rows = [r for r in csv.reader(open(path)) if r and r[0] == "jit-cold"]
     except OSError:
@@ -176,8 +177,10 @@ def cold_plot(path, out):
     bars = [(f"{mode}: {label}", v[(mode, what)])
             for what, label in (("listing4-first-launch", "Listing 4 first launch"),
                                 ("heat-1024-first-100-steps",
-                                 "heat 1024^2, first 100 steps"))
-            for mode in ("async", "sync", "nvcc") if (mode, what) in v]
+                                 "heat 1024^2, first 100 steps"),
+                                ("single-launch-process",
+                                 "single-launch application, process"))
+            for mode in ("auto", "async", "sync", "nvcc") if (mode, what) in v]
     if not bars:
         return
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(bars) + 1.2))

@@ -84,8 +84,8 @@ if ! CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$jitdir/cache" \
   echo "FAILED: jit_latency" >&2
 fi
 rm -rf "$jitdir"
-# Cold starts with the zero-wait JIT, each in a fresh process on an empty
-# cache: async (the default) against MSTAGE_JIT=sync and nvcc.
+# Cold starts, each in a fresh process on an empty cache: the default policy
+# (MSTAGE_JIT=auto) against MSTAGE_JIT=async, sync and nvcc.
 echo "benchmark,variant,what,value" >"$OUT/cold.csv"
 cold() { # [VAR=value...] program args...
   local d
@@ -106,6 +106,11 @@ for _ in 1 2 3 4 5; do
   cold "$here/jit_cold" heat 1024 100
   cold MSTAGE_JIT=sync "$here/jit_cold" heat 1024 100
   cold "$here/heat_cold" 1024 100
+  # A single-launch application (one long staged kernel, launched once):
+  # its process time by default against waiting for the JIT.
+  cold "$here/jit_cold" single 33554432
+  cold MSTAGE_JIT=sync "$here/jit_cold" single 33554432
+  cold MSTAGE_JIT=async "$here/jit_cold" single 33554432
 done
 # Issue 33's large generated stencil kernels (mstage_stencil, nvcc's
 # stencil_baseline): the process time, JIT included, on a cold cache and on

@@ -8,6 +8,7 @@
 #include "transforms/DeviceCodegen.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/GenericKernel.h"
+#include "transforms/LaunchFacts.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
@@ -29,6 +30,7 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <map>
 #include <memory>
@@ -43,6 +45,7 @@ using namespace llvm;
 STATISTIC(NumImagesEmbedded, "Ahead-of-time images embedded");
 STATISTIC(NumCubins, "Cubins that ptxas made for the generic code");
 STATISTIC(NumArchsFailed, "Architectures without ahead-of-time code");
+STATISTIC(NumDisjointEntries, "Kernels given an entry for disjoint pointers");
 
 namespace mstage {
 namespace {
@@ -157,6 +160,23 @@ Expected<std::string> runPtxas(StringRef Ptxas, StringRef PTX, StringRef Arch,
   return (*Cubin)->getBuffer().str();
 }
 
+// Adds K's disjoint entry (disjointEntryName) to M: a copy of its generic
+// kernel Generic with each pointer slot in a group of its own; for kernels
+// with pointer slots (nothing else gains).
+static void addDisjointEntry(Module &M, Function &Generic, const AotKernel &K) {
+  if (K.PointerSlots.empty() || K.PointerSlots.size() > SlotFact::NoGroup)
+    return;
+  ValueToValueMapTy Map;
+  Function *Copy = CloneFunction(&Generic, Map);
+  Copy->setName(disjointEntryName(K.Name));
+  Copy->setLinkage(Generic.getLinkage());
+  std::vector<SlotFact> Facts(K.PointerSlots.size());
+  for (size_t I = 0; I < Facts.size(); ++I)
+    Facts[I].Group = uint8_t(I); // alignment: nothing assumed
+  applyLaunchFacts(*Copy, K.PointerSlots, Facts);
+  ++NumDisjointEntries;
+}
+
 // Compiles every kernel's generic form, in one module, for Arch; then
 // ptxas makes the cubin when there is one.
 ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
@@ -183,16 +203,19 @@ ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
       R.Failed = Failure{{K.PrettyName}, toString(std::move(E))};
       return R;
     }
+    if (Function *F = M->getFunction(K.Name))
+      addDisjointEntry(*M, *F, K);
     // Parameters over the limit go to memory, as in the specialized code.
-    if (Function *F = M->getFunction(K.Name)) {
-      uint64_t Staged = stagedParamSize(K.SiteSizes);
-      auto Moved =
-          moveLargeParams(*F, Arch, Staged, F->arg_size() - (Staged ? 1 : 0));
-      if (!Moved) {
-        R.Failed = Failure{{K.PrettyName}, toString(Moved.takeError())};
-        return R;
+    for (std::string Name : {K.Name, disjointEntryName(K.Name)})
+      if (Function *F = M->getFunction(Name)) {
+        uint64_t Staged = stagedParamSize(K.SiteSizes);
+        auto Moved =
+            moveLargeParams(*F, Arch, Staged, F->arg_size() - (Staged ? 1 : 0));
+        if (!Moved) {
+          R.Failed = Failure{{K.PrettyName}, toString(Moved.takeError())};
+          return R;
+        }
       }
-    }
     if (!All)
       All = std::move(M);
     else if (Linker::linkModules(*All, std::move(M))) {

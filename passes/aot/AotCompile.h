@@ -12,6 +12,8 @@
 #ifndef MSTAGE_PASSES_AOT_AOTCOMPILE_H
 #define MSTAGE_PASSES_AOT_AOTCOMPILE_H
 
+#include "formats/PointerSlots.h"
+
 #include "llvm/IR/PassManager.h"
 
 #include <cstdint>
@@ -28,6 +30,7 @@ struct AotKernel {
   std::string PrettyName; // for messages
   std::string Bitcode;    // its device module
   std::vector<uint32_t> SiteSizes;
+  std::vector<PointerSlot> PointerSlots; // the blob's
 };
 
 // Starts compiling Kernels, in their record order, for Archs (the plugin's

@@ -22,6 +22,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -77,6 +78,16 @@ uint64_t stagedParamSize(llvm::ArrayRef<StageSite> Sites);
 // The number of an architecture, "sm_90" or "sm_90a": 90; 0 for a name
 // that is not sm_ and a number.
 unsigned archNumber(llvm::StringRef Arch);
+
+// The symbol of a kernel's second generic entry, compiled as if each pointer
+// slot pointed into an allocation of its own (alias scopes between them,
+// ld.global.nc for the read-only ones): the runtime launches it when the
+// launch's facts say so (core/GenericCode.h). Without it, every load of the
+// generic code must stay after the stores before it
+// (bench/mstage_transpose.cpp's copy and naive kernels: docs/performance.md).
+inline std::string disjointEntryName(llvm::StringRef Kernel) {
+  return (Kernel + "__mstage_disjoint").str();
+}
 
 } // namespace mstage
 

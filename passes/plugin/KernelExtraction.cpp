@@ -341,6 +341,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     G.Bitcode = std::move(*Bitcode);
     for (const StageSite &Site : Blob.StageSites)
       G.SiteSizes.push_back(Site.Size);
+    G.PointerSlots = Blob.PointerSlots;
   }
   std::string LinkBlob;
   if (!Link.Exports.empty() || !Link.Imports.empty())

@@ -97,7 +97,11 @@ void GenericCode::load() {
   for (const std::string &Name : Names) {
     if (E)
       break;
-    E = B.getFunction(On, M, Name, &Found[Name].Function);
+    GenericKernel &G = Found[Name];
+    E = B.getFunction(On, M, Name, &G.Function);
+    // Images made before it (or of kernels without pointers) have none.
+    if (!E && M)
+      consumeError(B.getFunction(On, M, disjointEntryName(Name), &G.Disjoint));
   }
   if (E) {
     if (M)

@@ -26,6 +26,9 @@ namespace mstage::rt {
 
 struct GenericKernel {
   CUfunction Function = nullptr; // null off the GPU (PTX-only: nothing runs)
+  // Its entry for launches whose pointer slots each point into an allocation
+  // of their own (disjointEntryName, AotImage.h), or null.
+  CUfunction Disjoint = nullptr;
 };
 
 class GenericCode {

@@ -23,6 +23,9 @@ struct KernelStats {
   DenseSet<uint64_t> Specializations;
   bool OnCpu = false, Ran = false;
   double CompileMs = 0, KernelMs = 0;
+  // The timed runs (on a GPU) of the generic code and of specializations.
+  uint64_t GenericRuns = 0, SpecializedRuns = 0;
+  double GenericMs = 0, SpecializedMs = 0;
 };
 
 // Never destroyed: the exit handler prints it after static destructors of
@@ -75,12 +78,16 @@ void statsCompileMs(StringRef Kernel, double Ms) {
   T.row(Kernel).CompileMs += Ms;
 }
 
-void statsKernelMs(StringRef Kernel, double Ms) {
+void statsKernelMs(StringRef Kernel, double Ms, bool Generic) {
   Table &T = table();
   std::lock_guard<std::mutex> G(T.Lock);
   KernelStats &K = T.row(Kernel);
   K.KernelMs += Ms;
   K.Ran = true;
+  if (K.OnCpu)
+    return; // the CPU runs the host body: neither
+  (Generic ? K.GenericRuns : K.SpecializedRuns) += 1;
+  (Generic ? K.GenericMs : K.SpecializedMs) += Ms;
 }
 
 void printStats(raw_ostream &OS) {
@@ -92,9 +99,10 @@ void printStats(raw_ostream &OS) {
   if (!Checks.empty())
     OS << "mstage: stats: " << Checks << "\n";
   OS << "mstage: stats: "
-     << format("%8s %8s %7s %7s %7s %7s %12s %12s  %s\n", "launches",
-               "special.", "memory", "disk", "generic", "miss", "compile ms",
-               "kernel ms", "kernel");
+     << format("%8s %8s %7s %7s %7s %7s %12s %12s %11s %11s %6s  %s\n",
+               "launches", "special.", "memory", "disk", "generic", "miss",
+               "compile ms", "kernel ms", "generic ms", "special. ms", "ratio",
+               "kernel");
   for (const KernelStats &K : T.Rows) {
     auto Count = [&](uint64_t N) {
       return K.OnCpu ? std::string("-") : std::to_string(N);
@@ -102,14 +110,23 @@ void printStats(raw_ostream &OS) {
     auto Ms = [](bool Known, double Ms) {
       return Known ? formatv("{0:f3}", Ms).str() : std::string("-");
     };
+    // The mean generic and specialized runs, and how much slower the
+    // generic code ran.
+    double Generic = K.GenericRuns ? K.GenericMs / double(K.GenericRuns) : 0;
+    double Special =
+        K.SpecializedRuns ? K.SpecializedMs / double(K.SpecializedRuns) : 0;
+    bool Ratio = K.GenericRuns && K.SpecializedRuns && Special > 0;
     OS << "mstage: stats: "
-       << format("%8llu %8s %7s %7s %7s %7s %12s %12s  %s\n",
-                 (unsigned long long)K.Launches,
-                 Count(K.Specializations.size()).c_str(),
-                 Count(K.Memory).c_str(), Count(K.Disk).c_str(),
-                 Count(K.Generic).c_str(), Count(K.Miss).c_str(),
-                 Ms(!K.OnCpu, K.CompileMs).c_str(),
-                 Ms(K.Ran, K.KernelMs).c_str(), K.Name.c_str());
+       << format(
+              "%8llu %8s %7s %7s %7s %7s %12s %12s %11s %11s %6s  %s\n",
+              (unsigned long long)K.Launches,
+              Count(K.Specializations.size()).c_str(), Count(K.Memory).c_str(),
+              Count(K.Disk).c_str(), Count(K.Generic).c_str(),
+              Count(K.Miss).c_str(), Ms(!K.OnCpu, K.CompileMs).c_str(),
+              Ms(K.Ran, K.KernelMs).c_str(), Ms(K.GenericRuns, Generic).c_str(),
+              Ms(K.SpecializedRuns, Special).c_str(),
+              Ratio ? formatv("{0:f2}", Generic / Special).str().c_str() : "-",
+              K.Name.c_str());
   }
 }
 

@@ -7,7 +7,9 @@
 // or with MSTAGE_CACHE=off), the time spent making code (optimize, codegen,
 // ptxas and load, in the background too) and the kernels' run time (on a GPU
 // from CUDA events; on the CPU back end as measured; nothing in PTX-only
-// mode). The spans come from the hooks of TraceEvents.h.
+// mode). On a GPU it also gives the mean run of a generic launch and of a
+// specialized one, and their ratio: what running the generic code cost. The
+// spans come from the hooks of TraceEvents.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_INSPECT_STATS_H
@@ -26,7 +28,10 @@ namespace mstage::rt {
 // null for the CPU back end, which makes none. KeyHash: the specialization.
 void statsLaunch(llvm::StringRef Kernel, const char *Source, uint64_t KeyHash);
 void statsCompileMs(llvm::StringRef Kernel, double Ms);
-void statsKernelMs(llvm::StringRef Kernel, double Ms);
+// Generic: the run was of the kernel's ahead-of-time generic code (on a GPU,
+// where runs are timed by events, the table compares it with the
+// specialization's).
+void statsKernelMs(llvm::StringRef Kernel, double Ms, bool Generic = false);
 
 // The table, on OS; nothing when no kernel was launched.
 void printStats(llvm::raw_ostream &OS);

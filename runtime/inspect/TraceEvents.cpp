@@ -34,6 +34,7 @@ struct PendingGpu {
   uint64_t StreamId = 0, Bytes = 0;
   CUevent Start = nullptr, End = nullptr;
   SpanKind Kind = SpanKind::Kernel;
+  bool Generic = false; // a kernel run of the generic code
   std::string Name, Kernel, Staged;
 
   ~PendingGpu() {
@@ -384,6 +385,11 @@ void GpuSpan::end() {
     R.Pending.push_back(std::move(P));
 }
 
+void GpuSpan::ranGenericCode() {
+  if (Started)
+    static_cast<PendingGpu *>(Started)->Generic = true;
+}
+
 void GpuSpan::drop() {
   delete static_cast<PendingGpu *>(Started);
   Started = nullptr;
@@ -427,7 +433,7 @@ static void collect(bool Wait) {
     S.StartNs = R.ns(after(O.Host, Before));
     S.EndNs = S.StartNs + int64_t(double(Length) * 1e6);
     if (R.Stats && P->Kind == SpanKind::Kernel && !P->Kernel.empty())
-      statsKernelMs(P->Kernel, Length);
+      statsKernelMs(P->Kernel, Length, P->Generic);
     R.add(std::move(S), false);
   }
 }

@@ -212,6 +212,8 @@ public:
     if (Started)
       end();
   }
+  // A kernel span: the launch runs the kernel's generic code (Stats.h).
+  void ranGenericCode();
   // Err: the enqueuing call's result (0 is success), returned.
   int enqueued(int Err) {
     if (!Err)

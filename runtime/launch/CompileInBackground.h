@@ -1,6 +1,7 @@
 //===- CompileInBackground.h - Specializations made by the compile pool ---===//
 //
-// With MSTAGE_JIT=async a launch that misses queues its specialization's
+// With MSTAGE_JIT=async (and auto, unless it waits) a launch that misses
+// queues its specialization's
 // compile (jit/CompilePool.h) and runs the kernel's generic code meanwhile
 // (core/GenericCode.h).
 //
@@ -13,7 +14,8 @@
 
 namespace mstage::rt {
 
-// Whether a launch that misses queues its compile (MSTAGE_JIT=async). Not in
+// Whether a launch that misses may queue its compile (MSTAGE_JIT=auto or
+// async). Not in
 // PTX-only mode unless asked for: nothing runs there, so there is nothing to
 // overlap, and a short program would end before its compiles (its PTX never
 // dumped or cached). Not once the pool is closed at exit: a launch from a

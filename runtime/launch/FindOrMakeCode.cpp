@@ -5,6 +5,7 @@
 #include "cuda/CudaDriver.h"
 #include "inspect/TraceEvents.h"
 #include "launch/CompileInBackground.h"
+#include "launch/JitPolicy.h"
 #include "launch/MakeCode.h"
 #include "support/Settings.h"
 
@@ -53,12 +54,19 @@ static const GenericKernel *genericCodeFor(const LaunchRequest &L,
 }
 
 // E's code is not ready: the generic code runs while it compiles in the
-// background, or it is made now.
+// background, or it is made now (JitPolicy.h chooses under MSTAGE_JIT=auto).
 static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
                           CacheEntry &E, LaunchTimes &Times, LaunchCode &Code) {
   bool Capturing = L.S->capturing();
   if (!Code.Uncached)
     Code.Generic = genericCodeFor(L, Capturing);
+  // MSTAGE_JIT=auto: the launch waits when its compile is expected to be
+  // short against its work; not for a compile that failed (the generic code
+  // keeps running).
+  if (Code.Generic && jitSettings().Policy == JitSettings::Mode::Auto &&
+      E.State.load(std::memory_order_acquire) != EntryState::Failed &&
+      waitsForSpecialization(L))
+    Code.Generic = nullptr;
   if (Code.Generic) {
     queueSpecialization(*L.K, E, Times.Evaluate, L.S->driver());
     if (!E.ready()) {

@@ -2,8 +2,9 @@
 //
 // A launch finds its specialization in its kernel's memory cache (the hit
 // path: a shared lock, no allocation, no IR). On a miss it makes the code
-// now (makeCode), or, with MSTAGE_JIT=async, queues the compile and runs
-// the kernel's generic code meanwhile.
+// now (makeCode), or, with MSTAGE_JIT=async and when MSTAGE_JIT=auto's
+// policy says so (JitPolicy.h), queues the compile and runs the kernel's
+// generic code meanwhile.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_LAUNCH_FINDORMAKECODE_H

@@ -1,19 +1,33 @@
 //===- LaunchOnGpu.cpp - A launch through the CUDA driver -----------------===//
 #include "launch/LaunchOnGpu.h"
-#include "transforms/CaptureInMemory.h"
 #include "core/Backend.h"
 #include "core/ParamsInMemory.h"
 #include "core/Stream.h"
 #include "inspect/TraceEvents.h"
+#include "launch/JitPolicy.h"
 #include "launch/LoadCode.h"
 #include "support/Settings.h"
+#include "transforms/CaptureInMemory.h"
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <bitset>
 #include <cassert>
 #include <string>
 
 namespace mstage::rt {
+
+// Whether each pointer slot of a launch points into an allocation of its
+// own, so that the generic code's disjoint entry may run it.
+static bool eachSlotApart(llvm::ArrayRef<SlotFact> Facts) {
+  std::bitset<SlotFact::NoGroup> Seen;
+  for (const SlotFact &F : Facts) {
+    if (F.Group == SlotFact::NoGroup || Seen.test(F.Group))
+      return false;
+    Seen.set(F.Group);
+  }
+  return true;
+}
 
 // The function that runs Code on S's device, and its parameters: the
 // generic code takes the staged values as one more (into GenericParams).
@@ -28,7 +42,9 @@ static llvm::Error functionAndParams(const LaunchRequest &L,
     if (!L.K->Blob.StageSites.empty())
       Generic.push_back(const_cast<char *>(Staged.stagedBytes().data()));
     Params = Generic.data();
-    Function = Code.Generic->Function;
+    Function = Code.Generic->Disjoint && eachSlotApart(L.Facts)
+                   ? Code.Generic->Disjoint
+                   : Code.Generic->Function;
     return llvm::Error::success();
   }
   // Compiled once, loaded on each device that launches it.
@@ -102,6 +118,9 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   float Ms = 0;
   bool Timed = TimeKernel && !Capturing;
   GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), Capturing);
+  if (Code.Generic)
+    Run.ranGenericCode();
+  GenericRunTimer Policy(L, Code.Generic, Capturing);
   llvm::Error St =
       backend().launch(S, Function, L.Config, Params, Timed ? &Ms : nullptr);
   KernelMs = Ms;
@@ -110,6 +129,7 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
     return launchFailure(L, std::move(St));
   }
   Run.enqueued();
+  Policy.enqueued();
   S.noteLaunch(L.HostEntry, L.K->Blob.PrettyName, L.K->Blob.Location);
   return waitIfBlocking(L, Code, Capturing);
 }

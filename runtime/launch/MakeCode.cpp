@@ -9,6 +9,7 @@
 #include "launch/DumpSidecar.h"
 #include "launch/Elapsed.h"
 #include "launch/JitCompile.h"
+#include "launch/JitPolicy.h"
 #include "launch/LoadCode.h"
 #include "support/Settings.h"
 
@@ -70,6 +71,8 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
     return E;
   Times.Load = msSince(T0);
   Times.FromCubin = Out.FromCubin;
+  if (!Hit)
+    noteCompileMs(R.K, Times.Optimize + Times.Codegen + Times.Load);
   dumpCode(R, Key, Code, Times);
   return llvm::Error::success();
 }

@@ -199,9 +199,13 @@ JitSettings readJitSettings() {
     S.Chosen = true;
     std::string Mode = V.trim().lower();
     if (Mode == "sync")
-      S.Async = false;
-    else if (Mode != "async")
-      S.Error = "MSTAGE_JIT='" + V.str() + "' is not one of async or sync";
+      S.Policy = JitSettings::Mode::Sync;
+    else if (Mode == "async")
+      S.Policy = JitSettings::Mode::Async;
+    else if (Mode != "auto")
+      S.Error =
+          "MSTAGE_JIT='" + V.str() + "' is not one of auto, async or sync";
+    S.Async = S.Policy != JitSettings::Mode::Sync;
   }
   if (StringRef V = envText("MSTAGE_JIT_THREADS"); !V.empty()) {
     unsigned N = 0;

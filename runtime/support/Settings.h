@@ -87,12 +87,16 @@ bool boundsCheckVariableSet();
 
 // MSTAGE_JIT, MSTAGE_JIT_THREADS and MSTAGE_JIT_EXIT_WAIT_MS.
 struct JitSettings {
-  // MSTAGE_JIT=async (default): a launch that misses the in-memory cache
-  // runs the kernel's ahead-of-time generic code while its specialization
-  // compiles in the background. sync: it waits for the specialization.
+  // MSTAGE_JIT=auto (default): a launch that misses the in-memory cache
+  // waits for its specialization when the compile is expected to be short
+  // against the launch's work, else runs the kernel's ahead-of-time generic
+  // code while the specialization compiles in the background
+  // (launch/JitPolicy.h). async: it never waits. sync: it always waits.
   // In PTX-only mode, where nothing runs, the default is sync: only an
-  // explicit MSTAGE_JIT=async (Chosen) compiles in the background there.
-  bool Async = true;
+  // explicit auto or async (Chosen) compiles in the background there.
+  enum class Mode { Auto, Async, Sync };
+  Mode Policy = Mode::Auto;
+  bool Async = true;   // not sync: a miss may run the generic code
   bool Chosen = false; // MSTAGE_JIT is set
   // MSTAGE_JIT_THREADS: the background compile pool's workers (0: one per
   // hardware thread).

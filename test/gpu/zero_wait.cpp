@@ -1,8 +1,9 @@
 //===- zero_wait.cpp - GPU suite: generic code first, then specialized ----===//
 //
-// With MSTAGE_JIT=async (the default) a launch whose specialization is not
-// in memory runs the kernel's ahead-of-time generic code at once, and its
-// specialization compiles in the background:
+// With MSTAGE_JIT=async, and with the default auto for launches as short as
+// these (microseconds against a compile of milliseconds), a launch whose
+// specialization is not in memory runs the kernel's ahead-of-time generic
+// code at once, and its specialization compiles in the background:
 //  - for kernels with stage sites of several sizes (a float, an int, a
 //    double, a struct, a 64-bit value, a char), the first launch of a new
 //    specialization runs the generic code (launch source 4) and, after

@@ -8,6 +8,7 @@
 #include "cuda/CudaDriver.h"
 #include "inspect/TraceEvents.h"
 #include "jit/CompilePool.h"
+#include "support/Settings.h"
 
 #include <cassert>
 
@@ -61,6 +62,8 @@ CudaBackend::CudaBackend(CudaDriver &Default, std::string Arch)
 void CudaBackend::start() const {
   startCompilePool(/*OnGpu=*/true, arch());
   preloadGenericCode();
+  if (jitSettings().Policy == JitSettings::Mode::Auto)
+    weighKernelsAhead();
 }
 
 unsigned CudaBackend::deviceCount() const { return CudaDriver::count(); }

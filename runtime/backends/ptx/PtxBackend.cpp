@@ -1,8 +1,10 @@
 //===- PtxBackend.cpp - PTX-only mode: compile, run nothing ---------------===//
 #include "backends/ptx/PtxBackend.h"
-#include "formats/AotImage.h"
+#include "core/KernelRegistry.h"
 #include "core/LaunchLimits.h"
+#include "formats/AotImage.h"
 #include "jit/CompilePool.h"
+#include "support/Settings.h"
 
 #include <cassert>
 
@@ -43,7 +45,13 @@ PtxBackend::PtxBackend(std::string Arch, std::string Why)
                                 /*Compiles=*/true, /*OnGpu=*/false},
                   std::move(Arch), std::move(Why)) {}
 
-void PtxBackend::start() const { startCompilePool(/*OnGpu=*/false, arch()); }
+void PtxBackend::start() const {
+  startCompilePool(/*OnGpu=*/false, arch());
+  // Only an explicit MSTAGE_JIT=auto decides here (the default is sync).
+  const JitSettings &Jit = jitSettings();
+  if (Jit.Chosen && Jit.Policy == JitSettings::Mode::Auto)
+    weighKernelsAhead();
+}
 
 LaunchLimits PtxBackend::limits() const { return archLaunchLimits(arch()); }
 

@@ -7,12 +7,15 @@
 //   FAKECUDA_FAIL=cuMemAlloc=2,cuLaunchKernel@2=700
 // fails cuMemAlloc with CUresult 2, and cuLaunchKernel with 700 from its
 // second call on. cuGetErrorName knows a few codes; cuGetErrorString says
-// "text of N", except for 12345, which neither names. As the driver does,
+// "text of N", except for 12345, which neither names. FAKECUDA_EVENT_MS sets
+// the time between two events; FAKECUDA_LAUNCHES=1 prints the name of each
+// function launched. As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -229,9 +232,11 @@ CUresult cuModuleLoadDataEx(CUmodule *M, const void *, unsigned int N,
   *M = (CUmodule)handle(2);
   return CUDA_SUCCESS;
 }
-CUresult cuModuleGetFunction(CUfunction *F, CUmodule, const char *) {
+// A function's handle is its name (kept for the process), so that
+// FAKECUDA_LAUNCHES=1 can print which function each launch ran.
+CUresult cuModuleGetFunction(CUfunction *F, CUmodule, const char *Name) {
   FAIL("cuModuleGetFunction");
-  *F = (CUfunction)handle(3);
+  *F = (CUfunction)strdup(Name);
   return CUDA_SUCCESS;
 }
 CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
@@ -249,10 +254,12 @@ CUresult cuFuncGetAttribute(int *V, CUfunction_attribute, CUfunction) {
   *V = 0;
   return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
+CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned,
                         unsigned, unsigned, unsigned, CUstream, void **,
                         void **) {
   FAIL("cuLaunchKernel");
+  if (std::getenv("FAKECUDA_LAUNCHES"))
+    std::fprintf(stderr, "fakecuda: launch %s\n", (const char *)F);
   return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *E, unsigned int) {
@@ -272,9 +279,11 @@ CUresult cuEventSynchronize(CUevent) {
   FAIL("cuEventSynchronize");
   return CUDA_SUCCESS;
 }
+// FAKECUDA_EVENT_MS: the time between any two events (default 1 ms).
 CUresult cuEventElapsedTime(float *M, CUevent, CUevent) {
   FAIL("cuEventElapsedTime");
-  *M = 1;
+  const char *Ms = std::getenv("FAKECUDA_EVENT_MS");
+  *M = Ms ? float(std::atof(Ms)) : 1;
   return CUDA_SUCCESS;
 }
 CUresult cuEventQuery(CUevent) {

@@ -1,6 +1,8 @@
 // Runs the commands on its command line in order, for the zero-wait tests:
 //   launch V     launches the kernel with the staged value V and prints where
 //                its code came from (mstage_rt_last_launch_source's name)
+//   long V       the same for a long launch: 2^24 threads whose three nested
+//                loops run V times each (V staged)
 //   prepare V    k.prepare() of that specialization
 //   wait         mstage::jit_wait()
 //   threads T    launches T new specializations from T threads at once
@@ -44,6 +46,22 @@ int main(int argc, char **argv) {
         int V = Next();
         Make(V)(Out);
         std::printf("launch %d: %s\n", V,
+                    sourceName(mstage_rt_last_launch_source(nullptr)));
+      } else if (!std::strcmp(argv[I], "long")) {
+        int V = Next();
+        mstage::kernel(
+            [V](float *Out) {
+              int N = mstage::stage(V);
+              float S = 0;
+              for (int A = 0; A < N; ++A)
+                for (int B = 0; B < N; ++B)
+                  for (int C = 0; C < N; ++C)
+                    S += 1.0f / float(A + B + C + 1);
+              if (Out)
+                Out[mstage::Thread::get().global.x] = S;
+            },
+            65536, 256)(reinterpret_cast<float *>(Out));
+        std::printf("long %d: %s\n", V,
                     sourceName(mstage_rt_last_launch_source(nullptr)));
       } else if (!std::strcmp(argv[I], "prepare")) {
         Make(Next()).prepare(Out);
