@@ -101,8 +101,8 @@ int run() {
   if (V.download() != Host)
     return fail("the contents changed after upload() or a failed upload()");
 
-  // Any host memory, at an offset: a malloc'd table by pointer, a span of a
-  // pinned buffer on a stream, read back by pointer after a launch there.
+  // Any host memory, at an offset: a malloc'd table by pointer, a pinned
+  // buffer on a stream, read back by pointer after a launch there.
   {
     constexpr unsigned Part = 1000, At = 12345;
     int *Table = static_cast<int *>(std::malloc(Part * sizeof(int)));
