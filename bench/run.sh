@@ -8,7 +8,7 @@
 # application ports (walk, xs, micro: *_baseline against mstage_*), in one
 # run, then prints the table of ratios.
 #
-#   OUT=<folder> bench/run.sh [reps]
+#   OUT=<folder> [BENCH_ONLY=kernels|jit] bench/run.sh [reps]
 #
 # Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/cold.csv (cold starts), $OUT/checksums.csv (the heat
 # equation's final fields and issue 16's and 34's ports' results, nvcc and mstage),
@@ -39,6 +39,11 @@ run() { # label command...
 
 echo "benchmark,variant,n,block,grid,median_ms,min_ms,gbps" >"$csv"
 : >"$OUT/bench-stderr.log"
+# BENCH_ONLY=kernels runs the kernel and launch benchmarks, BENCH_ONLY=jit
+# the JIT, cold-start and stencil ones (each half fits one 10-minute call on
+# the GPU machines; report.py takes both halves' CSVs); default: all.
+part=${BENCH_ONLY:-all}
+if [[ $part != jit ]]; then
 run "reduce baselines" "$here/reduce_baselines" --reps "$reps"
 grid=$(awk -F, '$1 == "reduce" && $2 == "nvcc-template" { print $5; exit }' "$csv")
 run "mstage reduce" "$here/mstage_bench" reduce --reps "$reps" --grid "${grid:-1056}"
@@ -75,6 +80,10 @@ run "mstage async alloc" "$here/mstage_async" --only alloc
 # Issue 18's scan and sort: CUB, then mstage's algorithms.
 run "scan/sort baseline (CUB)" "$here/scan_sort_baseline" --reps "$reps"
 run "mstage scan/sort" "$here/mstage_scan_sort" --reps "$reps"
+fi
+echo "benchmark,variant,what,value" >"$OUT/cold.csv"
+: >"$OUT/jit.csv"
+if [[ $part != kernels ]]; then
 # JIT latency, cold: no driver cache and an empty mstage cache directory.
 jitdir=$(mktemp -d /tmp/mstage-jit-XXXXXX)
 echo "== jit latency" >&2
@@ -86,7 +95,6 @@ fi
 rm -rf "$jitdir"
 # Cold starts, each in a fresh process on an empty cache: the default policy
 # (MSTAGE_JIT=auto) against MSTAGE_JIT=async, sync and nvcc.
-echo "benchmark,variant,what,value" >"$OUT/cold.csv"
 cold() { # [VAR=value...] program args...
   local d
   d=$(mktemp -d /tmp/mstage-cold-XXXXXX)
@@ -163,6 +171,7 @@ if ! CUDA_CACHE_DISABLE=1 "$here/nvrtc_latency" >>"$OUT/jit.csv" \
   2>>"$OUT/bench-stderr.log"; then
   status=1
   echo "FAILED: nvrtc_latency" >&2
+fi
 fi
 rm -f "$OUT/bench-stderr.tmp"
 grep '^checksum,' "$OUT/bench-stderr.log" >"$OUT/checksums.csv"
