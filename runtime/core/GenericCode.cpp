@@ -29,6 +29,21 @@ const char *kindName(AotKind K) {
   return K == AotKind::Cubin ? "cubin" : "PTX";
 }
 
+// Whether the image (PTX text or a cubin's string table) names Symbol as a
+// whole identifier: asking the driver for an absent function is an API
+// error that compute-sanitizer reports.
+bool namesSymbol(StringRef Image, StringRef Symbol) {
+  auto IsIdent = [](char C) { return isAlnum(C) || C == '_' || C == '$'; };
+  for (size_t At = Image.find(Symbol); At != StringRef::npos;
+       At = Image.find(Symbol, At + 1)) {
+    size_t End = At + Symbol.size();
+    if ((At == 0 || !IsIdent(Image[At - 1])) &&
+        (End == Image.size() || !IsIdent(Image[End])))
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 void GenericCode::load() {
@@ -100,8 +115,9 @@ void GenericCode::load() {
     GenericKernel &G = Found[Name];
     E = B.getFunction(On, M, Name, &G.Function);
     // Images made before it (or of kernels without pointers) have none.
-    if (!E && M)
-      consumeError(B.getFunction(On, M, disjointEntryName(Name), &G.Disjoint));
+    std::string Disjoint = disjointEntryName(Name);
+    if (!E && M && namesSymbol(Payload, Disjoint))
+      consumeError(B.getFunction(On, M, Disjoint, &G.Disjoint));
   }
   if (E) {
     if (M)

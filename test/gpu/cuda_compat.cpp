@@ -234,8 +234,10 @@ bool within(double Got, double Want, Bound B, bool Single) {
 }
 
 template <class T> long long saturated(double V) {
-  if (std::isnan(V))
-    return 0;
+  if (std::isnan(V)) // the GPU's (measured on an H100)
+    return sizeof(T) == 8 && std::numeric_limits<T>::is_signed
+               ? std::numeric_limits<T>::min()
+               : 0;
   if (V <= double(std::numeric_limits<T>::min()))
     return std::numeric_limits<T>::min();
   if (V >= double(std::numeric_limits<T>::max()))
@@ -343,12 +345,13 @@ bool checkValues(const Inputs &In, const Outputs &Out) {
          return float(1 / std::sqrt(double(X)));
        },
        {1}},
-      // __sinf / __cosf: absolute 2^-21 each, and |tan| < 3.1 here.
+      // __sinf / __cosf: absolute 2^-21 each, and |tan| < 3.1 here, so
+      // |cos| > 0.307: within 2^-21 (1 + 3.1) / 0.307 < 2^-17 absolute.
       {FTan, "__tanf",
        [](float, float, float A, float, float, double, unsigned) {
          return std::tan(A * 0.4f);
        },
-       {2, 0, std::ldexp(1.0, -18)}},
+       {2, std::ldexp(1.0, -17)}},
       {FExp10, "__exp10f",
        [](float, float, float, float P, float, double, unsigned) {
          return float(std::pow(10.0, double(P * 0.3f)));

@@ -17,10 +17,13 @@
 namespace mstage::rt {
 namespace {
 
-// PTX's float-to-integer cvt: NaN gives 0, out of range the nearest bound.
+// The GPU's float-to-integer conversion: out of range the nearest bound; NaN
+// gives 0, but INT64_MIN for a signed 64-bit result (measured on an H100).
 template <class Int, class Float> Int saturate(Float Rounded) {
   if (Rounded != Rounded)
-    return 0;
+    return sizeof(Int) == 8 && std::numeric_limits<Int>::is_signed
+               ? std::numeric_limits<Int>::min()
+               : 0;
   if (Rounded <= Float(std::numeric_limits<Int>::min()))
     return std::numeric_limits<Int>::min();
   if (Rounded >= Float(std::numeric_limits<Int>::max()))
