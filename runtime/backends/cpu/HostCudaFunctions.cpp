@@ -18,10 +18,12 @@ namespace mstage::rt {
 namespace {
 
 // The GPU's float-to-integer conversion: out of range the nearest bound; NaN
-// gives 0, but INT64_MIN for a signed 64-bit result (measured on an H100).
+// gives 0 from a float to 32 bits, but the signed minimum from a double or to
+// 64 bits (measured on an H100).
 template <class Int, class Float> Int saturate(Float Rounded) {
   if (Rounded != Rounded)
-    return sizeof(Int) == 8 && std::numeric_limits<Int>::is_signed
+    return (sizeof(Int) == 8 || sizeof(Float) == 8) &&
+                   std::numeric_limits<Int>::is_signed
                ? std::numeric_limits<Int>::min()
                : 0;
   if (Rounded <= Float(std::numeric_limits<Int>::min()))
