@@ -5,6 +5,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <mutex>
 #include <vector>
 
@@ -56,12 +57,16 @@ std::string checksSummary() {
   return Text;
 }
 
+// Said at exit, after the launches' lines: in their midst it would split a
+// warning from the launch that it belongs to.
 void traceChecksOnce() {
   static std::once_flag Once;
   std::call_once(Once, [] {
-    std::string Summary = checksSummary();
-    if (!Summary.empty())
-      errs() << "mstage: trace: " << Summary << "\n";
+    std::atexit([] {
+      std::string Summary = checksSummary();
+      if (!Summary.empty())
+        errs() << "mstage: trace: " << Summary << "\n";
+    });
   });
 }
 
