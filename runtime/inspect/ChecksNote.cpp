@@ -5,6 +5,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -63,6 +64,7 @@ void traceChecksOnce() {
   static std::once_flag Once;
   std::call_once(Once, [] {
     std::atexit([] {
+      std::fflush(stdout); // after the program's own output
       std::string Summary = checksSummary();
       if (!Summary.empty())
         errs() << "mstage: trace: " << Summary << "\n";

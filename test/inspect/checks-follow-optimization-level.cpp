@@ -25,11 +25,13 @@
 // RUN: env MSTAGE_BACKEND=cpu not --crash %t/o2-checks past-the-end 2>&1 | FileCheck --check-prefix=STOP %s
 // RUN: env MSTAGE_BACKEND=cpu not --crash %t/o0 past-the-end 2>&1 | FileCheck --check-prefix=STOP %s
 //
-// O0: mstage: trace: bounds checks: on (built at -O0)
-// O0-NEXT: mstage: trace: kernel
+// Once, at exit, after the launches and the program's output.
+// O0-NOT: bounds checks
+// O0: mstage: trace: kernel
 // O0-NOT: bounds checks
 // O0: mstage: trace: kernel
 // O0: sum 2016 2016
+// O0-NEXT: mstage: trace: bounds checks: on (built at -O0)
 // O2: mstage: stats: bounds checks: off (built at -O1 or above)
 // O2-NEXT: mstage: stats: launches
 // ASKED: mstage: trace: bounds checks: on (asked: -f[no-]mstage-checks or -DMSTAGE_BOUNDS_CHECK)

@@ -58,22 +58,16 @@ int main() {
 
 // LIST: mstage_main_L37  main::lambda@{{.*}}staged-values.cpp:37:7  (2 parameters, 9 stage sites)
 
-// Each output is a double; the PTX stores its bits as a 64-bit integer.
+// Each output is a double; the PTX stores them in pairs, by their bits.
 // CHECK: .entry mstage_main_L37(
 // CHECK-NOT: ld.global
-// pi as a float, widened: 3.1415927410125732
-// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}], 4614256656748904448;
-// e: 2.718281828459045
-// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+8], 4613303445314885481;
+// pi as a float, widened (3.1415927410125732), and e (2.718281828459045)
+// CHECK-DAG: st.global.v2.b64 [%rd{{[0-9]+}}], {0d400921FB60000000, 0d4005BF0A8B145769};
 // the struct's double, int and char: 0.1, -123456, 'z'
-// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+16], 4591870180066957722;
-// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+24], -4540151791924281344;
-// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+32], 4638285403726544896;
-// int64 0x123456789ABCDEF, int8 -5, uint16 65535
-// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+40], 4860004493881425119;
-// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+48], -4606056518893174784;
-// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+56], 4679239875398991872;
+// CHECK-DAG: st.global.v2.b64 [%rd{{[0-9]+}}+16], {0d3FB999999999999A, 0dC0FE240000000000};
+// CHECK-DAG: st.global.v2.b64 [%rd{{[0-9]+}}+32], {0d405E800000000000, 0d43723456789ABCDF};
+// int64 0x123456789ABCDEF (above), int8 -5, uint16 65535
+// CHECK-DAG: st.global.v2.b64 [%rd{{[0-9]+}}+48], {0dC014000000000000, 0d40EFFFE000000000};
 // the enum picks 1.5, the bool keeps the store of 6 * 7 = 42
-// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+64], 4609434218613702656;
-// CHECK-DAG: st.global.b64 [%rd{{[0-9]+}}+72], 4631107791820423168;
+// CHECK-DAG: st.global.v2.b64 [%rd{{[0-9]+}}+64], {0d3FF8000000000000, 0d4045000000000000};
 // CHECK: ret;

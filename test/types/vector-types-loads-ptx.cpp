@@ -9,8 +9,6 @@
 // RUN: rm -rf %t.dump && %mstagexx -O2 -DNDEBUG %s -o %t
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t
 // RUN: cat %t.dump/*.ptx | FileCheck %s
-// Each dump alone: ptxas takes several files as one unit, and their
-// line tables would clash.
 // RUN: ls %t.dump/*.ptx | xargs -I{} %ptxas -arch=sm_90 {} -o /dev/null
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
