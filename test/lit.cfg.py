@@ -13,7 +13,7 @@ import lit.formats
 config.name = "mstage"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs", "gpu", "CMakeLists.txt"]
+config.excludes = ["Inputs", "gpu", "gpu-tools", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mstage_obj_root, "test")
 
