@@ -67,6 +67,11 @@ static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
       E.State.load(std::memory_order_acquire) != EntryState::Failed &&
       waitsForSpecialization(L))
     Code.Generic = nullptr;
+  // MSTAGE_JIT=generic measures the generic code: nothing is specialized.
+  if (Code.Generic && jitSettings().Policy == JitSettings::Mode::Generic) {
+    Times.Source = CodeSource::Generic;
+    return llvm::Error::success();
+  }
   if (Code.Generic) {
     queueSpecialization(*L.K, E, Times.Evaluate, L.S->driver());
     if (!E.ready()) {

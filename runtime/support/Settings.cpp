@@ -202,9 +202,11 @@ JitSettings readJitSettings() {
       S.Policy = JitSettings::Mode::Sync;
     else if (Mode == "async")
       S.Policy = JitSettings::Mode::Async;
+    else if (Mode == "generic")
+      S.Policy = JitSettings::Mode::Generic;
     else if (Mode != "auto")
-      S.Error =
-          "MSTAGE_JIT='" + V.str() + "' is not one of auto, async or sync";
+      S.Error = "MSTAGE_JIT='" + V.str() +
+                "' is not one of auto, async, sync or generic";
     S.Async = S.Policy != JitSettings::Mode::Sync;
   }
   if (StringRef V = envText("MSTAGE_JIT_THREADS"); !V.empty()) {

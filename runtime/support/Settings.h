@@ -92,9 +92,11 @@ struct JitSettings {
   // against the launch's work, else runs the kernel's ahead-of-time generic
   // code while the specialization compiles in the background
   // (launch/JitPolicy.h). async: it never waits. sync: it always waits.
+  // generic: a kernel with generic code always runs it and nothing is
+  // specialized (for measuring the generic code against the specialized).
   // In PTX-only mode, where nothing runs, the default is sync: only an
   // explicit auto or async (Chosen) compiles in the background there.
-  enum class Mode { Auto, Async, Sync };
+  enum class Mode { Auto, Async, Sync, Generic };
   Mode Policy = Mode::Auto;
   bool Async = true;   // not sync: a miss may run the generic code
   bool Chosen = false; // MSTAGE_JIT is set
