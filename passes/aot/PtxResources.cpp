@@ -1,5 +1,5 @@
 //===- PtxResources.cpp - ptxas's resource report for mstage-ptx ----------===//
-#include "PtxResources.h"
+#include "aot/PtxResources.h"
 
 #include "aot/CudaToolkit.h"
 

@@ -6,8 +6,8 @@
 // when a kernel uses more registers than it should.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MSTAGE_TOOLS_PTXRESOURCES_H
-#define MSTAGE_TOOLS_PTXRESOURCES_H
+#ifndef MSTAGE_PASSES_AOT_PTXRESOURCES_H
+#define MSTAGE_PASSES_AOT_PTXRESOURCES_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
