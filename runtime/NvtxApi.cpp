@@ -1,0 +1,17 @@
+//===- NvtxApi.cpp - The C ABI of the user's NVTX ranges ------------------===//
+#include "inspect/Nvtx.h"
+#include "support/Export.h"
+
+#include "mstage/abi.h"
+
+using namespace mstage::rt;
+
+extern "C" {
+
+MSTAGE_EXPORT void mstage_rt_nvtx_push(const char *Message) {
+  nvtxPush(Message ? Message : "");
+}
+
+MSTAGE_EXPORT void mstage_rt_nvtx_pop(void) { nvtxPop(); }
+
+} // extern "C"

@@ -1,0 +1,104 @@
+// NVTX ranges: a tool that NVTX_INJECTION64_PATH names (here one of our own,
+// Inputs/NvtxRecorder.cpp, which writes down what it gets) sees, in domain
+// "mstage", the user's mstage::nvtx_range, a range per cache load and per
+// JIT compile (kernel, specialization key, and where the code came from:
+// fresh, disk, memory or generic) and a range per wait. Without the variable
+// no tool is loaded.
+//
+// REQUIRES: nvtx
+// RUN: %mstagexx -O2 %s -o %t -pthread
+// RUN: rm -rf %t.cache
+// Cold: compiled (fresh), then from memory.
+// RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache NVTX_INJECTION64_PATH=%obj_root/test/inspect/nvtx-recorder/libmstage_nvtx_recorder.so NVTX_RECORDER_LOG=%t.cold %t
+// RUN: FileCheck %s --check-prefix=COLD < %t.cold
+// Warm: the disk cache has both specializations.
+// RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache NVTX_INJECTION64_PATH=%obj_root/test/inspect/nvtx-recorder/libmstage_nvtx_recorder.so NVTX_RECORDER_LOG=%t.warm %t
+// RUN: FileCheck %s --check-prefix=WARM < %t.warm
+// In the background (MSTAGE_JIT=async): the compiles are the pool's, on
+// threads of their own, while the launches run the generic code.
+// RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory MSTAGE_JIT=async NVTX_INJECTION64_PATH=%obj_root/test/inspect/nvtx-recorder/libmstage_nvtx_recorder.so NVTX_RECORDER_LOG=%t.async %t
+// RUN: FileCheck %s --check-prefix=ASYNC < %t.async
+// Without the variable, NVTX loads no tool: the recorder never starts.
+// RUN: rm -f %t.none && env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache NVTX_RECORDER_LOG=%t.none %t
+// RUN: not test -e %t.none
+// On the CPU back end nothing is compiled: the user's range and the waits.
+// RUN: env MSTAGE_BACKEND=cpu NVTX_INJECTION64_PATH=%obj_root/test/inspect/nvtx-recorder/libmstage_nvtx_recorder.so NVTX_RECORDER_LOG=%t.cpu %t
+// RUN: FileCheck %s --check-prefix=CPU < %t.cpu
+// UNSUPPORTED: gpu
+
+#include <mstage.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+int main() {
+  std::vector<int> V(64, 1);
+  {
+    mstage::nvtx_range Step(std::string("step"));
+    for (int Factor : {3, 3, 5})
+      mstage::kernel(
+          [=](auto &V) {
+            V[mstage::Thread::get().index.x] *= mstage::stage(Factor);
+          },
+          1, 64)(V);
+    {
+      mstage::nvtx_range Inner("inner");
+    }
+  }
+  mstage::jit_wait();
+  mstage::synchronize();
+  std::printf("v0=%d\n", V[0]);
+}
+
+// Each launch on a std::vector waits for its stream (the copy back).
+// COLD:      init
+// COLD-NEXT: push mstage T0: step
+// COLD-NEXT: push mstage T0: cache load main::lambda@{{.*}}nvtx-ranges.cpp:{{[0-9]+}}:{{[0-9]+}} key [[K3:[0-9a-f]{16}]]
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: jit main::lambda@{{.*}} key [[K3]] fresh
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: wait stream synchronize
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: jit main::lambda@{{.*}} key [[K3]] memory
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: wait stream synchronize
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: cache load main::lambda@{{.*}} key [[K5:[0-9a-f]{16}]]
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: jit main::lambda@{{.*}} key [[K5]] fresh
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: wait stream synchronize
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: inner
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: wait jit_wait
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: wait synchronize
+// COLD-NEXT: pop mstage T0
+// COLD-NOT:  {{.}}
+
+// WARM:      push mstage T0: step
+// WARM-NEXT: push mstage T0: cache load main::lambda@{{.*}} key [[W3:[0-9a-f]{16}]]
+// WARM-NEXT: pop mstage T0
+// WARM-NEXT: push mstage T0: jit main::lambda@{{.*}} key [[W3]] disk
+// WARM-NEXT: pop mstage T0
+// WARM:      push mstage T0: jit main::lambda@{{.*}} key [[W3]] memory
+// WARM:      push mstage T0: cache load main::lambda@{{.*}} key [[W5:[0-9a-f]{16}]]
+// WARM-NEXT: pop mstage T0
+// WARM-NEXT: push mstage T0: jit main::lambda@{{.*}} key [[W5]] disk
+
+// ASYNC-DAG: push mstage T{{[1-9]}}: jit main::lambda@{{.*}} key {{[0-9a-f]+}} generic
+// ASYNC-DAG: push mstage T0: wait jit_wait
+
+// CPU:      init
+// CPU-NEXT: push mstage T0: step
+// CPU:      push mstage T0: inner
+// CPU-NEXT: pop mstage T0
+// CPU-NEXT: pop mstage T0
+// CPU-NEXT: push mstage T0: wait jit_wait
+// CPU-NEXT: pop mstage T0
+// CPU-NEXT: push mstage T0: wait synchronize
+// CPU-NEXT: pop mstage T0
+// CPU-NOT:  jit
