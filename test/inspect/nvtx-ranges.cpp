@@ -21,6 +21,7 @@
 // Without the variable, NVTX loads no tool: the recorder never starts.
 // RUN: rm -f %t.none && env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache NVTX_RECORDER_LOG=%t.none %t
 // RUN: not test -e %t.none
+// RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory LD_DEBUG=files %t 2>&1 | FileCheck %s --check-prefix=NOLOAD
 // On the CPU back end nothing is compiled: the user's range and the waits.
 // RUN: env MSTAGE_BACKEND=cpu NVTX_INJECTION64_PATH=%obj_root/test/inspect/nvtx-recorder/libmstage_nvtx_recorder.so NVTX_RECORDER_LOG=%t.cpu %t
 // RUN: FileCheck %s --check-prefix=CPU < %t.cpu
@@ -91,6 +92,9 @@ int main() {
 
 // ASYNC-DAG: push mstage T{{[1-9]}}: jit main::lambda@{{.*}} key {{[0-9a-f]+}} generic
 // ASYNC-DAG: push mstage T0: wait jit_wait
+
+// NOLOAD-NOT: dynamically loaded
+// NOLOAD: v0=1
 
 // CPU:      init
 // CPU-NEXT: push mstage T0: step
