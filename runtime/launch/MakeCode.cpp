@@ -50,17 +50,17 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
   // The specialization as MSTAGE_STATS and the NVTX ranges name it.
   auto Id = [&] { return nvtxKeyText(R.K.Blob, R.Staged.key()); };
   if (!dumpSettings().IR) {
-    std::optional<NvtxRange> Range;
+    std::optional<NvtxRange> LoadRange;
     if (nvtxActive() && cacheSettings().Mode == CacheMode::Disk)
-      Range.emplace("cache load " + Id());
+      LoadRange.emplace("cache load " + Id());
     HostSpan Lookup(SpanKind::DiskCache);
     Hit = loadFromDiskCacheOrLock(Key, Lock);
     Lookup.outcome(Hit ? "hit" : "miss");
   }
   // The JIT's range: what making the code took, and where it came from.
-  std::optional<NvtxRange> Range;
+  std::optional<NvtxRange> JitRange;
   if (nvtxActive())
-    Range.emplace("jit " + Id() +
+    JitRange.emplace("jit " + Id() +
                   (Hit                ? " disk"
                    : Times.Background ? " generic"
                                       : " fresh"));
@@ -83,9 +83,9 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
   }
   if (llvm::Error E = loadCode(R, Code, Out))
     return E;
+  Times.Load = msSince(T0);
   if (R.B.loadsCode() && resourcesWanted())
     noteResourcesOfFunction(R, Out.Function);
-  Times.Load = msSince(T0);
   Times.FromCubin = Out.FromCubin;
   if (!Hit)
     noteCompileMs(R.K, Times.Optimize + Times.Codegen + Times.Load);
