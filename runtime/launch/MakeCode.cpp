@@ -61,9 +61,9 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
   std::optional<NvtxRange> JitRange;
   if (nvtxActive())
     JitRange.emplace("jit " + Id() +
-                  (Hit                ? " disk"
-                   : Times.Background ? " generic"
-                                      : " fresh"));
+                     (Hit                ? " disk"
+                      : Times.Background ? " generic"
+                                         : " fresh"));
   if (Hit) {
     Times.Source = CodeSource::Disk;
     Code = std::move(*Hit);
