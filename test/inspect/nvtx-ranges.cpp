@@ -5,7 +5,7 @@
 // fresh, disk, memory or generic) and a range per wait. Without the variable
 // no tool is loaded.
 //
-// REQUIRES: nvtx
+// REQUIRES: nvtx, ptxas
 // RUN: %mstagexx -O2 %s -o %t -pthread
 // RUN: rm -rf %t.cache
 // Cold: compiled (fresh), then from memory.
@@ -18,6 +18,13 @@
 // threads of their own, while the launches run the generic code.
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory MSTAGE_JIT=async NVTX_INJECTION64_PATH=%obj_root/test/inspect/nvtx-recorder/libmstage_nvtx_recorder.so NVTX_RECORDER_LOG=%t.async %t
 // RUN: FileCheck %s --check-prefix=ASYNC < %t.async
+// A launch that must wait for the background compile of its specialization
+// (a captured launch does not run the generic code), here held up in a
+// ptxas that sleeps 2 s: "wait jit" on the launching thread, beside the
+// pool's compile.
+// RUN: printf '#!/bin/sh\nsleep 2\nexec %ptxas "$@"\n' > %t.ptxas && chmod +x %t.ptxas
+// RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory MSTAGE_JIT=async MSTAGE_JIT_THREADS=1 MSTAGE_PTXAS=%t.ptxas NVTX_INJECTION64_PATH=%obj_root/test/inspect/nvtx-recorder/libmstage_nvtx_recorder.so NVTX_RECORDER_LOG=%t.wait %t wait
+// RUN: FileCheck %s --check-prefix=WAIT < %t.wait
 // Without the variable, NVTX loads no tool: the recorder never starts.
 // RUN: rm -f %t.none && env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache NVTX_RECORDER_LOG=%t.none %t
 // RUN: not test -e %t.none
@@ -29,11 +36,36 @@
 
 #include <mstage.hpp>
 
+#include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
-int main() {
+// Queues a specialization's compile, then launches it into a graph.
+static void waitForBackgroundCompile() {
+  int *Out = nullptr; // never dereferenced: PTX-only mode runs nothing
+  int Factor = 7;
+  auto K = mstage::kernel(
+      [=](int *Out) {
+        if (Out)
+          Out[mstage::Thread::get().index.x] = mstage::stage(Factor);
+      },
+      1, 64);
+  K.prepare(Out);
+  // The pool's thread has taken the compile (and sleeps in ptxas).
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  mstage::stream S;
+  mstage::graph G = mstage::capture(S, [&] { K.on(S)(Out); });
+  std::printf("captured\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !std::strcmp(argv[1], "wait")) {
+    waitForBackgroundCompile();
+    return 0;
+  }
   std::vector<int> V(64, 1);
   {
     mstage::nvtx_range Step(std::string("step"));
@@ -95,6 +127,13 @@ int main() {
 
 // NOLOAD-NOT: dynamically loaded
 // NOLOAD: v0=1
+
+// The pool's thread pushes first (T0), the launching thread waits (T1).
+// WAIT:      init
+// WAIT-NEXT: push mstage T0: jit waitForBackgroundCompile::lambda@{{.*}} key [[KW:[0-9a-f]+]] generic
+// WAIT-NEXT: push mstage T1: wait jit waitForBackgroundCompile::lambda@{{.*}} key [[KW]]{{$}}
+// WAIT-NEXT: pop mstage T0
+// WAIT-NEXT: pop mstage T1
 
 // CPU:      init
 // CPU-NEXT: push mstage T0: step
