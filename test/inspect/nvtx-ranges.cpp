@@ -55,7 +55,7 @@ static void waitForBackgroundCompile() {
       1, 64);
   K.prepare(Out);
   // The pool's thread has taken the compile (and sleeps in ptxas).
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   mstage::stream S;
   mstage::graph G = mstage::capture(S, [&] { K.on(S)(Out); });
   std::printf("captured\n");
