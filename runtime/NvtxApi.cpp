@@ -8,10 +8,15 @@ using namespace mstage::rt;
 
 extern "C" {
 
+// Without a tool, nothing: not even the message's copy.
 MSTAGE_EXPORT void mstage_rt_nvtx_push(const char *Message) {
-  nvtxPush(Message ? Message : "");
+  if (nvtxActive())
+    nvtxPush(Message ? Message : "");
 }
 
-MSTAGE_EXPORT void mstage_rt_nvtx_pop(void) { nvtxPop(); }
+MSTAGE_EXPORT void mstage_rt_nvtx_pop(void) {
+  if (nvtxActive())
+    nvtxPop();
+}
 
 } // extern "C"
