@@ -16,6 +16,7 @@
 #include "mstage/ldg.hpp"
 #include "mstage/managed_vector.hpp"
 #include "mstage/mdspan.hpp"
+#include "mstage/nvtx.hpp"
 #include "mstage/pinned.hpp"
 #include "mstage/shared_memory.hpp"
 #include "mstage/stage.hpp"

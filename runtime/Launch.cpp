@@ -12,6 +12,7 @@
 #include "core/RuntimeError.h"
 #include "core/StagedLaunch.h"
 #include "core/Stream.h"
+#include "inspect/Nvtx.h"
 #include "inspect/Trace.h"
 #include "inspect/TraceEvents.h"
 #include "jit/CompilePool.h"
@@ -92,6 +93,7 @@ mstage_rt_compile(const void *HostEntry, void *const *Params,
 }
 
 extern "C" MSTAGE_EXPORT int mstage_rt_jit_wait(void) {
+  NvtxRange Wait("wait jit_wait");
   waitForCompiles();
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
+#include "inspect/Nvtx.h"
 #include "support/Export.h"
 
 #include "mstage/abi.h"
@@ -70,6 +71,7 @@ MSTAGE_EXPORT void *mstage_rt_stream_native(mstage_stream *S) {
 MSTAGE_EXPORT int mstage_rt_stream_synchronize(mstage_stream *S) {
   if (llvm::Error E = checkStreamAlive(S, "synchronize()"))
     return failWith(std::move(E));
+  NvtxRange Wait("wait stream synchronize");
   return toStatus(synchronizeStream(streamOf(S)));
 }
 
@@ -78,6 +80,7 @@ MSTAGE_EXPORT int mstage_rt_stream_capturing(mstage_stream *S) {
 }
 
 MSTAGE_EXPORT int mstage_rt_synchronize(void) {
+  NvtxRange Wait("wait synchronize");
   return toStatus(synchronizeAll());
 }
 
@@ -142,6 +145,7 @@ MSTAGE_EXPORT int mstage_rt_stream_wait_event(mstage_stream *S,
 MSTAGE_EXPORT int mstage_rt_event_synchronize(mstage_event *E) {
   if (!E->StreamId)
     return 0;
+  NvtxRange Wait("wait event synchronize");
   return backend().synchronizeEvent(*E);
 }
 

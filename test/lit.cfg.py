@@ -85,6 +85,11 @@ if assertions.upper() in ("ON", "1", "TRUE", "YES", "Y"):
     except (OSError, subprocess.SubprocessError):
         pass
 
+# The runtime was built with NVTX's headers: its ranges reach a tool
+# (test/inspect/nvtx-ranges.cpp injects one of its own).
+if getattr(config, "mstage_have_nvtx", "").upper() in ("ON", "1", "TRUE"):
+    config.available_features.add("nvtx")
+
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))

@@ -25,7 +25,7 @@
 // needed.
 //
 //===----------------------------------------------------------------------===//
-#include "PtxResources.h"
+#include "aot/PtxResources.h"
 #include "PtxSourceView.h"
 #include "formats/AotImage.h"
 #include "formats/KernelBlob.h"

@@ -124,6 +124,11 @@ int mstage_rt_compile(const void *host_entry, void *const *params,
                       const mstage_launch_config *config);
 /* Waits until no background compile is queued or running. */
 int mstage_rt_jit_wait(void);
+/* A range of the calling thread in NVTX domain "mstage", shown by Nsight
+ * tools; ranges nest per thread, each push ended by a pop. Nothing without a
+ * tool, or in a runtime built without NVTX's headers. */
+void mstage_rt_nvtx_push(const char *message);
+void mstage_rt_nvtx_pop(void);
 
 /* Devices are numbered from 0 among the visible ones (mstage/device.hpp);
  * the CPU back end and PTX-only mode have one. Each host thread has a

@@ -130,11 +130,11 @@ bool ptxasUsable() {
 }
 
 Expected<std::string> assembleWithPtxas(StringRef Kernel, StringRef PTX,
-                                        StringRef Arch) {
+                                        StringRef Arch, std::string *Report) {
   if (!ptxasUsable())
     return "";
   HostSpan Span(SpanKind::Ptxas);
-  auto Cubin = assembleCubin(PTX, Arch, cacheTemporaryDir());
+  auto Cubin = assembleCubin(PTX, Arch, cacheTemporaryDir(), Report);
   if (Cubin)
     return std::move(*Cubin);
   Error E = Cubin.takeError();

@@ -29,9 +29,11 @@ bool ptxasUsable();
 // as a tool (it cannot be run, or it crashed): after such a failure
 // (reported once, naming Kernel) ptxas is not used again. ptxas rejecting
 // the PTX is the kernel's error, returned as PtxRejected (CudaTools.h).
+// With Report, ptxas's resource report too (assembleCubin).
 llvm::Expected<std::string> assembleWithPtxas(llvm::StringRef Kernel,
                                               llvm::StringRef PTX,
-                                              llvm::StringRef Arch);
+                                              llvm::StringRef Arch,
+                                              std::string *Report = nullptr);
 
 // Writes Key's disk-cache entry with the PTX now, and starts ptxas for the
 // entry with the cubin; entries whose ptxas has finished are written. When

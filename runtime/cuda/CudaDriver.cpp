@@ -579,6 +579,15 @@ Error CudaDriver::occupancy(CUfunction Function, int BlockSize,
                "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
+Error CudaDriver::functionAttribute(CUfunction Function,
+                                    CUfunction_attribute Attribute,
+                                    int *Value) {
+  if (Error E = bindThread())
+    return E;
+  return check(Fn.cuFuncGetAttribute(Value, Attribute, Function),
+               "cuFuncGetAttribute(" + std::to_string(int(Attribute)) + ")");
+}
+
 Error CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
                          const uint32_t Block[3], uint32_t SharedBytes,
                          void **Params, CUstream Stream, float *ElapsedMs) {

@@ -152,6 +152,9 @@ public:
   // memory one multiprocessor runs at once (cuOccupancy...).
   llvm::Error occupancy(CUfunction Function, int BlockSize,
                         uint32_t SharedBytes, int *Blocks);
+  // What the loaded Function uses (registers, shared and local bytes, ...).
+  llvm::Error functionAttribute(CUfunction Function,
+                                CUfunction_attribute Attribute, int *Value);
   // Waits for all work on the device.
   llvm::Error synchronize();
   // Whether this device's context exists (some thread used the device).

@@ -99,13 +99,14 @@ PtxasRun::~PtxasRun() {
       sys::fs::remove(P);
 }
 
-Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
-                                               StringRef TempDir) {
+Expected<std::unique_ptr<PtxasRun>>
+startPtxas(StringRef PTX, StringRef Arch, StringRef TempDir, bool Verbose) {
   const std::string &Ptxas = ptxasPath();
   if (Ptxas.empty())
     return failure("no ptxas");
   auto Run = std::make_unique<PtxasRun>();
   Run->TempDir = TempDir.str();
+  Run->Verbose = Verbose;
   SmallString<128> Path;
   int FD;
   if (std::error_code EC = createTemporary(TempDir, "ptx", &FD, Path))
@@ -133,6 +134,8 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
   const std::string &Fast = jitSettings().PtxasFastCompile;
   if (!Fast.empty())
     Args.append({"-Ofc", Fast});
+  if (Verbose)
+    Args.push_back("-v"); // a report on its output; the same cubin
   Run->Command = join(Args, " ");
   Args.append({Run->PtxPath, "-o", Run->CubinPath});
   std::optional<StringRef> Redirects[] = {
@@ -182,15 +185,21 @@ std::optional<Expected<std::string>> finishPtxas(PtxasRun &Run, bool Block) {
   if ((*Cubin)->getBufferSize() == 0)
     return Expected<std::string>(
         failure(Run.Command + " wrote an empty cubin"));
+  if (Run.Verbose)
+    if (auto Log = MemoryBuffer::getFile(Run.LogPath))
+      Run.Report = (*Log)->getBuffer().str();
   return Expected<std::string>((*Cubin)->getBuffer().str());
 }
 
 Expected<std::string> assembleCubin(StringRef PTX, StringRef Arch,
-                                    StringRef TempDir) {
-  auto Run = startPtxas(PTX, Arch, TempDir);
+                                    StringRef TempDir, std::string *Report) {
+  auto Run = startPtxas(PTX, Arch, TempDir, /*Verbose=*/Report != nullptr);
   if (!Run)
     return Run.takeError();
-  return std::move(*finishPtxas(**Run, /*Block=*/true));
+  Expected<std::string> Cubin = std::move(*finishPtxas(**Run, /*Block=*/true));
+  if (Report)
+    *Report = std::move((*Run)->Report);
+  return Cubin;
 }
 
 } // namespace mstage::rt

@@ -64,16 +64,20 @@ public:
 
 // Assembles PTX into a cubin for Arch (sm_XY) with ptxasPath(). An error
 // carries ptxas's own message. Temporary files go to TempDir, else to the
-// system's temporary directory.
+// system's temporary directory. With Report, ptxas runs with -v and Report
+// receives its resource report (PtxResources.h parses it).
 llvm::Expected<std::string> assembleCubin(llvm::StringRef PTX,
                                           llvm::StringRef Arch,
-                                          llvm::StringRef TempDir = "");
+                                          llvm::StringRef TempDir = "",
+                                          std::string *Report = nullptr);
 
 // The same in two steps, so that ptxas runs while the caller goes on: a
 // started ptxas process and its files (removed with it).
 struct PtxasRun {
   llvm::sys::ProcessInfo Process;
   std::string Command, PtxPath, CubinPath, LogPath, TempDir;
+  bool Verbose = false; // ran with -v: Report has what it said
+  std::string Report;
   // A forked child that inherits the run leaves the files to its parent.
   const int Creator;
   PtxasRun();
@@ -81,7 +85,7 @@ struct PtxasRun {
 };
 llvm::Expected<std::unique_ptr<PtxasRun>>
 startPtxas(llvm::StringRef PTX, llvm::StringRef Arch,
-           llvm::StringRef TempDir = "");
+           llvm::StringRef TempDir = "", bool Verbose = false);
 // The cubin or ptxas's error once it has finished; nothing while it still
 // runs, unless Block waits for it. ptxas failing while its directory's disk
 // is full is a TempFilesFailed.

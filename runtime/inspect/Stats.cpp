@@ -6,8 +6,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cassert>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -28,12 +30,21 @@ struct KernelStats {
   double GenericMs = 0, SpecializedMs = 0;
 };
 
+struct ResourceRow {
+  std::string Kernel;
+  uint64_t Id;
+  CodeResources R;
+};
+
 // Never destroyed: the exit handler prints it after static destructors of
 // the runtime may have run.
 struct Table {
   std::mutex Lock;
   StringMap<size_t> Index;
   std::vector<KernelStats> Rows; // in the order of first launch
+  // By kernel and specialization: two kernels may stage the same values.
+  std::map<std::pair<std::string, uint64_t>, size_t> ResourceIndex;
+  std::vector<ResourceRow> Resources; // in the order they were made
 
   KernelStats &row(StringRef Kernel) {
     auto [It, New] = Index.try_emplace(Kernel, Rows.size());
@@ -50,6 +61,10 @@ Table &table() {
 }
 
 } // namespace
+
+uint64_t specializationId(std::string_view Key) {
+  return xxh3_64bits(StringRef(Key.data(), Key.size()));
+}
 
 void statsLaunch(StringRef Kernel, const char *Source, uint64_t KeyHash) {
   Table &T = table();
@@ -70,6 +85,56 @@ void statsLaunch(StringRef Kernel, const char *Source, uint64_t KeyHash) {
     ++K.Generic;
   else
     ++K.Miss; // compiled now, or MSTAGE_CACHE=off
+}
+
+bool statsEnabled() { return statsSetting().Value; }
+
+void statsResources(StringRef Kernel, uint64_t Id, const CodeResources &R) {
+  Table &T = table();
+  std::lock_guard<std::mutex> G(T.Lock);
+  auto [It, New] =
+      T.ResourceIndex.try_emplace({Kernel.str(), Id}, T.Resources.size());
+  if (New)
+    T.Resources.push_back({Kernel.str(), Id, CodeResources()});
+  CodeResources &Row = T.Resources[It->second].R;
+  for (auto [To, From] : {std::pair{&Row.Registers, R.Registers},
+                          {&Row.SpillStores, R.SpillStores},
+                          {&Row.SpillLoads, R.SpillLoads},
+                          {&Row.SharedBytes, R.SharedBytes},
+                          {&Row.LocalBytes, R.LocalBytes},
+                          {&Row.BlocksPerSm, R.BlocksPerSm},
+                          {&Row.OccupancyPercent, R.OccupancyPercent}})
+    if (From >= 0)
+      *To = From;
+  if (R.BlockThreads)
+    Row.BlockThreads = R.BlockThreads;
+}
+
+// The second table: a row per specialization whose resources are known.
+static void printResources(raw_ostream &OS, const Table &T) {
+  if (T.Resources.empty())
+    return;
+  OS << "mstage: stats: "
+     << format("%9s %8s %8s %8s %8s %6s %9s %6s  %s\n", "registers", "spill st",
+               "spill ld", "shared", "local", "block", "blocks/SM", "occup.",
+               "kernel key");
+  for (const ResourceRow &Row : T.Resources) {
+    const CodeResources &R = Row.R;
+    auto N = [](int64_t V) {
+      return V < 0 ? std::string("-") : std::to_string(V);
+    };
+    OS << "mstage: stats: "
+       << format("%9s %8s %8s %8s %8s %6s %9s %6s  %s key %016llx\n",
+                 N(R.Registers).c_str(), N(R.SpillStores).c_str(),
+                 N(R.SpillLoads).c_str(), N(R.SharedBytes).c_str(),
+                 N(R.LocalBytes).c_str(),
+                 R.BlockThreads ? std::to_string(R.BlockThreads).c_str() : "-",
+                 N(R.BlocksPerSm).c_str(),
+                 R.OccupancyPercent < 0
+                     ? "-"
+                     : (std::to_string(R.OccupancyPercent) + "%").c_str(),
+                 Row.Kernel.c_str(), (unsigned long long)Row.Id);
+  }
 }
 
 void statsCompileMs(StringRef Kernel, double Ms) {
@@ -128,6 +193,7 @@ void printStats(raw_ostream &OS) {
               Ratio ? formatv("{0:f2}", Generic / Special).str().c_str() : "-",
               K.Name.c_str());
   }
+  printResources(OS, T);
 }
 
 } // namespace mstage::rt

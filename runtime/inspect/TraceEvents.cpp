@@ -11,7 +11,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 
 #include <atomic>
 #include <cassert>
@@ -275,7 +274,7 @@ void noteLaunchCode(const mstage::KernelBlob &Kernel, std::string_view Key,
   if (!TheRecorder->Stats)
     return;
   statsLaunch(Kernel.PrettyName, codeSourceName(Times.Source),
-              xxh3_64bits(StringRef(Key.data(), Key.size())));
+              specializationId(Key));
   if (double Ms = compileMs(Times))
     statsCompileMs(Kernel.PrettyName, Ms);
 }

@@ -1,6 +1,7 @@
 //===- AssembleCode.cpp - PTX to cubin: ptxas or the driver's JIT ---------===//
 #include "launch/AssembleCode.h"
 #include "cache/CubinWriter.h"
+#include "launch/NoteResources.h"
 
 namespace mstage::rt {
 
@@ -24,9 +25,14 @@ llvm::Error assembleCode(const CodeRequest &R, const DriverJitClaim &DriverJit,
   // ("" without ptxas: the driver's JIT). In PTX-only mode there is nothing
   // to load: ptxas checks the PTX and makes the entry whole. PTX that ptxas
   // rejects is this kernel's error, and is not cached.
-  auto Cubin = assembleWithPtxas(R.K.Blob.PrettyName, Code.PTX, R.B.arch());
+  // MSTAGE_STATS: ptxas reports what the code uses as it assembles it.
+  std::string Report;
+  auto Cubin = assembleWithPtxas(R.K.Blob.PrettyName, Code.PTX, R.B.arch(),
+                                 resourcesWanted() ? &Report : nullptr);
   if (!Cubin)
     return withKernel(Cubin.takeError(), R.K);
+  if (!Report.empty())
+    noteResourcesFromPtxas(R, Report);
   Code.Cubin = std::move(*Cubin);
   return llvm::Error::success();
 }

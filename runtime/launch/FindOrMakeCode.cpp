@@ -3,6 +3,7 @@
 #include "core/Backend.h"
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
+#include "inspect/Nvtx.h"
 #include "inspect/TraceEvents.h"
 #include "launch/CompileInBackground.h"
 #include "launch/JitPolicy.h"
@@ -11,12 +12,20 @@
 
 #include <cassert>
 #include <mutex>
+#include <optional>
 
 namespace mstage::rt {
 
 llvm::Error compileNow(const CodeRequest &R, CacheEntry &E, LaunchTimes &Times,
                        bool Capturing) {
-  std::lock_guard<std::mutex> G(E.Compiling);
+  std::unique_lock<std::mutex> G(E.Compiling, std::try_to_lock);
+  if (!G.owns_lock()) {
+    // The background pool compiles it: this launch waits for that compile.
+    std::optional<NvtxRange> Wait;
+    if (nvtxActive())
+      Wait.emplace("wait jit " + nvtxKeyText(R.K.Blob, R.Staged.key()));
+    G.lock();
+  }
   EntryState State = E.State.load(std::memory_order_acquire);
   if (State == EntryState::Ready)
     return llvm::Error::success();
@@ -105,6 +114,10 @@ llvm::Error findOrMakeCode(const LaunchRequest &L, const StagedLaunch &Staged,
                       ? &Code.Uncached.emplace()
                       : K.Specializations->find(Staged.key());
   noteMemoryLookup(Lookup, E && E->ready());
+  // A tool sees each launch's code: here, from the memory cache.
+  std::optional<NvtxRange> FromMemory;
+  if (nvtxActive() && E && E->ready())
+    FromMemory.emplace("jit " + nvtxKeyText(K.Blob, Staged.key()) + " memory");
   if (!E || !E->ready()) {
     if (!E)
       E = &K.Specializations->findOrInsert(Staged.key());

@@ -3,6 +3,7 @@
 #include "cache/CacheLock.h"
 #include "cache/CubinWriter.h"
 #include "cache/DiskCache.h"
+#include "inspect/Nvtx.h"
 #include "inspect/TraceEvents.h"
 #include "launch/AssembleCode.h"
 #include "launch/BuildKey.h"
@@ -11,6 +12,7 @@
 #include "launch/JitCompile.h"
 #include "launch/JitPolicy.h"
 #include "launch/LoadCode.h"
+#include "launch/NoteResources.h"
 #include "support/Settings.h"
 
 #include <cassert>
@@ -45,11 +47,23 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
   // it rather than compile it too (DiskCache.h).
   CacheLock Lock;
   std::optional<DriverJitClaim> DriverJit; // held until the load
+  // The specialization as MSTAGE_STATS and the NVTX ranges name it.
+  auto Id = [&] { return nvtxKeyText(R.K.Blob, R.Staged.key()); };
   if (!dumpSettings().IR) {
+    std::optional<NvtxRange> LoadRange;
+    if (nvtxActive() && cacheSettings().Mode == CacheMode::Disk)
+      LoadRange.emplace("cache load " + Id());
     HostSpan Lookup(SpanKind::DiskCache);
     Hit = loadFromDiskCacheOrLock(Key, Lock);
     Lookup.outcome(Hit ? "hit" : "miss");
   }
+  // The JIT's range: what making the code took, and where it came from.
+  std::optional<NvtxRange> JitRange;
+  if (nvtxActive())
+    JitRange.emplace("jit " + Id() +
+                     (Hit                ? " disk"
+                      : Times.Background ? " generic"
+                                         : " fresh"));
   if (Hit) {
     Times.Source = CodeSource::Disk;
     Code = std::move(*Hit);
@@ -70,6 +84,8 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
   if (llvm::Error E = loadCode(R, Code, Out))
     return E;
   Times.Load = msSince(T0);
+  if (R.B.loadsCode() && resourcesWanted())
+    noteResourcesOfFunction(R, Out.Function);
   Times.FromCubin = Out.FromCubin;
   if (!Hit)
     noteCompileMs(R.K, Times.Optimize + Times.Codegen + Times.Load);

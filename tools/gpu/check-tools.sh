@@ -15,8 +15,12 @@
 #   2. Nsight Compute source view (line information): ncu --set basic
 #      --import-source yes on an mstage kernel; the report's source page
 #      maps SASS to the kernel's C++ line.
-#   3. Nsight Compute kernel names and NVTX ranges: (to be added by the
-#      readable-names work of issue 35).
+#   3. Nsight Compute kernel names and NVTX ranges: (kernel names: to be
+#      added by the readable-names work of issue 35); NVTX: ncu --nvtx
+#      --nvtx-include "mstage@step/" profiles only the kernel launched inside
+#      mstage::nvtx_range("step") (test/gpu-tools/nvtx_ranges), and none for
+#      a range that does not exist; MSTAGE_STATS's registers for that kernel
+#      equal ncu's "Registers Per Thread".
 # The programs print the lines they expect ("LINE <mode> <file>:<line>",
 # from __LINE__), so the checks name no line number themselves.
 #
@@ -150,5 +154,71 @@ fi
 # ---------------------------------------------------------------------------
 # 3. Nsight Compute kernel names and NVTX ranges (owner: names)
 # ---------------------------------------------------------------------------
+
+# ncu on test/gpu-tools/nvtx_ranges with the NVTX filter Include, its
+# LaunchStats section and MSTAGE_STATS=1, into $OUT/ncu-nvtx-Name.txt.
+run_nvtx_ranges() {
+  local name=$1 include=$2
+  MSTAGE_JIT=sync MSTAGE_STATS=1 timeout "$RUN_TIMEOUT" "$ncu" --nvtx \
+    --nvtx-include "$include" --section LaunchStats \
+    "$work/test/gpu-tools/nvtx_ranges" >"$OUT/ncu-nvtx-$name.txt" 2>&1
+  cat "$OUT/ncu-nvtx-$name.txt" >>"$log"
+}
+
+# NVTX filtering (owner: nvtx): the kernel inside range "step" of domain
+# "mstage" runs on 7 blocks, the one outside on 3; ncu prints each kernel it
+# profiles as "<name> (7, 1, 1)x(128, 1, 1), Context 1, ...".
+check_nvtx_filter() {
+  local out=$OUT/ncu-nvtx-step.txt none=$OUT/ncu-nvtx-none.txt
+  if [[ -z $ncu ]]; then
+    fail "ncu-nvtx: ncu not found"
+    return
+  fi
+  if [[ ! -x $work/test/gpu-tools/nvtx_ranges ]]; then
+    fail "ncu-nvtx: no test/gpu-tools/nvtx_ranges in $ARCHIVE"
+    return
+  fi
+  run_nvtx_ranges step "mstage@step/"
+  run_nvtx_ranges none "mstage@no-such-range/"
+  if ! grep -q "^PASS nvtx_ranges" "$out"; then
+    fail "ncu-nvtx: the program under ncu did not pass (see $out)"
+  elif ! grep -q "(7, 1, 1)x(128, 1, 1)" "$out"; then
+    fail "ncu-nvtx: the kernel inside mstage@step was not profiled (see $out)"
+  elif grep -q "(3, 1, 1)x(128, 1, 1)" "$out"; then
+    fail "ncu-nvtx: the kernel outside mstage@step was profiled too (see $out)"
+  elif grep -q "x(128, 1, 1), Context" "$none"; then
+    fail "ncu-nvtx: a kernel was profiled for a range that does not exist (see $none)"
+  else
+    pass "ncu-nvtx: --nvtx-include mstage@step/ profiles the kernel inside mstage::nvtx_range(\"step\") alone"
+  fi
+}
+
+# MSTAGE_STATS's registers (owner: nvtx): the resource table's row of the
+# kernel inside the range (named by its lambda's line) against ncu's
+# "Registers Per Thread" for it, from the same run.
+check_stats_registers() {
+  local out=$OUT/ncu-nvtx-step.txt want line stats
+  [[ -n $ncu && -f $out ]] || return
+  line=$(sed -n 's/^LINE inside //p' "$out" | head -n 1)
+  line=${line##*/}
+  want=$(awk '/Registers Per Thread/ {print $NF; exit}' "$out")
+  # mstage: stats: registers spill st ... kernel key
+  # mstage: stats:        16        0 ... main::lambda@.../nvtx_ranges.cpp:35:9 key ...
+  stats=$(awk -v at="$line:" '
+    /^mstage: stats: registers / {table = 1; next}
+    table && /^mstage: stats: / && index($0, at) {print $3; exit}' "$out")
+  if [[ -z $line || -z $want ]]; then
+    fail "stats-registers: no LINE or no Registers Per Thread in $out"
+  elif [[ -z $stats ]]; then
+    fail "stats-registers: MSTAGE_STATS has no resource row for $line (see $out)"
+  elif [[ $stats == "$want" ]]; then
+    pass "stats-registers: MSTAGE_STATS and ncu both give $want registers for $line"
+  else
+    fail "stats-registers: MSTAGE_STATS gives $stats registers for $line, ncu $want"
+  fi
+}
+
+check_nvtx_filter
+check_stats_registers
 
 finish

@@ -9,7 +9,7 @@
 // second call on. cuGetErrorName knows a few codes; cuGetErrorString says
 // "text of N", except for 12345, which neither names. FAKECUDA_EVENT_MS sets
 // the time between two events; FAKECUDA_LAUNCHES=1 prints the name of each
-// function launched. As the driver does,
+// function launched; FAKECUDA_FUNC_ATTRIBUTES what cuFuncGetAttribute says. As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
 //===----------------------------------------------------------------------===//
@@ -250,8 +250,23 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *B, CUfunction, int,
   *B = 2;
   return CUDA_SUCCESS;
 }
-CUresult cuFuncGetAttribute(int *V, CUfunction_attribute, CUfunction) {
+// FAKECUDA_FUNC_ATTRIBUTES="4=40,3=16": the attributes' values (here
+// NUM_REGS and LOCAL_SIZE_BYTES, as CUfunction_attribute numbers them);
+// others are 0.
+CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
+  FAIL("cuFuncGetAttribute");
   *V = 0;
+  const char *List = std::getenv("FAKECUDA_FUNC_ATTRIBUTES");
+  for (const char *P = List; P && *P;) {
+    char *End;
+    long Attribute = std::strtol(P, &End, 10);
+    if (*End != '=')
+      break;
+    long Value = std::strtol(End + 1, &End, 10);
+    if (Attribute == long(A))
+      *V = int(Value);
+    P = *End == ',' ? End + 1 : End;
+  }
   return CUDA_SUCCESS;
 }
 CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned,

@@ -1,5 +1,5 @@
 //===- PtxResources.cpp - ptxas's resource report for mstage-ptx ----------===//
-#include "PtxResources.h"
+#include "aot/PtxResources.h"
 
 #include "aot/CudaToolkit.h"
 
@@ -133,16 +133,8 @@ static SmLimits limitsFor(StringRef Arch) {
   return {64, 32, 65536, 96 << 10, 96 << 10}; // sm_70/75 and older
 }
 
-std::string formatPtxResources(const PtxResources &R, StringRef Arch,
-                               uint64_t BlockThreads, uint64_t DynamicShared) {
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << "registers " << R.Registers << ", spill stores " << R.SpillStoreBytes
-     << " B, spill loads " << R.SpillLoadBytes << " B, stack (local) "
-     << R.StackBytes << " B, shared " << R.SharedBytes << " B";
-  if (DynamicShared)
-    OS << " + " << DynamicShared << " B dynamic";
-  OS << ", barriers " << R.Barriers << "\n";
+PtxOccupancy ptxOccupancy(const PtxResources &R, StringRef Arch,
+                          uint64_t BlockThreads, uint64_t DynamicShared) {
   SmLimits L = limitsFor(Arch);
   uint64_t WarpsPerBlock = (BlockThreads + 31) / 32;
   uint64_t Blocks = L.Blocks;
@@ -163,9 +155,23 @@ std::string formatPtxResources(const PtxResources &R, StringRef Arch,
   else if (Shared)
     // The driver reserves 1 KiB of shared memory per block.
     Bound(L.SharedPerSm / (Shared + 1024), "shared memory");
-  unsigned Pct = unsigned(Blocks * WarpsPerBlock * 100 / L.Warps);
-  OS << "occupancy " << Pct << "% (" << Blocks << " blocks of " << BlockThreads
-     << " threads per SM on " << Arch << ", limited by " << Limit << ")\n";
+  return {Blocks, unsigned(Blocks * WarpsPerBlock * 100 / L.Warps), Limit};
+}
+
+std::string formatPtxResources(const PtxResources &R, StringRef Arch,
+                               uint64_t BlockThreads, uint64_t DynamicShared) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "registers " << R.Registers << ", spill stores " << R.SpillStoreBytes
+     << " B, spill loads " << R.SpillLoadBytes << " B, stack (local) "
+     << R.StackBytes << " B, shared " << R.SharedBytes << " B";
+  if (DynamicShared)
+    OS << " + " << DynamicShared << " B dynamic";
+  OS << ", barriers " << R.Barriers << "\n";
+  PtxOccupancy O = ptxOccupancy(R, Arch, BlockThreads, DynamicShared);
+  OS << "occupancy " << O.Percent << "% (" << O.Blocks << " blocks of "
+     << BlockThreads << " threads per SM on " << Arch << ", limited by "
+     << O.Limit << ")\n";
   return S;
 }
 
