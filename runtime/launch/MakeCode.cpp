@@ -69,15 +69,15 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
     return E;
   Times.Load = msSince(T0);
   Times.FromCubin = Out.FromCubin;
+  DriverJit.reset(); // loaded: the driver's JIT is free for another
   // After the load, which the launch waits for: the entry's write and the
   // start of ptxas for its cubin (CubinWriter.h) are not (Listing 4 on an
   // H100: 26 ms of load with them before it, 16 ms without ptxas at all).
   if (!Hit) {
     storeCode(R, Key, Code);
     Lock.release(); // the entry is stored: waiting processes read it
-  }
-  if (!Hit)
     noteCompileMs(R.K, Times.Optimize + Times.Codegen + Times.Load);
+  }
   dumpCode(R, Key, Code, Times);
   return llvm::Error::success();
 }
