@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -95,11 +96,15 @@ int run() {
   if (skipWithoutGpu(Name))
     return 0;
   bool Gpu = !onCpu();
-  // The runtime finds ptxas as this shell does (PATH, then the toolkit).
+  // The runtime finds ptxas as this shell does (PATH, then the toolkit),
+  // unless MSTAGE_PTXAS names one (or is off).
+  const char *Set = std::getenv("MSTAGE_PTXAS");
   bool HavePtxas =
-      Gpu && std::getenv("MSTAGE_PTXAS") == nullptr &&
-      std::system("command -v ptxas >/dev/null || test -x "
-                  "\"${CUDA_HOME:-/usr/local/cuda}/bin/ptxas\"") == 0;
+      Gpu && (Set && *Set
+                  ? std::string(Set) != "off" && access(Set, X_OK) == 0
+                  : std::system("command -v ptxas >/dev/null || test -x "
+                                "\"${CUDA_HOME:-/usr/local/cuda}/bin/ptxas\"") ==
+                        0);
   Chain<8> Small;
   Chain<2000> Large;
   int SmallWant = Gpu ? 0 : -1, LargeWant = Gpu ? int(HavePtxas) : -1;
