@@ -14,7 +14,8 @@
 //            Prints jit-cold,MODE,stencil-run,ms (from before the first
 //            launch, the context made) and checksum,stencil,mstage,N,SUM.
 //   jit      the cold JIT of all 8 staged specializations: prepare() of
-//            each, then jit_wait(). Prints jit-cold,MODE,stencil-jit-all,ms.
+//            each, then jit_wait(). Prints jit-cold,MODE,stencil-jit-all,ms
+//            (MODE-threadsN with MSTAGE_JIT_THREADS=N).
 //            Run it on an empty cache (CUDA_CACHE_DISABLE=1 and an empty
 //            MSTAGE_CACHE_DIR, or MSTAGE_CACHE=memory).
 //   kernels  each kernel's time, staged and unstaged, on the fine grid
@@ -153,7 +154,13 @@ void jitAll(const stencil::Options &O) {
     Coarse.prepare(K);
   }
   jit_wait();
-  std::printf("jit-cold,%s,stencil-jit-all,%.3f\n", jitMode(), msSince(T0));
+  // MSTAGE_JIT_THREADS=1: one compile at a time, each one's own speed.
+  const char *Threads = std::getenv("MSTAGE_JIT_THREADS");
+  std::string Variant = jitMode();
+  if (Threads && *Threads)
+    Variant += std::string("-threads") + Threads;
+  std::printf("jit-cold,%s,stencil-jit-all,%.3f\n", Variant.c_str(),
+              msSince(T0));
 }
 
 // The side's name; with MSTAGE_PTXAS_FAST_COMPILE=LEVEL, SIDE-ofc-LEVEL.

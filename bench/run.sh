@@ -123,8 +123,9 @@ done
 # Issue 33's large generated stencil kernels (mstage_stencil, nvcc's
 # stencil_baseline): the process time, JIT included, on a cold cache and on
 # the warm cache the cold run left, against nvcc's; the cold JIT of all 8
-# specializations (prepare() then jit_wait(), in the background pool and
-# one at a time); each kernel's time, staged, unstaged and nvcc's.
+# specializations (prepare() then jit_wait(): side by side in the background
+# pool, and one at a time with one worker); each kernel's time, staged,
+# unstaged and nvcc's.
 stencil_process() { # VARIANT CACHE_DIR program args...: one process, timed
   local variant=$1 cache=$2 s e
   shift 2
@@ -148,6 +149,7 @@ for _ in 1 2 3; do
   stencil_process nvcc "$d/none" "$here/stencil_baseline" --mode run
   cold "$here/mstage_stencil" --mode jit
   cold MSTAGE_JIT=sync "$here/mstage_stencil" --mode jit
+  cold MSTAGE_JIT=sync MSTAGE_JIT_THREADS=1 "$here/mstage_stencil" --mode jit
 done
 run "stencil baseline" "$here/stencil_baseline" --mode kernels --reps "$reps"
 # ptxas -O3 against --Ofast-compile=min (MSTAGE_PTXAS_FAST_COMPILE): the

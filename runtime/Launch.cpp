@@ -89,7 +89,7 @@ mstage_rt_compile(const void *HostEntry, void *const *Params,
   if (!Cache.Error.empty())
     return failWith(withKernel(failure(Cache.Error), *R.L.K));
   CacheEntry *E;
-  return toStatus(compileEntry(R, E));
+  return toStatus(compileEntry(R, E, /*Ahead=*/true));
 }
 
 extern "C" MSTAGE_EXPORT int mstage_rt_jit_wait(void) {

@@ -5,9 +5,13 @@
 
 namespace mstage::rt {
 
-DriverJitClaim::DriverJitClaim(bool OnGpu) {
+DriverJitClaim::DriverJitClaim(bool OnGpu, size_t PtxBytes) {
   if (!OnGpu || !ptxasUsable())
     return; // the driver's JIT is the only way
+  if (PtxBytes >= LargePtxBytes) {
+    Held = false; // ptxas, once
+    return;
+  }
   Counted = InUse.fetch_add(1, std::memory_order_acq_rel) == 0;
   if (!Counted)
     InUse.fetch_sub(1, std::memory_order_acq_rel);

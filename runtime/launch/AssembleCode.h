@@ -6,6 +6,12 @@
 // one that does not, while another does, has ptxas make a cubin (ptxas
 // runs as processes, side by side), whose load takes under a millisecond.
 //
+// Large PTX never takes the claim: its driver JIT would hold the driver for
+// as long as ptxas runs (the stencil's kernels: 0.3-0.8 s of ptxas each)
+// while ptxas makes the same code again for the cache, so it is assembled
+// once, by ptxas, and its cubin loaded. ptxas's fixed cost as a process
+// (about 6 ms) is what the driver's JIT saves a small kernel's first launch.
+//
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_LAUNCH_ASSEMBLECODE_H
 #define MSTAGE_RUNTIME_LAUNCH_ASSEMBLECODE_H
@@ -16,13 +22,16 @@
 #include "llvm/Support/Error.h"
 
 #include <atomic>
+#include <cstddef>
 
 namespace mstage::rt {
 
 // Held from the compile until the load.
 class DriverJitClaim {
 public:
-  explicit DriverJitClaim(bool OnGpu);
+  // PTX of LargePtxBytes or more is assembled by ptxas.
+  static constexpr size_t LargePtxBytes = 64 * 1024;
+  DriverJitClaim(bool OnGpu, size_t PtxBytes);
   ~DriverJitClaim() {
     if (Counted)
       InUse.fetch_sub(1, std::memory_order_acq_rel);

@@ -37,7 +37,7 @@ llvm::Error codeForLaunch(const void *HostEntry, void *const *Params,
   if (!Cache.Error.empty())
     return withKernel(failure(Cache.Error), *R.L.K);
   CacheEntry *E;
-  if (llvm::Error Err = compileEntry(R, E))
+  if (llvm::Error Err = compileEntry(R, E, /*Ahead=*/false))
     return Err;
   if (compilesInBackground())
     waitForCompiles();

@@ -30,13 +30,13 @@ llvm::Error prepareCompile(const LaunchConfig &Config, bool Keyed,
   return llvm::Error::success();
 }
 
-llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E) {
+llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E, bool Ahead) {
   assert(R.Staged && "a compile ahead is keyed (prepareCompile)");
   const RegisteredKernel &K = *R.L.K;
   E = &K.Specializations->findOrInsert(R.Staged->key());
   if (E->ready())
     return llvm::Error::success();
-  if (compilesInBackground()) {
+  if (Ahead ? preparesInBackground() : compilesInBackground()) {
     queueSpecialization(K, *E, 0, currentDriver());
     return llvm::Error::success();
   }

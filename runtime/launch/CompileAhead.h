@@ -35,9 +35,10 @@ struct CompileRequest {
 llvm::Error prepareCompile(const LaunchConfig &Config, bool Keyed,
                            CompileRequest &R);
 
-// Finds or makes R's cache entry (E) and its code: now with MSTAGE_JIT=sync,
-// else queued for the background.
-llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E);
+// Finds or makes R's cache entry (E) and its code: queued for the background
+// when launches compile there, or for a compile Ahead (prepare()) where
+// preparesInBackground(); else now.
+llvm::Error compileEntry(const CompileRequest &R, CacheEntry *&E, bool Ahead);
 
 } // namespace mstage::rt
 

@@ -17,10 +17,12 @@
 
 namespace mstage::rt {
 
+bool preparesInBackground() {
+  return (backend().executes() || jitSettings().Chosen) && !compilePoolClosed();
+}
+
 bool compilesInBackground() {
-  const JitSettings &Jit = jitSettings();
-  return Jit.Async && (backend().executes() || Jit.Chosen) &&
-         !compilePoolClosed();
+  return jitSettings().Async && preparesInBackground();
 }
 
 // E failed to compile: the failure is reported once (the entry is compiled
@@ -32,7 +34,9 @@ static void noteFailed(const RegisteredKernel &K, CacheEntry &E,
   // fault that broke the context.
   if (!loadFoundContextLost()) {
     RuntimeFailure Warning = Failure;
-    Warning.Message += "; its generic code keeps running";
+    // With MSTAGE_JIT=sync a prepared compile's launches fail with it.
+    if (compilesInBackground())
+      Warning.Message += "; its generic code keeps running";
     warn(Warning);
   }
   E.Failure = std::move(Failure);

@@ -22,6 +22,14 @@ namespace mstage::rt {
 // static destructor compiles on its own thread.
 bool compilesInBackground();
 
+// Whether a compile ahead (prepare()) is queued: with MSTAGE_JIT=sync too, so
+// that a program's prepared specializations compile side by side, one per
+// pool worker, and not one after another on its thread (issue 33: the
+// stencil's 8 specializations). Where launches may not queue, a launch of a
+// queued specialization waits for it (FindOrMakeCode.h). Not in PTX-only
+// mode unless MSTAGE_JIT is set, nor once the pool is closed.
+bool preparesInBackground();
+
 // Queues E's compile unless it is queued, made or failed already: only the
 // launch that finds it empty queues it. It loads the code on D (null off the
 // GPU); EvaluateMs is the launch's time spent evaluating its staged values.

@@ -1,0 +1,52 @@
+// A first compile on a GPU loads a small kernel's PTX through the driver's
+// JIT (ptxas makes the cache's cubin meanwhile), but assembles large PTX
+// (64 KiB or more, launch/AssembleCode.h) once, with ptxas, and loads the
+// cubin: the driver's JIT would do ptxas's work a second time and hold the
+// driver while it does. The entries are written after the load, so both
+// keep their PTX, and a second process loads both from the cache. On the
+// fake driver (Inputs/FakeCudaDriver.cpp).
+//
+// RUN: rm -rf %t.cache %t.dump && %mstagexx -O2 %s -o %t
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump MSTAGE_TRACE=1 %t 2>&1 | FileCheck %s --check-prefix=COLD
+// RUN: %python -c "import glob, os; print(sorted(os.path.getsize(p) // 65536 > 0 for p in glob.glob('%t.dump/*.ptx')))" | FileCheck %s --check-prefix=SIZES
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_TRACE=1 %t 2>&1 | FileCheck %s --check-prefix=WARM
+// REQUIRES: ptxas
+// UNSUPPORTED: gpu
+
+// COLD: staged {line [[#LINE:]]: 2} cache miss: {{.*}} (ptx)
+// COLD: staged {line [[#LINE]]: 3} cache miss: {{.*}} (cubin)
+// SIZES: [False, True]
+// WARM: staged {line {{[0-9]+}}: 2} cache disk: {{.*}} (cubin)
+// WARM: staged {line {{[0-9]+}}: 3} cache disk: {{.*}} (cubin)
+
+#include <mstage.hpp>
+
+#include <cstdio>
+#include <utility>
+
+// A chain of Terms loads and multiply-adds in straight-line code: 8 make a
+// few KiB of PTX, 2000 well over 64 KiB.
+template <class View, size_t... I>
+float chain(const View &In, unsigned X, float Scale,
+            std::index_sequence<I...>) {
+  float S = 0;
+  ((S = S * Scale + In[I + X]), ...);
+  return S;
+}
+
+template <size_t Terms> void run(int Scale) {
+  mstage::device_vector<float> In(Terms + 64), Out(64);
+  mstage::kernel(
+      [Scale](auto &Out, const auto &In) {
+        unsigned X = mstage::Thread::get().global.x;
+        float S = 1.0f / float(mstage::stage(Scale));
+        Out[X] = chain(In, X, S, std::make_index_sequence<Terms>());
+      },
+      1, 64)(Out, In);
+}
+
+int main() {
+  run<8>(2);
+  run<2000>(3);
+  std::printf("done\n");
+}
