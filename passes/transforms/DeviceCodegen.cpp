@@ -9,6 +9,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
@@ -59,6 +60,18 @@ void mapMathToLibdevice(Module &M, Module &LibDevice, bool FastMath) {
       F.setName(NvName);
     }
   }
+}
+
+// libdevice's __nv_mul24 multiplies the sign-extended low 24 bits of its
+// operands with `mul nsw i32`, although the product takes up to 48 bits and
+// CUDA's __mul24 returns its low 32: LLVM then widens a sign extension of
+// the result into a 64-bit multiply that returns all 48 bits. nvcc's NVVM
+// does not use the flag; without it the PTX is nvcc's (mul.lo.s32).
+void dropMul24WrapFlag(Module &M) {
+  if (Function *F = M.getFunction("__nv_mul24"))
+    for (Instruction &I : instructions(*F))
+      if (I.getOpcode() == Instruction::Mul)
+        I.setHasNoSignedWrap(false);
 }
 
 // Answers libdevice's __nvvm_reflect queries for FTZ and precise sqrt here:
@@ -140,6 +153,7 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
     if (Linker::linkModules(M, std::move(Lib), Linker::Flags::LinkOnlyNeeded))
       return fail("linking libdevice failed");
     NumLibdeviceFunctions += M.size() - Before;
+    dropMul24WrapFlag(M);
   }
   // IEEE-exact sqrt and division unless fast math was asked for.
   M.addModuleFlag(Module::Override, "nvvm-reflect-ftz", FastMath ? 1 : 0);

@@ -18,8 +18,21 @@ using namespace llvm;
 #define DEBUG_TYPE "mstage-keep-large-loops"
 
 STATISTIC(NumKeptRolled, "Large loops kept from partial unrolling");
+STATISTIC(NumOuterKeptRolled,
+          "Loops around a loop of unknown trip count kept rolled");
 
 namespace mstage {
+
+// Whether L holds a loop that the full unroller will not remove (its trip
+// count is not a known constant): L's iterations then cannot overlap across
+// it, so unrolling L gains no independent work, and when L's trip count
+// differs between a warp's threads, the unrolled copies and the leftover
+// iterations each run to their slowest thread's count.
+static bool holdsRuntimeLoop(const Loop &L, ScalarEvolution &SE) {
+  return any_of(L.getLoopsInPreorder(), [&](const Loop *Sub) {
+    return Sub != &L && !SE.getSmallConstantTripCount(Sub);
+  });
+}
 
 bool keepLargeLoopsRolled(Function &F, FunctionAnalysisManager &AM,
                           int OptLevel) {
@@ -47,7 +60,8 @@ bool keepLargeLoopsRolled(Function &F, FunctionAnalysisManager &AM,
     CodeMetrics::collectEphemeralValues(L, &AC, EphValues);
     UnrollCostEstimator UCE(L, TTI, EphValues, UP.BEInsns);
     const uint64_t Size = UCE.getRolledLoopSize();
-    if (Size <= Own.PartialThreshold)
+    const bool Outer = holdsRuntimeLoop(*L, SE);
+    if (Size <= Own.PartialThreshold && !Outer)
       continue;
     // A few iterations of a known count may still be unrolled fully.
     const unsigned Trips = SE.getSmallConstantTripCount(L);
@@ -55,9 +69,12 @@ bool keepLargeLoopsRolled(Function &F, FunctionAnalysisManager &AM,
       continue;
     LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << F.getName() << ": loop at "
                       << L->getHeader()->getName() << " of size " << Size
-                      << " over " << Own.PartialThreshold << " kept rolled\n");
+                      << (Outer
+                              ? " around a loop"
+                              : " over " + std::to_string(Own.PartialThreshold))
+                      << " kept rolled\n");
     L->setLoopAlreadyUnrolled();
-    ++NumKeptRolled;
+    ++(Outer ? NumOuterKeptRolled : NumKeptRolled);
     Changed = true;
   }
   return Changed;
