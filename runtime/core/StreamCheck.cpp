@@ -8,12 +8,14 @@
 #include "core/StreamCheck.h"
 #include "core/KernelRegistry.h"
 #include "core/Stream.h"
+#include "inspect/Trace.h"
 #include "support/Export.h"
 #include "support/Settings.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -96,6 +98,7 @@ struct Checker {
   llvm::DenseMap<uint64_t, std::vector<CapturedUse>> Captures; // by root
   llvm::DenseMap<const mstage_graph *, std::vector<CapturedUse>> Graphs;
   llvm::StringSet<> Reported;
+  bool Order = false; // MSTAGE_STREAM_ORDER=auto: wait instead of reporting
 };
 
 Checker &checker() {
@@ -158,8 +161,28 @@ void report(Checker &C, const Operation &Now, bool Write,
   llvm::errs() << "mstage: stream check: " << Text << "\n";
 }
 
-// Checks one use by Op against the allocation's recent ones and keeps it.
-void use(Checker &C, const Clock &Now,
+// MSTAGE_STREAM_ORDER=auto: S waits for what the stream of Before had
+// enqueued so far, as a vector's first use on a stream does.
+void orderAfter(Checker &C, Stream &S, Clock &Now, const RecentUse &Before) {
+  uint64_t Other = Before.Op->StreamId;
+  if (Stream *O = findStream(Other)) {
+    if (llvm::Error E = S.orderAfter(*O))
+      // The operation itself goes on; the failure is the driver's, and
+      // shows at the stream's next synchronization.
+      llvm::consumeError(std::move(E));
+    // MSTAGE_TRACE says each wait once.
+    std::string Text = "stream " + std::to_string(S.id()) +
+                       " waits for stream " + std::to_string(Other) +
+                       " after " + Before.Op->Words;
+    if (traceEnabled() && C.Reported.insert(Text).second)
+      llvm::errs() << "mstage: stream order: " << Text << "\n";
+  }
+  Now.merge(C.Streams[Other]);
+}
+
+// Checks one use by Op on S against the allocation's recent ones and keeps
+// it.
+void use(Checker &C, Stream &S, Clock &Now,
          const std::shared_ptr<const Operation> &Op, uintptr_t Begin,
          size_t Bytes, bool Write) {
   Allocation *A = allocationOf(C, Begin);
@@ -171,8 +194,12 @@ void use(Checker &C, const Clock &Now,
            Now.of(U.Op->StreamId) >= U.Op->Time;
   };
   for (const RecentUse &U : A->Uses)
-    if ((U.Write || Write) && overlap(U, Begin, End) && !Ordered(U))
-      report(C, *Op, Write, *A, U);
+    if ((U.Write || Write) && overlap(U, Begin, End) && !Ordered(U)) {
+      if (C.Order)
+        orderAfter(C, S, Now, U);
+      else
+        report(C, *Op, Write, *A, U);
+    }
   // A use ordered before this one that it covers adds nothing: whatever
   // is unordered with it is unordered with this one too. A write is kept
   // past reads, which do not conflict with later reads.
@@ -200,13 +227,19 @@ void operate(Checker &C, Stream &S, std::string Words,
   Op->StreamId = S.id();
   Clock &Now = enqueue(C, S, Op->Time);
   for (const Use &U : Uses)
-    use(C, Now, Op, reinterpret_cast<uintptr_t>(U.P), U.Bytes, U.Write);
+    use(C, S, Now, Op, reinterpret_cast<uintptr_t>(U.P), U.Bytes, U.Write);
 }
 
 } // namespace
 
 bool streamcheck::readSetting() {
-  bool On = checkSettings().Streams;
+  const CheckSettings &Settings = checkSettings();
+  bool On = Settings.Streams || Settings.StreamOrder;
+  if (On) {
+    Checker &C = checker();
+    std::lock_guard<std::mutex> G(C.Lock);
+    C.Order = Settings.StreamOrder;
+  }
   __atomic_store_n(&mstage_rt_streams_checked, On ? 1 : 0, __ATOMIC_RELAXED);
   return On;
 }
@@ -357,7 +390,7 @@ void streamcheck::graphLaunched(const mstage_graph *G, Stream &S) {
     Op->Words = Launch + " (its " + U.Words + ")";
     Op->StreamId = S.id();
     Op->Time = Time;
-    use(C, Now, Op, U.P, U.Bytes, U.Write);
+    use(C, S, Now, Op, U.P, U.Bytes, U.Write);
   }
 }
 

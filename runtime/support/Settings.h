@@ -168,6 +168,9 @@ struct CheckSettings {
   bool Cpu = false;     // MSTAGE_CHECK=cpu
   bool Stage = false;   // MSTAGE_CHECK=stage
   bool Streams = false; // MSTAGE_CHECK=streams
+  // MSTAGE_STREAM_ORDER=auto: each use the streams check would report makes
+  // its stream wait for the other's work instead (no report).
+  bool StreamOrder = false;
   double Rtol = 1e-5; // MSTAGE_CHECK_RTOL
   std::string Error;  // a bad setting: every launch fails
 };

@@ -11,6 +11,13 @@
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_CACHE=memory MSTAGE_CHECK=streams %t 2>&1 | FileCheck %s
 // RUN: env MSTAGE_BACKEND=cpu %t 2>&1 | FileCheck %s --check-prefix=OFF
 // OFF-NOT: stream check
+//
+// MSTAGE_STREAM_ORDER=auto makes each of those uses wait instead, which
+// MSTAGE_TRACE shows.
+// RUN: env MSTAGE_BACKEND=cpu MSTAGE_STREAM_ORDER=auto MSTAGE_TRACE=1 %t 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_STREAM_ORDER=auto MSTAGE_TRACE=1 %t 2>&1 | FileCheck %s --check-prefix=AUTO
+// AUTO: MSTAGE_STREAM_ORDER=auto
+// AUTO-NOT: stream check:
 
 #include <mstage.hpp>
 
@@ -42,6 +49,8 @@ int main() {
     mstage::kernel(Inc, 1, N).on(S)(A);
     // CHECK-NEXT: mstage: stream check: upload at streams-races.cpp:[[#@LINE-2]] on stream [[HOME:[0-9]+]] writes the device_vector made at streams-races.cpp:[[#@LINE-4]], written by kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-3]] on stream [[S:[0-9]+]] with no event or synchronization between them
     // CHECK-NEXT: mstage: stream check: kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-2]] on stream [[S]] writes the device_vector made at streams-races.cpp:[[#@LINE-5]], written by upload at streams-races.cpp:[[#@LINE-3]] on stream [[HOME]] with no event or synchronization between them
+    // AUTO: mstage: stream order: stream {{[0-9]+}} waits for stream {{[0-9]+}} after kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-5]]
+    // AUTO: mstage: stream order: stream {{[0-9]+}} waits for stream {{[0-9]+}} after upload at streams-races.cpp:[[#@LINE-5]]
     S.synchronize();
   }
   {
@@ -53,6 +62,7 @@ int main() {
     mstage::kernel(Inc, 1, N).on(S1)(A);
     mstage::kernel(Inc, 1, N).on(S2)(A);
     // CHECK-NEXT: mstage: stream check: kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-1]] on stream {{[0-9]+}} writes the device_vector made at streams-races.cpp:[[#@LINE-4]], written by kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-2]] on stream {{[0-9]+}} with no event
+    // AUTO: mstage: stream order: stream {{[0-9]+}} waits for stream {{[0-9]+}} after kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-3]]
     mstage::synchronize();
   }
   {
@@ -64,6 +74,7 @@ int main() {
     mstage::kernel(Inc, 1, N).on(S1)(A);
     A.download(Out, S2);
     // CHECK-NEXT: mstage: stream check: download at streams-races.cpp:[[#@LINE-1]] on stream {{[0-9]+}} reads the device_vector made at streams-races.cpp:[[#@LINE-4]], written by kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-2]] on stream {{[0-9]+}} with no event
+    // AUTO: mstage: stream order: stream {{[0-9]+}} waits for stream {{[0-9]+}} after kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-3]]
     mstage::synchronize();
   }
   {
@@ -76,6 +87,7 @@ int main() {
     mstage::event E = S1.record();
     mstage::kernel(Copy, 1, N).on(S2)(std::as_const(A), B);
     // CHECK-NEXT: mstage: stream check: kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-1]] on stream {{[0-9]+}} reads the device_vector made at streams-races.cpp:[[#@LINE-5]], written by kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-3]] on stream {{[0-9]+}} with no event
+    // AUTO: mstage: stream order: stream {{[0-9]+}} waits for stream {{[0-9]+}} after kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-4]]
     E.synchronize();
     S2.synchronize();
   }
@@ -90,6 +102,7 @@ int main() {
     G.launch(S1);
     mstage::kernel(Inc, 1, N).on(S2)(A);
     // CHECK-NEXT: mstage: stream check: kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-1]] on stream {{[0-9]+}} writes the device_vector made at streams-races.cpp:[[#@LINE-6]], written by graph launch at streams-races.cpp:[[#@LINE-2]] (its kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-3]]) on stream {{[0-9]+}} with no event
+    // AUTO: mstage: stream order: stream {{[0-9]+}} waits for stream {{[0-9]+}} after graph launch at streams-races.cpp:[[#@LINE-3]] (its kernel '{{[^']+}}' at streams-races.cpp:[[#@LINE-4]])
     mstage::synchronize();
   }
   {
@@ -102,6 +115,7 @@ int main() {
     A.download(P, S1);
     B.upload(P, S2);
     // CHECK-NEXT: mstage: stream check: upload at streams-races.cpp:[[#@LINE-1]] on stream {{[0-9]+}} reads the pinned memory of 32 bytes, written by download at streams-races.cpp:[[#@LINE-2]] on stream {{[0-9]+}} with no event
+    // AUTO: mstage: stream order: stream {{[0-9]+}} waits for stream {{[0-9]+}} after download at streams-races.cpp:[[#@LINE-3]]
     mstage::synchronize();
   }
   {
@@ -123,5 +137,7 @@ int main() {
   mark("done");
   // CHECK-LABEL: case done
   // OFF: case done
+  // AUTO-NOT: stream check:
+  // AUTO: case done
   return 0;
 }
