@@ -98,22 +98,26 @@ public:
 
   device_vector() = default;
   // n elements, not initialized.
-  explicit device_vector(std::size_t n, detail::call_site where = detail::call_site::here()) {
+  explicit device_vector(std::size_t n,
+                         detail::call_site where = detail::call_site::here()) {
     detail::check_site site(where, "device_vector");
     allocate(n, current_stream());
   }
   // n elements on s's device (a device converts to its current stream),
   // allocated in s's order.
-  device_vector(std::size_t n, stream_ref s, detail::call_site where = detail::call_site::here()) {
+  device_vector(std::size_t n, stream_ref s,
+                detail::call_site where = detail::call_site::here()) {
     detail::check_site site(where, "device_vector");
     allocate(n, s);
   }
-  device_vector(std::size_t n, const _Tp &value, detail::call_site where = detail::call_site::here())
+  device_vector(std::size_t n, const _Tp &value,
+                detail::call_site where = detail::call_site::here())
       : device_vector(n, where) {
     fill(value, where);
   }
   template <class _Ap>
-  explicit device_vector(const std::vector<_Tp, _Ap> &host, detail::call_site where = detail::call_site::here())
+  explicit device_vector(const std::vector<_Tp, _Ap> &host,
+                         detail::call_site where = detail::call_site::here())
       : device_vector(host.size(), where) {
     upload(host, where);
   }
@@ -153,14 +157,16 @@ public:
   // Copies host into the device array; the sizes must match. From pinned
   // memory, waits for the copy, so that host may change after it returns.
   template <class _Ap>
-  void upload(const std::vector<_Tp, _Ap> &host, detail::call_site where = detail::call_site::here()) {
+  void upload(const std::vector<_Tp, _Ap> &host,
+              detail::call_site where = detail::call_site::here()) {
     detail::check_site site(where, "upload");
     upload(host, home_stream());
     if constexpr (std::is_same_v<_Ap, pinned_allocator<_Tp>>)
       home_stream().synchronize();
   }
   template <class _Ap>
-  void upload(const std::vector<_Tp, _Ap> &host, stream_ref s, detail::call_site where = detail::call_site::here()) {
+  void upload(const std::vector<_Tp, _Ap> &host, stream_ref s,
+              detail::call_site where = detail::call_site::here()) {
     detail::check_site site(where, "upload");
     check_size(host.size(), "upload");
     use_on(s);
@@ -178,7 +184,8 @@ public:
     home_stream().synchronize();
   }
   void upload(const _Tp *src, std::size_t count, std::size_t offset,
-              stream_ref s, detail::call_site where = detail::call_site::here()) {
+              stream_ref s,
+              detail::call_site where = detail::call_site::here()) {
     detail::check_site site(where, "upload");
     upload_range(src, count, offset, s);
   }
@@ -186,7 +193,8 @@ public:
   // as std::span<const T>) from offset on, as above.
   template <class Range, class = decltype(std::declval<const Range &>().data() +
                                           std::declval<const Range &>().size())>
-  void upload(const Range &in, std::size_t offset, detail::call_site where = detail::call_site::here()) {
+  void upload(const Range &in, std::size_t offset,
+              detail::call_site where = detail::call_site::here()) {
     upload(range_data(in), in.size(), offset, where);
   }
   template <class Range, class = decltype(std::declval<const Range &>().data() +
@@ -199,13 +207,15 @@ public:
 
   // Copies the device array into host, resized to fit.
   template <class _Ap>
-  void download(std::vector<_Tp, _Ap> &host, detail::call_site where = detail::call_site::here()) const {
+  void download(std::vector<_Tp, _Ap> &host,
+                detail::call_site where = detail::call_site::here()) const {
     detail::check_site site(where, "download");
     host.resize(size_);
     download_range(host.data(), size_, 0, home_stream());
     home_stream().synchronize();
   }
-  std::vector<_Tp> download(detail::call_site where = detail::call_site::here()) const {
+  std::vector<_Tp>
+  download(detail::call_site where = detail::call_site::here()) const {
     std::vector<_Tp> host;
     download(host, where);
     return host;
@@ -219,17 +229,16 @@ public:
   }
   // Copies out.size() elements from offset on into out (anything with
   // data() and size(), such as std::span<T>).
-  template <class Range,
-            class = decltype(std::declval<Range &>().data() +
-                             std::declval<Range &>().size())>
-  void download(Range &&out, std::size_t offset, detail::call_site where = detail::call_site::here()) const {
+  template <class Range, class = decltype(std::declval<Range &>().data() +
+                                          std::declval<Range &>().size())>
+  void download(Range &&out, std::size_t offset,
+                detail::call_site where = detail::call_site::here()) const {
     detail::check_site site(where, "download");
     download_range(out.data(), out.size(), offset, home_stream());
     home_stream().synchronize();
   }
-  template <class Range,
-            class = decltype(std::declval<Range &>().data() +
-                             std::declval<Range &>().size())>
+  template <class Range, class = decltype(std::declval<Range &>().data() +
+                                          std::declval<Range &>().size())>
   void download(Range &&out, std::size_t offset, stream_ref s,
                 detail::call_site where = detail::call_site::here()) const {
     detail::check_site site(where, "download");
@@ -243,13 +252,14 @@ public:
     download_range(dst, count, offset, home_stream());
     home_stream().synchronize();
   }
-  void download(_Tp *dst, std::size_t count, std::size_t offset,
-                stream_ref s, detail::call_site where = detail::call_site::here()) const {
+  void download(_Tp *dst, std::size_t count, std::size_t offset, stream_ref s,
+                detail::call_site where = detail::call_site::here()) const {
     detail::check_site site(where, "download");
     download_range(dst, count, offset, s);
   }
   // Element i.
-  _Tp get(std::size_t i, detail::call_site where = detail::call_site::here()) const {
+  _Tp get(std::size_t i,
+          detail::call_site where = detail::call_site::here()) const {
     detail::check_site site(where, "get");
     if (i >= size_)
       throw error("mstage: device_vector::get(" + std::to_string(i) +
@@ -262,10 +272,12 @@ public:
   }
 
   // Sets every element to value.
-  void fill(const _Tp &value, detail::call_site where = detail::call_site::here()) {
+  void fill(const _Tp &value,
+            detail::call_site where = detail::call_site::here()) {
     fill(value, home_stream(), where);
   }
-  void fill(const _Tp &value, stream_ref s, detail::call_site where = detail::call_site::here()) {
+  void fill(const _Tp &value, stream_ref s,
+            detail::call_site where = detail::call_site::here()) {
     detail::check_site site(where, "fill");
     use_on(s);
     detail::check(
@@ -275,12 +287,14 @@ public:
   // Copies other's elements into this one, on the device; sizes must match.
   // other may be another device's: the copy is then a peer copy, enqueued
   // on this vector's stream after other's earlier work.
-  void copy_from(const device_vector &other, detail::call_site where = detail::call_site::here()) {
+  void copy_from(const device_vector &other,
+                 detail::call_site where = detail::call_site::here()) {
     detail::check_site site(where, "copy_from");
     check_size(other.size_, "copy_from");
     copy_from(other, 0, size_, 0);
   }
-  void copy_from(const device_vector &other, stream_ref s, detail::call_site where = detail::call_site::here()) {
+  void copy_from(const device_vector &other, stream_ref s,
+                 detail::call_site where = detail::call_site::here()) {
     detail::check_site site(where, "copy_from");
     check_size(other.size_, "copy_from");
     copy_range(other, 0, size_, 0, s);
@@ -288,7 +302,8 @@ public:
   // Copies count elements of other, from element from on, into this one
   // from element to on; other may be another device's, as above.
   void copy_from(const device_vector &other, std::size_t from,
-                 std::size_t count, std::size_t to, detail::call_site where = detail::call_site::here()) {
+                 std::size_t count, std::size_t to,
+                 detail::call_site where = detail::call_site::here()) {
     detail::check_site site(where, "copy_from");
     stream_ref s = home_stream();
     // Every copy, not only the first on s: other's home stream may have
@@ -307,7 +322,8 @@ public:
 
   // n elements: the first min(n, size()) keep their values, the others are
   // not initialized.
-  void resize(std::size_t n, detail::call_site where = detail::call_site::here()) {
+  void resize(std::size_t n,
+              detail::call_site where = detail::call_site::here()) {
     detail::check_site site(where, "resize");
     if (n == size_)
       return;

@@ -28,7 +28,8 @@ public:
   ~graph() { mstage_rt_graph_destroy(g_); }
 
   // Enqueues a replay on s and returns.
-  void launch(stream_ref s = current_stream(), detail::call_site where = detail::call_site::here()) const {
+  void launch(stream_ref s = current_stream(),
+              detail::call_site where = detail::call_site::here()) const {
     detail::check_site site(where, "graph launch");
     if (!g_)
       throw error("mstage: graph::launch on an empty graph");

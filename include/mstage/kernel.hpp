@@ -425,8 +425,7 @@ struct argument<Arg, std::enable_if_t<is_managed_vector<std::remove_cv_t<
   }
   const device_type &device() const { return view; }
   void check_use() const {
-    mstage_rt_check_use(view.data(), view.size() * sizeof(element),
-                        !read_only);
+    mstage_rt_check_use(view.data(), view.size() * sizeof(element), !read_only);
   }
   void finish() const {}
 
@@ -508,7 +507,8 @@ public:
   }
 
   // This kernel, launched on s. The stream must outlive the launches.
-  Kernel on(stream_ref s, detail::call_site where = detail::call_site::here()) const {
+  Kernel on(stream_ref s,
+            detail::call_site where = detail::call_site::here()) const {
     Kernel k = *this;
     k.where_ = where;
     k.stream_ = s.get();

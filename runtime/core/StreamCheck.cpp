@@ -94,7 +94,7 @@ struct Checker {
   llvm::DenseMap<uint64_t, Clock> Streams;
   Clock Host;
   llvm::DenseMap<const mstage_event *, Clock> Events;
-  std::map<uintptr_t, Allocation> Allocations; // by first byte
+  std::map<uintptr_t, Allocation> Allocations;                 // by first byte
   llvm::DenseMap<uint64_t, std::vector<CapturedUse>> Captures; // by root
   llvm::DenseMap<const mstage_graph *, std::vector<CapturedUse>> Graphs;
   llvm::StringSet<> Reported;
@@ -148,8 +148,8 @@ Clock &enqueue(Checker &C, Stream &S, uint64_t &Time) {
   return Mine;
 }
 
-void report(Checker &C, const Operation &Now, bool Write,
-            const Allocation &A, const RecentUse &Before) {
+void report(Checker &C, const Operation &Now, bool Write, const Allocation &A,
+            const RecentUse &Before) {
   std::string Text = Now.Words + " on stream " + std::to_string(Now.StreamId) +
                      (Write ? " writes " : " reads ") + A.Words + ", " +
                      (Before.Write ? "written" : "read") + " by " +
@@ -218,8 +218,8 @@ void operate(Checker &C, Stream &S, std::string Words,
   if (S.capturing()) {
     std::vector<CapturedUse> &Into = C.Captures[S.captureRoot().id()];
     for (const Use &U : Uses)
-      Into.push_back({reinterpret_cast<uintptr_t>(U.P), U.Bytes, U.Write,
-                      Words});
+      Into.push_back(
+          {reinterpret_cast<uintptr_t>(U.P), U.Bytes, U.Write, Words});
     return;
   }
   auto Op = std::make_shared<Operation>();
@@ -259,8 +259,9 @@ void streamcheck::allocated(const void *P, size_t Bytes, MemoryKind Kind) {
   std::lock_guard<std::mutex> G(C.Lock);
   uintptr_t Begin = reinterpret_cast<uintptr_t>(P);
   // Memory reused from a pool: what was freed there is no more.
-  C.Allocations.erase(C.Allocations.lower_bound(Begin),
-                      C.Allocations.lower_bound(Begin + std::max<size_t>(Bytes, 1)));
+  C.Allocations.erase(
+      C.Allocations.lower_bound(Begin),
+      C.Allocations.lower_bound(Begin + std::max<size_t>(Bytes, 1)));
   C.Allocations[Begin] = {Begin + Bytes, std::move(Words), {}};
 }
 

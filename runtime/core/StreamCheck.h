@@ -1,4 +1,5 @@
-//===- StreamCheck.h - MSTAGE_CHECK=streams: cross-stream hazards -*- C++ -*-===//
+//===- StreamCheck.h - MSTAGE_CHECK=streams: cross-stream hazards -*- C++
+//-*-===//
 //
 // Finds uses of memory that no event or synchronization orders after a
 // conflicting use on another stream, as a GPU would run them, whatever the
@@ -62,7 +63,8 @@ struct Use {
 // An operation named What ("upload") on S, unless the calling thread's
 // site names it.
 void operation(Stream &S, const char *What, llvm::ArrayRef<Use> Uses);
-// A launch of Kernel on S, with the uses the headers gave (mstage_rt_check_use).
+// A launch of Kernel on S, with the uses the headers gave
+// (mstage_rt_check_use).
 void launched(Stream &S, const void *Kernel);
 
 // The calling thread's site (mstage_rt_check_site) and pending uses.
