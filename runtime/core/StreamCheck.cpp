@@ -50,9 +50,19 @@ private:
   llvm::DenseMap<uint64_t, uint64_t> Times;
 };
 
+// Where an operation comes from: static strings and the kernel's entry,
+// put in words only for a report.
+struct Site {
+  const char *File = nullptr;
+  unsigned Line = 0;
+  const char *What = nullptr;
+  const void *Kernel = nullptr;
+};
+
 // One operation, as reports name it.
 struct Operation {
-  std::string Words; // "kernel 'k' at app.cpp:22", "upload at app.cpp:18"
+  Site At;
+  Site Replayed; // a graph launch's: the captured operation
   uint64_t StreamId = 0;
   uint64_t Time = 0; // its stream's count
 };
@@ -65,7 +75,8 @@ struct RecentUse {
 
 struct Allocation {
   uintptr_t End;
-  std::string Words; // "the device_vector made at app.cpp:12"
+  streamcheck::MemoryKind Kind;
+  Site Made;
   std::vector<RecentUse> Uses;
 };
 
@@ -74,18 +85,12 @@ struct CapturedUse {
   uintptr_t P;
   size_t Bytes;
   bool Write;
-  std::string Words;
+  Site At;
 };
 
 // Enough to report on a loop's streams without growing with its length.
 constexpr size_t MaxUsesPerAllocation = 64;
 
-struct Site {
-  const char *File = nullptr;
-  unsigned Line = 0;
-  const char *What = nullptr;
-  const void *Kernel = nullptr;
-};
 thread_local Site CurrentSite;
 thread_local std::vector<Use> PendingUses;
 
@@ -112,27 +117,55 @@ std::string kernelName(const void *Kernel) {
   return K ? K->Blob.PrettyName : "?";
 }
 
+std::string atWords(const Site &S) {
+  return S.File ? " at " + llvm::sys::path::filename(S.File).str() + ":" +
+                      std::to_string(S.Line)
+                : "";
+}
+
 // "kernel 'k' at app.cpp:22", "upload at app.cpp:18", or What alone.
-std::string siteWords(const char *What) {
-  const Site &S = CurrentSite;
+std::string siteWords(const Site &S) {
   std::string Words;
   if (S.Kernel)
     Words = "kernel '" + kernelName(S.Kernel) + "'";
   else
-    Words = S.What ? S.What : What;
-  if (S.File)
-    Words += " at " + llvm::sys::path::filename(S.File).str() + ":" +
-             std::to_string(S.Line);
+    Words = S.What;
+  return Words + atWords(S);
+}
+
+std::string operationWords(const Operation &Op) {
+  std::string Words = siteWords(Op.At);
+  if (Op.Replayed.What)
+    Words += " (its " + siteWords(Op.Replayed) + ")";
   return Words;
 }
 
-// The allocation holding P, or null for memory the runtime did not make.
-Allocation *allocationOf(Checker &C, uintptr_t P) {
+// "the device_vector made at app.cpp:12", "the pinned memory of 64 bytes".
+std::string allocationWords(const Allocation &A, uintptr_t Begin) {
+  static const char *const Names[] = {"the device_vector", "the pinned memory",
+                                      "the managed_vector"};
+  std::string Words = Names[int(A.Kind)];
+  if (A.Made.File)
+    return Words + " made" + atWords(A.Made);
+  return Words + " of " + std::to_string(A.End - Begin) + " bytes";
+}
+
+// The calling thread's site, with What when it names no operation.
+Site currentSite(const char *What) {
+  Site S = CurrentSite;
+  if (!S.What)
+    S.What = What;
+  return S;
+}
+
+// The allocation holding P, or end() for memory the runtime did not make.
+std::map<uintptr_t, Allocation>::iterator allocationOf(Checker &C,
+                                                       uintptr_t P) {
   auto It = C.Allocations.upper_bound(P);
   if (It == C.Allocations.begin())
-    return nullptr;
+    return C.Allocations.end();
   --It;
-  return P < It->second.End ? &It->second : nullptr;
+  return P < It->second.End ? It : C.Allocations.end();
 }
 
 bool overlap(const RecentUse &U, uintptr_t Begin, uintptr_t End) {
@@ -149,11 +182,13 @@ Clock &enqueue(Checker &C, Stream &S, uint64_t &Time) {
 }
 
 void report(Checker &C, const Operation &Now, bool Write, const Allocation &A,
-            const RecentUse &Before) {
-  std::string Text = Now.Words + " on stream " + std::to_string(Now.StreamId) +
-                     (Write ? " writes " : " reads ") + A.Words + ", " +
+            uintptr_t Begin, const RecentUse &Before) {
+  std::string Text = operationWords(Now) + " on stream " +
+                     std::to_string(Now.StreamId) +
+                     (Write ? " writes " : " reads ") +
+                     allocationWords(A, Begin) + ", " +
                      (Before.Write ? "written" : "read") + " by " +
-                     Before.Op->Words + " on stream " +
+                     operationWords(*Before.Op) + " on stream " +
                      std::to_string(Before.Op->StreamId) +
                      " with no event or synchronization between them";
   if (!C.Reported.insert(Text).second)
@@ -173,7 +208,7 @@ void orderAfter(Checker &C, Stream &S, Clock &Now, const RecentUse &Before) {
     // MSTAGE_TRACE says each wait once.
     std::string Text = "stream " + std::to_string(S.id()) +
                        " waits for stream " + std::to_string(Other) +
-                       " after " + Before.Op->Words;
+                       " after " + operationWords(*Before.Op);
     if (traceEnabled() && C.Reported.insert(Text).second)
       llvm::errs() << "mstage: stream order: " << Text << "\n";
   }
@@ -185,9 +220,10 @@ void orderAfter(Checker &C, Stream &S, Clock &Now, const RecentUse &Before) {
 void use(Checker &C, Stream &S, Clock &Now,
          const std::shared_ptr<const Operation> &Op, uintptr_t Begin,
          size_t Bytes, bool Write) {
-  Allocation *A = allocationOf(C, Begin);
-  if (!A || Bytes == 0)
+  auto It = allocationOf(C, Begin);
+  if (It == C.Allocations.end() || Bytes == 0)
     return;
+  Allocation *A = &It->second;
   uintptr_t End = std::min(A->End, Begin + Bytes);
   auto Ordered = [&](const RecentUse &U) {
     return U.Op->StreamId == Op->StreamId ||
@@ -198,7 +234,7 @@ void use(Checker &C, Stream &S, Clock &Now,
       if (C.Order)
         orderAfter(C, S, Now, U);
       else
-        report(C, *Op, Write, *A, U);
+        report(C, *Op, Write, *A, It->first, U);
     }
   // A use ordered before this one that it covers adds nothing: whatever
   // is unordered with it is unordered with this one too. A write is kept
@@ -213,17 +249,17 @@ void use(Checker &C, Stream &S, Clock &Now,
 }
 
 // The uses of one operation on S: now, or into the graph while captured.
-void operate(Checker &C, Stream &S, std::string Words,
+void operate(Checker &C, Stream &S, const Site &At,
              llvm::ArrayRef<Use> Uses) {
   if (S.capturing()) {
     std::vector<CapturedUse> &Into = C.Captures[S.captureRoot().id()];
     for (const Use &U : Uses)
       Into.push_back(
-          {reinterpret_cast<uintptr_t>(U.P), U.Bytes, U.Write, Words});
+          {reinterpret_cast<uintptr_t>(U.P), U.Bytes, U.Write, At});
     return;
   }
   auto Op = std::make_shared<Operation>();
-  Op->Words = std::move(Words);
+  Op->At = At;
   Op->StreamId = S.id();
   Clock &Now = enqueue(C, S, Op->Time);
   for (const Use &U : Uses)
@@ -247,14 +283,6 @@ bool streamcheck::readSetting() {
 void streamcheck::allocated(const void *P, size_t Bytes, MemoryKind Kind) {
   if (!P)
     return;
-  static const char *const Names[] = {"the device_vector", "the pinned memory",
-                                      "the managed_vector"};
-  std::string Words = Names[int(Kind)];
-  if (CurrentSite.File)
-    Words += " made at " + llvm::sys::path::filename(CurrentSite.File).str() +
-             ":" + std::to_string(CurrentSite.Line);
-  else
-    Words += " of " + std::to_string(Bytes) + " bytes";
   Checker &C = checker();
   std::lock_guard<std::mutex> G(C.Lock);
   uintptr_t Begin = reinterpret_cast<uintptr_t>(P);
@@ -262,7 +290,7 @@ void streamcheck::allocated(const void *P, size_t Bytes, MemoryKind Kind) {
   C.Allocations.erase(
       C.Allocations.lower_bound(Begin),
       C.Allocations.lower_bound(Begin + std::max<size_t>(Bytes, 1)));
-  C.Allocations[Begin] = {Begin + Bytes, std::move(Words), {}};
+  C.Allocations[Begin] = {Begin + Bytes, Kind, CurrentSite, {}};
 }
 
 void streamcheck::freed(const void *P) {
@@ -274,21 +302,17 @@ void streamcheck::freed(const void *P) {
 void streamcheck::operation(Stream &S, const char *What,
                             llvm::ArrayRef<Use> Uses) {
   Checker &C = checker();
-  std::string Words = siteWords(What);
   std::lock_guard<std::mutex> G(C.Lock);
-  operate(C, S, std::move(Words), Uses);
+  operate(C, S, currentSite(What), Uses);
 }
 
 void streamcheck::launched(Stream &S, const void *Kernel) {
-  std::vector<Use> Uses = std::move(PendingUses);
-  PendingUses.clear();
-  Site Saved = CurrentSite;
-  CurrentSite.Kernel = Kernel; // a launch outside any site still names it
-  std::string Words = siteWords("kernel");
-  CurrentSite = Saved;
+  Site At = currentSite("kernel");
+  At.Kernel = Kernel; // a launch outside any site still names it
   Checker &C = checker();
   std::lock_guard<std::mutex> G(C.Lock);
-  operate(C, S, std::move(Words), Uses);
+  operate(C, S, At, PendingUses);
+  PendingUses.clear(); // keeps its room for the thread's next launch
 }
 
 bool streamcheck::enterSite(const char *File, unsigned Line, const char *What,
@@ -377,7 +401,7 @@ void streamcheck::captureEnded(Stream &Root, const mstage_graph *G) {
 }
 
 void streamcheck::graphLaunched(const mstage_graph *G, Stream &S) {
-  std::string Launch = siteWords("graph launch");
+  Site Launch = currentSite("graph launch");
   Checker &C = checker();
   std::lock_guard<std::mutex> L(C.Lock);
   auto It = C.Graphs.find(G);
@@ -388,7 +412,8 @@ void streamcheck::graphLaunched(const mstage_graph *G, Stream &S) {
   Clock &Now = enqueue(C, S, Time);
   for (const CapturedUse &U : It->second) {
     auto Op = std::make_shared<Operation>();
-    Op->Words = Launch + " (its " + U.Words + ")";
+    Op->At = Launch;
+    Op->Replayed = U.At;
     Op->StreamId = S.id();
     Op->Time = Time;
     use(C, S, Now, Op, U.P, U.Bytes, U.Write);
