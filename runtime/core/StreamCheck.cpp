@@ -183,14 +183,13 @@ Clock &enqueue(Checker &C, Stream &S, uint64_t &Time) {
 
 void report(Checker &C, const Operation &Now, bool Write, const Allocation &A,
             uintptr_t Begin, const RecentUse &Before) {
-  std::string Text = operationWords(Now) + " on stream " +
-                     std::to_string(Now.StreamId) +
-                     (Write ? " writes " : " reads ") +
-                     allocationWords(A, Begin) + ", " +
-                     (Before.Write ? "written" : "read") + " by " +
-                     operationWords(*Before.Op) + " on stream " +
-                     std::to_string(Before.Op->StreamId) +
-                     " with no event or synchronization between them";
+  std::string Text =
+      operationWords(Now) + " on stream " + std::to_string(Now.StreamId) +
+      (Write ? " writes " : " reads ") + allocationWords(A, Begin) + ", " +
+      (Before.Write ? "written" : "read") + " by " +
+      operationWords(*Before.Op) + " on stream " +
+      std::to_string(Before.Op->StreamId) +
+      " with no event or synchronization between them";
   if (!C.Reported.insert(Text).second)
     return;
   llvm::errs() << "mstage: stream check: " << Text << "\n";
@@ -249,13 +248,11 @@ void use(Checker &C, Stream &S, Clock &Now,
 }
 
 // The uses of one operation on S: now, or into the graph while captured.
-void operate(Checker &C, Stream &S, const Site &At,
-             llvm::ArrayRef<Use> Uses) {
+void operate(Checker &C, Stream &S, const Site &At, llvm::ArrayRef<Use> Uses) {
   if (S.capturing()) {
     std::vector<CapturedUse> &Into = C.Captures[S.captureRoot().id()];
     for (const Use &U : Uses)
-      Into.push_back(
-          {reinterpret_cast<uintptr_t>(U.P), U.Bytes, U.Write, At});
+      Into.push_back({reinterpret_cast<uintptr_t>(U.P), U.Bytes, U.Write, At});
     return;
   }
   auto Op = std::make_shared<Operation>();
