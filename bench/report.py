@@ -161,6 +161,18 @@ def async_report(path, checksums_path):
         print(f"  (no target) k(dv) + synchronize / CUDA <<<>>> + synchronize: "
               f"{sync:.2f}x")
 
+    # Issue 34: MSTAGE_CHECK=streams ("+streams") and
+    # MSTAGE_STREAM_ORDER=auto ("+order") against the same variant without.
+    for (bench, n), variants in sorted(by.items()):
+        for name in sorted(variants):
+            base, plus, mode = name.rpartition("+")
+            if plus and base in variants:
+                cost = ratio(float(variants[name]["median_ms"]),
+                             float(variants[base]["median_ms"]))
+                print(f"  (no target) {bench} {n} {base} with "
+                      f"{'MSTAGE_CHECK=streams' if mode == 'streams' else 'MSTAGE_STREAM_ORDER=auto'}"
+                      f" / without: {cost:.2f}x")
+
     sums = load_checksums(checksums_path)
     heat_ns = sorted({n for (b, n) in by if b == "heat"})
     for n in heat_ns:

@@ -77,6 +77,26 @@ for _ in 1 2 3; do
 done
 run "async baselines alloc" "$here/async_baselines" --only alloc
 run "mstage async alloc" "$here/mstage_async" --only alloc
+# Issue 34: what MSTAGE_CHECK=streams and MSTAGE_STREAM_ORDER=auto cost on
+# launch-bound work, against the plain runs above (variants suffixed
+# "+streams" and "+order"). A report from the checker fails the run: the
+# benchmark orders its streams.
+with_setting() { # suffix setting command...
+  local suffix=$1 setting=$2 out
+  shift 2
+  out=$(env "$setting" "$@") || return 1
+  if grep -q "^mstage: stream check:" "$OUT/bench-stderr.tmp"; then
+    echo "stream check reported a hazard in $*" >&2
+    return 1
+  fi
+  printf '%s\n' "$out" | sed -E "s/^([^,]*),([^,]*),/\1,\2$suffix,/"
+}
+for only in tiny heat; do
+  run "mstage async $only, streams checked" with_setting +streams \
+    MSTAGE_CHECK=streams "$here/mstage_async" --only "$only"
+  run "mstage async $only, ordered automatically" with_setting +order \
+    MSTAGE_STREAM_ORDER=auto "$here/mstage_async" --only "$only"
+done
 # Issue 18's scan and sort: CUB, then mstage's algorithms.
 run "scan/sort baseline (CUB)" "$here/scan_sort_baseline" --reps "$reps"
 run "mstage scan/sort" "$here/mstage_scan_sort" --reps "$reps"

@@ -12,6 +12,7 @@
 #include "core/RuntimeError.h"
 #include "core/StagedLaunch.h"
 #include "core/Stream.h"
+#include "core/StreamCheck.h"
 #include "inspect/Nvtx.h"
 #include "inspect/Trace.h"
 #include "inspect/TraceEvents.h"
@@ -120,6 +121,8 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                  void *const *Params, const uint32_t *ParamSizes,
                  uint32_t NumParams, const mstage_launch_config *Config,
                  mstage_stream *StreamPtr) {
+  if (streamcheck::on())
+    streamcheck::launched(streamOf(StreamPtr), HostEntry);
   LaunchRequest L{HostEntry, Invoke, Params, ParamSizes, NumParams};
   if (llvm::Error Err =
           checkLaunch(HostEntry, NumParams, *Config, L.K, L.Config))

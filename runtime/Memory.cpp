@@ -12,6 +12,7 @@
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
+#include "core/StreamCheck.h"
 #include "inspect/TraceEvents.h"
 #include "support/Export.h"
 
@@ -21,6 +22,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <initializer_list>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -32,10 +34,26 @@ using namespace mstage::rt;
 // Each allocation is noted, with its device, so that launches can place
 // their pointers (AllocationMap.h).
 static int noted(int Err, void *const *Ptr, size_t Bytes,
-                 int Device = NoDevice) {
-  if (!Err)
+                 streamcheck::MemoryKind Kind, int Device = NoDevice) {
+  if (!Err) {
     noteAllocation(*Ptr, Bytes, Device);
+    if (streamcheck::on())
+      streamcheck::allocated(*Ptr, Bytes, Kind);
+  }
   return Err;
+}
+
+static void forget(const void *P) {
+  forgetAllocation(P);
+  if (streamcheck::on())
+    streamcheck::freed(P);
+}
+
+// MSTAGE_CHECK=streams: an operation on S that reads and writes memory.
+static void checkUses(mstage_stream *S, const char *What,
+                      std::initializer_list<streamcheck::Use> Uses) {
+  if (streamcheck::on())
+    streamcheck::operation(streamOf(S), What, Uses);
 }
 
 // The device whose memory P is (NoDevice: not the runtime's allocation).
@@ -57,12 +75,12 @@ MSTAGE_EXPORT int mstage_rt_executes(void) {
 MSTAGE_EXPORT int mstage_rt_alloc(void **Ptr, size_t Bytes) {
   unsigned Device = currentDevice();
   return noted(toStatus(backend().alloc(Bytes, Device, Ptr)), Ptr, Bytes,
-               int(Device));
+               streamcheck::MemoryKind::Device, int(Device));
 }
 
 MSTAGE_EXPORT int mstage_rt_free(void *Ptr) {
   int Owner = ownerOf(Ptr);
-  forgetAllocation(Ptr);
+  forget(Ptr);
   return toStatus(backend().free(Ptr, Owner));
 }
 
@@ -104,7 +122,7 @@ GraphMemory &graphMemory() {
 // Frees device memory on S (null: after all work on its device).
 static int freeNow(void *Ptr, Stream *S) {
   int Owner = ownerOf(Ptr);
-  forgetAllocation(Ptr);
+  forget(Ptr);
   return backend().freeAsync(Ptr, Owner, S);
 }
 
@@ -113,7 +131,7 @@ static bool holdsFree(void *Ptr) {
   GraphMemory &M = graphMemory();
   std::lock_guard<std::mutex> G(M.Lock);
   if (M.Escaped.erase(Ptr)) {
-    forgetAllocation(Ptr);
+    forget(Ptr);
     return true;
   }
   auto It = M.Memory.find(Ptr);
@@ -176,7 +194,7 @@ MSTAGE_EXPORT int mstage_rt_alloc_async(void **Ptr, size_t Bytes,
                                         mstage_stream *SP) {
   Stream &S = streamOf(SP);
   int Err = noted(toStatus(backend().allocAsync(Bytes, S, Ptr)), Ptr, Bytes,
-                  int(S.device()));
+                  streamcheck::MemoryKind::Device, int(S.device()));
   if (!Err && *Ptr && S.capturing()) // the graph's (GraphMemory.h)
     S.recording().Allocs.push_back(*Ptr);
   return Err;
@@ -217,41 +235,47 @@ MSTAGE_EXPORT int mstage_rt_capture_uses(mstage_stream *SP, const void *Ptr) {
 MSTAGE_EXPORT int mstage_rt_copy_to_device_async(void *Dst, const void *Src,
                                                  size_t Bytes,
                                                  mstage_stream *SP) {
+  checkUses(SP, "upload", {{Dst, Bytes, true}, {Src, Bytes, false}});
   return backend().copyToDeviceAsync(streamOf(SP), Dst, Src, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
                                                size_t Bytes,
                                                mstage_stream *SP) {
+  checkUses(SP, "download", {{Src, Bytes, false}, {Dst, Bytes, true}});
   return backend().copyToHostAsync(streamOf(SP), Dst, Src, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,
                                               size_t Bytes, mstage_stream *SP) {
+  checkUses(SP, "copy_from", {{Src, Bytes, false}, {Dst, Bytes, true}});
   return backend().copyOnDeviceAsync(streamOf(SP), Dst, Src, Bytes);
 }
 
 MSTAGE_EXPORT int mstage_rt_fill_async(void *Dst, const void *Pattern,
                                        size_t ElementBytes, size_t Count,
                                        mstage_stream *SP) {
+  checkUses(SP, "fill", {{Dst, ElementBytes * Count, true}});
   return backend().fillAsync(streamOf(SP), Dst, Pattern, ElementBytes, Count);
 }
 
 MSTAGE_EXPORT int mstage_rt_host_alloc(void **Ptr, size_t Bytes) {
-  return noted(toStatus(backend().allocHost(Bytes, Ptr)), Ptr, Bytes);
+  return noted(toStatus(backend().allocHost(Bytes, Ptr)), Ptr, Bytes,
+               streamcheck::MemoryKind::Pinned);
 }
 
 MSTAGE_EXPORT int mstage_rt_host_free(void *Ptr) {
-  forgetAllocation(Ptr);
+  forget(Ptr);
   return toStatus(backend().freeHost(Ptr));
 }
 
 MSTAGE_EXPORT int mstage_rt_managed_alloc(void **Ptr, size_t Bytes) {
-  return noted(toStatus(backend().allocManaged(Bytes, Ptr)), Ptr, Bytes);
+  return noted(toStatus(backend().allocManaged(Bytes, Ptr)), Ptr, Bytes,
+               streamcheck::MemoryKind::Managed);
 }
 
 MSTAGE_EXPORT int mstage_rt_managed_free(void *Ptr) {
-  forgetAllocation(Ptr);
+  forget(Ptr);
   return toStatus(backend().freeManaged(Ptr));
 }
 

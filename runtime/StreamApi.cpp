@@ -11,6 +11,7 @@
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
+#include "core/StreamCheck.h"
 #include "inspect/Nvtx.h"
 #include "support/Export.h"
 
@@ -53,6 +54,9 @@ MSTAGE_EXPORT mstage_stream *mstage_rt_stream_current_on(unsigned Device) {
 }
 
 MSTAGE_EXPORT void mstage_rt_stream_destroy(mstage_stream *S) {
+  // Destroying waits for the stream's work.
+  if (S && streamcheck::on() && reinterpret_cast<Stream *>(S)->alive())
+    streamcheck::streamDone(*reinterpret_cast<Stream *>(S));
   destroyStream(reinterpret_cast<Stream *>(S));
 }
 
@@ -72,7 +76,10 @@ MSTAGE_EXPORT int mstage_rt_stream_synchronize(mstage_stream *S) {
   if (llvm::Error E = checkStreamAlive(S, "synchronize()"))
     return failWith(std::move(E));
   NvtxRange Wait("wait stream synchronize");
-  return toStatus(synchronizeStream(streamOf(S)));
+  int Status = toStatus(synchronizeStream(streamOf(S)));
+  if (streamcheck::on())
+    streamcheck::streamDone(streamOf(S));
+  return Status;
 }
 
 MSTAGE_EXPORT int mstage_rt_stream_capturing(mstage_stream *S) {
@@ -81,6 +88,8 @@ MSTAGE_EXPORT int mstage_rt_stream_capturing(mstage_stream *S) {
 
 MSTAGE_EXPORT int mstage_rt_synchronize(void) {
   NvtxRange Wait("wait synchronize");
+  if (streamcheck::on())
+    streamcheck::allDone();
   return toStatus(synchronizeAll());
 }
 
@@ -94,6 +103,8 @@ MSTAGE_EXPORT int mstage_rt_stream_order_after(mstage_stream *S,
   Stream *Other = findStream(OtherId);
   if (!Other) // gone: its work completed when it was destroyed
     return 0;
+  if (streamcheck::on())
+    streamcheck::orderedAfter(Self, *Other);
   return toStatus(context(Self.orderAfter(*Other), "ordering streams"));
 }
 
@@ -111,6 +122,8 @@ MSTAGE_EXPORT int mstage_rt_event_create(mstage_event **Out) {
 MSTAGE_EXPORT void mstage_rt_event_destroy(mstage_event *E) {
   if (!E)
     return;
+  if (streamcheck::on())
+    streamcheck::eventDestroyed(E);
   backend().destroyEvent(*E);
   delete E;
 }
@@ -122,6 +135,8 @@ MSTAGE_EXPORT int mstage_rt_event_record(mstage_event *E, mstage_stream *SP) {
   E->StreamId = S.id();
   E->CaptureRoot = S.capturing() ? S.captureRoot().id() : 0;
   E->CaptureNumber = S.capturing() ? S.captureNumber() : 0;
+  if (streamcheck::on())
+    streamcheck::recorded(E, S);
   return backend().recordEvent(*E, S);
 }
 
@@ -139,6 +154,8 @@ MSTAGE_EXPORT int mstage_rt_stream_wait_event(mstage_stream *S,
       Waiting.joinCapture(*Root);
   if (!E->StreamId)
     return 0; // never recorded: nothing to wait for
+  if (streamcheck::on())
+    streamcheck::waited(Waiting, E);
   return backend().waitEvent(Waiting, *E);
 }
 
@@ -146,13 +163,18 @@ MSTAGE_EXPORT int mstage_rt_event_synchronize(mstage_event *E) {
   if (!E->StreamId)
     return 0;
   NvtxRange Wait("wait event synchronize");
+  if (streamcheck::on())
+    streamcheck::eventDone(E);
   return backend().synchronizeEvent(*E);
 }
 
 MSTAGE_EXPORT int mstage_rt_event_query(mstage_event *E) {
   if (!E->StreamId)
     return 1;
-  return backend().queryEvent(*E);
+  int Done = backend().queryEvent(*E);
+  if (Done == 1 && streamcheck::on()) // the host saw it complete
+    streamcheck::eventDone(E);
+  return Done;
 }
 
 MSTAGE_EXPORT int mstage_rt_event_elapsed(float *Ms, mstage_event *Start,
@@ -199,6 +221,8 @@ MSTAGE_EXPORT int mstage_rt_capture_end(mstage_stream *SP, mstage_graph **Out) {
   if (CapturedOn[S.device()] == &S)
     CapturedOn[S.device()] = nullptr;
   auto G = std::make_unique<mstage_graph>();
+  if (streamcheck::on())
+    streamcheck::captureEnded(S, Out ? G.get() : nullptr);
   G->Rec = S.takeRecording();
   std::string Escaped;
   G->Holds = holdGraphMemory(G->Rec, Escaped);
@@ -227,12 +251,16 @@ MSTAGE_EXPORT int mstage_rt_graph_launch(mstage_graph *G, mstage_stream *SP) {
   if (llvm::Error E = checkStreamAlive(SP, "launching a graph"))
     return failWith(std::move(E));
   Stream &S = streamOf(SP);
+  if (streamcheck::on())
+    streamcheck::graphLaunched(G, S);
   return backend().launchGraph(*G, S);
 }
 
 MSTAGE_EXPORT void mstage_rt_graph_destroy(mstage_graph *G) {
   if (!G)
     return;
+  if (streamcheck::on())
+    streamcheck::graphDestroyed(G);
   backend().destroyGraph(*G);
   releaseGraphMemory(G->Holds);
   delete G;

@@ -313,6 +313,23 @@ const char *mstage_rt_kernel_name(const void *host_entry);
  * on (MSTAGE_BOUNDS_CHECK), why (a phrase: "built at -O0"), and the unit's
  * main file. MSTAGE_TRACE and MSTAGE_STATS say it once per run. Returns on. */
 int mstage_rt_note_checks(int on, const char *reason, const char *unit);
+/* MSTAGE_CHECK=streams (docs/async.md#checking-streams): -1 until the
+ * runtime reads the setting, then 1 while the check is on and 0 when off.
+ * The headers test it before telling the runtime where an operation comes
+ * from, so that the check costs nothing when off. */
+extern int mstage_rt_streams_checked;
+/* Reads the setting once; returns 1 when the check is on. */
+int mstage_rt_check_streams(void);
+/* The calling thread's next operations come from file:line, and are what
+ * ("upload"), or launches of kernel (its host entry) when not null. Returns
+ * 1 when this call set the site, 0 when an outer call of the API had (it
+ * stays); the caller that set it ends it. */
+int mstage_rt_check_site(const char *file, unsigned line, const char *what,
+                         const void *kernel);
+void mstage_rt_check_site_end(void);
+/* The calling thread's next launch reads (written 0) or writes the bytes at
+ * ptr: a device_vector or managed_vector argument. */
+void mstage_rt_check_use(const void *ptr, size_t bytes, int written);
 /* MSTAGE_CHECK_RTOL: the relative tolerance of floating-point comparisons
  * (default 1e-5). */
 double mstage_rt_check_tolerance(void);

@@ -266,6 +266,11 @@ struct argument<Arg, std::enable_if_t<is_mstage_array<std::remove_cv_t<
   argument(Arg &a, stream_ref s) : view(a.view()) { a.use_on(s); }
   static device_type preview(Arg &a) { return a.view(); }
   const device_type &device() const { return view; }
+  // MSTAGE_CHECK=streams: its device_vector's memory.
+  void check_use() const {
+    mstage_rt_check_use(view.data(), view.size() * sizeof(*view.data()),
+                        !read_only);
+  }
   void finish() const {}
 
   static constexpr bool checkable = false;

@@ -3,6 +3,7 @@
 #define MSTAGE_DEVICE_VECTOR_HPP
 
 #include "mstage/abi.h"
+#include "mstage/check_site.hpp"
 #include "mstage/error.hpp"
 #include "mstage/pinned.hpp"
 #include "mstage/stream.hpp"
@@ -97,17 +98,28 @@ public:
 
   device_vector() = default;
   // n elements, not initialized.
-  explicit device_vector(std::size_t n) { allocate(n, current_stream()); }
+  explicit device_vector(std::size_t n,
+                         detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "device_vector");
+    allocate(n, current_stream());
+  }
   // n elements on s's device (a device converts to its current stream),
   // allocated in s's order.
-  device_vector(std::size_t n, stream_ref s) { allocate(n, s); }
-  device_vector(std::size_t n, const _Tp &value) : device_vector(n) {
-    fill(value);
+  device_vector(std::size_t n, stream_ref s,
+                detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "device_vector");
+    allocate(n, s);
+  }
+  device_vector(std::size_t n, const _Tp &value,
+                detail::call_site where = detail::call_site::here())
+      : device_vector(n, where) {
+    fill(value, where);
   }
   template <class _Ap>
-  explicit device_vector(const std::vector<_Tp, _Ap> &host)
-      : device_vector(host.size()) {
-    upload(host);
+  explicit device_vector(const std::vector<_Tp, _Ap> &host,
+                         detail::call_site where = detail::call_site::here())
+      : device_vector(host.size(), where) {
+    upload(host, where);
   }
   device_vector(device_vector &&other) noexcept
       : data_(std::exchange(other.data_, nullptr)),
@@ -144,13 +156,18 @@ public:
 
   // Copies host into the device array; the sizes must match. From pinned
   // memory, waits for the copy, so that host may change after it returns.
-  template <class _Ap> void upload(const std::vector<_Tp, _Ap> &host) {
+  template <class _Ap>
+  void upload(const std::vector<_Tp, _Ap> &host,
+              detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "upload");
     upload(host, home_stream());
     if constexpr (std::is_same_v<_Ap, pinned_allocator<_Tp>>)
       home_stream().synchronize();
   }
   template <class _Ap>
-  void upload(const std::vector<_Tp, _Ap> &host, stream_ref s) {
+  void upload(const std::vector<_Tp, _Ap> &host, stream_ref s,
+              detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "upload");
     check_size(host.size(), "upload");
     use_on(s);
     detail::check(mstage_rt_copy_to_device_async(data_, host.data(),
@@ -160,70 +177,90 @@ public:
   // Copies count elements from src (any host memory) into the device array
   // from element offset on. Waits for the copy, so that src may change
   // after it returns; the stream overload enqueues it on s and does not wait.
-  void upload(const _Tp *src, std::size_t count, std::size_t offset = 0) {
+  void upload(const _Tp *src, std::size_t count, std::size_t offset = 0,
+              detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "upload");
     upload_range(src, count, offset, home_stream());
     home_stream().synchronize();
   }
   void upload(const _Tp *src, std::size_t count, std::size_t offset,
-              stream_ref s) {
+              stream_ref s,
+              detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "upload");
     upload_range(src, count, offset, s);
   }
   // Copies in.size() elements of in (anything with data() and size(), such
   // as std::span<const T>) from offset on, as above.
   template <class Range, class = decltype(std::declval<const Range &>().data() +
                                           std::declval<const Range &>().size())>
-  void upload(const Range &in, std::size_t offset) {
-    upload(range_data(in), in.size(), offset);
+  void upload(const Range &in, std::size_t offset,
+              detail::call_site where = detail::call_site::here()) {
+    upload(range_data(in), in.size(), offset, where);
   }
   template <class Range, class = decltype(std::declval<const Range &>().data() +
                                           std::declval<const Range &>().size())>
-  void upload(const Range &in, std::size_t offset, stream_ref s) {
+  void upload(const Range &in, std::size_t offset, stream_ref s,
+              detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "upload");
     upload_range(range_data(in), in.size(), offset, s);
   }
 
   // Copies the device array into host, resized to fit.
-  template <class _Ap> void download(std::vector<_Tp, _Ap> &host) const {
+  template <class _Ap>
+  void download(std::vector<_Tp, _Ap> &host,
+                detail::call_site where = detail::call_site::here()) const {
+    detail::check_site site(where, "download");
     host.resize(size_);
     download_range(host.data(), size_, 0, home_stream());
     home_stream().synchronize();
   }
-  std::vector<_Tp> download() const {
+  std::vector<_Tp>
+  download(detail::call_site where = detail::call_site::here()) const {
     std::vector<_Tp> host;
-    download(host);
+    download(host, where);
     return host;
   }
   template <class _Ap>
-  void download(std::vector<_Tp, _Ap> &host, stream_ref s) const {
+  void download(std::vector<_Tp, _Ap> &host, stream_ref s,
+                detail::call_site where = detail::call_site::here()) const {
+    detail::check_site site(where, "download");
     host.resize(size_);
     download_range(host.data(), size_, 0, s);
   }
   // Copies out.size() elements from offset on into out (anything with
   // data() and size(), such as std::span<T>).
-  template <class Range,
-            class = decltype(std::declval<Range &>().data() +
-                             std::declval<Range &>().size())>
-  void download(Range &&out, std::size_t offset) const {
+  template <class Range, class = decltype(std::declval<Range &>().data() +
+                                          std::declval<Range &>().size())>
+  void download(Range &&out, std::size_t offset,
+                detail::call_site where = detail::call_site::here()) const {
+    detail::check_site site(where, "download");
     download_range(out.data(), out.size(), offset, home_stream());
     home_stream().synchronize();
   }
-  template <class Range,
-            class = decltype(std::declval<Range &>().data() +
-                             std::declval<Range &>().size())>
-  void download(Range &&out, std::size_t offset, stream_ref s) const {
+  template <class Range, class = decltype(std::declval<Range &>().data() +
+                                          std::declval<Range &>().size())>
+  void download(Range &&out, std::size_t offset, stream_ref s,
+                detail::call_site where = detail::call_site::here()) const {
+    detail::check_site site(where, "download");
     download_range(out.data(), out.size(), offset, s);
   }
   // Copies count elements from offset on into dst (any host memory); the
   // overload without a stream waits for the copy.
-  void download(_Tp *dst, std::size_t count, std::size_t offset) const {
+  void download(_Tp *dst, std::size_t count, std::size_t offset,
+                detail::call_site where = detail::call_site::here()) const {
+    detail::check_site site(where, "download");
     download_range(dst, count, offset, home_stream());
     home_stream().synchronize();
   }
-  void download(_Tp *dst, std::size_t count, std::size_t offset,
-                stream_ref s) const {
+  void download(_Tp *dst, std::size_t count, std::size_t offset, stream_ref s,
+                detail::call_site where = detail::call_site::here()) const {
+    detail::check_site site(where, "download");
     download_range(dst, count, offset, s);
   }
   // Element i.
-  _Tp get(std::size_t i) const {
+  _Tp get(std::size_t i,
+          detail::call_site where = detail::call_site::here()) const {
+    detail::check_site site(where, "get");
     if (i >= size_)
       throw error("mstage: device_vector::get(" + std::to_string(i) +
                   ") of a device_vector of " + std::to_string(size_) +
@@ -235,8 +272,13 @@ public:
   }
 
   // Sets every element to value.
-  void fill(const _Tp &value) { fill(value, home_stream()); }
-  void fill(const _Tp &value, stream_ref s) {
+  void fill(const _Tp &value,
+            detail::call_site where = detail::call_site::here()) {
+    fill(value, home_stream(), where);
+  }
+  void fill(const _Tp &value, stream_ref s,
+            detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "fill");
     use_on(s);
     detail::check(
         mstage_rt_fill_async(data_, &value, sizeof(_Tp), size_, s.get()));
@@ -245,18 +287,24 @@ public:
   // Copies other's elements into this one, on the device; sizes must match.
   // other may be another device's: the copy is then a peer copy, enqueued
   // on this vector's stream after other's earlier work.
-  void copy_from(const device_vector &other) {
+  void copy_from(const device_vector &other,
+                 detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "copy_from");
     check_size(other.size_, "copy_from");
     copy_from(other, 0, size_, 0);
   }
-  void copy_from(const device_vector &other, stream_ref s) {
+  void copy_from(const device_vector &other, stream_ref s,
+                 detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "copy_from");
     check_size(other.size_, "copy_from");
     copy_range(other, 0, size_, 0, s);
   }
   // Copies count elements of other, from element from on, into this one
   // from element to on; other may be another device's, as above.
   void copy_from(const device_vector &other, std::size_t from,
-                 std::size_t count, std::size_t to) {
+                 std::size_t count, std::size_t to,
+                 detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "copy_from");
     stream_ref s = home_stream();
     // Every copy, not only the first on s: other's home stream may have
     // written it since.
@@ -266,13 +314,17 @@ public:
     copy_range(other, from, count, to, s);
   }
   void copy_from(const device_vector &other, std::size_t from,
-                 std::size_t count, std::size_t to, stream_ref s) {
+                 std::size_t count, std::size_t to, stream_ref s,
+                 detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "copy_from");
     copy_range(other, from, count, to, s);
   }
 
   // n elements: the first min(n, size()) keep their values, the others are
   // not initialized.
-  void resize(std::size_t n) {
+  void resize(std::size_t n,
+              detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "resize");
     if (n == size_)
       return;
     device_vector next(n, home_stream());

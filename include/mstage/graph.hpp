@@ -3,6 +3,7 @@
 #define MSTAGE_GRAPH_HPP
 
 #include "mstage/abi.h"
+#include "mstage/check_site.hpp"
 #include "mstage/error.hpp"
 #include "mstage/stream.hpp"
 
@@ -27,7 +28,9 @@ public:
   ~graph() { mstage_rt_graph_destroy(g_); }
 
   // Enqueues a replay on s and returns.
-  void launch(stream_ref s = current_stream()) const {
+  void launch(stream_ref s = current_stream(),
+              detail::call_site where = detail::call_site::here()) const {
+    detail::check_site site(where, "graph launch");
     if (!g_)
       throw error("mstage: graph::launch on an empty graph");
     detail::check(mstage_rt_graph_launch(g_, s.get()));

@@ -240,6 +240,9 @@ template <class Arg, class = void> struct argument {
 
   argument(const value_type &v, stream_ref) : value(v) {}
   const device_type &device() const { return value; }
+  // MSTAGE_CHECK=streams: the memory the launch reads and writes (a
+  // std::vector's copies are checked as copies).
+  void check_use() const {}
   // What the kernel would get, for prepare(): nothing is copied anywhere.
   static device_type preview(const value_type &v) { return v; }
   void finish() const {}
@@ -286,6 +289,7 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
     return device_type(const_cast<element *>(v.data()), v.size());
   }
   const device_type &device() const { return view; }
+  void check_use() const {}
   // The copy comes back once, by v's first argument, if any of v's
   // arguments is non-const.
   void finish() const {
@@ -343,6 +347,7 @@ struct argument<Arg, std::enable_if_t<is_std_vector_bool<std::remove_cv_t<
   static device_type preview(Arg &);
   static constexpr bool checkable = false;
   const device_type &device() const;
+  void check_use() const;
   void finish() const;
   void snapshot();
   const device_type &cpu_device() const;
@@ -369,6 +374,10 @@ struct argument<Arg, std::enable_if_t<is_device_vector<std::remove_cv_t<
   }
   static device_type preview(Arg &v) { return device_type(v.data(), v.size()); }
   const device_type &device() const { return view; }
+  void check_use() const {
+    mstage_rt_check_use(view.data(), view.size() * sizeof(element),
+                        !std::is_const_v<std::remove_reference_t<Arg>>);
+  }
   void finish() const {}
 
   static constexpr bool checkable = true;
@@ -415,6 +424,9 @@ struct argument<Arg, std::enable_if_t<is_managed_vector<std::remove_cv_t<
     return device_type(const_cast<element *>(v.data()), v.size());
   }
   const device_type &device() const { return view; }
+  void check_use() const {
+    mstage_rt_check_use(view.data(), view.size() * sizeof(element), !read_only);
+  }
   void finish() const {}
 
   // The check waits for the launch's stream, so the host may read it.
@@ -454,8 +466,12 @@ template <class _Fp> class Kernel {
 #endif
 
 public:
-  Kernel(_Fp f, dim3 grid, dim3 block, std::size_t shared_bytes)
-      : f_(f), grid_(grid), block_(block), shared_bytes_(shared_bytes) {
+  // where: the call that made it, which MSTAGE_CHECK=streams names for its
+  // launches (on() names its own call).
+  Kernel(_Fp f, dim3 grid, dim3 block, std::size_t shared_bytes,
+         detail::call_site where = detail::call_site::here())
+      : f_(f), grid_(grid), block_(block), shared_bytes_(shared_bytes),
+        where_(where) {
     if (shared_bytes > std::numeric_limits<uint32_t>::max())
       throw error("mstage: shared memory size " + std::to_string(shared_bytes) +
                   " does not fit in 32 bits");
@@ -473,6 +489,9 @@ public:
           entry<typename detail::argument<Args &&>::device_type...>(), stream_,
           stream_id_));
     // One per argument at most: the host objects passed more than once.
+    detail::check_site site(
+        where_, "kernel",
+        entry<typename detail::argument<Args &&>::device_type...>());
     detail::launch_args::shared objects[sizeof...(Args) + 1];
     detail::launch_args shared_args(s, objects);
     launch_with(s, invoke, detail::argument<Args &&>(args, shared_args)...);
@@ -488,8 +507,10 @@ public:
   }
 
   // This kernel, launched on s. The stream must outlive the launches.
-  Kernel on(stream_ref s) const {
+  Kernel on(stream_ref s,
+            detail::call_site where = detail::call_site::here()) const {
     Kernel k = *this;
+    k.where_ = where;
     k.stream_ = s.get();
     k.stream_id_ = s.get() ? s.id() : 0;
     return k;
@@ -573,6 +594,8 @@ private:
       s.synchronize();
       (args.snapshot(), ...);
     }
+    if (detail::streams_checked())
+      (args.check_use(), ...);
     detail::check(mstage_rt_launch(key, invoke, params, sizes,
                                    1 + sizeof...(_Ap), &config, s.get()));
     (args.finish(), ...);
@@ -611,12 +634,14 @@ private:
   bool check_on_cpu_ = true;
   mstage_stream *stream_ = nullptr; // null: the current stream at launch
   std::uint64_t stream_id_ = 0;     // stream_'s when bound
+  detail::call_site where_;
 };
 
 // kernel(lambda, grid, block[, shared_bytes]): grid counts blocks and block
 // counts threads per block, as in CUDA.
 template <class _Fp>
-Kernel<_Fp> kernel(_Fp f, dim3 grid, dim3 block, std::size_t shared_bytes = 0) {
+Kernel<_Fp> kernel(_Fp f, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
+                   detail::call_site where = detail::call_site::here()) {
   // A function's address is a host address, which no launch can call.
   static_assert(!std::is_pointer_v<_Fp> ||
                     !std::is_function_v<std::remove_pointer_t<_Fp>>,
@@ -627,7 +652,7 @@ Kernel<_Fp> kernel(_Fp f, dim3 grid, dim3 block, std::size_t shared_bytes = 0) {
   static_assert(!std::is_member_pointer_v<_Fp>,
                 "mstage: kernel() takes a lambda or a function object, not a "
                 "pointer to member");
-  return Kernel<_Fp>(f, grid, block, shared_bytes);
+  return Kernel<_Fp>(f, grid, block, shared_bytes, where);
 }
 
 // Waits until every specialization queued for compiling in the background

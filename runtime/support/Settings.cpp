@@ -153,9 +153,11 @@ CheckSettings readCheckSettings() {
       S.Cpu = true;
     else if (Part == "stage")
       S.Stage = true;
+    else if (Part == "streams")
+      S.Streams = true;
     else if (Part != "off" && Part != "0" && !Part.empty())
       S.Error = "MSTAGE_CHECK='" + Mode.str() +
-                "' is not a list of cpu and stage, or off";
+                "' is not a list of cpu, stage and streams, or off";
   }
   if (StringRef R = envText("MSTAGE_CHECK_RTOL"); !R.empty()) {
     if (R.trim().getAsDouble(S.Rtol) || !(S.Rtol >= 0))
@@ -168,6 +170,18 @@ CheckSettings readCheckSettings() {
   if (S.Stage && S.Error.empty())
     warn("MSTAGE_CHECK=stage: on the CPU back end, every stage() is "
          "compared with the value folded for its launch");
+  if (StringRef O = envText("MSTAGE_STREAM_ORDER").trim(); !O.empty()) {
+    if (O == "auto")
+      S.StreamOrder = true;
+    else if (O != "off" && O != "0")
+      S.Error = "MSTAGE_STREAM_ORDER='" + O.str() + "' is not auto or off";
+  }
+  if (S.StreamOrder && S.Error.empty())
+    warn("MSTAGE_STREAM_ORDER=auto: a use of memory that another stream's "
+         "work may still use waits for that work");
+  if (S.Streams && S.Error.empty())
+    warn("MSTAGE_CHECK=streams: each use of a device, managed or pinned "
+         "allocation is checked against the other streams' uses");
   return S;
 }
 

@@ -162,11 +162,17 @@ bool cpuFibersAlwaysSetting();
 // MSTAGE_CHECK is a comma-separated list: "cpu" runs each GPU launch again on
 // the CPU back end and compares the outputs (CpuCheck.cpp); "stage" compares
 // every execution of a stage() site on the CPU back end with the value that
-// was folded (backends/cpu/StageCheck.h); "off" or empty checks nothing.
+// was folded (backends/cpu/StageCheck.h); "streams" reports uses of memory
+// that no event or synchronization orders after a conflicting use on
+// another stream (core/StreamCheck.h); "off" or empty checks nothing.
 // Each check that is on is announced once on stderr.
 struct CheckSettings {
-  bool Cpu = false;   // MSTAGE_CHECK=cpu
-  bool Stage = false; // MSTAGE_CHECK=stage
+  bool Cpu = false;     // MSTAGE_CHECK=cpu
+  bool Stage = false;   // MSTAGE_CHECK=stage
+  bool Streams = false; // MSTAGE_CHECK=streams
+  // MSTAGE_STREAM_ORDER=auto: each use the streams check would report makes
+  // its stream wait for the other's work instead (no report).
+  bool StreamOrder = false;
   double Rtol = 1e-5; // MSTAGE_CHECK_RTOL
   std::string Error;  // a bad setting: every launch fails
 };

@@ -95,5 +95,5 @@ int main() {
 // LOOSE: floats: element 2 of 3: first run 3, second run 3.0999999
 // LOOSE-NOT: error
 
-// BAD: error: mstage: MSTAGE_CHECK='gpu' is not a list of cpu and stage, or off
+// BAD: error: mstage: MSTAGE_CHECK='gpu' is not a list of cpu, stage and streams, or off
 // BAD-RTOL: error: mstage: MSTAGE_CHECK_RTOL='tight' is not a relative tolerance such as 1e-5

@@ -18,6 +18,9 @@
 #               specialization, where the other modes run a kernel's
 #               ahead-of-time generic code until it is compiled; both must
 #               pass their checks, so the two codes give the same results
+#   streamcheck with MSTAGE_CHECK=streams: fails on any "mstage: stream
+#               check:" line (a use of memory that no event or
+#               synchronization orders after another stream's)
 # all with CUDA_CACHE_DISABLE=1. A run passes when the program exits 0 and
 # says PASS: a test program prints a line "PASS <name>..."; an example prints
 # the word PASS and not the word FAIL. A sanitizer run must also end with a
@@ -34,6 +37,8 @@
 #   RUN_TIMEOUT      seconds one run may take (default 300)
 #   SUITE_BUDGET     seconds for the whole suite (default 540); runs that
 #                    would start later are not run and count as failed
+#   MODES            the modes to run (default: all, in the order above),
+#                    e.g. MODES=streamcheck
 #   SANITIZER_QUICK  1: sanitizer runs get MSTAGE_SUITE_QUICK=1,
 #                    with which large programs use smaller sizes; 0 (default): full sizes
 #                    for memcheck (racecheck always runs the quick sizes)
@@ -60,6 +65,7 @@ SUITE_BUDGET=${SUITE_BUDGET:-540}
 SANITIZER_QUICK=${SANITIZER_QUICK:-0}
 ARCHIVE=${ARCHIVE:-.gpu-pack/mstage-gpu.tar.xz}
 OUT=${OUT:-.gpu-pack/out}
+MODES=${MODES:-plain memcheck racecheck cpucheck jitsync streamcheck}
 
 suite_start=$SECONDS
 mkdir -p "$OUT"
@@ -215,6 +221,9 @@ judge() { # program mode status output-file
       grep -q "ERROR SUMMARY: 0 errors" "$output" || reasons+=(racecheck)
     fi
     ;;
+  streamcheck)
+    grep -q "^mstage: stream check:" "$output" && reasons+=(streamcheck)
+    ;;
   esac
   ((status == 0)) || reasons+=("exit $status")
   if ((${#reasons[@]} == 0)); then
@@ -242,6 +251,8 @@ run_one() { # program mode
     envs=(MSTAGE_CHECK=cpu,stage)
   elif [[ $mode == jitsync ]]; then
     envs=(MSTAGE_JIT=sync)
+  elif [[ $mode == streamcheck ]]; then
+    envs=(MSTAGE_CHECK=streams)
   elif [[ $mode != plain ]]; then
     if [[ -z $sanitizer ]]; then
       say "-- $program $mode: compute-sanitizer not found"
@@ -303,12 +314,18 @@ if ((gpus < 2)); then
   programs=("${kept[@]}")
 fi
 
+wants() { # mode
+  listed "$1" $MODES
+}
+
 say ""
-say "== runs"
+say "== runs (modes: $MODES)"
 for program in "${programs[@]}"; do
+  wants plain || break
   run_one "$program" plain
 done
 for program in "${programs[@]}"; do
+  wants memcheck || break
   listed "${program##*/}" "${NO_MEMCHECK_PROGRAMS[@]}" && continue
   # One property program under memcheck is enough: they differ only in
   # their random kernels, and the suite's time is limited.
@@ -316,17 +333,24 @@ for program in "${programs[@]}"; do
   run_one "$program" memcheck
 done
 for program in "${programs[@]}"; do
+  wants racecheck || break
   if listed "${program##*/}" "${RACECHECK_PROGRAMS[@]}"; then
     run_one "$program" racecheck
   fi
 done
 for program in "${programs[@]}"; do
+  wants cpucheck || break
   run_one "$program" cpucheck
 done
 for program in "${programs[@]}"; do
   # zero_wait checks the generic code's first launches: not a sync program.
+  wants jitsync || break
   [[ ${program##*/} == zero_wait ]] && continue
   run_one "$program" jitsync
+done
+for program in "${programs[@]}"; do
+  wants streamcheck || break
+  run_one "$program" streamcheck
 done
 
 finish

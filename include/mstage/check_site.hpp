@@ -1,0 +1,49 @@
+// Where an operation comes from, for MSTAGE_CHECK=streams's reports.
+#ifndef MSTAGE_CHECK_SITE_HPP
+#define MSTAGE_CHECK_SITE_HPP
+
+#include "mstage/abi.h"
+
+namespace mstage::detail {
+
+// A call's file and line: as a defaulted last parameter, the caller's
+// (std::source_location's job, which C++17 lacks).
+struct call_site {
+  const char *file;
+  unsigned line;
+  static constexpr call_site here(const char *file = __builtin_FILE(),
+                                  unsigned line = __builtin_LINE()) {
+    return {file, line};
+  }
+};
+
+// Whether MSTAGE_CHECK=streams is on: a load and a predictable branch when
+// it is off.
+inline bool streams_checked() {
+  int on = __atomic_load_n(&mstage_rt_streams_checked, __ATOMIC_RELAXED);
+  return __builtin_expect(on != 0, 0) &&
+         (on > 0 || mstage_rt_check_streams() != 0);
+}
+
+// Names the operations of its scope by the user's call: the outermost
+// call of the API names them (upload() calling upload() stays the user's).
+class check_site {
+public:
+  check_site(call_site where, const char *what, const void *kernel = nullptr) {
+    if (streams_checked())
+      set_ = mstage_rt_check_site(where.file, where.line, what, kernel) != 0;
+  }
+  ~check_site() {
+    if (set_)
+      mstage_rt_check_site_end();
+  }
+  check_site(const check_site &) = delete;
+  check_site &operator=(const check_site &) = delete;
+
+private:
+  bool set_ = false;
+};
+
+} // namespace mstage::detail
+
+#endif
