@@ -2,7 +2,7 @@
 #include "launch/EvaluateStaged.h"
 #include "backends/cpu/StageCheck.h"
 #include "inspect/TraceEvents.h"
-#include "launch/Elapsed.h"
+#include "support/Elapsed.h"
 
 #include <cassert>
 
