@@ -1,6 +1,6 @@
 //===- CompileAhead.cpp - A launch's specialization, made before it -------===//
 #include "launch/CompileAhead.h"
-#include "backends/cpu/StageCheck.h"
+#include "core/KernelRegistry.h"
 #include "core/LaunchFactsOf.h"
 #include "core/Stream.h"
 #include "inspect/TraceEvents.h"

@@ -1,6 +1,6 @@
 //===- EvaluateStaged.cpp - A launch's staged values ----------------------===//
 #include "launch/EvaluateStaged.h"
-#include "backends/cpu/StageCheck.h"
+#include "core/KernelRegistry.h"
 #include "inspect/TraceEvents.h"
 #include "support/Elapsed.h"
 
