@@ -182,11 +182,14 @@ std::string siteLocation(const KernelBlob &Blob, uint32_t I) {
          std::to_string(S.Column);
 }
 
-std::string evaluatorGaveUp(const KernelBlob &Blob, uint32_t I) {
-  return "the host evaluator of the stage() at " + siteLocation(Blob, I) +
-         " gave up after 2^32 loop iterations without reaching the site, so "
-         "its value for this launch is unknown; move the stage() out of the "
-         "loops around it";
+llvm::Error evaluatorGaveUp(const RegisteredKernel &K, uint32_t I) {
+  return withKernel(
+      failure("the host evaluator of the stage() at " +
+              siteLocation(K.Blob, I) +
+              " gave up after 2^32 loop iterations without reaching the site, "
+              "so its value for this launch is unknown; move the stage() out "
+              "of the loops around it"),
+      K);
 }
 
 } // namespace mstage::rt

@@ -79,8 +79,7 @@ llvm::Error mstage::rt::launchOnCpuStageChecked(
   // The values a GPU launch would fold, from the same evaluators.
   StagedLaunch Staged(K, Params, Config);
   if (Staged.GaveUp >= 0)
-    return withKernel(failure(evaluatorGaveUp(K.Blob, uint32_t(Staged.GaveUp))),
-                      K);
+    return evaluatorGaveUp(K, uint32_t(Staged.GaveUp));
   StageCheckContext C;
   C.K = &K;
   C.Folded = Staged.Values;
