@@ -329,6 +329,22 @@ TEST(DeviceLinkBlob, ReadsWhatItWritesAndRefusesDamage) {
   EXPECT_EQ(llvm::toString(Wrong.takeError()),
             "corrupt mstage device link data: bad magic");
   EXPECT_EQ(failureOf(B), "corrupt mstage kernel blob: bad magic");
+  // The prefix's checks, as the other formats' (formats/BinaryFormat.h).
+  auto Damaged = [&](size_t At, uint64_t V, unsigned Bytes) {
+    std::string D = B;
+    putLE(D, At, V, Bytes);
+    llvm::Expected<DeviceLinkBlob> R = readDeviceLinkBlob(
+        reinterpret_cast<const uint8_t *>(D.data()), D.size());
+    return R ? std::string("(accepted)") : llvm::toString(R.takeError());
+  };
+  const std::string P = "corrupt mstage device link data: ";
+  EXPECT_EQ(Damaged(VersionAt, 7, 4),
+            P + "version 7, this tool reads version 1; rebuild with this "
+                "mstage++");
+  EXPECT_EQ(Damaged(HeaderSizeAt, 80, 4), P + "header size 80, expected 72");
+  EXPECT_EQ(Damaged(TotalSizeAt, 71, 8), P + "size 71 out of range (72 to " +
+                                             std::to_string(B.size()) +
+                                             " bytes)");
   for (size_t N = 0; N < B.size(); ++N) {
     std::string Short = B.substr(0, N);
     llvm::Expected<DeviceLinkBlob> R = readDeviceLinkBlob(
