@@ -123,18 +123,7 @@ Expected<AotImage> readAotImage(const uint8_t *Data, size_t MaxSize) {
 }
 
 Expected<std::vector<AotImage>> readAotSection(ArrayRef<uint8_t> Section) {
-  std::vector<AotImage> Out;
-  if (Error E = scanSection(Section, AotImageSection, AotImageAlign,
-                            [&](ArrayRef<uint8_t> Rest) -> Error {
-                              Expected<AotImage> I =
-                                  readAotImage(Rest.data(), Rest.size());
-                              if (!I)
-                                return I.takeError();
-                              Out.push_back(std::move(*I));
-                              return Error::success();
-                            }))
-    return std::move(E);
-  return Out;
+  return readSection(Section, AotImageSection, AotImageAlign, readAotImage);
 }
 
 unsigned archNumber(StringRef Arch) {

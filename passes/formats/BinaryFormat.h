@@ -21,6 +21,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace mstage {
 
@@ -69,6 +70,14 @@ inline bool fits(uint64_t Off, uint64_t Size, uint64_t Total) {
   return Off <= Total && Size <= Total - Off;
 }
 
+// Record I of a table of Ts at Off, which the reader checked fits.
+template <class T> T recordAt(const uint8_t *Data, uint64_t Off, uint64_t I) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  T R;
+  std::memcpy(&R, Data + Off + I * sizeof(T), sizeof(T));
+  return R;
+}
+
 // The NUL-terminated string at Off of a blob of Total bytes.
 llvm::Expected<std::string> readString(const BinaryFormat &F,
                                        const uint8_t *Data, uint64_t Total,
@@ -81,6 +90,27 @@ llvm::Error
 scanSection(llvm::ArrayRef<uint8_t> Section, llvm::StringRef SectionName,
             unsigned Align,
             llvm::function_ref<llvm::Error(llvm::ArrayRef<uint8_t>)> Read);
+
+// Every blob of a linked section, each read by ReadOne(Data, MaxSize).
+template <class T>
+llvm::Expected<std::vector<T>>
+readSection(llvm::ArrayRef<uint8_t> Section, llvm::StringRef SectionName,
+            unsigned Align,
+            llvm::Expected<T> (*ReadOne)(const uint8_t *, size_t)) {
+  std::vector<T> Out;
+  if (llvm::Error E =
+          scanSection(Section, SectionName, Align,
+                      [&](llvm::ArrayRef<uint8_t> Rest) -> llvm::Error {
+                        llvm::Expected<T> One =
+                            ReadOne(Rest.data(), Rest.size());
+                        if (!One)
+                          return One.takeError();
+                        Out.push_back(std::move(*One));
+                        return llvm::Error::success();
+                      }))
+    return std::move(E);
+  return Out;
+}
 
 // The strings of a blob being written: offsets into Strings, which the
 // writer places after its tables.

@@ -98,6 +98,14 @@ namespace {
 
 Error bad(const Twine &Why) { return corrupt(BlobFormat, Why); }
 
+// The bitcode at Off, which fits the blob; false when it does not match
+// Hash. The bitcode reader trusts its input: damage must be caught here.
+bool bitcodeAt(const uint8_t *Data, uint64_t Off, uint64_t Size, uint64_t Hash,
+               StringRef &Bitcode) {
+  Bitcode = StringRef(reinterpret_cast<const char *>(Data + Off), Size);
+  return hashBitcode(Bitcode) == Hash;
+}
+
 bool isKnownKind(uint32_t Kind) {
   return Kind <= static_cast<uint32_t>(StageKind::Bool);
 }
@@ -139,9 +147,7 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
   B.NumParams = H.NumParams;
   B.BitcodeHash = H.BitcodeHash;
   for (uint32_t I = 0; I < H.NumStageSites; ++I) {
-    SiteRecord R;
-    std::memcpy(&R, Data + H.StageSitesOffset + I * sizeof(SiteRecord),
-                sizeof(R));
+    auto R = recordAt<SiteRecord>(Data, H.StageSitesOffset, I);
     if (!isKnownKind(R.Kind) || R.Size > MaxStageValueSize || R.Align == 0 ||
         !isPowerOf2_32(R.Align) || R.Align > KernelBlobMaxAlign)
       return bad("stage site " + Twine(I) + " has kind " + Twine(R.Kind) +
@@ -175,28 +181,16 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
     return bad("the pointer slots of '" + B.Name +
                "' are out of order or "
                "name a parameter the kernel does not have");
-  B.Bitcode = StringRef(reinterpret_cast<const char *>(Data + H.BitcodeOffset),
-                        H.BitcodeSize);
-  // The bitcode reader trusts its input: damage must be caught here.
-  if (hashBitcode(B.Bitcode) != H.BitcodeHash)
+  if (!bitcodeAt(Data, H.BitcodeOffset, H.BitcodeSize, H.BitcodeHash,
+                 B.Bitcode))
     return bad("the bitcode of '" + B.Name +
                "' does not match its hash; rebuild the file");
   return B;
 }
 
 Expected<std::vector<KernelBlob>> readKernelSection(ArrayRef<uint8_t> Section) {
-  std::vector<KernelBlob> Blobs;
-  if (Error E = scanSection(Section, KernelBlobSection, KernelBlobAlign,
-                            [&](ArrayRef<uint8_t> Rest) -> Error {
-                              Expected<KernelBlob> Blob =
-                                  readKernelBlob(Rest.data(), Rest.size());
-                              if (!Blob)
-                                return Blob.takeError();
-                              Blobs.push_back(std::move(*Blob));
-                              return Error::success();
-                            }))
-    return std::move(E);
-  return Blobs;
+  return readSection(Section, KernelBlobSection, KernelBlobAlign,
+                     readKernelBlob);
 }
 
 //===----------------------------------------------------------------------===//
@@ -313,9 +307,7 @@ Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
   if (Error E = Str(H.SourceOffset, B.Source))
     return std::move(E);
   for (uint32_t I = 0; I < H.NumExports; ++I) {
-    ExportRecord R;
-    std::memcpy(&R, Data + H.ExportsOffset + I * sizeof(ExportRecord),
-                sizeof(R));
+    auto R = recordAt<ExportRecord>(Data, H.ExportsOffset, I);
     DeviceExport &E = B.Exports.emplace_back();
     E.Hash = R.Hash;
     if (Error Err = Str(R.NameOffset, E.Name))
@@ -324,9 +316,7 @@ Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
       return std::move(Err);
   }
   for (uint32_t I = 0; I < H.NumImports; ++I) {
-    ImportRecord R;
-    std::memcpy(&R, Data + H.ImportsOffset + I * sizeof(ImportRecord),
-                sizeof(R));
+    auto R = recordAt<ImportRecord>(Data, H.ImportsOffset, I);
     DeviceImport &Imp = B.Imports.emplace_back();
     Imp.FromExport = R.FromExport != 0;
     for (auto [Off, Field] : {std::pair{R.RequesterOffset, &Imp.Requester},
@@ -337,9 +327,8 @@ Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
         return std::move(Err);
   }
   B.BitcodeHash = H.BitcodeHash;
-  B.Bitcode = StringRef(reinterpret_cast<const char *>(Data + H.BitcodeOffset),
-                        H.BitcodeSize);
-  if (hashBitcode(B.Bitcode) != H.BitcodeHash)
+  if (!bitcodeAt(Data, H.BitcodeOffset, H.BitcodeSize, H.BitcodeHash,
+                 B.Bitcode))
     return badLink("the exported bitcode of " + B.Source +
                    " does not match its hash; rebuild the file");
   return B;
