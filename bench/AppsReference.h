@@ -74,12 +74,6 @@ inline double relDiff(double Got, double Ref, double Scale) {
   return Den > 0 ? std::fabs(Got - Ref) / Den : std::fabs(Got - Ref);
 }
 
-inline std::string decimal(double V) {
-  char B[32];
-  std::snprintf(B, sizeof B, "%.9e", V);
-  return B;
-}
-
 // ---- walk ----------------------------------------------------------------
 
 constexpr std::size_t kWalkNx = 256; // points across; Ny = Nx / 2

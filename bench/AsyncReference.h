@@ -6,6 +6,8 @@
 #ifndef MSTAGE_BENCH_ASYNCREFERENCE_H
 #define MSTAGE_BENCH_ASYNCREFERENCE_H
 
+#include "Checksum.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -93,16 +95,7 @@ inline float heatReference(std::size_t N, int Steps, std::vector<float> &U) {
 
 // FNV-1a over the bits of the field: equal fields, equal checksums.
 inline std::uint64_t fieldChecksum(const float *U, std::size_t N) {
-  std::uint64_t H = 14695981039346656037ull;
-  for (std::size_t I = 0; I < N; ++I) {
-    std::uint32_t Bits;
-    std::memcpy(&Bits, &U[I], sizeof Bits);
-    for (int B = 0; B < 4; ++B) {
-      H ^= (Bits >> (8 * B)) & 0xffu;
-      H *= 1099511628211ull;
-    }
-  }
-  return H;
+  return ports::fnv1a(U, N * sizeof(float));
 }
 
 // Index of the first element where the two fields' bits differ, or -1.

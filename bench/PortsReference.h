@@ -18,6 +18,8 @@
 #ifndef MSTAGE_BENCH_PORTSREFERENCE_H
 #define MSTAGE_BENCH_PORTSREFERENCE_H
 
+#include "Checksum.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -70,30 +72,6 @@ inline std::uint32_t mix(std::uint64_t I) {
   Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ull;
   Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebull;
   return std::uint32_t((Z ^ (Z >> 31)) >> 32);
-}
-
-// FNV-1a over bytes: equal results, equal checksums.
-inline std::uint64_t fnv1a(const void *Data, std::size_t Bytes) {
-  const unsigned char *P = static_cast<const unsigned char *>(Data);
-  std::uint64_t H = 0xcbf29ce484222325ull;
-  for (std::size_t I = 0; I < Bytes; ++I)
-    H = (H ^ P[I]) * 0x100000001b3ull;
-  return H;
-}
-
-// The stderr line that bench/report.py compares between nvcc and mstage:
-// checksum,BENCHMARK,SIDE,N,VALUE. VALUE is a hex FNV-1a where the result
-// is exact, a decimal sum where floating-point contraction may differ.
-inline void printChecksum(const char *Bench, const char *Side, std::size_t N,
-                          const std::string &Value) {
-  std::fprintf(stderr, "checksum,%s,%s,%zu,%s\n", Bench, Side, N,
-               Value.c_str());
-}
-
-inline std::string hex(std::uint64_t H) {
-  char B[20];
-  std::snprintf(B, sizeof B, "%016llx", (unsigned long long)H);
-  return B;
 }
 
 inline double median(std::vector<double> Ms) {
@@ -205,15 +183,6 @@ inline void hotspotCheck(std::size_t N, const std::vector<float> &Temp0,
          std::to_string(Wrong) + " cells differ from the CPU, first at " +
          std::to_string(First) + ": " + std::to_string(Got[First]) +
          ", expected " + std::to_string(A[First]));
-}
-
-inline std::string hotspotChecksum(const std::vector<float> &T) {
-  double S = 0;
-  for (float V : T)
-    S += V;
-  char B[40];
-  std::snprintf(B, sizeof B, "%.10e", S);
-  return B;
 }
 
 // ---- transpose -----------------------------------------------------------

@@ -13,6 +13,7 @@
 #ifndef MSTAGE_BENCH_STENCILREFERENCE_H
 #define MSTAGE_BENCH_STENCILREFERENCE_H
 
+#include "Checksum.h"
 #include "StencilKernels.h"
 
 #include <cmath>
@@ -121,15 +122,10 @@ inline void checkLaunch(int K, int N, const std::vector<float> &U,
   }
 }
 
-// The sum of a final field, for checksums.csv (contraction may differ, so
-// a decimal, not a hash).
+// The checksum of a final field: its sum (contraction may differ, so a
+// decimal, not a hash).
 inline std::string checksum(const std::vector<float> &F) {
-  double Sum = 0;
-  for (float X : F)
-    Sum += X;
-  char B[32];
-  std::snprintf(B, sizeof B, "%.6e", Sum);
-  return B;
+  return ports::sumChecksum(F, 6);
 }
 
 } // namespace stencil

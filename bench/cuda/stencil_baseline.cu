@@ -105,8 +105,8 @@ void run(const stencil::Options &O) {
   CUDA_CHECK(cudaDeviceSynchronize());
   std::printf("jit-cold,nvcc,stencil-run-%d-%d,%.3f\n", O.N, O.Steps,
               msSince(T0));
-  std::fprintf(stderr, "checksum,stencil,nvcc,%d,%s\n", O.N,
-               stencil::checksum(download(Fine.Buf[Fine.Cur], O.N)).c_str());
+  ports::printChecksum("stencil", "nvcc", size_t(O.N),
+                       stencil::checksum(download(Fine.Buf[Fine.Cur], O.N)));
   std::fprintf(stderr, "PASS stencil run (nvcc)\n");
 }
 

@@ -1,5 +1,6 @@
 //===- AotImage.cpp - A unit's ahead-of-time generic kernel code ----------===//
 #include "formats/AotImage.h"
+#include "formats/BinaryFormat.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -15,10 +16,7 @@ namespace {
 
 // Header layout: all fields little-endian, offsets relative to the image.
 struct Header {
-  char Magic[8];
-  uint32_t Version;
-  uint32_t HeaderSize;
-  uint64_t TotalSize;
+  BinaryPrefix Prefix;
   uint32_t Kind;
   uint32_t NumKernels;
   char Arch[16]; // NUL-terminated
@@ -31,14 +29,10 @@ struct Header {
 };
 static_assert(sizeof(Header) == 96, "the ahead-of-time image header changed");
 
-Error bad(const Twine &Why) {
-  return createStringError(inconvertibleErrorCode(),
-                           "corrupt mstage ahead-of-time image: " + Why);
-}
+constexpr BinaryFormat AotFormat = {AotImageMagic, AotImageVersion,
+                                    sizeof(Header), "ahead-of-time image"};
 
-bool fits(uint64_t Off, uint64_t Size, uint64_t Total) {
-  return Off <= Total && Size <= Total - Off;
-}
+Error bad(const Twine &Why) { return corrupt(AotFormat, Why); }
 
 } // namespace
 
@@ -73,10 +67,7 @@ std::string writeAotImage(const AotImage &Image) {
 
   Header H;
   std::memset(&H, 0, sizeof(H));
-  std::memcpy(H.Magic, AotImageMagic, sizeof(H.Magic));
-  H.Version = AotImageVersion;
-  H.HeaderSize = sizeof(Header);
-  H.TotalSize = Total;
+  H.Prefix = makePrefix(AotFormat, Total);
   H.Kind = static_cast<uint32_t>(Image.Kind);
   H.NumKernels = Image.Kernels.size();
   assert(Image.Arch.size() < sizeof(H.Arch) &&
@@ -90,35 +81,23 @@ std::string writeAotImage(const AotImage &Image) {
   H.PayloadHash = xxh3_64bits(Image.Payload);
 
   std::string Out(Total, '\0');
-  std::memcpy(&Out[0], &H, sizeof(H));
-  std::memcpy(&Out[NamesOff], Names.data(), Names.size());
-  if (!Image.Payload.empty())
-    std::memcpy(&Out[PayloadOff], Image.Payload.data(), Image.Payload.size());
+  place(Out, 0, &H, sizeof(H));
+  place(Out, NamesOff, Names.data(), Names.size());
+  place(Out, PayloadOff, Image.Payload.data(), Image.Payload.size());
   return Out;
 }
 
 Expected<AotImage> readAotImage(const uint8_t *Data, size_t MaxSize) {
-  if (MaxSize < sizeof(Header) ||
-      std::memcmp(Data, AotImageMagic, sizeof(AotImageMagic)) != 0)
-    return bad("bad magic");
   Header H;
-  std::memcpy(&H, Data, sizeof(H));
-  if (H.Version != AotImageVersion)
-    return bad("version " + Twine(H.Version) + ", this tool reads version " +
-               Twine(AotImageVersion) + "; rebuild with this mstage++");
-  if (H.HeaderSize != sizeof(Header))
-    return bad("header size " + Twine(H.HeaderSize));
-  if (H.TotalSize < sizeof(Header) || H.TotalSize > MaxSize)
-    return bad("size " + Twine(H.TotalSize) + " out of range (" +
-               Twine(sizeof(Header)) + " to " + Twine(uint64_t(MaxSize)) +
-               " bytes)");
+  if (Error E = readHeader(AotFormat, Data, MaxSize, H))
+    return std::move(E);
   if (H.Kind > static_cast<uint32_t>(AotKind::Cubin))
     return bad("unknown kind " + Twine(H.Kind));
   if (H.Arch[sizeof(H.Arch) - 1] != '\0' ||
       !StringRef(H.Arch).starts_with("sm_"))
     return bad("bad architecture");
-  if (!fits(H.NamesOffset, H.NamesSize, H.TotalSize) ||
-      !fits(H.PayloadOffset, H.PayloadSize, H.TotalSize))
+  if (!fits(H.NamesOffset, H.NamesSize, H.Prefix.TotalSize) ||
+      !fits(H.PayloadOffset, H.PayloadSize, H.Prefix.TotalSize))
     return bad("names or payload out of range");
   AotImage I;
   I.Kind = static_cast<AotKind>(H.Kind);
@@ -144,27 +123,7 @@ Expected<AotImage> readAotImage(const uint8_t *Data, size_t MaxSize) {
 }
 
 Expected<std::vector<AotImage>> readAotSection(ArrayRef<uint8_t> Section) {
-  std::vector<AotImage> Out;
-  size_t Off = 0;
-  while (Off < Section.size()) {
-    if (Section[Off] == 0) { // padding between objects
-      Off = alignTo(Off + 1, AotImageAlign);
-      continue;
-    }
-    auto I = readAotImage(Section.data() + Off, Section.size() - Off);
-    if (!I)
-      return createStringError(inconvertibleErrorCode(),
-                               "at offset " + Twine(Off) + ": " +
-                                   toString(I.takeError()));
-    Header H;
-    std::memcpy(&H, Section.data() + Off, sizeof(H));
-    Out.push_back(std::move(*I));
-    assert(H.TotalSize >= sizeof(Header) &&
-           H.TotalSize <= Section.size() - Off &&
-           "readAotImage checked the size: the scan advances in the section");
-    Off += H.TotalSize;
-  }
-  return Out;
+  return readSection(Section, AotImageSection, AotImageAlign, readAotImage);
 }
 
 unsigned archNumber(StringRef Arch) {

@@ -1,12 +1,12 @@
 //===- KernelBlob.cpp - The embedded form of one extracted kernel ---------===//
 #include "formats/KernelBlob.h"
+#include "formats/BinaryFormat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/xxhash.h"
 
-#include <cstddef>
 #include <cstring>
 
 using namespace llvm;
@@ -16,10 +16,7 @@ namespace {
 
 // Header layout: all fields little-endian, offsets relative to the blob.
 struct Header {
-  char Magic[8];
-  uint32_t Version;
-  uint32_t HeaderSize;
-  uint64_t TotalSize;
+  BinaryPrefix Prefix;
   uint64_t BitcodeHash;
   uint64_t BitcodeOffset;
   uint64_t BitcodeSize;
@@ -37,20 +34,12 @@ struct Header {
 // this layout.
 static_assert(sizeof(Header) == 80, "the kernel blob header changed");
 
+constexpr BinaryFormat BlobFormat = {KernelBlobMagic, KernelBlobVersion,
+                                     sizeof(Header), "kernel blob"};
+
 struct SiteRecord {
   uint32_t Kind, Size, Align, Line, Column, ExpressionOffset, TypeNameOffset,
       Reserved;
-};
-
-class Writer {
-public:
-  uint32_t addString(StringRef S) {
-    uint32_t Off = Strings.size();
-    Strings.append(S.begin(), S.end());
-    Strings.push_back('\0');
-    return Off;
-  }
-  std::string Strings;
 };
 
 } // namespace
@@ -58,15 +47,14 @@ public:
 uint64_t hashBitcode(StringRef Bitcode) { return xxh3_64bits(Bitcode); }
 
 std::string writeKernelBlob(const KernelBlob &Blob) {
-  Writer W;
-  uint32_t NameOff = W.addString(Blob.Name);
-  uint32_t PrettyOff = W.addString(Blob.PrettyName);
-  uint32_t LocOff = W.addString(Blob.Location);
+  StringTable W;
+  uint32_t NameOff = W.add(Blob.Name);
+  uint32_t PrettyOff = W.add(Blob.PrettyName);
+  uint32_t LocOff = W.add(Blob.Location);
   std::vector<SiteRecord> Sites;
   for (const StageSite &S : Blob.StageSites)
     Sites.push_back({static_cast<uint32_t>(S.Kind), S.Size, S.Align, S.Line,
-                     S.Column, W.addString(S.Expression),
-                     W.addString(S.TypeName), 0});
+                     S.Column, W.add(S.Expression), W.add(S.TypeName), 0});
 
   // [Header][SiteRecords][PointerSlots][Strings][pad][Bitcode][pad]
   static_assert(sizeof(PointerSlot) == 8, "a pointer slot is two uint32_t");
@@ -80,10 +68,7 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
          "the strings' 32-bit offsets reach them");
 
   Header H;
-  std::memcpy(H.Magic, KernelBlobMagic, sizeof(H.Magic));
-  H.Version = KernelBlobVersion;
-  H.HeaderSize = sizeof(Header);
-  H.TotalSize = Total;
+  H.Prefix = makePrefix(BlobFormat, Total);
   H.BitcodeHash = hashBitcode(Blob.Bitcode);
   H.BitcodeOffset = BitcodeOff;
   H.BitcodeSize = Blob.Bitcode.size();
@@ -101,104 +86,51 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
   }
 
   std::string Out(Total, '\0');
-  std::memcpy(&Out[0], &H, sizeof(H));
-  if (!Sites.empty())
-    std::memcpy(&Out[SitesOff], Sites.data(),
-                Sites.size() * sizeof(SiteRecord));
-  if (!Blob.PointerSlots.empty())
-    std::memcpy(&Out[SlotsOff], Blob.PointerSlots.data(),
-                Blob.PointerSlots.size() * sizeof(PointerSlot));
-  std::memcpy(&Out[StringsOff], W.Strings.data(), W.Strings.size());
-  if (!Blob.Bitcode.empty())
-    std::memcpy(&Out[BitcodeOff], Blob.Bitcode.data(), Blob.Bitcode.size());
+  place(Out, 0, &H, sizeof(H));
+  place(Out, SitesOff, ArrayRef(Sites));
+  place(Out, SlotsOff, ArrayRef(Blob.PointerSlots));
+  place(Out, StringsOff, W.Strings.data(), W.Strings.size());
+  place(Out, BitcodeOff, Blob.Bitcode.data(), Blob.Bitcode.size());
   return Out;
 }
 
 namespace {
 
-Error bad(const Twine &Why) {
-  return createStringError(inconvertibleErrorCode(),
-                           "corrupt mstage kernel blob: " + Why);
-}
+Error bad(const Twine &Why) { return corrupt(BlobFormat, Why); }
 
-// True when [Off, Off + Size) lies within [0, Total), without overflow.
-bool fits(uint64_t Off, uint64_t Size, uint64_t Total) {
-  return Off <= Total && Size <= Total - Off;
+// The bitcode at Off, which fits the blob; false when it does not match
+// Hash. The bitcode reader trusts its input: damage must be caught here.
+bool bitcodeAt(const uint8_t *Data, uint64_t Off, uint64_t Size, uint64_t Hash,
+               StringRef &Bitcode) {
+  Bitcode = StringRef(reinterpret_cast<const char *>(Data + Off), Size);
+  return hashBitcode(Bitcode) == Hash;
 }
 
 bool isKnownKind(uint32_t Kind) {
   return Kind <= static_cast<uint32_t>(StageKind::Bool);
 }
 
-// Both blob kinds start with the magic, the version, the header size and
-// the blob's total size.
-constexpr size_t TotalSizeOffset = 16;
-static_assert(offsetof(Header, TotalSize) == TotalSizeOffset);
-
-// Reads each blob of a linked section: the linker pads each object's part
-// to KernelBlobAlign. Read checks the blob at its argument (the rest of the
-// section); the scan then moves past it.
-Error scanSection(ArrayRef<uint8_t> Section, StringRef SectionName,
-                  function_ref<Error(ArrayRef<uint8_t>)> Read) {
-  size_t Off = 0;
-  while (Off < Section.size()) {
-    ArrayRef<uint8_t> Rest = Section.drop_front(Off);
-    ArrayRef<uint8_t> Pad = Rest.take_front(KernelBlobAlign);
-    if (llvm::all_of(Pad, [](uint8_t C) { return C == 0; })) {
-      Off += Pad.size();
-      continue;
-    }
-    if (Error E = Read(Rest))
-      return createStringError(inconvertibleErrorCode(),
-                               "at offset " + Twine(Off) + " of section " +
-                                   SectionName + ": " + toString(std::move(E)));
-    uint64_t Total;
-    std::memcpy(&Total, Rest.data() + TotalSizeOffset, sizeof(Total));
-    assert(Total > 0 && Total <= Rest.size() &&
-           "Read checked the size: the scan advances within the section");
-    Off += Total;
-  }
-  return Error::success();
-}
-
 } // namespace
 
 Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
-  if (MaxSize < sizeof(Header) ||
-      std::memcmp(Data, KernelBlobMagic, sizeof(KernelBlobMagic)) != 0)
-    return bad("bad magic");
   Header H;
-  std::memcpy(&H, Data, sizeof(H));
-  if (H.Version != KernelBlobVersion)
-    return bad("version " + Twine(H.Version) + ", this tool reads version " +
-               Twine(KernelBlobVersion) + "; rebuild with this mstage++");
-  if (H.HeaderSize != sizeof(Header))
-    return bad("header size " + Twine(H.HeaderSize) + ", expected " +
-               Twine(sizeof(Header)));
-  if (H.TotalSize < sizeof(Header) || H.TotalSize > MaxSize)
-    return bad("size " + Twine(H.TotalSize) + " out of range (" +
-               Twine(sizeof(Header)) + " to " + Twine(uint64_t(MaxSize)) +
-               " bytes)");
-  if (!fits(H.BitcodeOffset, H.BitcodeSize, H.TotalSize))
+  if (Error E = readHeader(BlobFormat, Data, MaxSize, H))
+    return std::move(E);
+  const uint64_t Total = H.Prefix.TotalSize;
+  if (!fits(H.BitcodeOffset, H.BitcodeSize, Total))
     return bad("bitcode (offset " + Twine(H.BitcodeOffset) + ", " +
                Twine(H.BitcodeSize) + " bytes) out of range");
   if (!fits(H.StageSitesOffset, uint64_t(H.NumStageSites) * sizeof(SiteRecord),
-            H.TotalSize))
+            Total))
     return bad("stage-site table (offset " + Twine(H.StageSitesOffset) + ", " +
                Twine(H.NumStageSites) + " sites) out of range");
   if (H.NumPointerSlots > MaxPointerSlots ||
       !fits(H.PointerSlotsOffset,
-            uint64_t(H.NumPointerSlots) * sizeof(PointerSlot), H.TotalSize))
+            uint64_t(H.NumPointerSlots) * sizeof(PointerSlot), Total))
     return bad("pointer-slot table (offset " + Twine(H.PointerSlotsOffset) +
                ", " + Twine(H.NumPointerSlots) + " slots) out of range");
-  auto Str = [&](uint64_t Off) -> Expected<std::string> {
-    if (Off >= H.TotalSize)
-      return bad("string offset " + Twine(Off) + " out of range");
-    const char *S = reinterpret_cast<const char *>(Data + Off);
-    size_t Len = strnlen(S, H.TotalSize - Off);
-    if (Len == H.TotalSize - Off)
-      return bad("unterminated string at offset " + Twine(Off));
-    return std::string(S, Len);
+  auto Str = [&](uint64_t Off) {
+    return readString(BlobFormat, Data, Total, Off);
   };
 
   KernelBlob B;
@@ -215,9 +147,7 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
   B.NumParams = H.NumParams;
   B.BitcodeHash = H.BitcodeHash;
   for (uint32_t I = 0; I < H.NumStageSites; ++I) {
-    SiteRecord R;
-    std::memcpy(&R, Data + H.StageSitesOffset + I * sizeof(SiteRecord),
-                sizeof(R));
+    auto R = recordAt<SiteRecord>(Data, H.StageSitesOffset, I);
     if (!isKnownKind(R.Kind) || R.Size > MaxStageValueSize || R.Align == 0 ||
         !isPowerOf2_32(R.Align) || R.Align > KernelBlobMaxAlign)
       return bad("stage site " + Twine(I) + " has kind " + Twine(R.Kind) +
@@ -251,28 +181,16 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
     return bad("the pointer slots of '" + B.Name +
                "' are out of order or "
                "name a parameter the kernel does not have");
-  B.Bitcode = StringRef(reinterpret_cast<const char *>(Data + H.BitcodeOffset),
-                        H.BitcodeSize);
-  // The bitcode reader trusts its input: damage must be caught here.
-  if (hashBitcode(B.Bitcode) != H.BitcodeHash)
+  if (!bitcodeAt(Data, H.BitcodeOffset, H.BitcodeSize, H.BitcodeHash,
+                 B.Bitcode))
     return bad("the bitcode of '" + B.Name +
                "' does not match its hash; rebuild the file");
   return B;
 }
 
 Expected<std::vector<KernelBlob>> readKernelSection(ArrayRef<uint8_t> Section) {
-  std::vector<KernelBlob> Blobs;
-  if (Error E = scanSection(Section, KernelBlobSection,
-                            [&](ArrayRef<uint8_t> Rest) -> Error {
-                              Expected<KernelBlob> Blob =
-                                  readKernelBlob(Rest.data(), Rest.size());
-                              if (!Blob)
-                                return Blob.takeError();
-                              Blobs.push_back(std::move(*Blob));
-                              return Error::success();
-                            }))
-    return std::move(E);
-  return Blobs;
+  return readSection(Section, KernelBlobSection, KernelBlobAlign,
+                     readKernelBlob);
 }
 
 //===----------------------------------------------------------------------===//
@@ -282,10 +200,7 @@ Expected<std::vector<KernelBlob>> readKernelSection(ArrayRef<uint8_t> Section) {
 namespace {
 
 struct LinkHeader {
-  char Magic[8];
-  uint32_t Version;
-  uint32_t HeaderSize;
-  uint64_t TotalSize;
+  BinaryPrefix Prefix;
   uint64_t BitcodeHash;
   uint64_t BitcodeOffset;
   uint64_t BitcodeSize;
@@ -297,7 +212,9 @@ struct LinkHeader {
   uint32_t Reserved;
 };
 static_assert(sizeof(LinkHeader) == 72, "the device link header changed");
-static_assert(offsetof(LinkHeader, TotalSize) == TotalSizeOffset);
+
+constexpr BinaryFormat LinkFormat = {DeviceLinkMagic, DeviceLinkVersion,
+                                     sizeof(LinkHeader), "device link data"};
 
 struct ExportRecord {
   uint32_t NameOffset, TypeOffset;
@@ -309,24 +226,20 @@ struct ImportRecord {
       Reserved;
 };
 
-Error badLink(const Twine &Why) {
-  return createStringError(inconvertibleErrorCode(),
-                           "corrupt mstage device link data: " + Why);
-}
+Error badLink(const Twine &Why) { return corrupt(LinkFormat, Why); }
 
 } // namespace
 
 std::string writeDeviceLinkBlob(const DeviceLinkBlob &Blob) {
-  Writer W;
-  uint32_t SourceOff = W.addString(Blob.Source);
+  StringTable W;
+  uint32_t SourceOff = W.add(Blob.Source);
   std::vector<ExportRecord> Exports;
   for (const DeviceExport &E : Blob.Exports)
-    Exports.push_back({W.addString(E.Name), W.addString(E.Type), E.Hash});
+    Exports.push_back({W.add(E.Name), W.add(E.Type), E.Hash});
   std::vector<ImportRecord> Imports;
   for (const DeviceImport &I : Blob.Imports)
-    Imports.push_back({W.addString(I.Requester), I.FromExport,
-                       W.addString(I.Name), W.addString(I.Type),
-                       W.addString(I.Location), 0});
+    Imports.push_back({W.add(I.Requester), I.FromExport, W.add(I.Name),
+                       W.add(I.Type), W.add(I.Location), 0});
 
   // [Header][ExportRecords][ImportRecords][Strings][pad][Bitcode][pad]
   uint64_t ExportsOff = sizeof(LinkHeader);
@@ -346,10 +259,7 @@ std::string writeDeviceLinkBlob(const DeviceLinkBlob &Blob) {
   }
 
   LinkHeader H;
-  std::memcpy(H.Magic, DeviceLinkMagic, sizeof(H.Magic));
-  H.Version = DeviceLinkVersion;
-  H.HeaderSize = sizeof(LinkHeader);
-  H.TotalSize = Total;
+  H.Prefix = makePrefix(LinkFormat, Total);
   H.BitcodeHash = hashBitcode(Blob.Bitcode);
   H.BitcodeOffset = BitcodeOff;
   H.BitcodeSize = Blob.Bitcode.size();
@@ -361,52 +271,35 @@ std::string writeDeviceLinkBlob(const DeviceLinkBlob &Blob) {
   H.Reserved = 0;
 
   std::string Out(Total, '\0');
-  std::memcpy(&Out[0], &H, sizeof(H));
-  if (!Exports.empty())
-    std::memcpy(&Out[ExportsOff], Exports.data(),
-                Exports.size() * sizeof(ExportRecord));
-  if (!Imports.empty())
-    std::memcpy(&Out[ImportsOff], Imports.data(),
-                Imports.size() * sizeof(ImportRecord));
-  std::memcpy(&Out[StringsOff], W.Strings.data(), W.Strings.size());
-  if (!Blob.Bitcode.empty())
-    std::memcpy(&Out[BitcodeOff], Blob.Bitcode.data(), Blob.Bitcode.size());
+  place(Out, 0, &H, sizeof(H));
+  place(Out, ExportsOff, ArrayRef(Exports));
+  place(Out, ImportsOff, ArrayRef(Imports));
+  place(Out, StringsOff, W.Strings.data(), W.Strings.size());
+  place(Out, BitcodeOff, Blob.Bitcode.data(), Blob.Bitcode.size());
   return Out;
 }
 
 Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
                                             size_t MaxSize) {
-  if (MaxSize < sizeof(LinkHeader) ||
-      std::memcmp(Data, DeviceLinkMagic, sizeof(DeviceLinkMagic)) != 0)
-    return badLink("bad magic");
   LinkHeader H;
-  std::memcpy(&H, Data, sizeof(H));
-  if (H.Version != DeviceLinkVersion)
-    return badLink("version " + Twine(H.Version) +
-                   ", this tool reads version " + Twine(DeviceLinkVersion) +
-                   "; rebuild with this mstage++");
-  if (H.HeaderSize != sizeof(LinkHeader))
-    return badLink("header size " + Twine(H.HeaderSize));
-  if (H.TotalSize < sizeof(LinkHeader) || H.TotalSize > MaxSize)
-    return badLink("size " + Twine(H.TotalSize) + " out of range");
-  if (!fits(H.BitcodeOffset, H.BitcodeSize, H.TotalSize))
+  if (Error E = readHeader(LinkFormat, Data, MaxSize, H))
+    return std::move(E);
+  const uint64_t Total = H.Prefix.TotalSize;
+  if (!fits(H.BitcodeOffset, H.BitcodeSize, Total))
     return badLink("bitcode out of range");
   if (H.NumExports > MaxDeviceLinkEntries ||
       !fits(H.ExportsOffset, uint64_t(H.NumExports) * sizeof(ExportRecord),
-            H.TotalSize))
+            Total))
     return badLink("export table out of range");
   if (H.NumImports > MaxDeviceLinkEntries ||
       !fits(H.ImportsOffset, uint64_t(H.NumImports) * sizeof(ImportRecord),
-            H.TotalSize))
+            Total))
     return badLink("import table out of range");
   auto Str = [&](uint64_t Off, std::string &Out) -> Error {
-    if (Off >= H.TotalSize)
-      return badLink("string offset " + Twine(Off) + " out of range");
-    const char *S = reinterpret_cast<const char *>(Data + Off);
-    size_t Len = strnlen(S, H.TotalSize - Off);
-    if (Len == H.TotalSize - Off)
-      return badLink("unterminated string at offset " + Twine(Off));
-    Out.assign(S, Len);
+    Expected<std::string> S = readString(LinkFormat, Data, Total, Off);
+    if (!S)
+      return S.takeError();
+    Out = std::move(*S);
     return Error::success();
   };
 
@@ -414,9 +307,7 @@ Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
   if (Error E = Str(H.SourceOffset, B.Source))
     return std::move(E);
   for (uint32_t I = 0; I < H.NumExports; ++I) {
-    ExportRecord R;
-    std::memcpy(&R, Data + H.ExportsOffset + I * sizeof(ExportRecord),
-                sizeof(R));
+    auto R = recordAt<ExportRecord>(Data, H.ExportsOffset, I);
     DeviceExport &E = B.Exports.emplace_back();
     E.Hash = R.Hash;
     if (Error Err = Str(R.NameOffset, E.Name))
@@ -425,9 +316,7 @@ Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
       return std::move(Err);
   }
   for (uint32_t I = 0; I < H.NumImports; ++I) {
-    ImportRecord R;
-    std::memcpy(&R, Data + H.ImportsOffset + I * sizeof(ImportRecord),
-                sizeof(R));
+    auto R = recordAt<ImportRecord>(Data, H.ImportsOffset, I);
     DeviceImport &Imp = B.Imports.emplace_back();
     Imp.FromExport = R.FromExport != 0;
     for (auto [Off, Field] : {std::pair{R.RequesterOffset, &Imp.Requester},
@@ -438,9 +327,8 @@ Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
         return std::move(Err);
   }
   B.BitcodeHash = H.BitcodeHash;
-  B.Bitcode = StringRef(reinterpret_cast<const char *>(Data + H.BitcodeOffset),
-                        H.BitcodeSize);
-  if (hashBitcode(B.Bitcode) != H.BitcodeHash)
+  if (!bitcodeAt(Data, H.BitcodeOffset, H.BitcodeSize, H.BitcodeHash,
+                 B.Bitcode))
     return badLink("the exported bitcode of " + B.Source +
                    " does not match its hash; rebuild the file");
   return B;
@@ -449,15 +337,15 @@ Expected<DeviceLinkBlob> readDeviceLinkBlob(const uint8_t *Data,
 Expected<std::vector<ArrayRef<uint8_t>>>
 readDeviceLinkSection(ArrayRef<uint8_t> Section) {
   std::vector<ArrayRef<uint8_t>> Blobs;
-  if (Error E = scanSection(Section, DeviceLinkSection,
+  if (Error E = scanSection(Section, DeviceLinkSection, KernelBlobAlign,
                             [&](ArrayRef<uint8_t> Rest) -> Error {
                               Expected<DeviceLinkBlob> Blob =
                                   readDeviceLinkBlob(Rest.data(), Rest.size());
                               if (!Blob)
                                 return Blob.takeError();
-                              LinkHeader H;
-                              std::memcpy(&H, Rest.data(), sizeof(H));
-                              Blobs.push_back(Rest.take_front(H.TotalSize));
+                              BinaryPrefix P;
+                              std::memcpy(&P, Rest.data(), sizeof(P));
+                              Blobs.push_back(Rest.take_front(P.TotalSize));
                               return Error::success();
                             }))
     return std::move(E);

@@ -174,6 +174,24 @@ void weighKernelsAhead() {
     queueCompile(K->Module, [K = K.get()] { kernelWork(*K); });
 }
 
+std::string siteLocation(const KernelBlob &Blob, uint32_t I) {
+  const mstage::StageSite &S = Blob.StageSites[I];
+  llvm::StringRef File =
+      llvm::StringRef(Blob.Location).rsplit(':').first.rsplit(':').first;
+  return File.str() + ":" + std::to_string(S.Line) + ":" +
+         std::to_string(S.Column);
+}
+
+llvm::Error evaluatorGaveUp(const RegisteredKernel &K, uint32_t I) {
+  return withKernel(
+      failure("the host evaluator of the stage() at " +
+              siteLocation(K.Blob, I) +
+              " gave up after 2^32 loop iterations without reaching the site, "
+              "so its value for this launch is unknown; move the stage() out "
+              "of the loops around it"),
+      K);
+}
+
 } // namespace mstage::rt
 
 using namespace mstage::rt;

@@ -47,6 +47,12 @@ inline llvm::Error withKernel(llvm::Error E, const RegisteredKernel &K) {
   return withKernel(std::move(E), K.Blob.PrettyName);
 }
 
+// "file.cpp:12:5": where stage site I of a kernel is.
+std::string siteLocation(const KernelBlob &Blob, uint32_t I);
+
+// The error of a launch of K whose evaluator of site I gave up (abi.h).
+llvm::Error evaluatorGaveUp(const RegisteredKernel &K, uint32_t I);
+
 // Loads the generic code of every registered module on the compile pool:
 // the module load (measured: most of a cold first launch) overlaps the
 // program's start instead of delaying its first launch.

@@ -5,6 +5,7 @@
 #include "jit/DeviceLibrary.h"
 #include "jit/FastMath.h"
 #include "plugin/Passes.h"
+#include "support/Elapsed.h"
 #include "support/KeptStatics.h"
 #include "support/RuntimeFailure.h"
 #include "support/Settings.h"
@@ -271,12 +272,6 @@ private:
   std::unique_ptr<TargetMachine> TM;
   bool Broken = false;
 };
-
-double msSince(std::chrono::steady_clock::time_point T0) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - T0)
-      .count();
-}
 
 // Runs mstage's own passes on M: they use no analyses, so the managers hold
 // only what a pass manager and its function adaptor need.

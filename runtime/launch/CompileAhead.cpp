@@ -1,6 +1,6 @@
 //===- CompileAhead.cpp - A launch's specialization, made before it -------===//
 #include "launch/CompileAhead.h"
-#include "backends/cpu/StageCheck.h"
+#include "core/KernelRegistry.h"
 #include "core/LaunchFactsOf.h"
 #include "core/Stream.h"
 #include "inspect/TraceEvents.h"
@@ -25,8 +25,7 @@ llvm::Error prepareCompile(const LaunchConfig &Config, bool Keyed,
     return llvm::Error::success();
   R.Staged.emplace(*L.K, L.Params, L.Config, L.Facts);
   if (R.Staged->GaveUp >= 0)
-    return withKernel(
-        failure(evaluatorGaveUp(L.K->Blob, uint32_t(R.Staged->GaveUp))), *L.K);
+    return evaluatorGaveUp(*L.K, uint32_t(R.Staged->GaveUp));
   return llvm::Error::success();
 }
 

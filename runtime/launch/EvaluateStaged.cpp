@@ -1,8 +1,8 @@
 //===- EvaluateStaged.cpp - A launch's staged values ----------------------===//
 #include "launch/EvaluateStaged.h"
-#include "backends/cpu/StageCheck.h"
+#include "core/KernelRegistry.h"
 #include "inspect/TraceEvents.h"
-#include "launch/Elapsed.h"
+#include "support/Elapsed.h"
 
 #include <cassert>
 
@@ -21,8 +21,7 @@ llvm::Error evaluateStaged(const LaunchRequest &L, bool Measure,
     Times.Evaluate = msSince(T0);
   noteStaged(K.Blob, Staged->Values, EvaluateStart);
   if (Staged->GaveUp >= 0)
-    return withKernel(
-        failure(evaluatorGaveUp(K.Blob, uint32_t(Staged->GaveUp))), K);
+    return evaluatorGaveUp(K, uint32_t(Staged->GaveUp));
   return llvm::Error::success();
 }
 

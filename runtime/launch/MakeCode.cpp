@@ -8,11 +8,11 @@
 #include "launch/AssembleCode.h"
 #include "launch/BuildKey.h"
 #include "launch/DumpSidecar.h"
-#include "launch/Elapsed.h"
 #include "launch/JitCompile.h"
 #include "launch/JitPolicy.h"
 #include "launch/LoadCode.h"
 #include "launch/NoteResources.h"
+#include "support/Elapsed.h"
 #include "support/Settings.h"
 
 #include <cassert>

@@ -43,21 +43,6 @@ std::string where(const CpuThread *T) {
 
 } // namespace
 
-std::string mstage::rt::siteLocation(const KernelBlob &Blob, uint32_t I) {
-  const mstage::StageSite &S = Blob.StageSites[I];
-  llvm::StringRef File =
-      llvm::StringRef(Blob.Location).rsplit(':').first.rsplit(':').first;
-  return File.str() + ":" + std::to_string(S.Line) + ":" +
-         std::to_string(S.Column);
-}
-
-std::string mstage::rt::evaluatorGaveUp(const KernelBlob &Blob, uint32_t I) {
-  return "the host evaluator of the stage() at " + siteLocation(Blob, I) +
-         " gave up after 2^32 loop iterations without reaching the site, so "
-         "its value for this launch is unknown; move the stage() out of the "
-         "loops around it";
-}
-
 extern "C" MSTAGE_EXPORT void __mstage_stage_check(void *Context, uint32_t Site,
                                                    const void *Value) {
   auto &C = *static_cast<StageCheckContext *>(Context);
@@ -94,8 +79,7 @@ llvm::Error mstage::rt::launchOnCpuStageChecked(
   // The values a GPU launch would fold, from the same evaluators.
   StagedLaunch Staged(K, Params, Config);
   if (Staged.GaveUp >= 0)
-    return withKernel(failure(evaluatorGaveUp(K.Blob, uint32_t(Staged.GaveUp))),
-                      K);
+    return evaluatorGaveUp(K, uint32_t(Staged.GaveUp));
   StageCheckContext C;
   C.K = &K;
   C.Folded = Staged.Values;

@@ -22,12 +22,6 @@
 
 namespace mstage::rt {
 
-// "file.cpp:12:5": where stage site I of a kernel is.
-std::string siteLocation(const KernelBlob &Blob, uint32_t I);
-
-// The error of a launch whose evaluator of site I gave up (abi.h).
-std::string evaluatorGaveUp(const KernelBlob &Blob, uint32_t I);
-
 // launchOnCpu, with the stage check when MSTAGE_CHECK asks for it and K has
 // stage() sites.
 llvm::Error launchOnCpuStageChecked(const RegisteredKernel &K,

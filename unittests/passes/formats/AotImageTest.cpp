@@ -97,7 +97,7 @@ TEST(AotImage, Damage) {
   EXPECT_EQ(Damaged(VersionAt, 2, 4),
             P + "version 2, this tool reads version 1; rebuild with this "
                 "mstage++");
-  EXPECT_EQ(Damaged(HeaderSizeAt, 80, 4), P + "header size 80");
+  EXPECT_EQ(Damaged(HeaderSizeAt, 80, 4), P + "header size 80, expected 96");
   EXPECT_EQ(Damaged(TotalSizeAt, Good.size() + 16, 8),
             P + "size " + std::to_string(Good.size() + 16) +
                 " out of range (96 to " + std::to_string(Good.size()) +
@@ -140,7 +140,8 @@ TEST(AotImage, Sections) {
   ASSERT_FALSE(bool(R));
   EXPECT_EQ(llvm::toString(R.takeError()),
             "at offset " + std::to_string(A.size()) +
-                ": corrupt mstage ahead-of-time image: bad magic");
+                " of section mstage_aot: corrupt mstage ahead-of-time image: "
+                "bad magic");
 }
 
 TEST(AotImage, KernelsHashIsXxh3OfTheBitcodeHashes) {

@@ -62,11 +62,25 @@ llvm::Expected<KernelBlob> read(const std::string &B) {
   return readKernelBlob(reinterpret_cast<const uint8_t *>(B.data()), B.size());
 }
 
-std::string failureOf(const std::string &B) {
-  llvm::Expected<KernelBlob> R = read(B);
+// The error of reading B with Read, or "(accepted)".
+template <class T>
+std::string failureOf(const std::string &B,
+                      llvm::Expected<T> (*Read)(const uint8_t *, size_t)) {
+  llvm::Expected<T> R =
+      Read(reinterpret_cast<const uint8_t *>(B.data()), B.size());
   if (R)
     return "(accepted)";
   return llvm::toString(R.takeError());
+}
+
+std::string failureOf(const std::string &B) {
+  return failureOf(B, readKernelBlob);
+}
+
+// B with its Bytes-byte field at At set to V.
+std::string damaged(std::string B, size_t At, uint64_t V, unsigned Bytes) {
+  putLE(B, At, V, Bytes);
+  return B;
 }
 
 llvm::ArrayRef<uint8_t> bytes(const std::string &S) {
@@ -160,9 +174,7 @@ TEST(KernelBlob, EveryTruncationIsAnError) {
 TEST(KernelBlob, NamedDamage) {
   const std::string Good = writeKernelBlob(someBlob());
   auto Damaged = [&](size_t At, uint64_t V, unsigned Bytes) {
-    std::string B = Good;
-    putLE(B, At, V, Bytes);
-    return failureOf(B);
+    return failureOf(damaged(Good, At, V, Bytes));
   };
   const std::string P = "corrupt mstage kernel blob: ";
   EXPECT_EQ(Damaged(0, 'X', 1), P + "bad magic");
@@ -329,6 +341,18 @@ TEST(DeviceLinkBlob, ReadsWhatItWritesAndRefusesDamage) {
   EXPECT_EQ(llvm::toString(Wrong.takeError()),
             "corrupt mstage device link data: bad magic");
   EXPECT_EQ(failureOf(B), "corrupt mstage kernel blob: bad magic");
+  // The prefix's checks, as the other formats' (formats/BinaryFormat.h).
+  auto Damaged = [&](size_t At, uint64_t V, unsigned Bytes) {
+    return failureOf(damaged(B, At, V, Bytes), readDeviceLinkBlob);
+  };
+  const std::string P = "corrupt mstage device link data: ";
+  EXPECT_EQ(Damaged(VersionAt, 7, 4),
+            P + "version 7, this tool reads version 1; rebuild with this "
+                "mstage++");
+  EXPECT_EQ(Damaged(HeaderSizeAt, 80, 4), P + "header size 80, expected 72");
+  EXPECT_EQ(Damaged(TotalSizeAt, 71, 8), P + "size 71 out of range (72 to " +
+                                             std::to_string(B.size()) +
+                                             " bytes)");
   for (size_t N = 0; N < B.size(); ++N) {
     std::string Short = B.substr(0, N);
     llvm::Expected<DeviceLinkBlob> R = readDeviceLinkBlob(

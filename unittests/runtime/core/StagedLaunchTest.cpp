@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "core/StagedLaunch.h"
+#include "support/RuntimeFailure.h"
 
 #include "gtest/gtest.h"
 
@@ -98,6 +99,34 @@ TEST(StagedLaunch, FastMathChangesTheKey) {
   StagedLaunch A(Kernel.K, nullptr, Plain), B(Kernel.K, nullptr, Fast);
   EXPECT_NE(A.key(), B.key());
   EXPECT_EQ(A.stagedBytes(), B.stagedBytes());
+}
+
+// An evaluator that gave up (2^32 loop iterations without the site) marks
+// the launch, and the launch's error names the kernel and the site's line.
+int gaveUp(void *const *, const mstage_launch_config *, void *) { return 1; }
+
+TEST(StagedLaunch, EvaluatorThatGaveUpIsTheLaunchsError) {
+  TwoSiteKernel Kernel;
+  const mstage_evaluator_fn GivesUpSecond[] = {stageBlockY, gaveUp};
+  Kernel.Record.evaluators = GivesUpSecond;
+  Kernel.K.Blob.PrettyName = "main()::lambda@saxpy.cpp:9";
+  Kernel.K.Blob.Location = "saxpy.cpp:9:14";
+  Kernel.K.Blob.StageSites[1].Line = 12;
+  Kernel.K.Blob.StageSites[1].Column = 5;
+  StagedLaunch S(Kernel.K, nullptr, LaunchConfig({1, 1, 1}, {32, 1, 1}));
+  ASSERT_EQ(S.GaveUp, 1);
+  std::string Named, Message;
+  llvm::handleAllErrors(evaluatorGaveUp(Kernel.K, uint32_t(S.GaveUp)),
+                        [&](const RuntimeFailure &F) {
+                          Named = F.Kernel;
+                          Message = F.Message;
+                        });
+  EXPECT_EQ(Named, "main()::lambda@saxpy.cpp:9");
+  EXPECT_EQ(Message.rfind("the host evaluator of the stage() at saxpy.cpp:12:5 "
+                          "gave up after 2^32 loop iterations",
+                          0),
+            0u)
+      << Message;
 }
 
 } // namespace
