@@ -147,7 +147,8 @@ void inlineCalls(Function &Body, const StageFunctions &StageFns,
     SmallVector<CallBase *, 16> Calls;
     for (Instruction &I : instructions(Body))
       if (auto *CB = dyn_cast<CallBase>(&I))
-        if (Function *Callee = CB->getCalledFunction(); Callee && Inlined(Callee))
+        if (Function *Callee = CB->getCalledFunction();
+            Callee && Inlined(Callee))
           Calls.push_back(CB);
     if (Calls.empty())
       break;
@@ -929,8 +930,8 @@ static bool sameInlinedPlace(const DILocation *A, const DILocation *B) {
 // not Staged's sites one for one (same callee and source location).
 static Function *bodyToSites(Module &M, Function &Entry,
                              const StagedBody &Staged,
-                      const StageFunctions &StageFns,
-                      SmallVectorImpl<CallInst *> &Sites) {
+                             const StageFunctions &StageFns,
+                             SmallVectorImpl<CallInst *> &Sites) {
   ValueToValueMapTy VMap;
   Function *Body = CloneFunction(&Entry, VMap);
   Body->setLinkage(GlobalValue::InternalLinkage);
@@ -956,8 +957,7 @@ static Function *bodyToSites(Module &M, Function &Entry,
 
 Function *buildStageChecker(Module &M, Function &Entry,
                             const StagedBody &Staged,
-                            const StageFunctions &StageFns,
-                            const Twine &Name) {
+                            const StageFunctions &StageFns, const Twine &Name) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
   Type *I32 = Type::getInt32Ty(Ctx);
