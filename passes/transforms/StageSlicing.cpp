@@ -928,7 +928,7 @@ static bool sameInlinedPlace(const DILocation *A, const DILocation *B) {
 // A copy of Entry with only the calls that lead to its stage() sites
 // inlined, and its stage() calls in site order; nothing when these calls are
 // not Staged's sites one for one (same callee and source location).
-static Function *bodyToSites(Module &M, Function &Entry,
+static Function *bodyToSites(Function &Entry,
                              const StagedBody &Staged,
                              const StageFunctions &StageFns,
                              SmallVectorImpl<CallInst *> &Sites) {
@@ -966,7 +966,7 @@ Function *buildStageChecker(Module &M, Function &Entry,
   // host's copy of the kernel does; from the flattened body, it would be a
   // second copy of all of it (a fifth of a large kernel's compile time).
   SmallVector<CallInst *, 8> SiteCalls;
-  Function *Partial = bodyToSites(M, Entry, Staged, StageFns, SiteCalls);
+  Function *Partial = bodyToSites(Entry, Staged, StageFns, SiteCalls);
   if (!Partial)
     for (const StageSiteIR &Site : Staged.Sites)
       SiteCalls.push_back(Site.Call);
