@@ -186,9 +186,11 @@ struct KeepDiagnostics : DiagnosticHandler {
 // and finds what the runtime and the linker need from the result.
 DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
                                  const StringMap<std::string> &Locations,
-                                 bool Optimize) {
+                                 bool Optimize, bool DiscardValueNames) {
   DeviceCode Code;
   LLVMContext Ctx;
+  // As clang's own context: the names the optimizer makes stay out of the IR.
+  Ctx.setDiscardValueNames(DiscardValueNames);
   Ctx.setDiagnosticHandler(std::make_unique<KeepDiagnostics>(Code));
   Expected<std::unique_ptr<Module>> Dev =
       parseBitcodeFile(MemoryBufferRef(Unoptimized, KernelName), Ctx);
@@ -405,9 +407,10 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     X.Blob = std::move(Blob);
     X.Unoptimized = std::move(*Bitcode);
     X.Locations = std::move(Locations);
-    X.Code = Pool.async([P = &X, Optimize = bool(TM)] {
+    X.Code = Pool.async([P = &X, Optimize = bool(TM),
+                         Discard = M.getContext().shouldDiscardValueNames()] {
       return optimizeDeviceBitcode(P->Unoptimized, P->Blob.Name, P->Locations,
-                                   Optimize);
+                                   Optimize, Discard);
     });
   }
   SmallVector<EmbeddedKernel, 4> Embedded;
