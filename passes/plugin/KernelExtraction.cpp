@@ -20,20 +20,26 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <future>
 #include <optional>
 
 using namespace llvm;
@@ -47,6 +53,10 @@ STATISTIC(NumGenericCompiles,
 
 namespace mstage {
 namespace {
+
+// What the embedded IR is optimized for: the JIT and the ahead-of-time
+// compile retarget it to the GPU's architecture.
+constexpr const char *ExtractionArch = "sm_70";
 
 // The device cannot see host variables: only constants travel with the code.
 bool checkGlobals(Module &M, const KernelEntry &K,
@@ -96,11 +106,13 @@ Function *createKernelWrapper(Module &Dev, Function &Entry,
   return K;
 }
 
-// The device module of kernel K as bitcode, or nothing after reporting why.
+// The device module of kernel K, lowered and verified but not yet
+// optimized, as bitcode that another thread can read into a context of its
+// own; or nothing after reporting why.
 std::optional<std::string>
 buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
-                   const StageFunctions &StageFns, TargetMachine *TM,
-                   KernelBlob &Blob, std::vector<DeviceImport> &Imports) {
+                   const StageFunctions &StageFns, KernelBlob &Blob,
+                   StringMap<std::string> &Locations) {
   SetVector<GlobalValue *> Reached = collectReachable(*Staged.Body, StageFns);
   if (!checkGlobals(M, K, Reached))
     return std::nullopt;
@@ -115,6 +127,8 @@ buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
 
   auto *DevEntry = cast<Function>(VMap[Staged.Body]);
   Function *Kernel = createKernelWrapper(*Dev, *DevEntry, K.Info);
+  assert(Kernel->getName() == K.Info.Name &&
+         "the kernel is found by its name in the optimizing thread");
   Blob.NumParams = Kernel->arg_size();
   for (GlobalValue &GV : Dev->global_values())
     if (!GV.isDeclaration() && &GV != Kernel) {
@@ -122,7 +136,7 @@ buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
       GV.setVisibility(GlobalValue::DefaultVisibility);
     }
 
-  StringMap<std::string> Locations = callLocations(*Dev);
+  Locations = callLocations(*Dev);
   if (Error E = lowerForDevice(*Dev))
     reportError(M, "kernel '" + K.Info.PrettyName +
                        "': " + toString(std::move(E)));
@@ -135,23 +149,80 @@ buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
                        K.Info.PrettyName + "' is invalid: " + VerifyMsg);
     return std::nullopt;
   }
-  // Shrink the embedded IR now; loops stay rolled until the JIT knows the
-  // staged values and the launch configuration.
-  if (TM)
-    optimizeDeviceModule(*Dev, *TM, OptimizationLevel::O2,
-                         /*LoopTransforms=*/false);
-  // What the runtime reads at each launch (PointerSlots.h).
-  Blob.PointerSlots = findPointerSlots(*Kernel);
-  // What other units' exports are to define (DeviceExports.h).
-  SmallVector<GlobalValue *, 32> All;
-  for (Function &F : *Dev)
-    All.push_back(&F);
-  Imports = findImports(All, K.Info.Name, /*FromExport=*/false, Locations);
-
+  // With the use-list order, so that the optimizer meets the same IR.
   SmallString<0> Bitcode;
   raw_svector_ostream OS(Bitcode);
-  WriteBitcodeToFile(*Dev, OS);
+  WriteBitcodeToFile(*Dev, OS, /*ShouldPreserveUseListOrder=*/true);
   return std::string(Bitcode.str());
+}
+
+// What the optimizing thread makes of one kernel's device module.
+struct DeviceCode {
+  std::string Bitcode;                   // what the blob embeds
+  std::vector<PointerSlot> PointerSlots; // what each launch reads
+  std::vector<DeviceImport> Imports;     // what other units' exports define
+  // The optimizer's errors and warnings, said on the host module's context.
+  std::vector<std::pair<DiagnosticSeverity, std::string>> Diagnostics;
+};
+
+// Keeps a context's errors and warnings for the host's context to say.
+struct KeepDiagnostics : DiagnosticHandler {
+  DeviceCode &Code;
+  explicit KeepDiagnostics(DeviceCode &Code) : Code(Code) {}
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() == DS_Error || DI.getSeverity() == DS_Warning) {
+      std::string Text;
+      raw_string_ostream OS(Text);
+      DiagnosticPrinterRawOStream DP(OS);
+      DI.print(DP);
+      Code.Diagnostics.emplace_back(DI.getSeverity(), std::move(Text));
+    }
+    return true;
+  }
+};
+
+// Optimizes the device module that Unoptimized holds (when NVPTX is there),
+// in a context of its own so that the unit's kernels optimize in parallel,
+// and finds what the runtime and the linker need from the result.
+DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
+                                 const StringMap<std::string> &Locations,
+                                 bool Optimize, bool DiscardValueNames) {
+  DeviceCode Code;
+  LLVMContext Ctx;
+  // As clang's own context: the names the optimizer makes stay out of the IR.
+  Ctx.setDiscardValueNames(DiscardValueNames);
+  Ctx.setDiagnosticHandler(std::make_unique<KeepDiagnostics>(Code));
+  Expected<std::unique_ptr<Module>> Dev =
+      parseBitcodeFile(MemoryBufferRef(Unoptimized, KernelName), Ctx);
+  if (!Dev) {
+    Code.Diagnostics.emplace_back(
+        DS_Error, "internal error: the device module of '" + KernelName.str() +
+                      "' does not read back: " + toString(Dev.takeError()));
+    return Code;
+  }
+  // Shrink the embedded IR now; loops stay rolled until the JIT knows the
+  // staged values and the launch configuration.
+  if (Optimize) {
+    auto TM = createNVPTXTargetMachine(ExtractionArch);
+    assert(TM && "the extraction found the NVPTX target");
+    if (TM)
+      optimizeDeviceModule(**Dev, **TM, OptimizationLevel::O2,
+                           /*LoopTransforms=*/false);
+    else
+      consumeError(TM.takeError());
+  }
+  Function *Kernel = (*Dev)->getFunction(KernelName);
+  assert(Kernel && "the optimizer keeps the kernel");
+  Code.PointerSlots = findPointerSlots(*Kernel);
+  SmallVector<GlobalValue *, 32> All;
+  for (Function &F : **Dev)
+    All.push_back(&F);
+  Code.Imports = findImports(All, KernelName, /*FromExport=*/false, Locations);
+  SmallString<0> Bitcode;
+  raw_svector_ostream OS(Bitcode);
+  WriteBitcodeToFile(**Dev, OS);
+  Code.Bitcode = std::string(Bitcode.str());
+  return Code;
 }
 
 // Marks a module whose kernels are embedded and registered.
@@ -280,7 +351,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   // Without an NVPTX target the bitcode is embedded unoptimized; the JIT
   // optimizes it fully anyway.
   std::unique_ptr<TargetMachine> TM;
-  if (auto TMOrErr = createNVPTXTargetMachine("sm_70"))
+  if (auto TMOrErr = createNVPTXTargetMachine(ExtractionArch))
     TM = std::move(*TMOrErr);
   else
     consumeError(TMOrErr.takeError());
@@ -291,8 +362,18 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   std::string ExportsBitcode;
   if (HasExports)
     buildDeviceExports(M, StageFns, TM.get(), Link, ExportsBitcode);
-  SmallVector<EmbeddedKernel, 4> Embedded;
-  std::vector<AotKernel> Generic;
+  // Each kernel's device module is built here, then optimized on a thread
+  // of its own (the unit's kernels at once), then embedded in order.
+  struct Extracted {
+    KernelBlob Blob;
+    EmbeddedKernel E;
+    std::string Unoptimized;
+    StringMap<std::string> Locations;
+    std::shared_future<DeviceCode> Code;
+  };
+  std::vector<Extracted> Kernels;
+  Kernels.reserve(Entries.size()); // the threads hold pointers into it
+  DefaultThreadPool Pool(hardware_concurrency());
   for (const KernelEntry &K : Entries) {
     StagedBody Staged;
     bool StagesOK = prepareStagedBody(M, *K.F, K.Info.Name, kernelFile(K.Info),
@@ -302,14 +383,13 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     Blob.PrettyName = K.Info.PrettyName;
     Blob.Location = K.Info.Location;
     std::optional<std::string> Bitcode;
-    std::vector<DeviceImport> Imports;
+    StringMap<std::string> Locations;
     if (StagesOK)
-      Bitcode =
-          buildDeviceBitcode(M, K, Staged, StageFns, TM.get(), Blob, Imports);
+      Bitcode = buildDeviceBitcode(M, K, Staged, StageFns, Blob, Locations);
     Function *Checker = nullptr;
     if (Bitcode && !Staged.Sites.empty())
-      Checker =
-          buildStageChecker(M, Staged, "__mstage_stage_checker." + K.Info.Name);
+      Checker = buildStageChecker(M, *K.F, Staged, StageFns,
+                                  "__mstage_stage_checker." + K.Info.Name);
     assert((!Staged.OwnsBody || Staged.Body != K.F) &&
            "the body that is erased is a copy of the entry");
     if (Staged.OwnsBody)
@@ -318,27 +398,49 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
       ++NumKernelsFailed;
       continue;
     }
-    LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << K.Info.Name << " ("
-                      << K.Info.PrettyName << "): " << Staged.Sites.size()
-                      << " stage sites, " << Bitcode->size()
-                      << " bytes of bitcode\n");
-    ++NumKernelsExtracted;
-    EmbeddedKernel E{K.F, {}, {}, Checker};
+    Extracted &X = Kernels.emplace_back();
+    X.E = EmbeddedKernel{K.F, {}, {}, Checker};
     for (const StageSiteIR &Site : Staged.Sites) {
       Blob.StageSites.push_back(Site.Info);
-      E.Evaluators.push_back(Site.Evaluator);
+      X.E.Evaluators.push_back(Site.Evaluator);
     }
-    Blob.Bitcode = *Bitcode;
-    E.Blob = writeKernelBlob(Blob);
-    Embedded.push_back(std::move(E));
+    X.Blob = std::move(Blob);
+    X.Unoptimized = std::move(*Bitcode);
+    X.Locations = std::move(Locations);
+    X.Code = Pool.async([P = &X, Optimize = bool(TM),
+                         Discard = M.getContext().shouldDiscardValueNames()] {
+      return optimizeDeviceBitcode(P->Unoptimized, P->Blob.Name, P->Locations,
+                                   Optimize, Discard);
+    });
+  }
+  SmallVector<EmbeddedKernel, 4> Embedded;
+  std::vector<AotKernel> Generic;
+  for (Extracted &X : Kernels) {
+    DeviceCode Code = X.Code.get();
+    for (auto &[Severity, Text] : Code.Diagnostics)
+      M.getContext().diagnose(DiagnosticInfoGeneric(Text, Severity));
+    if (Code.Bitcode.empty()) {
+      ++NumKernelsFailed;
+      continue;
+    }
+    KernelBlob &Blob = X.Blob;
+    LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Blob.Name << " ("
+                      << Blob.PrettyName << "): " << Blob.StageSites.size()
+                      << " stage sites, " << Code.Bitcode.size()
+                      << " bytes of bitcode\n");
+    ++NumKernelsExtracted;
+    Blob.PointerSlots = std::move(Code.PointerSlots);
+    Blob.Bitcode = Code.Bitcode;
+    X.E.Blob = writeKernelBlob(Blob);
+    Embedded.push_back(std::move(X.E));
     if (Link.Source.empty())
       Link.Source = M.getSourceFileName();
-    for (DeviceImport &I : Imports)
+    for (DeviceImport &I : Code.Imports)
       Link.Imports.push_back(std::move(I));
     AotKernel &G = Generic.emplace_back();
     G.Name = Blob.Name;
     G.PrettyName = Blob.PrettyName;
-    G.Bitcode = std::move(*Bitcode);
+    G.Bitcode = std::move(Code.Bitcode);
     for (const StageSite &Site : Blob.StageSites)
       G.SiteSizes.push_back(Site.Size);
     G.PointerSlots = Blob.PointerSlots;

@@ -42,6 +42,8 @@ STATISTIC(NumSitesSliced, "stage() sites sliced into host evaluators");
 STATISTIC(NumSitesRejected, "stage() sites that cannot be staged (errors)");
 STATISTIC(NumBodiesInlined, "Calls inlined into staged kernel bodies");
 STATISTIC(NumPlaceholders, "stage() sites replaced by placeholders");
+STATISTIC(NumCheckersFlattened,
+          "Stage checkers built from the whole flattened body");
 
 namespace mstage {
 namespace {
@@ -124,6 +126,53 @@ bool reachesStageSite(Function &Entry, const StageFunctions &StageFns) {
     }
   }
   return false;
+}
+
+// Inlines Body's calls, round by round, but not those of stage() itself;
+// with OnlyToSites, only the calls that lead to a stage() site.
+void inlineCalls(Function &Body, const StageFunctions &StageFns,
+                 bool OnlyToSites) {
+  DenseMap<Function *, bool> ToSite;
+  auto Inlined = [&](Function *Callee) {
+    if (Callee->isDeclaration() || StageFns.count(Callee) || Callee == &Body)
+      return false;
+    if (!OnlyToSites)
+      return true;
+    auto [It, New] = ToSite.try_emplace(Callee, false);
+    if (New)
+      It->second = reachesStageSite(*Callee, StageFns);
+    return It->second;
+  };
+  for (unsigned Round = 0; Round < MaxInlineRounds; ++Round) {
+    SmallVector<CallBase *, 16> Calls;
+    for (Instruction &I : instructions(Body))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *Callee = CB->getCalledFunction();
+            Callee && Inlined(Callee))
+          Calls.push_back(CB);
+    if (Calls.empty())
+      break;
+    for (CallBase *CB : Calls) {
+      InlineFunctionInfo IFI;
+      // What cannot be inlined stays a call.
+      if (InlineFunction(*CB, IFI).isSuccess())
+        ++NumBodiesInlined;
+    }
+  }
+}
+
+// Body's stage() calls in the order that numbers the sites.
+SmallVector<CallInst *, 8> stageCalls(Function &Body,
+                                      const StageFunctions &StageFns) {
+  SmallVector<CallInst *, 8> Calls;
+  ReversePostOrderTraversal<Function *> RPOT(&Body);
+  for (BasicBlock *BB : RPOT)
+    for (Instruction &I : *BB)
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        if (Function *Callee = CI->getCalledFunction())
+          if (StageFns.count(Callee))
+            Calls.push_back(CI);
+  return Calls;
 }
 
 // The functions reachable from Entry that call themselves, directly or
@@ -800,33 +849,10 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
   Body->removeFnAttr(Attribute::NoInline);
   Out.Body = Body;
   Out.OwnsBody = true;
-  for (unsigned Round = 0; Round < MaxInlineRounds; ++Round) {
-    SmallVector<CallBase *, 16> Calls;
-    for (Instruction &I : instructions(*Body))
-      if (auto *CB = dyn_cast<CallBase>(&I))
-        if (Function *Callee = CB->getCalledFunction())
-          if (!Callee->isDeclaration() && !StageFns.count(Callee) &&
-              Callee != Body)
-            Calls.push_back(CB);
-    if (Calls.empty())
-      break;
-    for (CallBase *CB : Calls) {
-      InlineFunctionInfo IFI;
-      // What cannot be inlined stays a call.
-      if (InlineFunction(*CB, IFI).isSuccess())
-        ++NumBodiesInlined;
-    }
-  }
+  inlineCalls(*Body, StageFns, /*OnlyToSites=*/false);
   simplify(*Body);
 
-  SmallVector<CallInst *, 8> Calls;
-  ReversePostOrderTraversal<Function *> RPOT(Body);
-  for (BasicBlock *BB : RPOT)
-    for (Instruction &I : *BB)
-      if (auto *CI = dyn_cast<CallInst>(&I))
-        if (Function *Callee = CI->getCalledFunction())
-          if (StageFns.count(Callee))
-            Calls.push_back(CI);
+  SmallVector<CallInst *, 8> Calls = stageCalls(*Body, StageFns);
 
   DominatorTree DT(*Body);
   LoopInfo LI(DT);
@@ -889,12 +915,62 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
   return OK;
 }
 
-Function *buildStageChecker(Module &M, const StagedBody &Staged,
-                            const Twine &Name) {
+// Whether two copies of an instruction come from the same source line
+// through the same chain of inlined calls (each copy of a function and each
+// inlining make their own scopes and inlined-at locations).
+static bool sameInlinedPlace(const DILocation *A, const DILocation *B) {
+  for (; A && B; A = A->getInlinedAt(), B = B->getInlinedAt())
+    if (A->getLine() != B->getLine() || A->getColumn() != B->getColumn())
+      return false;
+  return !A && !B;
+}
+
+// A copy of Entry with only the calls that lead to its stage() sites
+// inlined, and its stage() calls in site order; nothing when these calls are
+// not Staged's sites one for one (same callee and source location).
+static Function *bodyToSites(Function &Entry,
+                             const StagedBody &Staged,
+                             const StageFunctions &StageFns,
+                             SmallVectorImpl<CallInst *> &Sites) {
+  ValueToValueMapTy VMap;
+  Function *Body = CloneFunction(&Entry, VMap);
+  Body->setLinkage(GlobalValue::InternalLinkage);
+  Body->removeFnAttr(Attribute::OptimizeNone);
+  Body->removeFnAttr(Attribute::NoInline);
+  inlineCalls(*Body, StageFns, /*OnlyToSites=*/true);
+  simplify(*Body);
+  SmallVector<CallInst *, 8> Calls = stageCalls(*Body, StageFns);
+  bool Same = Calls.size() == Staged.Sites.size();
+  for (size_t I = 0; Same && I < Calls.size(); ++I) {
+    const CallInst *Site = Staged.Sites[I].Call;
+    Same = Calls[I]->getCalledFunction() == Site->getCalledFunction() &&
+           sameInlinedPlace(Calls[I]->getDebugLoc(), Site->getDebugLoc());
+  }
+  if (!Same) {
+    ++NumCheckersFlattened;
+    Body->eraseFromParent();
+    return nullptr;
+  }
+  Sites.assign(Calls.begin(), Calls.end());
+  return Body;
+}
+
+Function *buildStageChecker(Module &M, Function &Entry,
+                            const StagedBody &Staged,
+                            const StageFunctions &StageFns, const Twine &Name) {
   LLVMContext &Ctx = M.getContext();
-  Function &Body = *Staged.Body;
   Type *Ptr = PointerType::get(Ctx, 0);
   Type *I32 = Type::getInt32Ty(Ctx);
+  // Only MSTAGE_CHECK=stage runs the checker: built from the entry with the
+  // paths to its sites inlined, it calls the rest of the kernel's code as the
+  // host's copy of the kernel does; from the flattened body, it would be a
+  // second copy of all of it (a fifth of a large kernel's compile time).
+  SmallVector<CallInst *, 8> SiteCalls;
+  Function *Partial = bodyToSites(Entry, Staged, StageFns, SiteCalls);
+  if (!Partial)
+    for (const StageSiteIR &Site : Staged.Sites)
+      SiteCalls.push_back(Site.Call);
+  Function &Body = Partial ? *Partial : *Staged.Body;
   ValueToValueMapTy VMap;
   // The extra parameter: the runtime's check context.
   Function *Impl = cloneBodyWithExtraParams(M, Body, 1, Name, VMap);
@@ -903,8 +979,8 @@ Function *buildStageChecker(Module &M, const StagedBody &Staged,
   FunctionCallee Check = M.getOrInsertFunction(
       "__mstage_stage_check", Type::getVoidTy(Ctx), Ptr, I32, Ptr);
   Argument *Context = Impl->getArg(Body.arg_size());
-  for (size_t I = 0; I < Staged.Sites.size(); ++I) {
-    auto *S = cast<CallInst>(VMap[Staged.Sites[I].Call]);
+  for (size_t I = 0; I < SiteCalls.size(); ++I) {
+    auto *S = cast<CallInst>(VMap[SiteCalls[I]]);
     IRBuilder<> B(S->getNextNode());
     B.SetCurrentDebugLocation(S->getDebugLoc());
     B.CreateCall(Check, {Context, B.getInt32(I), S->getArgOperand(0)});
@@ -918,6 +994,8 @@ Function *buildStageChecker(Module &M, const StagedBody &Staged,
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Invoke));
   B.CreateCall(Impl, loadPointers(B, Invoke->getArg(0), Body.arg_size() + 1));
   B.CreateRetVoid();
+  if (Partial)
+    Partial->eraseFromParent();
   return Invoke;
 }
 

@@ -40,8 +40,9 @@ struct StageSiteIR {
 };
 
 struct StagedBody {
-  // The kernel entry with every call that leads to a stage() site inlined;
-  // the entry itself when the kernel has no stage() sites.
+  // The kernel entry with its calls inlined (all but stage()'s own), so
+  // that each site sees what it depends on; the entry itself when the
+  // kernel has no stage() sites.
   llvm::Function *Body = nullptr;
   bool OwnsBody = false; // Body is a temporary to erase after extraction
   llvm::SmallVector<StageSiteIR, 4> Sites;
@@ -64,11 +65,14 @@ bool prepareStagedBody(llvm::Module &M, llvm::Function &Entry,
                        StagedBody &Out);
 
 // MSTAGE_CHECK=stage: a host function void(void *const *params) that runs
-// the kernel's body as the CPU back end does, but calls
-// __mstage_stage_check(context, site, value) after each stage() site with the
-// value it computed there, for the runtime to compare with the value that
-// was folded. params are the launch's parameters followed by the context.
-llvm::Function *buildStageChecker(llvm::Module &M, const StagedBody &Staged,
+// the kernel's body (Entry, with the calls that lead to its sites inlined) as
+// the CPU back end does, but calls __mstage_stage_check(context, site, value)
+// after each stage() site with the value it computed there, for the runtime
+// to compare with the value that was folded. params are the launch's
+// parameters followed by the context.
+llvm::Function *buildStageChecker(llvm::Module &M, llvm::Function &Entry,
+                                  const StagedBody &Staged,
+                                  const StageFunctions &StageFns,
                                   const llvm::Twine &Name);
 
 // In a device module: replaces each stage site call (in order) with a copy
