@@ -11,8 +11,8 @@
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_BACKEND=cpu %t | FileCheck %s
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 %t 2>&1 | FileCheck %s --check-prefix=PTXONLY
-// RUN: %mstage_ptx %t --kernel mstage_run_float_L48 > %t.f.ptx
-// RUN: %mstage_ptx %t --kernel mstage_run_double_L48 > %t.d.ptx
+// RUN: %mstage_ptx %t --kernel run_float::kernel_L48 > %t.f.ptx
+// RUN: %mstage_ptx %t --kernel run_double::kernel_L48 > %t.d.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.f.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.d.ptx
 // RUN: %ptxas -arch=sm_90 %t.f.ptx -o /dev/null

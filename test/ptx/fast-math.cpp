@@ -12,8 +12,8 @@
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_FAST_MATH=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.all %t
 // RUN: cat %t.all/mstage_ieeeKernel*.ptx | FileCheck %s --check-prefix=FAST
 // mstage-ptx --fast-math shows the same code without running the program.
-// RUN: %mstage_ptx %t --kernel mstage_ieeeKernel_L42 --block 128 --fast-math | FileCheck %s --check-prefix=FAST
-// RUN: %mstage_ptx %t --kernel mstage_ieeeKernel_L42 --block 128 | FileCheck %s --check-prefix=IEEE
+// RUN: %mstage_ptx %t --kernel ieeeKernel::kernel_L42 --block 128 --fast-math | FileCheck %s --check-prefix=FAST
+// RUN: %mstage_ptx %t --kernel ieeeKernel::kernel_L42 --block 128 | FileCheck %s --check-prefix=IEEE
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 
