@@ -40,7 +40,7 @@ std::string mangleKernelSymbol(ArrayRef<std::string> Components) {
 
 std::string nestedKernelSymbol(StringRef Symbol, StringRef Component) {
   if (!Symbol.starts_with("_ZN") || !Symbol.ends_with("E"))
-    return (Symbol + "__" + Component).str();
+    return (Symbol + "__mstage_" + Component).str();
   std::string Out = Symbol.drop_back().str();
   appendSourceName(Out, Component);
   return Out + "E";

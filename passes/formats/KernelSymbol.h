@@ -28,7 +28,9 @@ std::string mangleKernelSymbol(llvm::ArrayRef<std::string> Components);
 
 // Symbol's name with one more component: for _ZN4main10kernel_L22E and
 // "disjoint", _ZN4main10kernel_L228disjointE (main::kernel_L22::disjoint).
-// A symbol that is not of mangleKernelSymbol's form gets "__" + Component.
+// A symbol that is not of mangleKernelSymbol's form (a kernel of an older
+// mstage++, mstage_main_L22) gets "__mstage_" + Component, the name such a
+// binary's ahead-of-time code has.
 std::string nestedKernelSymbol(llvm::StringRef Symbol,
                                llvm::StringRef Component);
 
