@@ -71,24 +71,24 @@ int main() {
 // (0 + 4 + 5 + 6) * 2 + 7 + 1 + 3 = 41 per element; I: 6 + 2 = 8 each.
 // OUT: 164 8 32
 
-// LIST-DAG: {{^_ZN12_GLOBAL__N_19anonymous9kernel_L32E}}  (anonymous namespace)::anonymous::kernel_L32@{{.*}}kernel-names.cpp:32:10
-// LIST-DAG: {{^_ZN22labelledInTemplate_int4fillE}}  labelledInTemplate_int::fill@{{.*}}kernel-names.cpp:37:20
-// LIST-DAG: {{^_ZN3app6Solver3run9kernel_L44E}}  app::Solver::run::kernel_L44@{{.*}}kernel-names.cpp:44:12
-// LIST-DAG: {{^_ZN4main10kernel_L53E}}  main::kernel_L53@{{.*}}kernel-names.cpp:53:20
-// LIST-DAG: {{^_ZN4main14kernel_L53_C[0-9]+E}}  main::kernel_L53_C[[#]]@{{.*}}kernel-names.cpp:53:[[#]]
-// LIST-DAG: {{^_ZN4main10kernel_L57E}}  main::kernel_L57@{{.*}}kernel-names.cpp:57:18
-// LIST-DAG: {{^_ZN4main12kernel_L57_2E}}  main::kernel_L57_2@{{.*}}kernel-names.cpp:57:18
-// LIST-DAG: {{^_ZN4main5saxpyE}}  main::saxpy@{{.*}}kernel-names.cpp:60:19
-// LIST-DAG: {{^_ZN7physics4stepE}}  physics::step@{{.*}}kernel-names.cpp:61:27
+// LIST-DAG: {{^_ZN12_GLOBAL__N_19anonymous10kernel_L33E}}  (anonymous namespace)::anonymous::kernel_L33@{{.*}}kernel-names.cpp:33:10
+// LIST-DAG: {{^_ZN22labelledInTemplate_int4fillE}}  labelledInTemplate_int::fill@{{.*}}kernel-names.cpp:38:18
+// LIST-DAG: {{^_ZN3app6Solver3run10kernel_L44E}}  app::Solver::run::kernel_L44@{{.*}}kernel-names.cpp:44:12
+// LIST-DAG: {{^_ZN4main10kernel_L54E}}  main::kernel_L54@{{.*}}kernel-names.cpp:54:20
+// LIST-DAG: {{^_ZN4main14kernel_L54_C}}[[COL:[0-9]+]]E  main::kernel_L54_C[[COL]]@{{.*}}kernel-names.cpp:54:[[COL]]
+// LIST-DAG: {{^_ZN4main10kernel_L58E}}  main::kernel_L58@{{.*}}kernel-names.cpp:58:18
+// LIST-DAG: {{^_ZN4main12kernel_L58_2E}}  main::kernel_L58_2@{{.*}}kernel-names.cpp:58:18
+// LIST-DAG: {{^_ZN4main5saxpyE}}  main::saxpy@{{.*}}kernel-names.cpp:61:19
+// LIST-DAG: {{^_ZN7physics4stepE}}  physics::step@{{.*}}kernel-names.cpp:62:27
 // LIST-DAG: {{^_ZN6mstage6reduceE}}  mstage::reduce@{{.*}}reduce.hpp:{{[0-9]+}}:{{[0-9]+}}
 
-// DEMANGLED:      (anonymous namespace)::anonymous::kernel_L32
+// DEMANGLED:      (anonymous namespace)::anonymous::kernel_L33
 // DEMANGLED-NEXT: app::Solver::run::kernel_L44
 // DEMANGLED-NEXT: labelledInTemplate_int::fill
-// DEMANGLED-NEXT: main::kernel_L53
-// DEMANGLED-NEXT: main::kernel_L53_C{{[0-9]+}}
-// DEMANGLED-NEXT: main::kernel_L57
-// DEMANGLED-NEXT: main::kernel_L57_2
+// DEMANGLED-NEXT: main::kernel_L54
+// DEMANGLED-NEXT: main::kernel_L54_C{{[0-9]+}}
+// DEMANGLED-NEXT: main::kernel_L58
+// DEMANGLED-NEXT: main::kernel_L58_2
 // DEMANGLED-NEXT: main::saxpy
 // DEMANGLED-NEXT: mstage::reduce
 // DEMANGLED-NEXT: physics::step
@@ -96,11 +96,11 @@ int main() {
 // PTX: .visible .entry [[SAXPY:_ZN4main5saxpyE]](
 // PTX: .param .align 4 .b8 [[SAXPY]]_param_0[4]
 // ENTRY: {{^main::saxpy$}}
-// NESTED: .visible .entry _ZN3app6Solver3run9kernel_L44E(
+// NESTED: .visible .entry _ZN3app6Solver3run10kernel_L44E(
 
-// TRACE-DAG: mstage: trace: kernel 'main::kernel_L53@{{.*}}kernel-names.cpp:53:20' grid 1x1x1
-// TRACE-DAG: mstage: trace: kernel 'main::saxpy@{{.*}}kernel-names.cpp:60:19' grid 1x1x1
-// TRACE-DAG: mstage: trace: kernel 'physics::step@{{.*}}kernel-names.cpp:61:27' grid 1x1x1
+// TRACE-DAG: mstage: trace: kernel 'main::kernel_L54@{{.*}}kernel-names.cpp:54:20' grid 1x1x1
+// TRACE-DAG: mstage: trace: kernel 'main::saxpy@{{.*}}kernel-names.cpp:61:19' grid 1x1x1
+// TRACE-DAG: mstage: trace: kernel 'physics::step@{{.*}}kernel-names.cpp:62:27' grid 1x1x1
 // TRACE-DAG: mstage: trace: kernel 'mstage::reduce@{{.*}}reduce.hpp:{{[0-9]+}}:{{[0-9]+}}' grid
-// TRACE-DAG: mstage: stats: {{.*}}  main::saxpy@{{.*}}kernel-names.cpp:60:19
+// TRACE-DAG: mstage: stats: {{.*}}  main::saxpy@{{.*}}kernel-names.cpp:61:19
 // TRACE-DAG: mstage: stats: {{.*}}  mstage::reduce@{{.*}}reduce.hpp
