@@ -55,7 +55,8 @@ TEST(KernelSymbolTest, DemanglesToTheComponents) {
     for (char Ch : Symbol)
       EXPECT_TRUE(llvm::isAlnum(Ch) || Ch == '_') << Symbol;
   }
-  EXPECT_EQ(mangleKernelSymbol({"main", "kernel_L22"}), "_ZN4main10kernel_L22E");
+  EXPECT_EQ(mangleKernelSymbol({"main", "kernel_L22"}),
+            "_ZN4main10kernel_L22E");
 }
 
 TEST(KernelSymbolTest, NestedSymbolDemanglesOneDeeper) {
