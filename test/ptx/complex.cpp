@@ -76,7 +76,7 @@ int main() {
   return Differ != 0;
 }
 
-// PTX: .entry mstage_run_{{float|double}}_L48
+// PTX: .entry {{_ZN(9run_float|10run_double)10kernel_L48E}}
 // PTX-NOT: __mulsc3
 // PTX-NOT: __muldc3
 // PTX-NOT: __divsc3
