@@ -1,12 +1,18 @@
 //===- KernelTagger.cpp - Name kernel entries for the extraction pass -----===//
 #include "KernelTagger.h"
+#include "Diagnostics.h"
+#include "formats/KernelSymbol.h"
 #include "formats/KernelTags.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTLambda.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 #include <cassert>
 
@@ -72,17 +78,62 @@ static const FunctionDecl *enclosingFunction(const Decl *D) {
   return nullptr;
 }
 
-static std::string identifierFor(StringRef S) {
-  std::string Out;
-  for (char C : S)
-    Out += (isalnum(static_cast<unsigned char>(C)) || C == '_') ? C : '_';
-  while (!Out.empty() && Out.back() == '_')
-    Out.pop_back(); // reduce<Staged> gives reduce_Staged, not reduce_Staged_
-  return Out;
+// The symbol components of D's qualified name, outermost first. Template
+// arguments become part of a component (reduce<Staged>: reduce_Staged), so
+// that two instantiations differ.
+static void appendComponents(ASTContext &Ctx, const Decl *D,
+                             SmallVectorImpl<std::string> &Out) {
+  if (!D || isa<TranslationUnitDecl>(D))
+    return;
+  appendComponents(Ctx, Decl::castFromDeclContext(D->getDeclContext()), Out);
+  if (auto *NS = dyn_cast<NamespaceDecl>(D)) {
+    // The Itanium name of an anonymous namespace: shown as such.
+    Out.push_back(NS->isAnonymousNamespace() ? "_GLOBAL__N_1"
+                                             : symbolComponent(NS->getName()));
+  } else if (auto *RD = dyn_cast<CXXRecordDecl>(D); RD && RD->isLambda()) {
+    Out.push_back("lambda");
+  } else if (auto *ND = dyn_cast<NamedDecl>(D)) {
+    std::string Name;
+    llvm::raw_string_ostream OS(Name);
+    ND->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/false);
+    Out.push_back(symbolComponent(Name));
+  }
 }
 
-void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry,
-                    llvm::StringMap<unsigned> &UsedNames) {
+// A label's components: "saxpy" is in the caller's scope, "mstage::sort::
+// radix_pass" is the whole name.
+static void appendLabel(ASTContext &Ctx, const KernelNames::Label &L,
+                        SmallVectorImpl<std::string> &Out) {
+  StringRef Text = L.Text;
+  if (!Text.contains("::"))
+    appendComponents(Ctx, L.Caller, Out);
+  SmallVector<StringRef, 4> Parts;
+  Text.split(Parts, "::", -1, /*KeepEmpty=*/false);
+  if (Parts.empty())
+    Parts.push_back(Text);
+  for (StringRef P : Parts)
+    Out.push_back(symbolComponent(P));
+}
+
+// A component not used yet in Scope: Name, else Name_C<column> (another
+// kernel on this line), else Name_2, Name_3...
+static std::string uniqueComponent(KernelNames &Names, StringRef Scope,
+                                   std::string Name, unsigned Column) {
+  auto Taken = [&](StringRef Candidate) {
+    return Names.Used.contains((Scope + "::" + Candidate).str());
+  };
+  if (Taken(Name) && Column && !Taken(Name + "_C" + std::to_string(Column)))
+    Name += "_C" + std::to_string(Column);
+  for (unsigned N = 2; Taken(Name); ++N)
+    if (!Taken(Name + "_" + std::to_string(N))) {
+      Name += "_" + std::to_string(N);
+      break;
+    }
+  Names.Used.insert((Scope + "::" + Name).str());
+  return Name;
+}
+
+void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry, KernelNames &Names) {
   const TemplateArgumentList *Args = Entry->getTemplateSpecializationArgs();
   assert(Args && Args->size() > 0 &&
          Args->get(0).getKind() == TemplateArgument::Type &&
@@ -97,29 +148,122 @@ void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry,
   SourceManager &SM = Ctx.getSourceManager();
   PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(RD->getLocation()));
   KernelSourceInfo Info;
-  std::string Enclosing = "global";
-  if (const FunctionDecl *FD = enclosingFunction(RD)) {
-    // With template arguments: reduce<Staged> and reduce<Unstaged> differ.
-    Enclosing.clear();
-    llvm::raw_string_ostream OS(Enclosing);
-    FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
-  }
   if (PL.isValid())
     Info.Location = std::string(PL.getFilename()) + ":" +
                     std::to_string(PL.getLine()) + ":" +
                     std::to_string(PL.getColumn());
-  if (RD->isLambda()) {
-    Info.PrettyName = Enclosing + "::lambda@" + Info.Location;
-    Info.Name = "mstage_" + identifierFor(Enclosing) + "_L" +
-                std::to_string(PL.isValid() ? PL.getLine() : 0);
+
+  SmallVector<std::string, 4> Components;
+  unsigned Column = 0;
+  if (auto L = Names.Labels.find(RD); L != Names.Labels.end()) {
+    appendLabel(Ctx, L->second, Components);
+  } else if (RD->isLambda()) {
+    if (const FunctionDecl *FD = enclosingFunction(RD))
+      appendComponents(Ctx, FD, Components);
+    else
+      appendComponents(Ctx, Decl::castFromDeclContext(RD->getDeclContext()),
+                       Components);
+    // At namespace scope, the file says where.
+    if (Components.empty() && PL.isValid())
+      Components.push_back(
+          symbolComponent(llvm::sys::path::filename(PL.getFilename())));
+    Components.push_back("kernel_L" +
+                         std::to_string(PL.isValid() ? PL.getLine() : 0));
+    Column = PL.isValid() ? PL.getColumn() : 0;
   } else {
-    Info.PrettyName = RD->getQualifiedNameAsString();
-    Info.Name = "mstage_" + identifierFor(Info.PrettyName);
+    appendComponents(Ctx, RD, Components);
   }
-  if (unsigned Seen = UsedNames[Info.Name]++)
-    Info.Name += "_" + std::to_string(Seen + 1);
+
+  // The kernel's type instantiated for other argument types: _2, _3 on the
+  // name its first instantiation got.
+  std::string Last = Components.pop_back_val();
+  std::string Scope = llvm::join(Components, "::");
+  if (auto It = Names.ByType.find(RD); It != Names.ByType.end()) {
+    Components.push_back(uniqueComponent(Names, Scope, It->second, 0));
+  } else {
+    Components.push_back(uniqueComponent(Names, Scope, Last, Column));
+    Names.ByType[RD] = Components.back();
+  }
+  Info.Name = mangleKernelSymbol(Components);
+  Info.PrettyName = demangleKernelSymbol(Info.Name);
+  if (!Info.Location.empty())
+    Info.PrettyName += "@" + Info.Location;
   Entry->addAttr(
       AnnotateAttr::CreateImplicit(Ctx, encodeKernelInfo(Info), nullptr, 0));
+}
+
+namespace {
+// The mstage::kernel("label", f, ...) calls in a body.
+class LabelFinder : public RecursiveASTVisitor<LabelFinder> {
+public:
+  LabelFinder(ASTContext &Ctx, KernelNames &Names) : Ctx(Ctx), Names(Names) {}
+
+  bool TraverseDecl(Decl *D) {
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (FD && FD->isDependentContext())
+      return true; // its instantiations come on their own
+    const FunctionDecl *Outer = Caller;
+    // A lambda's body is in the scope of the function that holds it.
+    if (FD)
+      Caller = !isLambdaCallOperator(FD) ? FD
+               : Caller                  ? Caller
+                                         : enclosingFunction(FD);
+    bool Go = RecursiveASTVisitor::TraverseDecl(D);
+    Caller = Outer;
+    return Go;
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee || !isLabelledKernelCall(Callee) || CE->getNumArgs() < 2)
+      return true;
+    const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs();
+    if (!Args || Args->get(0).getKind() != TemplateArgument::Type)
+      return true;
+    const CXXRecordDecl *RD = Args->get(0).getAsType()->getAsCXXRecordDecl();
+    if (!RD)
+      return true;
+    DiagnosticsEngine &D = Ctx.getDiagnostics();
+    const auto *Literal =
+        dyn_cast<StringLiteral>(CE->getArg(0)->IgnoreParenImpCasts());
+    if (!Literal || !Literal->isOrdinary()) {
+      D.Report(CE->getArg(0)->getExprLoc(), diagID(D, Diag::LabelNotLiteral));
+      return true;
+    }
+    auto [It, New] = Names.Labels.try_emplace(
+        RD, KernelNames::Label{Literal->getString().str(), Caller, CE});
+    if (!New && It->second.Call != CE &&
+        It->second.Text != Literal->getString()) {
+      D.Report(CE->getArg(0)->getExprLoc(), diagID(D, Diag::LabelTwice))
+          << Literal->getString() << It->second.Text;
+      D.Report(It->second.Call->getArg(0)->getExprLoc(),
+               diagID(D, Diag::LabelBefore));
+    }
+    return true;
+  }
+
+private:
+  // mstage::kernel(const char *label, F f, ...).
+  static bool isLabelledKernelCall(const FunctionDecl *FD) {
+    if (!FD->getIdentifier() || FD->getName() != "kernel" ||
+        FD->getNumParams() < 2 || !FD->getPrimaryTemplate())
+      return false;
+    auto *NS = dyn_cast<NamespaceDecl>(FD->getDeclContext());
+    if (!NS || !NS->getIdentifier() || NS->getName() != "mstage" ||
+        !isa<TranslationUnitDecl>(NS->getDeclContext()))
+      return false;
+    QualType P = FD->getParamDecl(0)->getType();
+    return P->isPointerType() && P->getPointeeType()->isCharType();
+  }
+
+  ASTContext &Ctx;
+  KernelNames &Names;
+  const FunctionDecl *Caller = nullptr;
+};
+} // namespace
+
+void findKernelLabels(ASTContext &Ctx, Decl *D, KernelNames &Names) {
+  LabelFinder(Ctx, Names).TraverseDecl(D);
 }
 
 } // namespace mstage

@@ -2,11 +2,18 @@
 #ifndef MSTAGE_COMPILER_KERNELTAGGER_H
 #define MSTAGE_COMPILER_KERNELTAGGER_H
 
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <string>
 
 namespace clang {
 class ASTContext;
+class CallExpr;
+class CXXRecordDecl;
+class Decl;
 class FunctionDecl;
+class SourceLocation;
 } // namespace clang
 
 namespace mstage {
@@ -21,12 +28,34 @@ bool isStageEval(const clang::FunctionDecl *FD);
 // instantiation for the extraction pass.
 void tagStageEval(clang::ASTContext &Ctx, clang::FunctionDecl *Eval);
 
-// Attaches the kernel's device name, readable name and source location to
-// the entry as an annotation that the extraction pass reads.
-// UsedNames keeps device names unique within the translation unit: a
-// lambda instantiated for several argument types gets _2, _3, ...
+// The names given so far in one translation unit, and the labels of
+// mstage::kernel("label", f, ...) calls, by kernel type.
+struct KernelNames {
+  struct Label {
+    std::string Text;
+    const clang::FunctionDecl *Caller; // the function the call is in, or null
+    const clang::CallExpr *Call;
+  };
+  llvm::DenseMap<const clang::CXXRecordDecl *, Label> Labels;
+  // The names given, joined with "::".
+  llvm::StringSet<> Used;
+  // The last component of the name each kernel type got first.
+  llvm::DenseMap<const clang::CXXRecordDecl *, std::string> ByType;
+};
+
+// Notes the labels of the kernel() calls in D's bodies, before the kernel
+// entries they instantiate are tagged; reports a label that is not a string
+// literal, and a second label for one kernel.
+void findKernelLabels(clang::ASTContext &Ctx, clang::Decl *D,
+                      KernelNames &Names);
+
+// Attaches the kernel's device symbol (KernelSymbol.h), readable name and
+// source location to the entry as an annotation that the extraction pass
+// reads. The symbol is the label's, else Enclosing::kernel_L<line>; Names
+// keeps it unique within the translation unit: a second kernel on one line
+// gets _C<column>, a lambda instantiated for several argument types _2, _3.
 void tagKernelEntry(clang::ASTContext &Ctx, clang::FunctionDecl *Entry,
-                    llvm::StringMap<unsigned> &UsedNames);
+                    KernelNames &Names);
 
 } // namespace mstage
 

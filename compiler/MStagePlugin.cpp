@@ -97,10 +97,13 @@ public:
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     assert(Ctx && "Initialize comes before the first declaration");
     for (Decl *D : Group)
+      if (mayLabelKernels(D))
+        mstage::findKernelLabels(*Ctx, D, Names);
+    for (Decl *D : Group)
       if (auto *FD = dyn_cast<FunctionDecl>(D))
         if (FD->hasBody()) {
           if (mstage::isKernelEntry(FD)) {
-            mstage::tagKernelEntry(*Ctx, FD, UsedNames);
+            mstage::tagKernelEntry(*Ctx, FD, Names);
             // The entry is 'used', so code generation emits it right away.
             disableSanitizers(FD);
           } else if (mstage::isStageEval(FD)) {
@@ -110,6 +113,16 @@ public:
     for (Decl *D : Group)
       tagDeviceExports(D);
     return true;
+  }
+
+  // Whether D's bodies may hold kernel("label", ...) calls: the user's code,
+  // and every template instantiation (the algorithms label theirs), which
+  // arrives here before the kernel entries it instantiates.
+  bool mayLabelKernels(const Decl *D) const {
+    if (auto *FD = dyn_cast<FunctionDecl>(D);
+        FD && FD->getTemplateInstantiationPattern())
+      return true;
+    return !Ctx->getSourceManager().isInSystemHeader(D->getLocation());
   }
 
   // Definitions that other files' kernels may call, tagged before code
@@ -201,7 +214,7 @@ private:
   }
 
   ASTContext *Ctx = nullptr;
-  llvm::StringMap<unsigned> UsedNames;
+  mstage::KernelNames Names;
   std::shared_ptr<std::vector<SourceLocation>> CudaArchTests;
 };
 

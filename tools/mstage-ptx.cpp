@@ -29,6 +29,7 @@
 #include "PtxSourceView.h"
 #include "formats/AotImage.h"
 #include "formats/KernelBlob.h"
+#include "formats/KernelSymbol.h"
 #include "formats/StageValueText.h"
 #include "jit/DeviceLibrary.h"
 #include "jit/JitCompiler.h"
@@ -265,14 +266,26 @@ static std::string kernelLabel(ArrayRef<KernelBlob> Kernels, size_t I) {
   return Count == 1 ? Kernels[I].Name : Kernels[I].Name + "#" + utostr(Nth);
 }
 
-// The kernel that Given names (a device name, a readable name or a label
-// with "#N"), or an error listing the candidates.
+// Whether Given names Kernels[I]: its device name, its demangled name
+// (main::kernel_L22), either with "#N" when the listing shows one, or its
+// readable name with the location.
+static bool namesKernel(ArrayRef<KernelBlob> Kernels, size_t I,
+                        StringRef Given) {
+  const KernelBlob &K = Kernels[I];
+  std::string Nth =
+      StringRef(kernelLabel(Kernels, I)).substr(K.Name.size()).str();
+  std::string Demangled = demangleKernelSymbol(K.Name);
+  return Given == K.Name || Given == K.PrettyName || Given == Demangled ||
+         Given == K.Name + Nth || Given == Demangled + Nth;
+}
+
+// The kernel that Given names (namesKernel), or an error listing the
+// candidates.
 static Expected<const KernelBlob *>
 findKernel(ArrayRef<KernelBlob> Kernels, StringRef Given, StringRef File) {
   SmallVector<size_t, 2> Found;
   for (size_t I = 0; I < Kernels.size(); ++I)
-    if (Kernels[I].Name == Given || Kernels[I].PrettyName == Given ||
-        kernelLabel(Kernels, I) == Given)
+    if (namesKernel(Kernels, I, Given))
       Found.push_back(I);
   auto Describe = [&](size_t I) {
     return "\n  " + kernelLabel(Kernels, I) + "  " + Kernels[I].PrettyName +

@@ -655,6 +655,18 @@ Kernel<_Fp> kernel(_Fp f, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
   return Kernel<_Fp>(f, grid, block, shared_bytes, where);
 }
 
+// kernel("label", lambda, grid, block[, shared_bytes]): the same kernel,
+// named after its label where it is shown (Nsight Compute, compute-
+// sanitizer, MSTAGE_TRACE, mstage-ptx): "saxpy" in main is main::saxpy, a
+// label with "::" is the whole name. mstage++ reads the label where it
+// compiles the call, so it is a string literal (docs/inspecting.md).
+template <class _Fp>
+Kernel<_Fp> kernel(const char *label, _Fp f, dim3 grid, dim3 block,
+                   std::size_t shared_bytes = 0) {
+  (void)label;
+  return kernel(f, grid, block, shared_bytes);
+}
+
 // Waits until every specialization queued for compiling in the background
 // (by launches and prepare(), with MSTAGE_JIT=async) is compiled and loaded:
 // later launches of them run the specialized code. For benchmarks and tests.

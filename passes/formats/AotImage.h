@@ -19,6 +19,7 @@
 #define MSTAGE_PASSES_FORMATS_AOTIMAGE_H
 
 #include "formats/KernelBlob.h"
+#include "formats/KernelSymbol.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -85,8 +86,10 @@ unsigned archNumber(llvm::StringRef Arch);
 // launch's facts say so (core/GenericCode.h). Without it, every load of the
 // generic code must stay after the stores before it
 // (bench/mstage_transpose.cpp's copy and naive kernels: docs/performance.md).
+// Nested in the kernel's own name, the tools show it as main::kernel_L22::
+// disjoint.
 inline std::string disjointEntryName(llvm::StringRef Kernel) {
-  return (Kernel + "__mstage_disjoint").str();
+  return nestedKernelSymbol(Kernel, "disjoint");
 }
 
 } // namespace mstage

@@ -42,7 +42,7 @@ struct StageSite {
 
 struct KernelBlob {
   std::string Name;       // the device kernel's symbol
-  std::string PrettyName; // e.g. "main()::lambda@saxpy.cpp:9"
+  std::string PrettyName; // e.g. "main::kernel_L9@saxpy.cpp:9:18"
   std::string Location;   // file:line:col of the lambda
   uint32_t NumParams = 0; // the lambda object plus the launch arguments
   uint64_t BitcodeHash = 0;

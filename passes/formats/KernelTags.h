@@ -31,8 +31,9 @@ inline constexpr const char *KernelAnnotation = "mstage.kernel";
 inline constexpr const char *KernelInfoPrefix = "mstage.kernel.info=";
 
 struct KernelSourceInfo {
-  std::string Name;       // device symbol, e.g. "mstage_main_L9"
-  std::string PrettyName; // e.g. "main::lambda@saxpy.cpp:9:18"
+  // The device symbol, e.g. "_ZN4main9kernel_L9E" (KernelSymbol.h).
+  std::string Name;
+  std::string PrettyName; // e.g. "main::kernel_L9@saxpy.cpp:9:18"
   std::string Location;   // "saxpy.cpp:9:18"
 };
 

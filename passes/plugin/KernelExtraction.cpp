@@ -85,6 +85,11 @@ Function *createKernelWrapper(Module &Dev, Function &Entry,
   LLVMContext &Ctx = Dev.getContext();
   SmallVector<Type *, 8> ParamTys(Entry.arg_size(), PointerType::get(Ctx, 0));
   auto *FTy = FunctionType::get(Type::getVoidTy(Ctx), ParamTys, false);
+  // The symbol is a C++ name (formats/KernelSymbol.h): a host variable of
+  // that name (mstage::reduce, the algorithm's function object) gives it up,
+  // as the kernel's symbol is what the runtime and the tools look for.
+  if (GlobalValue *Host = Dev.getNamedValue(Info.Name))
+    Host->setName(Info.Name + ".host");
   Function *K =
       Function::Create(FTy, GlobalValue::ExternalLinkage, Info.Name, Dev);
   K->setCallingConv(CallingConv::PTX_Kernel);

@@ -108,7 +108,7 @@ thread_local bool ThreadSeen = false;
 // The spans named after the thread's kernel; copies are not.
 bool ofKernel(SpanKind Kind) { return Kind < SpanKind::CopyToDevice; }
 
-// "memory cache hit main::lambda@f.cpp:9:12 {line 10: 256}",
+// "memory cache hit main::kernel_L9@f.cpp:9:12 {line 10: 256}",
 // "copy to device 4096 B".
 std::string spanName(SpanKind Kind, const char *Outcome, uint64_t Bytes,
                      const KernelScope *Scope) {

@@ -117,7 +117,7 @@ public:
   KernelScope(const KernelScope &) = delete;
   KernelScope &operator=(const KernelScope &) = delete;
 
-  // The span name's kernel part: "main::lambda@f.cpp:9:12 {line 10: 256}".
+  // The span name's kernel part: "main::kernel_L9@f.cpp:9:12 {line 10: 256}".
   std::string label() const;
   const std::string &kernelName() const { return Kernel->PrettyName; }
   const std::string &stagedText() const { return Staged; }

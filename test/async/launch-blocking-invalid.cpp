@@ -32,7 +32,7 @@ int main() {
   }
 }
 
-// BAD: mstage: kernel 'main::lambda@{{.*}}launch-blocking-invalid.cpp:{{[0-9]+}}:{{[0-9]+}}': MSTAGE_LAUNCH_BLOCKING='banana' is not a boolean; use 1, on, true or yes, or 0, off, false or no
-// BAD: at wait: mstage: kernel 'main::lambda@{{.*}}': MSTAGE_LAUNCH_BLOCKING='banana' is not a boolean
+// BAD: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}launch-blocking-invalid.cpp:{{[0-9]+}}:{{[0-9]+}}': MSTAGE_LAUNCH_BLOCKING='banana' is not a boolean; use 1, on, true or yes, or 0, off, false or no
+// BAD: at wait: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}': MSTAGE_LAUNCH_BLOCKING='banana' is not a boolean
 // GOOD: launched
 // GOOD: async launched

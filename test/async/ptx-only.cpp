@@ -19,7 +19,7 @@ int main() {
       },
       1, 64);
   Inc.on(S)(V, 1);
-  // CHECK: mstage: trace: kernel 'main::lambda@{{.*}}' grid 1x1x1 block 64x1x1 {{.*}} staged {line {{[0-9]+}}: 2} cache
+  // CHECK: mstage: trace: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' grid 1x1x1 block 64x1x1 {{.*}} staged {line {{[0-9]+}}: 2} cache
   mstage::event E = S.record();
   S.wait(E);
   mstage::kernel_future F = mstage::async(mstage::launch::kernel, Inc.on(S), V, 2);

@@ -44,8 +44,8 @@ int main(int argc, char **argv) {
   }
 }
 
-// ARG: mstage: kernel 'main::lambda@{{.*}}host-pointer-argument.cpp:{{[0-9]+}}:{{[0-9]+}}': argument 1 holds 0x{{[0-9a-f]+}}, a pointer into host memory that a GPU could not read; pass a std::vector, a device_vector, a managed_vector or a pinned_vector instead
-// CAPTURE: mstage: kernel 'main::lambda@{{.*}}host-pointer-argument.cpp:{{[0-9]+}}:{{[0-9]+}}': a capture of the kernel's lambda (byte 0 of it) holds 0x{{[0-9a-f]+}}, a pointer into host memory that a GPU could not read
+// ARG: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}host-pointer-argument.cpp:{{[0-9]+}}:{{[0-9]+}}': argument 1 holds 0x{{[0-9a-f]+}}, a pointer into host memory that a GPU could not read; pass a std::vector, a device_vector, a managed_vector or a pinned_vector instead
+// CAPTURE: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}host-pointer-argument.cpp:{{[0-9]+}}:{{[0-9]+}}': a capture of the kernel's lambda (byte 0 of it) holds 0x{{[0-9a-f]+}}, a pointer into host memory that a GPU could not read
 // DEVICE: device: 1
 // STRAY-NOT: host memory
 // STRAY: stray:

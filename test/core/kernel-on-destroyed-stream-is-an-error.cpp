@@ -59,9 +59,9 @@ int main() {
 }
 
 // CHECK: live stream: ok
-// CHECK: launch: mstage: kernel 'main::lambda@{{.*}}kernel-on-destroyed-stream-is-an-error.cpp:{{[0-9]+}}:{{[0-9]+}}' is launched on a stream that was destroyed; a stream must outlive its use (a kernel bound to it with on(), a stream_ref to it)
+// CHECK: launch: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}kernel-on-destroyed-stream-is-an-error.cpp:{{[0-9]+}}:{{[0-9]+}}' is launched on a stream that was destroyed; a stream must outlive its use (a kernel bound to it with on(), a stream_ref to it)
 // CHECK: record: mstage: recording an event on a stream that was destroyed
 // CHECK: synchronize: mstage: synchronize() on a stream that was destroyed
 // CHECK: capture: mstage: capture on a stream that was destroyed
-// CHECK: launch after a new stream: mstage: kernel 'main::lambda@{{.*}}' is launched on a stream that was destroyed
+// CHECK: launch after a new stream: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' is launched on a stream that was destroyed
 // CHECK: new stream: ok

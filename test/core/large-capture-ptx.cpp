@@ -115,5 +115,5 @@ int main() {
 // BIG100: .param .align 4 .b8 {{.*}}_param_0[8192]
 // BIG100-NOT: .ptr .global .align 4 {{.*}}_param_0
 
-// AOT-DAG: .param .u64 .ptr .global .align 4 mstage_main_L49_param_0,
-// AOT-DAG: .param .align 4 .b8 mstage_main_L55_param_0[16],
+// AOT-DAG: .param .u64 .ptr .global .align 4 {{_ZN4main[0-9]+kernel_L49E}}_param_0,
+// AOT-DAG: .param .align 4 .b8 {{_ZN4main[0-9]+kernel_L55E}}_param_0[16],

@@ -51,7 +51,7 @@ int main() {
 // CHECK-NEXT: block 1024: launched, v=[[V]]
 // CHECK-NEXT: shared 99 KiB: launched, v=[[V]]
 // CHECK-NEXT: shared 227 KiB: launched, v=[[V]]
-// CHECK-NEXT: grid.y 65536: mstage: kernel 'tryLaunch::lambda@{{.*}}launch-limits.cpp:{{[0-9]+}}:{{[0-9]+}}' has grid.y 65536, over sm_90's limit of 65535
+// CHECK-NEXT: grid.y 65536: mstage: kernel 'tryLaunch::kernel_L{{[0-9]+}}@{{.*}}launch-limits.cpp:{{[0-9]+}}:{{[0-9]+}}' has grid.y 65536, over sm_90's limit of 65535
 // CPU-SAME: ; the CPU back end takes only what a GPU takes
 // CHECK-NEXT: grid.z 65536: mstage: kernel '{{.*}}' has grid.z 65536, over sm_90's limit of 65535
 // CHECK-NEXT: grid.x 2^31: mstage: kernel '{{.*}}' has grid.x 2147483648, over sm_90's limit of 2147483647

@@ -32,5 +32,5 @@ int main() {
 // CHECK: mstage: no GPU ({{.*}}); compiling kernels for sm_90 to PTX only, nothing is executed
 // CHECK-NOT: mstage: no GPU
 // CHECK: executes=0 v0=7
-// CHECK-NEXT: mstage: kernel 'main::lambda@{{.*}}ptx-only.cpp:21:20' has block.x 2048, over sm_90's limit of 1024
-// CHECK-NEXT: mstage: kernel 'main::lambda@{{.*}}ptx-only.cpp:26:20' has an empty launch configuration (grid 0x1x1, block 32x1x1)
+// CHECK-NEXT: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}ptx-only.cpp:21:20' has block.x 2048, over sm_90's limit of 1024
+// CHECK-NEXT: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}ptx-only.cpp:26:20' has an empty launch configuration (grid 0x1x1, block 32x1x1)

@@ -10,7 +10,7 @@
 //
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_BACKEND=cpu %t | FileCheck %s --check-prefix=CPU
-// RUN: %mstage_ptx %t --kernel mstage_main_L50 --block 32 > %t.ptx
+// RUN: %mstage_ptx %t --kernel main::kernel_L50 --block 32 > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: %mstagexx -O0 %s -o %t.O0
 // RUN: env MSTAGE_BACKEND=cpu %t.O0 | FileCheck %s --check-prefix=CPU
@@ -79,7 +79,7 @@ int main() {
 
 // CPU: PASS: 0 of 32 threads differ from the host
 
-// PTX: .entry mstage_main_L50(
+// PTX: .entry {{_ZN4main[0-9]+kernel_L50E}}(
 // PTX-DAG: .shared .align 4 .b8 __mstage_shared_L[[MAIN:52]]_C[[COL:[0-9]+]][128];
 // PTX-DAG: .shared .align 4 .b8 __mstage_shared_L[[MAIN]]_C[[COL]]_2[128];
 // PTX-DAG: .shared .align 4 .b8 __mstage_shared_L[[PAIR:29]]_C[[PCOL:[0-9]+]][128];

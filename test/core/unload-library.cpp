@@ -40,13 +40,13 @@ int main(int Argc, char **Argv) {
 }
 
 // CPU: liba.so: v[3]=3333
-// CPU-NEXT: mstage: kernel 'times::lambda@{{.*}}liba.cpp:14:7' has an empty launch configuration
+// CPU-NEXT: mstage: kernel 'times::kernel_L{{[0-9]+}}@{{.*}}liba.cpp:14:7' has an empty launch configuration
 // CPU-NEXT: libb.so: v[3]=6666
-// CPU-NEXT: mstage: kernel 'times::lambda@{{.*}}libb.cpp:14:7' has an empty launch configuration
+// CPU-NEXT: mstage: kernel 'times::kernel_L{{[0-9]+}}@{{.*}}libb.cpp:14:7' has an empty launch configuration
 // CPU-NEXT: liba.so: v[3]=3333
-// CPU-NEXT: mstage: kernel 'times::lambda@{{.*}}liba.cpp:14:7' has an empty launch configuration
+// CPU-NEXT: mstage: kernel 'times::kernel_L{{[0-9]+}}@{{.*}}liba.cpp:14:7' has an empty launch configuration
 
-// PTX: mstage: trace: kernel 'times::lambda@{{.*}}liba.cpp:14:7' {{.*}} cache miss
-// PTX: mstage: trace: kernel 'times::lambda@{{.*}}libb.cpp:14:7' {{.*}} cache miss
-// PTX: mstage: trace: kernel 'times::lambda@{{.*}}liba.cpp:14:7' {{.*}} cache miss
+// PTX: mstage: trace: kernel 'times::kernel_L{{[0-9]+}}@{{.*}}liba.cpp:14:7' {{.*}} cache miss
+// PTX: mstage: trace: kernel 'times::kernel_L{{[0-9]+}}@{{.*}}libb.cpp:14:7' {{.*}} cache miss
+// PTX: mstage: trace: kernel 'times::kernel_L{{[0-9]+}}@{{.*}}liba.cpp:14:7' {{.*}} cache miss
 // PTX-NOT: cache memory

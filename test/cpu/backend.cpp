@@ -46,8 +46,8 @@ int main() {
 // PTX: mstage: MSTAGE_BACKEND=ptx; compiling kernels for sm_90 to PTX only, nothing is executed
 // PTX: backend=ptx executes=0 v7=1
 
-// CUDA: error: mstage: kernel 'main::lambda@{{.*}}backend.cpp:{{[0-9]+}}:{{[0-9]+}}' cannot run: MSTAGE_BACKEND=cuda, but there is no usable GPU ({{.*}}); MSTAGE_BACKEND=cpu runs kernels on the CPU
+// CUDA: error: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}backend.cpp:{{[0-9]+}}:{{[0-9]+}}' cannot run: MSTAGE_BACKEND=cuda, but there is no usable GPU ({{.*}}); MSTAGE_BACKEND=cpu runs kernels on the CPU
 // CUDA: backend=none executes=-1 v7=1
 
-// BAD: error: mstage: kernel 'main::lambda@{{.*}}' cannot run: MSTAGE_BACKEND='gpu' is not one of auto, cuda, cpu and ptx
+// BAD: error: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' cannot run: MSTAGE_BACKEND='gpu' is not one of auto, cuda, cpu and ptx
 // BAD: backend=none executes=-1 v7=1

@@ -80,10 +80,10 @@ int main() {
 }
 
 // CHECK: mstage: MSTAGE_CHECK=cpu: each launch also runs on the CPU back end, and the outputs are compared
-// CHECK: trace: kernel 'main::lambda@{{.*}}check.cpp:42:9' {{.*}} backend cpu
-// CHECK-NEXT: trace: kernel 'main::lambda@{{.*}}check.cpp:42:9' {{.*}} backend cpu
+// CHECK: trace: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}check.cpp:42:9' {{.*}} backend cpu
+// CHECK-NEXT: trace: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}check.cpp:42:9' {{.*}} backend cpu
 // CHECK: y[999] = 1999
-// CHECK: mstage: MSTAGE_CHECK=cpu: kernel 'main::lambda@{{.*}}check.cpp:53:9' takes a pointer to device memory (a raw pointer or a view), which the CPU cannot follow; its launches are not checked (pass a device_vector instead)
+// CHECK: mstage: MSTAGE_CHECK=cpu: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}check.cpp:53:9' takes a pointer to device memory (a raw pointer or a view), which the CPU cannot follow; its launches are not checked (pass a device_vector instead)
 // CHECK-NOT: a pointer to device memory
 // CHECK: floats: element 2 of 3: first run 3, second run 3.0999999
 // CHECK: nan: ''

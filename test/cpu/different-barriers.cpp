@@ -55,7 +55,7 @@ int main() {
 // ENV: mstage: MSTAGE_BOUNDS_CHECK is set in the environment, where it changes nothing: bounds checks are chosen when the program is compiled (mstage++ -DMSTAGE_BOUNDS_CHECK=1, or 0)
 // NOENV-NOT: MSTAGE_BOUNDS_CHECK is set
 
-// CHECKED: mstage: kernel 'main::lambda@{{.*}}different-barriers.cpp:{{[0-9]+}}:{{[0-9]+}}' on the CPU: in block ({{[01]}}, 0, 0), thread (0, 0, 0) waits at the barrier at {{.*}}different-barriers.cpp:[[#@LINE-24]] and thread (32, 0, 0) at the one at {{.*}}different-barriers.cpp:[[#@LINE-22]]; every thread of a block that has not exited must reach the same barrier (on a GPU, as on the CPU without bounds checks, barriers in different places pair up silently)
+// CHECKED: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}different-barriers.cpp:{{[0-9]+}}:{{[0-9]+}}' on the CPU: in block ({{[01]}}, 0, 0), thread (0, 0, 0) waits at the barrier at {{.*}}different-barriers.cpp:[[#@LINE-24]] and thread (32, 0, 0) at the one at {{.*}}different-barriers.cpp:[[#@LINE-22]]; every thread of a block that has not exited must reach the same barrier (on a GPU, as on the CPU without bounds checks, barriers in different places pair up silently)
 // CHECKED-NEXT: next launch: v[31]=5
 
 // PLAIN: paired: out[32]=100 out[63]=131

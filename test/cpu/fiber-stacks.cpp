@@ -106,7 +106,7 @@ int main(int Argc, char **Argv) {
 // MANY-NEXT: again: ok
 
 // EXHAUST: warm-up: ok
-// EXHAUST-NEXT: out of mappings: mstage: kernel 'sumBlocks::lambda@{{.*}}fiber-stacks.cpp:{{[0-9]+}}:{{[0-9]+}}' on the CPU: cannot map the stack of fiber {{[0-9]+}} of a block of 1024: cannot allocate memory: the process has {{[0-9]+}} memory mappings and vm.max_map_count allows {{[0-9]+}}, and a fiber stack takes 2 (the stack and its guard page); raise vm.max_map_count (sysctl)
+// EXHAUST-NEXT: out of mappings: mstage: kernel 'sumBlocks::kernel_L{{[0-9]+}}@{{.*}}fiber-stacks.cpp:{{[0-9]+}}:{{[0-9]+}}' on the CPU: cannot map the stack of fiber {{[0-9]+}} of a block of 1024: cannot allocate memory: the process has {{[0-9]+}} memory mappings and vm.max_map_count allows {{[0-9]+}}, and a fiber stack takes 2 (the stack and its guard page); raise vm.max_map_count (sysctl)
 // EXHAUST-NEXT: mappings back: ok
 
 // HUGE: 128 TiB stacks: mstage: kernel '{{.*}}' on the CPU: cannot map the stack of fiber 0 of a block of 64: cannot allocate memory: the process has {{[0-9]+}} memory mappings and vm.max_map_count allows {{[0-9]+}}, so memory ran out: each fiber stack is 137438953472 KiB (MSTAGE_CPU_STACK_KB); lower it, or raise the memory limit (ulimit -v)

@@ -28,8 +28,8 @@ int main(int argc, char **argv) {
         out[t] = tile(t % 4, x);
       },
       1, 32)(out, Mode);
-  // ROW: mstage: in kernel 'main::lambda@{{.*}}shared-array-bounds.cpp:21:7' on the CPU, block (0, 0, 0), thread (8, 0, 0)
-  // CALL: mstage: in kernel 'main::lambda@{{.*}}' on the CPU, block (0, 0, 0), thread (8, 0, 0)
+  // ROW: mstage: in kernel 'main::kernel_L{{[0-9]+}}@{{.*}}shared-array-bounds.cpp:21:7' on the CPU, block (0, 0, 0), thread (8, 0, 0)
+  // CALL: mstage: in kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' on the CPU, block (0, 0, 0), thread (8, 0, 0)
   // OK: in bounds
   std::printf("in bounds\n");
 }

@@ -33,20 +33,20 @@ int main() {
 
 // OK: launched
 
-// INVALID: mstage: kernel 'main::lambda@{{.*}}driver-errors.cpp:{{[0-9]+}}:{{[0-9]+}}': cuLaunchKernel(grid 1x1x1, block 32x1x1, 0 bytes of shared memory): CUDA_ERROR_INVALID_VALUE (text of 1){{$}}
+// INVALID: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}driver-errors.cpp:{{[0-9]+}}:{{[0-9]+}}': cuLaunchKernel(grid 1x1x1, block 32x1x1, 0 bytes of shared memory): CUDA_ERROR_INVALID_VALUE (text of 1){{$}}
 
-// REGISTERS: mstage: kernel 'main::lambda@{{.*}}': cuLaunchKernel(grid 1x1x1, block 32x1x1, 0 bytes of shared memory): CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (text of 701); a block of 32 threads needs more registers than a multiprocessor has{{$}}
+// REGISTERS: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}': cuLaunchKernel(grid 1x1x1, block 32x1x1, 0 bytes of shared memory): CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (text of 701); a block of 32 threads needs more registers than a multiprocessor has{{$}}
 
-// FAULT: mstage: launching kernel 'main::lambda@{{.*}}driver-errors.cpp:{{[0-9]+}}:{{[0-9]+}}': cuLaunchKernel(grid 1x1x1, block 32x1x1, 0 bytes of shared memory): CUDA_ERROR_ILLEGAL_ADDRESS (text of 700); no kernel of this stream was in flight: the fault is from earlier work, and the GPU context is unusable after it{{$}}
+// FAULT: mstage: launching kernel 'main::kernel_L{{[0-9]+}}@{{.*}}driver-errors.cpp:{{[0-9]+}}:{{[0-9]+}}': cuLaunchKernel(grid 1x1x1, block 32x1x1, 0 bytes of shared memory): CUDA_ERROR_ILLEGAL_ADDRESS (text of 700); no kernel of this stream was in flight: the fault is from earlier work, and the GPU context is unusable after it{{$}}
 
-// COPY: mstage: kernel 'main::lambda@{{.*}}driver-errors.cpp:{{[0-9]+}}:{{[0-9]+}}' failed (1 launch in flight, found when copying to the host): cuMemcpyDtoHAsync(256 bytes): CUDA_ERROR_ILLEGAL_ADDRESS (text of 700){{$}}
+// COPY: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}driver-errors.cpp:{{[0-9]+}}:{{[0-9]+}}' failed (1 launch in flight, found when copying to the host): cuMemcpyDtoHAsync(256 bytes): CUDA_ERROR_ILLEGAL_ADDRESS (text of 700){{$}}
 
-// BLOCKING: mstage: kernel 'main::lambda@{{.*}}driver-errors.cpp:{{[0-9]+}}:{{[0-9]+}}' failed: cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (text of 700){{$}}
+// BLOCKING: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}driver-errors.cpp:{{[0-9]+}}:{{[0-9]+}}' failed: cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (text of 700){{$}}
 
-// PTX: mstage: kernel 'main::lambda@{{.*}}': cuModuleLoadDataEx (JIT-compiling PTX for sm_90): CUDA_ERROR_UNSUPPORTED_PTX_VERSION (text of 222); the PTX is .version {{[0-9]+\.[0-9]+}} and driver 13.0 is too old for it{{$}}
+// PTX: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}': cuModuleLoadDataEx (JIT-compiling PTX for sm_90): CUDA_ERROR_UNSUPPORTED_PTX_VERSION (text of 222); the PTX is .version {{[0-9]+\.[0-9]+}} and driver 13.0 is too old for it{{$}}
 // PTX-NEXT: ptxas fatal   : fake error log
 
-// UNNAMED: mstage: kernel 'main::lambda@{{.*}}': cuModuleGetFunction("{{.*}}"): CUresult 500 (text of 500){{$}}
+// UNNAMED: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}': cuModuleGetFunction("{{.*}}"): CUresult 500 (text of 500){{$}}
 
 // ALLOC: mstage: cuMemAllocFromPoolAsync(256 bytes): CUDA_ERROR_OUT_OF_MEMORY (text of 2){{$}}
 

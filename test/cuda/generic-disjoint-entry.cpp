@@ -1,5 +1,5 @@
-// The generic code's disjoint entry (passes/aot: NAME__mstage_disjoint, with
-// ld.global.nc and alias scopes) runs a launch whose views are in different
+// The generic code's disjoint entry (passes/aot: NAME::disjoint, the
+// kernel's symbol one deeper, with ld.global.nc and alias scopes) runs a launch whose views are in different
 // allocations; a launch that passes one allocation twice runs the plain
 // entry. On the fake driver (Inputs/FakeCudaDriver.cpp), which prints the
 // function each launch ran; MSTAGE_JIT=async makes both launches generic.
@@ -9,9 +9,9 @@
 // UNSUPPORTED: gpu
 
 // CHECK: apart
-// CHECK-NEXT: fakecuda: launch [[K:[A-Za-z0-9_]+]]__mstage_disjoint{{$}}
+// CHECK-NEXT: fakecuda: launch [[K:_ZN[A-Za-z0-9_]+]]8disjointE{{$}}
 // CHECK-NEXT: same allocation twice
-// CHECK-NEXT: fakecuda: launch [[K]]{{$}}
+// CHECK-NEXT: fakecuda: launch [[K]]E{{$}}
 
 #include <mstage.hpp>
 

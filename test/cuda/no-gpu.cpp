@@ -15,4 +15,4 @@ int main() {
   k(v);
 }
 
-// CHECK: what(): mstage: kernel 'main::lambda@{{.*}}no-gpu.cpp:14:27' cannot run: MSTAGE_BACKEND=cuda, but there is no usable GPU (cannot load the CUDA driver ({{.*}})); MSTAGE_BACKEND=cpu runs kernels on the CPU
+// CHECK: what(): mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}no-gpu.cpp:14:27' cannot run: MSTAGE_BACKEND=cuda, but there is no usable GPU (cannot load the CUDA driver ({{.*}})); MSTAGE_BACKEND=cpu runs kernels on the CPU

@@ -42,7 +42,7 @@ int main() {
 }
 
 // NOGPU-DEVICE: mstage: no device: MSTAGE_DEVICE=3 names device 3, but there is no GPU (cannot load the CUDA driver ({{.*}})) and the CPU back end has 1 device, 0; MSTAGE_BACKEND=cpu runs kernels on the CPU regardless
-// NOGPU-DEVICE: mstage: kernel 'main::lambda@{{.*}}' cannot run: MSTAGE_DEVICE=3 names device 3, but there is no GPU
+// NOGPU-DEVICE: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' cannot run: MSTAGE_DEVICE=3 names device 3, but there is no GPU
 // NOGPU-VISIBLE: mstage: no device: MSTAGE_VISIBLE_DEVICES='0,5' names device 5, but there is no GPU ({{.*}}) and the CPU back end has 1 device, 0;
 // NOGPU-VISIBLE: cannot run: MSTAGE_VISIBLE_DEVICES='0,5' names device 5
 // CPU: devices: 1

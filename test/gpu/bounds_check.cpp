@@ -190,21 +190,21 @@ int run(int Argc, char **Argv) {
       expectFailure("vector",
                     {"bounds_check.cpp:@LINE: ",
                      "index 70 is out of bounds for vector_view of size 64",
-                     Stop("(40, 0, 0)"), Kernel + "childVector::lambda@"}) &&
+                     Stop("(40, 0, 0)"), Kernel + "childVector::kernel_L"}) &&
       expectFailure("mdspan",
                     {"bounds_check.cpp:@LINE: ",
                      "index 9 is out of bounds for mdspan extent 1 of size 8",
-                     Stop("(5, 0, 0)"), Kernel + "childMdspan::lambda@"}) &&
+                     Stop("(5, 0, 0)"), Kernel + "childMdspan::kernel_L"}) &&
       expectFailure("shared",
                     {"bounds_check.cpp:@LINE: ",
                      "the kernel needs 800 bytes of dynamic shared memory, "
                      "the launch gave 512",
-                     Stop("("), Kernel + "childShared::lambda@"}) &&
+                     Stop("("), Kernel + "childShared::kernel_L"}) &&
       expectFailure("barrier",
                     {"bounds_check.cpp:@LINE: ",
                      "divergent barrier: 64 of the block's 128 threads "
                      "reached it",
-                     Stop("("), Kernel + "childBarrier::lambda@"});
+                     Stop("("), Kernel + "childBarrier::kernel_L"});
   if (!OK)
     return 1;
   std::printf("PASS %s: in-bounds results match the CPU; out-of-bounds "

@@ -44,7 +44,7 @@ int run(int Argc, char **Argv) {
   std::vector<std::string> Want = {
       "device_assert.cpp:" + std::to_string(AssertLine),
       "Assertion `v[i] == 7 && i < 40` failed", "CUDA_ERROR_ASSERT",
-      "mstage: kernel '(anonymous namespace)::child::lambda@"};
+      "mstage: kernel '(anonymous namespace)::child::kernel_L"};
   if (Cpu) // glibc's assert: "Assertion `e' failed." and abort()
     Want = {"device_assert.cpp:" + std::to_string(AssertLine),
             "Assertion `v[i] == 7 && i < 40' failed"};

@@ -36,7 +36,7 @@ int main() {
 
 // OUT-NOT: cannot write
 // OUT: done
-// FILES: {{^mstage_main_L33-[0-9a-f]{16}\.json$}}
-// FILES: {{^mstage_run_AnUnreasonablyLongTemplateNameForAType_AnUnreasonablyLongTemplateNameForAType_AnUnreasona~[0-9a-f]{16}-[0-9a-f]{16}\.json$}}
-// FILES: {{^mstage_run_AnUnreasonablyLongTemplateNameForAType_AnUnreasonablyLongTemplateNameForAType_AnUnreasona~[0-9a-f]{16}-[0-9a-f]{16}\.ptx$}}
-// JSON: "kernel": "mstage_run_AnUnreasonablyLongTemplateNameForAType_{{(AnUnreasonablyLongTemplateNameForAType_){8}int_L27}}"
+// FILES-DAG: {{^_ZN4main[0-9]+kernel_L33E-[0-9a-f]{16}\.json$}}
+// FILES-DAG: {{^_ZN[0-9]+run_AnUnreasonablyLongTemplateNameForAType_AnUnreasonablyLongTemplateNameForAType_[A-Za-z_]+~[0-9a-f]{16}-[0-9a-f]{16}\.json$}}
+// FILES-DAG: {{^_ZN[0-9]+run_AnUnreasonablyLongTemplateNameForAType_AnUnreasonablyLongTemplateNameForAType_[A-Za-z_]+~[0-9a-f]{16}-[0-9a-f]{16}\.ptx$}}
+// JSON: "kernel": "_ZN{{[0-9]+}}run_AnUnreasonablyLongTemplateNameForAType_{{(AnUnreasonablyLongTemplateNameForAType_){8}int10kernel_L27E}}"

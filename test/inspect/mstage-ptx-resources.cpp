@@ -11,13 +11,13 @@
 //    25%, limited by shared memory; with 300000 bytes none fits.
 //
 // RUN: %mstagexx -O2 %s -o %t
-// RUN: %mstage_ptx %t --kernel mstage_main_L42 --block 16,16 > %t.ptx
+// RUN: %mstage_ptx %t --kernel main::kernel_L42 --block 16,16 > %t.ptx
 // RUN: %ptxas -v -arch=sm_90 %t.ptx -o /dev/null > %t.ptxas 2>&1
-// RUN: %mstage_ptx %t --kernel mstage_main_L42 --block 16,16 --resources > %t.res
+// RUN: %mstage_ptx %t --kernel main::kernel_L42 --block 16,16 --resources > %t.res
 // RUN: cat %t.ptxas %t.res | FileCheck %s
-// RUN: %mstage_ptx %t --kernel mstage_main_L42 --block 16,16 --shared 100000 --resources | FileCheck %s --check-prefix=SHARED
-// RUN: %mstage_ptx %t --kernel mstage_main_L42 --block 16,16 --shared 300000 --resources | FileCheck %s --check-prefix=TOOBIG
-// RUN: %mstage_ptx %t --kernel mstage_main_L42 --block 16,16 --resources --arch sm_86 | FileCheck %s --check-prefix=SM86
+// RUN: %mstage_ptx %t --kernel main::kernel_L42 --block 16,16 --shared 100000 --resources | FileCheck %s --check-prefix=SHARED
+// RUN: %mstage_ptx %t --kernel main::kernel_L42 --block 16,16 --shared 300000 --resources | FileCheck %s --check-prefix=TOOBIG
+// RUN: %mstage_ptx %t --kernel main::kernel_L42 --block 16,16 --resources --arch sm_86 | FileCheck %s --check-prefix=SM86
 // REQUIRES: ptxas
 
 #include <mstage.hpp>
@@ -26,7 +26,7 @@
 // CHECK: [[STACK:[1-9][0-9][0-9]+]] bytes stack frame
 // CHECK-SAME: [[STORES:[0-9]+]] bytes spill stores, [[LOADS:[0-9]+]] bytes spill loads
 // CHECK: Used [[REGS:[0-9]+]] registers
-// CHECK: mstage_main_L42 (main::lambda@{{.*}}mstage-ptx-resources.cpp:42:7)
+// CHECK: {{_ZN4main[0-9]+kernel_L42E}} (main::kernel_L{{[0-9]+}}@{{.*}}mstage-ptx-resources.cpp:42:7)
 // CHECK-NEXT: registers [[REGS]], spill stores [[STORES]] B, spill loads [[LOADS]] B, stack (local) [[STACK]] B, shared 1088 B, barriers 1
 // CHECK-NEXT: occupancy {{[0-9]+}}% ({{[0-9]+}} blocks of 256 threads per SM on sm_90, limited by
 

@@ -9,8 +9,8 @@
 // RUN: env MSTAGE_ARCH=garbage MSTAGE_CACHE_DIR=%t.cache %t 2>&1 | FileCheck %s --check-prefix=GARBAGE
 // RUN: not ls %t.cache
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90a MSTAGE_CACHE=off %t 2>&1 | FileCheck %s --check-prefix=GOOD
-// RUN: not %mstage_ptx %t --kernel mstage_main_L23 --arch garbage 2>&1 | FileCheck %s --check-prefix=TOOL
-// RUN: %mstage_ptx %t --kernel mstage_main_L23 --arch sm_90a | FileCheck %s --check-prefix=TOOLGOOD
+// RUN: not %mstage_ptx %t --kernel main::kernel_L23 --arch garbage 2>&1 | FileCheck %s --check-prefix=TOOL
+// RUN: %mstage_ptx %t --kernel main::kernel_L23 --arch sm_90a | FileCheck %s --check-prefix=TOOLGOOD
 // UNSUPPORTED: gpu
 
 #include <cstdio>
@@ -28,7 +28,7 @@ int main() {
 }
 
 // BAD-NOT: not a recognized processor
-// BAD: mstage: kernel 'main::lambda@{{.*}}arch-invalid.cpp:23:20' cannot run: MSTAGE_ARCH='sm_999' is not an architecture the NVPTX back end knows (supported: sm_50, {{.*}}, sm_90, sm_90a, {{.*}})
+// BAD: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}arch-invalid.cpp:23:20' cannot run: MSTAGE_ARCH='sm_999' is not an architecture the NVPTX back end knows (supported: sm_50, {{.*}}, sm_90, sm_90a, {{.*}})
 // BAD-NOT: not a recognized processor
 // GARBAGE: MSTAGE_ARCH='garbage' is not an architecture the NVPTX back end knows (supported: sm_50, {{.*}})
 // GOOD: compiling kernels for sm_90a to PTX only

@@ -30,8 +30,8 @@ int main() {
   }
 }
 
-// OLD: mstage: kernel 'main::lambda@{{.*}}' cannot run: MSTAGE_ARCH='sm_20' is older than the oldest architecture mstage supports, sm_50 (supported: sm_50, {{.*}}, sm_90, {{.*}})
-// OLD-NEXT: mstage: kernel 'main::lambda@{{.*}}' cannot run: MSTAGE_ARCH='sm_20' is older
+// OLD: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' cannot run: MSTAGE_ARCH='sm_20' is older than the oldest architecture mstage supports, sm_50 (supported: sm_50, {{.*}}, sm_90, {{.*}})
+// OLD-NEXT: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' cannot run: MSTAGE_ARCH='sm_20' is older
 // OLD37: MSTAGE_ARCH='sm_37' is older than the oldest architecture mstage supports, sm_50 (supported: sm_50,
 // OLD37-NEXT: MSTAGE_ARCH='sm_37' is older
 // OLDEST: compiling kernels for sm_50 to PTX only

@@ -10,7 +10,7 @@
 // RUN: rm -rf %t.cache && %mstagexx -O2 %s -o %t -pthread
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_CACHE_DIR=%t.cache %t 2>&1 | FileCheck %s
 // RUN: find %t.cache -type f -not -name '.mstage-index' | count 1
-// RUN: not %mstage_ptx %t --kernel mstage_main_L26 --grid 1 2>&1 | FileCheck %s --check-prefix=TOOL
+// RUN: not %mstage_ptx %t --kernel main::kernel_L26 --grid 1 2>&1 | FileCheck %s --check-prefix=TOOL
 // UNSUPPORTED: gpu
 
 #include <cstdio>
@@ -46,8 +46,8 @@ int main() {
   std::printf("good kernel launched\n");
 }
 
-// CHECK: first: mstage: kernel 'main::lambda@{{.*}}jit-fatal-error.cpp:26:7': LLVM cannot compile it for sm_90: Cannot select: {{.*}} = fpow
-// CHECK-NEXT: second: mstage: kernel 'main::lambda@{{.*}}jit-fatal-error.cpp:26:7': LLVM cannot compile it for sm_90: Cannot select
-// CHECK-COUNT-4: thread: mstage: kernel 'main::lambda@{{.*}}': LLVM cannot compile it for sm_90: Cannot select
+// CHECK: first: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}jit-fatal-error.cpp:26:7': LLVM cannot compile it for sm_90: Cannot select: {{.*}} = fpow
+// CHECK-NEXT: second: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}jit-fatal-error.cpp:26:7': LLVM cannot compile it for sm_90: Cannot select
+// CHECK-COUNT-4: thread: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}': LLVM cannot compile it for sm_90: Cannot select
 // CHECK-NEXT: good kernel launched
-// TOOL: mstage-ptx: error: mstage: kernel 'main::lambda@{{.*}}jit-fatal-error.cpp:26:7': LLVM cannot compile it for sm_90: Cannot select: {{.*}} = fpow
+// TOOL: mstage-ptx: error: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}jit-fatal-error.cpp:26:7': LLVM cannot compile it for sm_90: Cannot select: {{.*}} = fpow

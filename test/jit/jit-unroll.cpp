@@ -41,4 +41,4 @@ int main() {
 // UNROLLED-COUNT-8: ld.global.nc.b32
 // ROLLED-COUNT-1: ld.global.nc.b32
 // ROLLED-NOT: ld.global.nc.b32
-// BAD: mstage: kernel 'main::lambda@{{.*}}jit-unroll.cpp:{{[0-9]+}}:9': MSTAGE_LLVM_ARGS='-unroll-count=2 -no-such-option' is not valid: Unknown command line argument '-no-such-option'.
+// BAD: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}jit-unroll.cpp:{{[0-9]+}}:9': MSTAGE_LLVM_ARGS='-unroll-count=2 -no-such-option' is not valid: Unknown command line argument '-no-such-option'.

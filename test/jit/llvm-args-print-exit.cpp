@@ -26,7 +26,7 @@ int main() {
   std::printf("the program goes on\n");
 }
 
-// VERSION: mstage: kernel 'main::lambda@{{.*}}llvm-args-print-exit.cpp:21:20': MSTAGE_LLVM_ARGS='-version' is not valid: '-version' is for LLVM's tools: it prints, and may end the program.
+// VERSION: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}llvm-args-print-exit.cpp:21:20': MSTAGE_LLVM_ARGS='-version' is not valid: '-version' is for LLVM's tools: it prints, and may end the program.
 // VERSION-NEXT: the program goes on
 // HELP: MSTAGE_LLVM_ARGS='--help' is not valid: '--help' is for LLVM's tools: it prints, and may end the program.
 // HELP-NEXT: the program goes on

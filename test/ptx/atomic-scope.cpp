@@ -15,9 +15,9 @@
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t
 // RUN: cat %t.dump/*.ptx | grep -Ev "^[[:space:]]*\.(loc|file)[[:space:]]" | FileCheck %s
 // RUN: %ptxas -arch=sm_90 %t.dump/*.ptx -o /dev/null
-// RUN: %mstage_ptx %t --kernel mstage_main_L38 --ir | FileCheck %s --check-prefix=IR
+// RUN: %mstage_ptx %t --kernel main::kernel_L38 --ir | FileCheck %s --check-prefix=IR
 // RUN: %mstagexx -O0 -DNDEBUG -std=c++20 -c %s -o %t0.o
-// RUN: %mstage_ptx %t0.o --kernel mstage_main_L38 --ir | FileCheck %s --check-prefix=IR
+// RUN: %mstage_ptx %t0.o --kernel main::kernel_L38 --ir | FileCheck %s --check-prefix=IR
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 

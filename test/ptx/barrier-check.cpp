@@ -5,10 +5,10 @@
 // constant 128. Release code (-DNDEBUG) keeps the plain bar.sync.
 //
 // RUN: %mstagexx -O2 -fmstage-checks %s -o %t
-// RUN: %mstage_ptx %t --kernel mstage_main_L22 --block 128 | FileCheck %s
-// RUN: %mstage_ptx %t --kernel mstage_main_L22 --ir | FileCheck %s --check-prefix=IR
+// RUN: %mstage_ptx %t --kernel main::kernel_L22 --block 128 | FileCheck %s
+// RUN: %mstage_ptx %t --kernel main::kernel_L22 --ir | FileCheck %s --check-prefix=IR
 // RUN: %mstagexx -O2 -DNDEBUG %s -o %t.release
-// RUN: %mstage_ptx %t.release --kernel mstage_main_L22 --block 128 | FileCheck %s --check-prefix=RELEASE
+// RUN: %mstage_ptx %t.release --kernel main::kernel_L22 --block 128 | FileCheck %s --check-prefix=RELEASE
 // RUN: env MSTAGE_ARCH=sm_90 %t
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
@@ -30,7 +30,7 @@ int main() {
       1, 128)(Out);
 }
 
-// CHECK: .entry mstage_main_L22(
+// CHECK: .entry {{_ZN4main[0-9]+kernel_L22E}}(
 // CHECK: bar.red.popc.u32 [[N:%r[0-9]+]], 0, {{%p[0-9]+}};
 // CHECK: setp.{{eq|ne}}.{{s32|b32}} {{%p[0-9]+}}, [[N]], 128;
 // CHECK: call.uni (retval0), vprintf,
@@ -41,7 +41,7 @@ int main() {
 // IR-DAG: barrier-check.cpp
 // IR-DAG: call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32 0, i1 true)
 
-// RELEASE: .entry mstage_main_L22(
+// RELEASE: .entry {{_ZN4main[0-9]+kernel_L22E}}(
 // RELEASE: bar.sync 0;
 // RELEASE-NOT: bar.red
 // RELEASE-NOT: __assertfail

@@ -20,7 +20,7 @@
 // RUN: cat %t.on/*.ptx | FileCheck %s --check-prefix=ON
 // RUN: cat %t.debug/*.ptx | FileCheck %s --check-prefix=ON
 // RUN: cat %t.off/*.ptx | FileCheck %s --check-prefix=OFF && cat %t.opt/*.ptx | FileCheck %s --check-prefix=OFF
-// RUN: %mstage_ptx %t.on.bin --kernel mstage_main_L42 --ir | FileCheck %s --check-prefix=IR
+// RUN: %mstage_ptx %t.on.bin --kernel main::kernel_L42 --ir | FileCheck %s --check-prefix=IR
 // RUN: not --crash %t.on.bin host 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: %ptxas -arch=sm_90 %t.on/*.ptx -o /dev/null
 // RUN: %ptxas -arch=sm_90 %t.off/*.ptx -o /dev/null
@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
 
 // ON: .extern .func __assertfail
 // ON: .extern .func  (.param .b32 func_retval0) vprintf
-// ON: .entry mstage_main_L[[#]](
+// ON: .entry {{_ZN4main[0-9]+kernel_L}}[[#]]E(
 // ON: setp.{{(le|gt)}}.u64
 // ON: shl.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 6;
 // ON: call.uni (retval0), vprintf,
@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
 // ON-NOT: vprintf
 // ON-NOT: __assertfail
 
-// OFF: .entry mstage_main_L[[#]](
+// OFF: .entry {{_ZN4main[0-9]+kernel_L}}[[#]]E(
 // OFF-NOT: bra
 // OFF-NOT: setp
 // OFF-NOT: call

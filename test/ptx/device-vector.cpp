@@ -27,9 +27,9 @@ int main() {
 
 // HOST: size 1024
 
-// CHECK: .entry mstage_main_L19(
-// CHECK: .param .align 8 .b8 mstage_main_L19_param_1[16]
-// CHECK: ld.param.b64 {{%rd[0-9]+}}, [mstage_main_L19_param_1+8];
+// CHECK: .entry {{_ZN4main[0-9]+kernel_L19E}}(
+// CHECK: .param .align 8 .b8 {{_ZN4main[0-9]+kernel_L19E}}_param_1[16]
+// CHECK: ld.param.b64 {{%rd[0-9]+}}, [{{_ZN4main[0-9]+kernel_L19E}}_param_1+8];
 // CHECK: ld.param.b64 [[PTR:%rd[0-9]+]], [{{.*}}];
 // CHECK-NEXT: cvta.to.global.u64 {{%rd[0-9]+}}, [[PTR]];
 // CHECK: ld.global.b32

@@ -6,14 +6,14 @@
 //
 // RUN: rm -rf %t.dump %t.all && %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump MSTAGE_TRACE=1 %t 2>&1 | FileCheck %s --check-prefix=TRACE
-// RUN: cat %t.dump/mstage_fastKernel*.ptx | FileCheck %s --check-prefix=FAST
-// RUN: cat %t.dump/mstage_ieeeKernel*.ptx | FileCheck %s --check-prefix=IEEE
-// RUN: %ptxas -arch=sm_90 %t.dump/mstage_fastKernel*.ptx -o /dev/null
+// RUN: cat %t.dump/_ZN10fastKernel*.ptx | FileCheck %s --check-prefix=FAST
+// RUN: cat %t.dump/_ZN10ieeeKernel*.ptx | FileCheck %s --check-prefix=IEEE
+// RUN: %ptxas -arch=sm_90 %t.dump/_ZN10fastKernel*.ptx -o /dev/null
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_FAST_MATH=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.all %t
-// RUN: cat %t.all/mstage_ieeeKernel*.ptx | FileCheck %s --check-prefix=FAST
+// RUN: cat %t.all/_ZN10ieeeKernel*.ptx | FileCheck %s --check-prefix=FAST
 // mstage-ptx --fast-math shows the same code without running the program.
-// RUN: %mstage_ptx %t --kernel mstage_ieeeKernel_L42 --block 128 --fast-math | FileCheck %s --check-prefix=FAST
-// RUN: %mstage_ptx %t --kernel mstage_ieeeKernel_L42 --block 128 | FileCheck %s --check-prefix=IEEE
+// RUN: %mstage_ptx %t --kernel ieeeKernel::kernel_L42 --block 128 --fast-math | FileCheck %s --check-prefix=FAST
+// RUN: %mstage_ptx %t --kernel ieeeKernel::kernel_L42 --block 128 | FileCheck %s --check-prefix=IEEE
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 
@@ -48,8 +48,8 @@ int main() {
   ieeeKernel();
 }
 
-// TRACE: kernel 'fastKernel::lambda{{.*}}' grid 1x1x1 block 128x1x1 shared 0 fast-math staged
-// TRACE: kernel 'ieeeKernel::lambda{{.*}}' grid 1x1x1 block 128x1x1 shared 0 staged
+// TRACE: kernel 'fastKernel::kernel_L{{.*}}' grid 1x1x1 block 128x1x1 shared 0 fast-math staged
+// TRACE: kernel 'ieeeKernel::kernel_L{{.*}}' grid 1x1x1 block 128x1x1 shared 0 staged
 
 // FAST-DAG: sqrt.approx.ftz.f32
 // FAST-DAG: div.approx.ftz.f32

@@ -24,7 +24,7 @@ int main() {
       64, 128)(data, count);
 }
 
-// CHECK: .entry mstage_main_L19(
+// CHECK: .entry {{_ZN4main[0-9]+kernel_L19E}}(
 // CHECK-NOT: %nctaid
 // CHECK-NOT: %ntid
 // CHECK: 8192

@@ -9,10 +9,10 @@
 //
 // RUN: rm -rf %t.d && %mstagexx -O2 -DNDEBUG %s -o %t
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.d %t 2>&1 | FileCheck %s --check-prefix=TRACE
-// RUN: grep -l '"views": "A16 B16"' %t.d/mstage_main_L28*.json | sed 's/json$/ptx/' | xargs cat | FileCheck %s --check-prefix=DISJOINT
-// RUN: grep -l '"views": "A16 A16"' %t.d/mstage_main_L28*.json | sed 's/json$/ptx/' | xargs cat | FileCheck %s --check-prefix=OVERLAP
-// RUN: grep -l '"views": "A16 B16"' %t.d/mstage_main_L37*.json | sed 's/json$/ptx/' | xargs cat | FileCheck %s --check-prefix=VECTOR
-// RUN: grep -l '"views": "A4 B16"' %t.d/mstage_main_L37*.json | sed 's/json$/ptx/' | xargs cat | FileCheck %s --check-prefix=SCALAR
+// RUN: grep -l '"views": "A16 B16"' %t.d/_ZN4main*kernel_L28E*.json | sed 's/json$/ptx/' | xargs cat | FileCheck %s --check-prefix=DISJOINT
+// RUN: grep -l '"views": "A16 A16"' %t.d/_ZN4main*kernel_L28E*.json | sed 's/json$/ptx/' | xargs cat | FileCheck %s --check-prefix=OVERLAP
+// RUN: grep -l '"views": "A16 B16"' %t.d/_ZN4main*kernel_L37E*.json | sed 's/json$/ptx/' | xargs cat | FileCheck %s --check-prefix=VECTOR
+// RUN: grep -l '"views": "A4 B16"' %t.d/_ZN4main*kernel_L37E*.json | sed 's/json$/ptx/' | xargs cat | FileCheck %s --check-prefix=SCALAR
 // UNSUPPORTED: gpu
 
 #include <mstage.hpp>
@@ -44,10 +44,10 @@ int main() {
   synchronize();
 }
 
-// TRACE: lambda@{{.*}}launch-facts.cpp:28:{{.*}} cache miss: {{.*}}; views {A16 B16}
-// TRACE: lambda@{{.*}}launch-facts.cpp:28:{{.*}} cache miss: {{.*}}; views {A16 A16}
-// TRACE: lambda@{{.*}}launch-facts.cpp:37:{{.*}} cache miss: {{.*}}; views {A16 B16}
-// TRACE: lambda@{{.*}}launch-facts.cpp:37:{{.*}} cache miss: {{.*}}; views {A4 B16}
+// TRACE: kernel_L{{[0-9]+}}@{{.*}}launch-facts.cpp:28:{{.*}} cache miss: {{.*}}; views {A16 B16}
+// TRACE: kernel_L{{[0-9]+}}@{{.*}}launch-facts.cpp:28:{{.*}} cache miss: {{.*}}; views {A16 A16}
+// TRACE: kernel_L{{[0-9]+}}@{{.*}}launch-facts.cpp:37:{{.*}} cache miss: {{.*}}; views {A16 B16}
+// TRACE: kernel_L{{[0-9]+}}@{{.*}}launch-facts.cpp:37:{{.*}} cache miss: {{.*}}; views {A4 B16}
 
 // DISJOINT-COUNT-2: ld.global.nc.b32
 // DISJOINT-NOT: ld.global.b32

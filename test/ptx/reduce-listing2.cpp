@@ -16,7 +16,7 @@
 // OUT-NEXT: reduce: {{[0-9]+}} ints compiled to PTX only, result not checked
 
 // CHECK: .extern .shared .align 16 .b8 __mstage_dynamic_shared[];
-// CHECK: .visible .entry mstage_reduce_L[[#]](
+// CHECK: .visible .entry {{_ZN6reduce[0-9]+kernel_L}}[[#]]E(
 // CHECK: .reqntid 256, 1, 1
 // CHECK-NOT: %ntid
 // CHECK: st.shared.b32

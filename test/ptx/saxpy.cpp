@@ -28,8 +28,8 @@ int main() {
 }
 
 // CHECK: .target sm_90
-// CHECK: .visible .entry mstage_main_L[[#]](
-// CHECK: .param .align 4 .b8 mstage_main_L[[#]]_param_0[4]
+// CHECK: .visible .entry {{_ZN4main[0-9]+kernel_L}}[[#]]E(
+// CHECK: .param .align 4 .b8 {{_ZN4main[0-9]+kernel_L}}[[#]]E_param_0[4]
 // CHECK: mov.u32 {{.*}}%tid.x
 // CHECK: ld.global
 // CHECK: sqrt.rn.f32

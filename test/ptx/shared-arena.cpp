@@ -16,13 +16,13 @@
 //
 // RUN: %mstagexx -O2 -DMSTAGE_BOUNDS_CHECK=1 %s -o %t
 // RUN: env MSTAGE_ARCH=sm_90 %t | FileCheck %s --check-prefix=HOST
-// RUN: %mstage_ptx %t --kernel mstage_main_L45 --grid 4 --block 128 > %t.unfolded.ptx
-// RUN: %mstage_ptx %t --kernel mstage_main_L45 --grid 4 --block 128 --shared 1184 > %t.folded.ptx
-// RUN: %mstage_ptx %t --kernel mstage_main_L45 --grid 4 --block 128 --shared 1000 > %t.small.ptx
+// RUN: %mstage_ptx %t --kernel main::kernel_L45 --grid 4 --block 128 > %t.unfolded.ptx
+// RUN: %mstage_ptx %t --kernel main::kernel_L45 --grid 4 --block 128 --shared 1184 > %t.folded.ptx
+// RUN: %mstage_ptx %t --kernel main::kernel_L45 --grid 4 --block 128 --shared 1000 > %t.small.ptx
 // RUN: FileCheck %s --check-prefix=UNFOLDED < %t.unfolded.ptx
 // RUN: FileCheck %s --check-prefix=FOLDED < %t.folded.ptx
 // RUN: FileCheck %s --check-prefix=SMALL < %t.small.ptx
-// RUN: %mstage_ptx %t --kernel mstage_main_L45 --ir | FileCheck %s --check-prefix=IR
+// RUN: %mstage_ptx %t --kernel main::kernel_L45 --ir | FileCheck %s --check-prefix=IR
 // RUN: %ptxas -arch=sm_90 %t.folded.ptx -o /dev/null
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
@@ -59,11 +59,11 @@ int main() {
       4, 128, Bytes)(out);
 }
 
-// UNFOLDED: .entry mstage_main_L45(
+// UNFOLDED: .entry {{_ZN4main[0-9]+kernel_L45E}}(
 // UNFOLDED: %dynamic_smem_size
 // UNFOLDED: call.uni __assertfail,
 
-// FOLDED: .entry mstage_main_L45(
+// FOLDED: .entry {{_ZN4main[0-9]+kernel_L45E}}(
 // FOLDED-NOT: %dynamic_smem_size
 // FOLDED: and.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, -32;
 // FOLDED: st.shared.b8
@@ -72,7 +72,7 @@ int main() {
 // FOLDED: 1184
 // FOLDED-NOT: %dynamic_smem_size
 
-// SMALL: .entry mstage_main_L45(
+// SMALL: .entry {{_ZN4main[0-9]+kernel_L45E}}(
 // SMALL-NOT: st.shared
 // SMALL-NOT: %dynamic_smem_size
 // SMALL: call.uni (retval0), vprintf,

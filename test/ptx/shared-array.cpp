@@ -9,11 +9,11 @@
 //    inlined by mstage).
 //
 // RUN: %mstagexx -O2 %s -o %t
-// RUN: %mstage_ptx %t --kernel mstage_main_L36 --grid 4,4 --block 16,16 > %t.ptx
+// RUN: %mstage_ptx %t --kernel main::kernel_L36 --grid 4,4 --block 16,16 > %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90 %t.ptx -o /dev/null
 // RUN: %mstagexx -O0 %s -o %t.O0
-// RUN: %mstage_ptx %t.O0 --kernel mstage_main_L36 --grid 4,4 --block 16,16 > %t.O0.ptx
+// RUN: %mstage_ptx %t.O0 --kernel main::kernel_L36 --grid 4,4 --block 16,16 > %t.O0.ptx
 // RUN: FileCheck %s --check-prefix=O0 < %t.O0.ptx
 // RUN: %ptxas -arch=sm_90 %t.O0.ptx -o /dev/null
 // REQUIRES: ptxas
@@ -50,7 +50,7 @@ int main() {
       mstage::dim3(4, 4), mstage::dim3(16, 16))(in, out, d);
 }
 
-// CHECK: .entry mstage_main_L36(
+// CHECK: .entry {{_ZN4main[0-9]+kernel_L36E}}(
 // CHECK-DAG: .shared .align 4 .b8 [[TILE:__mstage_shared_L38_C[0-9]+]][1088];
 // CHECK-DAG: .shared .align 8 .b8 [[CUBE:__mstage_shared_L39_C[0-9]+]][192];
 // CHECK-DAG: .shared .align 4 .b8 [[RING:__mstage_shared_L26_C[0-9]+]][64];

@@ -22,7 +22,7 @@
 // OUT: SKIP std_types: PTX-only mode, result not checked
 
 // RELEASE-NOT: .global
-// RELEASE: .entry mstage__anonymous_namespace___run_L[[#]](
+// RELEASE: .entry {{_ZN12_GLOBAL__N_13run[0-9]+kernel_L}}[[#]]E(
 // RELEASE-NOT: .local
 // RELEASE-NOT: call
 // RELEASE: ld.global
@@ -33,7 +33,7 @@
 // RELEASE: ret;
 
 // DEBUG-NOT: __assertfail
-// DEBUG: .entry mstage__anonymous_namespace___run_L[[#]](
+// DEBUG: .entry {{_ZN12_GLOBAL__N_13run[0-9]+kernel_L}}[[#]]E(
 // DEBUG-NOT: __assertfail
 // DEBUG: st.global.b64
 // DEBUG-NOT: __assertfail

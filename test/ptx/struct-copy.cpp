@@ -6,8 +6,8 @@
 //
 // RUN: rm -rf %t.d && %mstagexx -O2 -DNDEBUG %s -o %t
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.d %t
-// RUN: cat %t.d/mstage_main_L30*.ptx | FileCheck %s
-// RUN: cat %t.d/mstage_main_L36*.ptx | FileCheck %s
+// RUN: cat %t.d/_ZN4main*kernel_L30E*.ptx | FileCheck %s
+// RUN: cat %t.d/_ZN4main*kernel_L36E*.ptx | FileCheck %s
 // RUN: env MSTAGE_BACKEND=cpu MSTAGE_CACHE=memory %t | FileCheck %s --check-prefix=CPU
 // UNSUPPORTED: gpu
 

@@ -51,6 +51,6 @@ int main() {
 // PLAIN: fine 9
 // PLAIN: ran 60030
 // CHECK: fine 9
-// CHECK: mstage: kernel 'main::lambda@{{.*}}loop-check.cpp:30:7': MSTAGE_CHECK=stage: the stage() at {{.*}}loop-check.cpp:33:18 gave 10 in thread (0,0,0) of block (0,0,0), but 0 was folded into the kernel for this launch; a staged value must be the same in every execution of its stage() call (128 executions differed)
+// CHECK: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}loop-check.cpp:30:7': MSTAGE_CHECK=stage: the stage() at {{.*}}loop-check.cpp:33:18 gave 10 in thread (0,0,0) of block (0,0,0), but 0 was folded into the kernel for this launch; a staged value must be the same in every execution of its stage() call (128 executions differed)
 // FOLDED: staged {line 24: 10, line 33: 0}
 // BAD: mstage: MSTAGE_CHECK='stages' is not a list of cpu, stage and streams, or off

@@ -54,12 +54,12 @@ int main() {
 
 // MSTAGE_TRACE prints each staged value by its kind; a struct as its bytes.
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_TRACE=1 MSTAGE_CACHE=memory %t 2>&1 | FileCheck %s --check-prefix=TRACE
-// TRACE: mstage: trace: kernel 'main::lambda@{{.*}}staged-values.cpp:37:7' grid 1x1x1 block 1x1x1 shared 0 staged {line 38: 0x9a9999999999b93fc01dfeff7a{{[0-9a-f]+}}, line 39: 3.14159274, line 40: 2.7182818284590451, line 44: 81985529216486895, line 45: -5, line 46: 65535, line 47: 7, line 48: true, line 49: 42} cache miss: evaluate {{.*}} ms, optimize {{.*}} ms, codegen {{.*}} ms, load {{.*}} ms
+// TRACE: mstage: trace: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}staged-values.cpp:37:7' grid 1x1x1 block 1x1x1 shared 0 staged {line 38: 0x9a9999999999b93fc01dfeff7a{{[0-9a-f]+}}, line 39: 3.14159274, line 40: 2.7182818284590451, line 44: 81985529216486895, line 45: -5, line 46: 65535, line 47: 7, line 48: true, line 49: 42} cache miss: evaluate {{.*}} ms, optimize {{.*}} ms, codegen {{.*}} ms, load {{.*}} ms
 
-// LIST: mstage_main_L37  main::lambda@{{.*}}staged-values.cpp:37:7  (2 parameters, 9 stage sites)
+// LIST: {{_ZN4main[0-9]+kernel_L37E}}  main::kernel_L{{[0-9]+}}@{{.*}}staged-values.cpp:37:7  (2 parameters, 9 stage sites)
 
 // Each output is a double; the PTX stores them in pairs, by their bits.
-// CHECK: .entry mstage_main_L37(
+// CHECK: .entry {{_ZN4main[0-9]+kernel_L37E}}(
 // CHECK-NOT: ld.global
 // pi as a float, widened (3.1415927410125732), and e (2.718281828459045)
 // CHECK-DAG: st.global.v2.b64 [%rd{{[0-9]+}}], {0d400921FB60000000, 0d4005BF0A8B145769};

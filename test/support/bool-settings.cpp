@@ -36,15 +36,15 @@ int main() {
   }
 }
 
-// OFF: mstage: trace: kernel 'main::lambda@{{.*}}' grid 1x1x1 block 32x1x1 shared 0 backend cpu
+// OFF: mstage: trace: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' grid 1x1x1 block 32x1x1 shared 0 backend cpu
 // OFF: launched
-// ON: mstage: trace: kernel 'main::lambda@{{.*}}' grid 1x1x1 block 32x1x1 shared 0 fast-math backend cpu
+// ON: mstage: trace: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' grid 1x1x1 block 32x1x1 shared 0 fast-math backend cpu
 // ON: launched
-// PTXOFF: mstage: trace: kernel 'main::lambda@{{.*}}' grid 1x1x1 block 32x1x1 shared 0 staged
+// PTXOFF: mstage: trace: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' grid 1x1x1 block 32x1x1 shared 0 staged
 // PTXOFF: launched
-// PTXON: mstage: trace: kernel 'main::lambda@{{.*}}' grid 1x1x1 block 32x1x1 shared 0 fast-math staged
+// PTXON: mstage: trace: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}' grid 1x1x1 block 32x1x1 shared 0 fast-math staged
 // PTXON: launched
 // NOTRACE-NOT: trace
 // NOTRACE: launched
-// BADFAST: mstage: kernel 'main::lambda@{{.*}}bool-settings.cpp:32:20': MSTAGE_FAST_MATH='maybe' is not a boolean; use 1, on, true or yes, or 0, off, false or no
-// BADTRACE: mstage: kernel 'main::lambda@{{.*}}bool-settings.cpp:32:20': MSTAGE_TRACE='2' is not a boolean; use 1, on, true or yes, or 0, off, false or no
+// BADFAST: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}bool-settings.cpp:32:20': MSTAGE_FAST_MATH='maybe' is not a boolean; use 1, on, true or yes, or 0, off, false or no
+// BADTRACE: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}bool-settings.cpp:32:20': MSTAGE_TRACE='2' is not a boolean; use 1, on, true or yes, or 0, off, false or no

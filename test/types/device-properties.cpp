@@ -15,12 +15,12 @@
 // CPU-NEXT: shared 232448 per-mp 233472 threads 1024 per-mp 2048
 // CPU-NEXT: memory 0
 // CPU-NEXT: occupancy 1
-// CPU-NEXT: error: mstage: kernel 'main::lambda@{{.*}}device-properties.cpp:{{[0-9]+}}:7' has block.x 2048, over sm_90's limit of 1024; the CPU back end takes only what a GPU takes
+// CPU-NEXT: error: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}device-properties.cpp:{{[0-9]+}}:7' has block.x 2048, over sm_90's limit of 1024; the CPU back end takes only what a GPU takes
 // PTX:      name PTX-only sm_80 (nominal)
 // PTX-NEXT: arch sm_80 multiprocessors 108 warp 32
 // PTX-NEXT: shared 166912 per-mp 167936 threads 1024 per-mp 2048
 // PTX-NEXT: memory 42949672960
-// PTX-NEXT: error: mstage: kernel 'main::lambda@{{.*}}': its occupancy cannot be known in PTX-only mode (MSTAGE_BACKEND=ptx): only a GPU's driver can tell
+// PTX-NEXT: error: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}': its occupancy cannot be known in PTX-only mode (MSTAGE_BACKEND=ptx): only a GPU's driver can tell
 
 #include <mstage.hpp>
 

@@ -8,7 +8,7 @@
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t
 // RUN: cat %t.dump/*.ptx | FileCheck %s
 // RUN: ls %t.dump/*.ptx | xargs -I{} %ptxas -arch=sm_90 {} -o /dev/null
-// RUN: %mstage_ptx %t --kernel mstage_run_mstage__half_L24 --ir --block=32 2>&1 | FileCheck %s --check-prefix=HALF-IR
+// RUN: %mstage_ptx %t --kernel run_mstage__half::kernel_L24 --ir --block=32 2>&1 | FileCheck %s --check-prefix=HALF-IR
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 

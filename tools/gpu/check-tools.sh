@@ -15,12 +15,13 @@
 #   2. Nsight Compute source view (line information): ncu --set basic
 #      --import-source yes on an mstage kernel; the report's source page
 #      maps SASS to the kernel's C++ line.
-#   3. Nsight Compute kernel names and NVTX ranges: (kernel names: to be
-#      added by the readable-names work of issue 35); NVTX: ncu --nvtx
-#      --nvtx-include "mstage@step/" profiles only the kernel launched inside
-#      mstage::nvtx_range("step") (test/gpu-tools/nvtx_ranges), and none for
-#      a range that does not exist; MSTAGE_STATS's registers for that kernel
-#      equal ncu's "Registers Per Thread".
+#   3. Nsight Compute kernel names and NVTX ranges: check_kernel_names: ncu on
+#      test/gpu-tools/kernel_names shows each kernel by the readable name the
+#      program prints (main::kernel_L<line>, main::saxpy, mstage::reduce);
+#      NVTX: ncu --nvtx --nvtx-include "mstage@step/" profiles only the kernel
+#      launched inside mstage::nvtx_range("step") (test/gpu-tools/nvtx_ranges),
+#      and none for a range that does not exist; MSTAGE_STATS's registers for
+#      that kernel equal ncu's "Registers Per Thread".
 # The programs print the lines they expect ("LINE <mode> <file>:<line>",
 # from __LINE__), so the checks name no line number themselves.
 #
@@ -152,8 +153,40 @@ else
 fi
 
 # ---------------------------------------------------------------------------
-# 3. Nsight Compute kernel names and NVTX ranges (owner: names)
+# 3. Nsight Compute shows kernels by their readable names (owner: names)
 # ---------------------------------------------------------------------------
+check_kernel_names() {
+  local names=$work/test/gpu-tools/kernel_names out=$OUT/ncu-names.txt want
+  local ncu
+  ncu=$(find_tool ncu)
+  if [[ ! -x $names ]]; then
+    fail "ncu-names: no test/gpu-tools/kernel_names in $ARCHIVE"
+    return
+  elif [[ -z $ncu ]]; then
+    fail "ncu-names: ncu not found"
+    return
+  fi
+  # ncu prints a line per profiled kernel, the symbol demangled:
+  # '==PROF== Profiling "main::saxpy" - 1: ...' and "  main::saxpy (8, 1,
+  # 1)x(128, 1, 1), Context 1, Stream 7, ...".
+  MSTAGE_JIT=sync timeout "$RUN_TIMEOUT" "$ncu" --set basic "$names" \
+    >"$out" 2>&1
+  cat "$out" >>"$log"
+  if ! grep -q "^PASS kernel_names" "$out"; then
+    fail "ncu-names: the program under ncu did not pass (see $out)"
+    return
+  fi
+  while read -r want; do
+    if grep -Eq "^ +${want} \(|Profiling \"${want}\"" "$out"; then
+      pass "ncu-names: ncu shows kernel $want"
+    else
+      fail "ncu-names: ncu does not show kernel $want (see $out)"
+    fi
+  done < <(sed -n 's/^NAME //p' "$out")
+  [[ -n $(sed -n 's/^NAME //p' "$out") ]] ||
+    fail "ncu-names: the program printed no NAME (see $out)"
+}
+check_kernel_names
 
 # ncu on test/gpu-tools/nvtx_ranges with the NVTX filter Include, its
 # LaunchStats section and MSTAGE_STATS=1, into $OUT/ncu-nvtx-Name.txt.

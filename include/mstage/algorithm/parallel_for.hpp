@@ -189,7 +189,8 @@ inline constexpr struct parallel_for_fn
     unsigned grid = detail::grid_one_per_thread(total, _Bp);
     if (grid == 0)
       grid = detail::grid_for((total + _Bp - 1) / _Bp, _Bp);
-    kernel(detail::for_kernel<Rank>(f, sh, total,
+    kernel("mstage::parallel_for",
+           detail::for_kernel<Rank>(f, sh, total,
                                     order == index_order::first_fastest,
                                     detail::for_fits_32_bits(total, grid)),
            grid, _Bp)

@@ -318,7 +318,8 @@ void launch_reduce(vector_view<const _Tp> in, _Rp init, bool has_init, _Op op,
   const bool gpu = !query_device(_Bp).cpu;
   vector_view<_Rp> none;
   if (grid <= 1) {
-    kernel(reduce_kernel<_Bp, _It, HasIdentity>(
+    kernel("mstage::reduce",
+           reduce_kernel<_Bp, _It, HasIdentity>(
                op, tf, identity, init, has_init, reduce_final, aligned, gpu),
            1, _Bp)
         .check_on_cpu(false)
@@ -331,7 +332,8 @@ void launch_reduce(vector_view<const _Tp> in, _Rp init, bool has_init, _Op op,
   // reductions, which would share them.
   if (!mstage_rt_stream_capturing(s.get())) {
     reduce_room room(s, grid * sizeof(_Rp));
-    kernel(reduce_kernel<_Bp, _It, HasIdentity>(
+    kernel("mstage::reduce",
+           reduce_kernel<_Bp, _It, HasIdentity>(
                op, tf, identity, init, has_init, reduce_ticket, aligned, gpu),
            grid, _Bp)
         .check_on_cpu(false)
@@ -342,12 +344,14 @@ void launch_reduce(vector_view<const _Tp> in, _Rp init, bool has_init, _Op op,
   }
   temporary partials(grid * sizeof(_Rp), s);
   vector_view<_Rp> part(static_cast<_Rp *>(partials.get()), grid);
-  kernel(reduce_kernel<_Bp, _It, HasIdentity>(op, tf, identity, init, false,
+  kernel("mstage::reduce",
+         reduce_kernel<_Bp, _It, HasIdentity>(op, tf, identity, init, false,
                                               reduce_partials, aligned, gpu),
          grid, _Bp)
       .check_on_cpu(false)
       .on(s)(in, out, part, vector_view<unsigned>());
-  kernel(reduce_kernel<_Bp, PartialItems, HasIdentity>(op, identity_fn(),
+  kernel("mstage::reduce",
+         reduce_kernel<_Bp, PartialItems, HasIdentity>(op, identity_fn(),
                                                        identity, init, has_init,
                                                        reduce_final, true, gpu),
          1, _Bp)

@@ -258,7 +258,8 @@ void scan_run(const char *call, vector_view<const _Tp> in, vector_view<_Tp> out,
   const std::size_t words = 1 + Status::bytes(tiles) / 8 + 1;
   temporary scratch(words * 8, s);
   scratch.zero(8 + Status::flag_bytes(tiles));
-  kernel(scan_kernel<_Tp, Exclusive, Block, Items, Exchange, Order, Wait>(op),
+  kernel("mstage::scan",
+         scan_kernel<_Tp, Exclusive, Block, Items, Exchange, Order, Wait>(op),
          dim3(tiles), dim3(Block))
       .on(s)(in, out, scratch.view<unsigned long long>(0, words), n, tiles,
              init);

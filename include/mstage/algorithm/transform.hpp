@@ -173,7 +173,8 @@ void launch_elementwise(_Fp f, _Out out, stream_ref s, _In... in) {
   const std::size_t tiles = (out.size() + _Bp * _It - 1) / (_Bp * _It);
   const bool oneTile = tiles <= 0x7fffffffu;
   const unsigned grid = oneTile ? unsigned(tiles) : grid_for(tiles, _Bp);
-  kernel(elementwise_kernel<_Bp, _It>(f, aligned, oneTile), grid, _Bp)
+  kernel("mstage::elementwise",
+         elementwise_kernel<_Bp, _It>(f, aligned, oneTile), grid, _Bp)
       .check_on_cpu(false)
       .on(s)(out, in...);
 }

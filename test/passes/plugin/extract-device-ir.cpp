@@ -4,9 +4,9 @@
 //
 // RUN: %mstagexx -O2 -DNDEBUG -c %s -o %t.o
 // RUN: %mstage_ptx %t.o | FileCheck %s --check-prefix=LIST
-// RUN: %mstage_ptx %t.o --kernel mstage_main_L29 --ir | FileCheck %s --check-prefixes=CHECK,LINES
+// RUN: %mstage_ptx %t.o --kernel main::kernel_L29 --ir | FileCheck %s --check-prefixes=CHECK,LINES
 // RUN: %mstagexx -O0 -g -DNDEBUG -c %s -o %t0.o
-// RUN: %mstage_ptx %t0.o --kernel mstage_main_L29 --ir | FileCheck %s --check-prefixes=CHECK,FULL
+// RUN: %mstage_ptx %t0.o --kernel main::kernel_L29 --ir | FileCheck %s --check-prefixes=CHECK,FULL
 
 #include <mstage.hpp>
 #include <vector>
@@ -19,7 +19,7 @@ struct Point {
 
 static float scale(float v, int k) { return v * k; }
 
-// LIST: mstage_main_L29  main::lambda@{{.*}}device-ir.cpp:29:7  (3 parameters, 0 stage sites)
+// LIST: {{_ZN4main[0-9]+kernel_L29E}}  main::kernel_L{{[0-9]+}}@{{.*}}device-ir.cpp:29:7  (3 parameters, 0 stage sites)
 
 int main() {
   std::vector<Point> pts(64);
@@ -37,7 +37,7 @@ int main() {
 
 // CHECK: target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 // CHECK: target triple = "nvptx64-nvidia-cuda"
-// CHECK: define ptx_kernel void @mstage_main_L29(ptr {{.*}}byval([4 x i8]) align 4 {{.*}}, ptr {{.*}}byval([16 x i8]) align 8 {{.*}}, ptr {{.*}}byval([16 x i8]) align 8
+// CHECK: define ptx_kernel void @{{_ZN4main[0-9]+kernel_L29E}}(ptr {{.*}}byval([4 x i8]) align 4 {{.*}}, ptr {{.*}}byval([16 x i8]) align 8 {{.*}}, ptr {{.*}}byval([16 x i8]) align 8
 // CHECK-DAG: call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 // CHECK-DAG: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 // CHECK-NOT: optnone

@@ -375,17 +375,20 @@ void radix_sort_run(const char *call, vector_view<_Kp> keys,
       HasValues ? buffers.view<_Vp>(keyBytes, n) : vector_view<_Vp>();
 
   scratch.zero(histBytes);
-  kernel(radix_histogram_kernel<_Kp>(),
+  kernel("mstage::sort::radix_histogram", radix_histogram_kernel<_Kp>(),
          dim3(grid_for((n + radix_histogram_items - 1) / radix_histogram_items,
                        radix_block)),
          dim3(radix_block))
       .on(s)(vector_view<const _Kp>(keys), hist, n);
-  kernel(radix_starts_kernel(), dim3(Passes), dim3(radix_block)).on(s)(hist);
+  kernel("mstage::sort::radix_starts", radix_starts_kernel(), dim3(Passes),
+         dim3(radix_block))
+      .on(s)(hist);
 
   vector_view<_Kp> keysFrom = keys, keysTo = keysTmp;
   vector_view<_Vp> valuesFrom = values, valuesTo = valuesTmp;
   auto pass =
-      kernel(radix_pass_kernel<_Kp, _Vp, HasValues, Block, Items, Rank>(),
+      kernel("mstage::sort::radix_pass",
+             radix_pass_kernel<_Kp, _Vp, HasValues, Block, Items, Rank>(),
              dim3(tiles), dim3(Block))
           .on(s);
   for (unsigned p = 0; p < Passes; ++p) {

@@ -215,16 +215,17 @@ void sort_merge_run(vector_view<_Tp> data, const Comp &comp, stream_ref s) {
   const std::size_t n = data.size();
   if (n <= 1)
     return;
-  kernel(sort_merge_tile_kernel<_Tp>(comp), dim3((n + Tile - 1) / Tile),
-         dim3(sort_merge_block))
+  kernel("mstage::sort::merge_tile", sort_merge_tile_kernel<_Tp>(comp),
+         dim3((n + Tile - 1) / Tile), dim3(sort_merge_block))
       .on(s)(data, n);
   if (n <= Tile)
     return;
   temporary scratch(n * sizeof(_Tp), s);
   vector_view<_Tp> from = data, to = scratch.view<_Tp>(0, n);
-  auto pass = kernel(sort_merge_pass_kernel<_Tp>(comp),
-                     dim3((n + Tile - 1) / Tile), dim3(sort_merge_block))
-                  .on(s);
+  auto pass =
+      kernel("mstage::sort::merge_pass", sort_merge_pass_kernel<_Tp>(comp),
+             dim3((n + Tile - 1) / Tile), dim3(sort_merge_block))
+          .on(s);
   for (std::size_t w = Tile; w < n; w *= 2) {
     pass(vector_view<const _Tp>(from), to, n, w);
     std::swap(from, to);

@@ -1,0 +1,53 @@
+//===- KernelSymbol.cpp - Kernel symbols that NVIDIA's tools demangle -----===//
+#include "formats/KernelSymbol.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
+
+#include <cassert>
+
+using namespace llvm;
+
+namespace mstage {
+
+std::string symbolComponent(StringRef Text) {
+  std::string Out;
+  for (char C : Text)
+    Out += (isAlnum(C) || C == '_') ? C : '_';
+  while (!Out.empty() && Out.back() == '_')
+    Out.pop_back();
+  // A length prefix followed by a digit would read as a longer length.
+  if (Out.empty() || isDigit(Out.front()))
+    Out.insert(Out.begin(), '_');
+  return Out;
+}
+
+static void appendSourceName(std::string &Out, StringRef Id) {
+  assert(!Id.empty() && !isDigit(Id.front()) && "an identifier");
+  Out += std::to_string(Id.size());
+  Out += Id;
+}
+
+std::string mangleKernelSymbol(ArrayRef<std::string> Components) {
+  assert(!Components.empty() && "a kernel symbol names something");
+  // Nested even with one component: c++filt and LLVM's demangler read
+  // _ZN5SaxpyE as Saxpy, but not _Z5Saxpy.
+  std::string Out = "_ZN";
+  for (const std::string &C : Components)
+    appendSourceName(Out, C);
+  return Out + "E";
+}
+
+std::string nestedKernelSymbol(StringRef Symbol, StringRef Component) {
+  if (!Symbol.starts_with("_ZN") || !Symbol.ends_with("E"))
+    return (Symbol + "__mstage_" + Component).str();
+  std::string Out = Symbol.drop_back().str();
+  appendSourceName(Out, Component);
+  return Out + "E";
+}
+
+std::string demangleKernelSymbol(StringRef Symbol) {
+  return llvm::demangle(Symbol);
+}
+
+} // namespace mstage
