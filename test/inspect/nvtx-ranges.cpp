@@ -87,19 +87,19 @@ int main(int argc, char **argv) {
 // Each launch on a std::vector waits for its stream (the copy back).
 // COLD:      init
 // COLD-NEXT: push mstage T0: step
-// COLD-NEXT: push mstage T0: cache load main::lambda@{{.*}}nvtx-ranges.cpp:{{[0-9]+}}:{{[0-9]+}} key [[K3:[0-9a-f]{16}]]
+// COLD-NEXT: push mstage T0: cache load main::kernel_L{{[0-9]+}}@{{.*}}nvtx-ranges.cpp:{{[0-9]+}}:{{[0-9]+}} key [[K3:[0-9a-f]{16}]]
 // COLD-NEXT: pop mstage T0
-// COLD-NEXT: push mstage T0: jit main::lambda@{{.*}} key [[K3]] fresh
-// COLD-NEXT: pop mstage T0
-// COLD-NEXT: push mstage T0: wait stream synchronize
-// COLD-NEXT: pop mstage T0
-// COLD-NEXT: push mstage T0: jit main::lambda@{{.*}} key [[K3]] memory
+// COLD-NEXT: push mstage T0: jit main::kernel_L{{[0-9]+}}@{{.*}} key [[K3]] fresh
 // COLD-NEXT: pop mstage T0
 // COLD-NEXT: push mstage T0: wait stream synchronize
 // COLD-NEXT: pop mstage T0
-// COLD-NEXT: push mstage T0: cache load main::lambda@{{.*}} key [[K5:[0-9a-f]{16}]]
+// COLD-NEXT: push mstage T0: jit main::kernel_L{{[0-9]+}}@{{.*}} key [[K3]] memory
 // COLD-NEXT: pop mstage T0
-// COLD-NEXT: push mstage T0: jit main::lambda@{{.*}} key [[K5]] fresh
+// COLD-NEXT: push mstage T0: wait stream synchronize
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: cache load main::kernel_L{{[0-9]+}}@{{.*}} key [[K5:[0-9a-f]{16}]]
+// COLD-NEXT: pop mstage T0
+// COLD-NEXT: push mstage T0: jit main::kernel_L{{[0-9]+}}@{{.*}} key [[K5]] fresh
 // COLD-NEXT: pop mstage T0
 // COLD-NEXT: push mstage T0: wait stream synchronize
 // COLD-NEXT: pop mstage T0
@@ -113,16 +113,16 @@ int main(int argc, char **argv) {
 // COLD-NOT:  {{.}}
 
 // WARM:      push mstage T0: step
-// WARM-NEXT: push mstage T0: cache load main::lambda@{{.*}} key [[W3:[0-9a-f]{16}]]
+// WARM-NEXT: push mstage T0: cache load main::kernel_L{{[0-9]+}}@{{.*}} key [[W3:[0-9a-f]{16}]]
 // WARM-NEXT: pop mstage T0
-// WARM-NEXT: push mstage T0: jit main::lambda@{{.*}} key [[W3]] disk
+// WARM-NEXT: push mstage T0: jit main::kernel_L{{[0-9]+}}@{{.*}} key [[W3]] disk
 // WARM-NEXT: pop mstage T0
-// WARM:      push mstage T0: jit main::lambda@{{.*}} key [[W3]] memory
-// WARM:      push mstage T0: cache load main::lambda@{{.*}} key [[W5:[0-9a-f]{16}]]
+// WARM:      push mstage T0: jit main::kernel_L{{[0-9]+}}@{{.*}} key [[W3]] memory
+// WARM:      push mstage T0: cache load main::kernel_L{{[0-9]+}}@{{.*}} key [[W5:[0-9a-f]{16}]]
 // WARM-NEXT: pop mstage T0
-// WARM-NEXT: push mstage T0: jit main::lambda@{{.*}} key [[W5]] disk
+// WARM-NEXT: push mstage T0: jit main::kernel_L{{[0-9]+}}@{{.*}} key [[W5]] disk
 
-// ASYNC-DAG: push mstage T{{[1-9]}}: jit main::lambda@{{.*}} key {{[0-9a-f]+}} generic
+// ASYNC-DAG: push mstage T{{[1-9]}}: jit main::kernel_L{{[0-9]+}}@{{.*}} key {{[0-9a-f]+}} generic
 // ASYNC-DAG: push mstage T0: wait jit_wait
 
 // NOLOAD-NOT: dynamically loaded
@@ -130,8 +130,8 @@ int main(int argc, char **argv) {
 
 // The pool's thread pushes first (T0), the launching thread waits (T1).
 // WAIT:      init
-// WAIT-NEXT: push mstage T0: jit waitForBackgroundCompile::lambda@{{.*}} key [[KW:[0-9a-f]+]] generic
-// WAIT-NEXT: push mstage T1: wait jit waitForBackgroundCompile::lambda@{{.*}} key [[KW]]{{$}}
+// WAIT-NEXT: push mstage T0: jit waitForBackgroundCompile::kernel_L{{[0-9]+}}@{{.*}} key [[KW:[0-9a-f]+]] generic
+// WAIT-NEXT: push mstage T1: wait jit waitForBackgroundCompile::kernel_L{{[0-9]+}}@{{.*}} key [[KW]]{{$}}
 // WAIT-NEXT: pop mstage T0
 // WAIT-NEXT: pop mstage T1
 

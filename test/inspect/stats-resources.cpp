@@ -32,7 +32,7 @@
 // CHECK-SAME: [[STORES:[0-9]+]] bytes spill stores, [[LOADS:[0-9]+]] bytes spill loads
 // CHECK: Used [[REGS:[0-9]+]] registers
 // CHECK: mstage: stats: registers spill st spill ld shared local block blocks/SM occup.  kernel key
-// CHECK-NEXT: mstage: stats: [[REGS]] [[STORES]] [[LOADS]] 1088 [[STACK]] 256 {{[0-9]+}} {{[0-9]+}}%  main::lambda@{{.*}}stats-resources.cpp:{{[0-9]+}}:{{[0-9]+}} key {{[0-9a-f]+$}}
+// CHECK-NEXT: mstage: stats: [[REGS]] [[STORES]] [[LOADS]] 1088 [[STACK]] 256 {{[0-9]+}} {{[0-9]+}}%  main::kernel_L{{[0-9]+}}@{{.*}}stats-resources.cpp:{{[0-9]+}}:{{[0-9]+}} key {{[0-9a-f]+$}}
 // CHECK-NOT: mstage: stats:
 
 // TWO: mstage: stats: registers
@@ -44,10 +44,10 @@
 // NOPTXAS-NOT: registers
 
 // GPU: mstage: stats: registers
-// GPU-NEXT: mstage: stats: 40 - - 1088 256 256 2 25%  main::lambda@{{.*}}stats-resources.cpp
+// GPU-NEXT: mstage: stats: 40 - - 1088 256 256 2 25%  main::kernel_L{{[0-9]+}}@{{.*}}stats-resources.cpp
 
 // FAILED: mstage: stats: registers
-// FAILED-NEXT: mstage: stats: - - - - - 256 - -  main::lambda@{{.*}}stats-resources.cpp
+// FAILED-NEXT: mstage: stats: - - - - - 256 - -  main::kernel_L{{[0-9]+}}@{{.*}}stats-resources.cpp
 
 // CPU: mstage: stats: launches
 // CPU-NOT: registers

@@ -35,14 +35,7 @@ int main() {
   run<half>();
 }
 
-// CHECK-LABEL: .entry mstage_run_mstage__bfloat16_L
-// CHECK-NOT:   cvt.f32.bf16
-// CHECK-DAG:   add.rn.bf16
-// CHECK-DAG:   sub.rn.bf16
-// CHECK-DAG:   mul.rn.bf16
-// CHECK-DAG:   setp.lt.bf16
-// CHECK-NOT:   cvt.f32.bf16
-// CHECK-LABEL: .entry mstage_run_mstage__half_L
+// CHECK-LABEL: .entry _ZN{{[0-9]+}}run_mstage__half{{[0-9]+}}kernel_L
 // CHECK-NOT:   cvt.f32.f16
 // CHECK-DAG:   add.rn.f16
 // CHECK-DAG:   sub.rn.f16
@@ -53,3 +46,10 @@ int main() {
 // HALF-IR-NOT: fpext
 // HALF-IR:     fadd half
 // HALF-IR-NOT: fpext
+// CHECK-LABEL: .entry _ZN{{[0-9]+}}run_mstage__bfloat16{{[0-9]+}}kernel_L
+// CHECK-NOT:   cvt.f32.bf16
+// CHECK-DAG:   add.rn.bf16
+// CHECK-DAG:   sub.rn.bf16
+// CHECK-DAG:   mul.rn.bf16
+// CHECK-DAG:   setp.lt.bf16
+// CHECK-NOT:   cvt.f32.bf16

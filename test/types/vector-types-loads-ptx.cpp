@@ -42,26 +42,27 @@ int main() {
   twice<float3>();
 }
 
-// One file per element type; cat reads them in the order of their names
-// (double2, float2, float3, float4, int4, short2, uchar4).
-// CHECK-LABEL: .entry mstage_copy_mstage__double2_L{{[0-9]+}}
+// One file per element type; cat reads them in the order of their mangled
+// names (the length of the function's name first: int4, then float2 to
+// uchar4, then double2).
+// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__int4{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK:       ld.global{{(\.nc)?}}.v4.b32
+// CHECK:       st.global.{{v4.b32|v2.b64}}
+// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__float2{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK:       ld.global{{(\.nc)?}}.v2.b32
+// CHECK:       st.global.v2.b32
+// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__float3{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK-COUNT-3: ld.global{{(\.nc)?}}.b32
+// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__float4{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK:       ld.global{{(\.nc)?}}.v4.b32
+// CHECK:       st.global.v4.b32
+// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__short2{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK:       ld.global{{(\.nc)?}}.v2.b16
+// CHECK:       st.global.b32
+// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__uchar4{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK:       ld.global{{(\.nc)?}}.b32
+// CHECK:       st.global.b32
+// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__double2{{[0-9]+}}kernel_L{{[0-9]+}}E
 // CHECK:       ld.global{{(\.nc)?}}.v2.b64
 // CHECK:       add.rn.f64
 // CHECK:       st.global.v2.b64
-// CHECK-LABEL: .entry mstage_copy_mstage__float2_L{{[0-9]+}}
-// CHECK:       ld.global{{(\.nc)?}}.v2.b32
-// CHECK:       st.global.v2.b32
-// CHECK-LABEL: .entry mstage_copy_mstage__float3_L{{[0-9]+}}
-// CHECK-COUNT-3: ld.global{{(\.nc)?}}.b32
-// CHECK-LABEL: .entry mstage_copy_mstage__float4_L{{[0-9]+}}
-// CHECK:       ld.global{{(\.nc)?}}.v4.b32
-// CHECK:       st.global.v4.b32
-// CHECK-LABEL: .entry mstage_copy_mstage__int4_L{{[0-9]+}}
-// CHECK:       ld.global{{(\.nc)?}}.v4.b32
-// CHECK:       st.global.{{v4.b32|v2.b64}}
-// CHECK-LABEL: .entry mstage_copy_mstage__short2_L{{[0-9]+}}
-// CHECK:       ld.global{{(\.nc)?}}.v2.b16
-// CHECK:       st.global.b32
-// CHECK-LABEL: .entry mstage_copy_mstage__uchar4_L{{[0-9]+}}
-// CHECK:       ld.global{{(\.nc)?}}.b32
-// CHECK:       st.global.b32

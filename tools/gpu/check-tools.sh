@@ -236,7 +236,7 @@ check_stats_registers() {
   line=${line##*/}
   want=$(awk '/Registers Per Thread/ {print $NF; exit}' "$out")
   # mstage: stats: registers spill st ... kernel key
-  # mstage: stats:        16        0 ... main::lambda@.../nvtx_ranges.cpp:35:9 key ...
+  # mstage: stats:        16        0 ... main::kernel_L35@.../nvtx_ranges.cpp:35:9 key ...
   stats=$(awk -v at="$line:" '
     /^mstage: stats: registers / {table = 1; next}
     table && /^mstage: stats: / && index($0, at) {print $3; exit}' "$out")

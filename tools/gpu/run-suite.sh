@@ -263,8 +263,13 @@ run_one() { # program mode
     # crashed (SIGSEGV in libTreeLauncherTargetInjection.so, CUDA 13.0) in
     # 2 of 6 memcheck runs of scan_sort when the runtime started ptxas from
     # a compile thread; application-only ran 10 of 10 (H100, 2026-11-26).
+    # --nvtx no: with application-only, a child process (argument_aliasing
+    # and cpu_check run themselves with --child) whose runtime makes NVTX
+    # ranges loads the sanitizer's NVTX library, which waits for a sanitizer
+    # that never attaches: both hung 60 of 60 s, and passed in 1 s with
+    # --nvtx no (H100, 2026-11-27).
     cmd=("$sanitizer" --tool "$mode" --target-processes application-only
-      --error-exitcode 1 "${cmd[@]}")
+      --nvtx no --error-exitcode 1 "${cmd[@]}")
     # racecheck always runs the quick sizes: a race does not depend on the
     # size, and racecheck slows reduce_listing2's first launch, the generic
     # code at 2^27 ints, past 90 s (measured on an H200: the GPU 100% busy

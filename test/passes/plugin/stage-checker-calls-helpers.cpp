@@ -7,7 +7,7 @@
 // RUN: %opt -load-pass-plugin=%mstage_passes -passes=mstage-extract-kernels -S %t.ll -o %t.ext.ll
 // RUN: FileCheck %s --check-prefix=CHECKER < %t.ext.ll
 // RUN: %mstagexx -O2 -DNDEBUG -c %s -o %t.o
-// RUN: %mstage_ptx %t.o --kernel "main::lambda@%s:29:7" --ir | FileCheck %s --check-prefix=DEVICE
+// RUN: %mstage_ptx %t.o --kernel "main::kernel_L29" --ir | FileCheck %s --check-prefix=DEVICE
 
 #include <mstage.hpp>
 #include <vector>
