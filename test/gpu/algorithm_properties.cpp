@@ -160,10 +160,10 @@ void checkSort(const char *Type, std::size_t N, Mix M, mstage::stream_ref S) {
   mstage::device_vector<K> D(In);
   mstage::sort.on(S)(D);
   expectBits("sort" + What, N, Sd, settled(D, S), Want);
-  D.upload(In);
+  D.upload(In, S); // on S: MSTAGE_CHECK=streams found the unordered copy
   mstage::sort.on(S)(D, std::less<>());
   expectBits("sort(less<>)" + What, N, Sd, settled(D, S), Want);
-  D.upload(In);
+  D.upload(In, S);
   mstage::device_vector<unsigned> DP(Pos);
   mstage::sort_by_key.on(S)(D, DP);
   expectBits("sort_by_key keys" + What, N, Sd, settled(D, S), Want);
@@ -171,7 +171,7 @@ void checkSort(const char *Type, std::size_t N, Mix M, mstage::stream_ref S) {
 
   // A lambda: not recognized as std::less, the merge sort. With NaNs, <
   // is no strict weak order: a permutation is all that is promised.
-  D.upload(In);
+  D.upload(In, S);
   mstage::sort.on(S)(D, [](K A, K B) { return A < B; });
   std::vector<K> Got = settled(D, S);
   expectBits("sort(<) is a permutation" + What, N, Sd, bitsSorted(Got),
