@@ -47,54 +47,44 @@ mkdir -p "$OUT"
 log=$OUT/xs-probe.log
 : >"$log"
 
-passed=0
-failed=0
-pass() {
-  echo "PASS $*"
-  passed=$((passed + 1))
+# One verdict line (PASS or FAIL, then the reason); the counts at the end.
+passed=0 failed=0
+verdict() {
+  echo "$*"
+  if [[ $1 == PASS ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 }
-fail() {
-  echo "FAIL $*"
-  failed=$((failed + 1))
-}
-finish() {
+summary() {
   echo "$passed passed, $failed failed"
-  [[ $failed -eq 0 ]]
-  exit
+  exit $((failed > 0))
 }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/mstage-xs-probe.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-if ! tar -xJf "$ARCHIVE" -C "$work" >>"$log" 2>&1; then
-  fail "unpack: cannot unpack $ARCHIVE (run tools/gpu/pack.sh where mstage is built)"
-  finish
-fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/mstage-xs-probe.XXXXXX") &&
+  trap 'rm -rf "$work"' EXIT
+tar -xJf "$ARCHIVE" -C "$work" 2>>"$log" || {
+  verdict FAIL "unpack: cannot unpack $ARCHIVE (run tools/gpu/pack.sh where mstage is built)"
+  summary
+}
 export LD_LIBRARY_PATH="$work/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export MSTAGE_CACHE_DIR=$work/cache
 nvcc_prog=$work/bench/xs_baseline
 mstage_prog=$work/bench/mstage_xs
 for p in "$nvcc_prog" "$mstage_prog"; do
   [[ -x $p ]] || {
-    fail "pack: no bench/${p##*/} in $ARCHIVE (bench/cuda/build.sh, then pack.sh)"
-    finish
+    verdict FAIL "pack: no bench/${p##*/} in $ARCHIVE (bench/cuda/build.sh, then pack.sh)"
+    summary
   }
 done
 
 # ---------------------------------------------------------------------------
 # 1. Timing: median_ms (CSV column 6) of each side, three interleaved rounds.
 # ---------------------------------------------------------------------------
-# Appends "SIDE MEDIAN_MS" for each xs row of one run of "$@".
-time_run() { # label env-assignment... -- command...
-  local label=$1
-  shift
-  local envs=()
-  while [[ $1 != -- ]]; do
-    envs+=("$1")
-    shift
-  done
-  shift
-  if ! env "${envs[@]}" timeout "$RUN_TIMEOUT" "$@" >"$OUT/run.csv" \
-    2>>"$log"; then
+# Appends "SIDE MEDIAN_MS" for each xs row of one run of the command, with
+# the environment assignment VAR=VALUE (none if empty).
+time_run() { # label assignment command...
+  local label=$1 assignment=$2
+  shift 2
+  if ! env ${assignment:+"$assignment"} timeout "$RUN_TIMEOUT" "$@" \
+    >"$OUT/run.csv" 2>>"$log"; then
     echo "$label: failed (see $log)" >>"$log"
     return
   fi
@@ -103,9 +93,9 @@ time_run() { # label env-assignment... -- command...
 }
 : >"$OUT/times.txt"
 for _ in 1 2 3; do
-  time_run nvcc -- "$nvcc_prog"
-  time_run nvcc-raised XS_MAX_DYNAMIC_SHARED=1 -- "$nvcc_prog"
-  time_run mstage -- "$mstage_prog"
+  time_run nvcc "" "$nvcc_prog"
+  time_run nvcc-raised XS_MAX_DYNAMIC_SHARED=1 "$nvcc_prog"
+  time_run mstage "" "$mstage_prog"
 done
 # The median of a side's rounds.
 median_of() {
@@ -131,20 +121,14 @@ metrics=(gpu__time_duration.sum launch__shared_mem_config_size
   smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio
   smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct)
 declare -A config
-profile() { # name kernel-regex env-assignment... -- command...
-  local name=$1 kernel=$2
-  shift 2
-  local envs=()
-  while [[ $1 != -- ]]; do
-    envs+=("$1")
-    shift
-  done
-  shift
+profile() { # name kernel-regex assignment command...
+  local name=$1 kernel=$2 assignment=$3
+  shift 3
   if [[ ! -x $NCU ]]; then
     echo "ncu not found at $NCU" >>"$log"
     return
   fi
-  env "${envs[@]}" MSTAGE_JIT=sync timeout "$RUN_TIMEOUT" "$NCU" --set full \
+  env ${assignment:+"$assignment"} MSTAGE_JIT=sync timeout "$RUN_TIMEOUT" "$NCU" --set full \
     --kernel-name-base mangled --kernel-name "regex:$kernel" \
     --launch-skip 2 --launch-count 1 \
     -f -o "$OUT/$name" "$@" --reps 5 >>"$log" 2>&1
@@ -167,10 +151,10 @@ for m in sys.argv[3:]:
 EOF
 }
 {
-  profile nvcc xsKernel -- "$nvcc_prog"
-  profile nvcc-raised xsKernel XS_MAX_DYNAMIC_SHARED=1 -- "$nvcc_prog"
-  profile mstage-unstaged xsKernel_Unstaged -- "$mstage_prog"
-  profile mstage-staged xsKernel_Staged -- "$mstage_prog"
+  profile nvcc xsKernel "" "$nvcc_prog"
+  profile nvcc-raised xsKernel XS_MAX_DYNAMIC_SHARED=1 "$nvcc_prog"
+  profile mstage-unstaged xsKernel_Unstaged "" "$mstage_prog"
+  profile mstage-staged xsKernel_Staged "" "$mstage_prog"
 } | tee "$OUT/metrics.txt"
 for name in nvcc nvcc-raised mstage-unstaged mstage-staged; do
   config[$name]=$(awk -v n="$name:" '$1 == n && $2 == "launch__shared_mem_config_size" { print $3 $4 }' \
@@ -181,22 +165,22 @@ done
 # 3. Verdicts.
 # ---------------------------------------------------------------------------
 if [[ -z $nvcc || -z $raised ]]; then
-  fail "carveout-cost: xs_baseline gave no time (see $log)"
+  verdict FAIL "carveout-cost: xs_baseline gave no time (see $log)"
 elif at_most "$(ratio "$raised" "$nvcc")" 1.05; then
-  fail "carveout-cost: the raised limit costs nvcc's kernel only" \
+  verdict FAIL "carveout-cost: the raised limit costs nvcc's kernel only" \
     "$(ratio "$raised" "$nvcc")x: not the cause, see $OUT/metrics.txt"
 else
-  pass "carveout-cost: the raised limit makes nvcc's kernel" \
+  verdict PASS "carveout-cost: the raised limit makes nvcc's kernel" \
     "$(ratio "$raised" "$nvcc")x slower: the cause of xs's gap"
 fi
 if [[ -z ${config[nvcc]} || -z ${config[mstage-unstaged]} ]]; then
-  fail "carveout-config: ncu gave no shared memory configuration (see $log)"
+  verdict FAIL "carveout-config: ncu gave no shared memory configuration (see $log)"
 elif [[ ${config[nvcc]} == "${config[mstage-unstaged]}" &&
   ${config[nvcc]} == "${config[mstage-staged]}" ]]; then
-  pass "carveout-config: mstage's kernels get nvcc's configuration" \
+  verdict PASS "carveout-config: mstage's kernels get nvcc's configuration" \
     "${config[nvcc]} (nvcc with the raised limit: ${config[nvcc-raised]:-?})"
 else
-  fail "carveout-config: nvcc ${config[nvcc]}, nvcc with the raised limit" \
+  verdict FAIL "carveout-config: nvcc ${config[nvcc]}, nvcc with the raised limit" \
     "${config[nvcc-raised]:-?}, mstage unstaged ${config[mstage-unstaged]}," \
     "staged ${config[mstage-staged]:-?}"
 fi
@@ -205,11 +189,11 @@ for side in unstaged:1.02 staged:1.0; do
   t=$unstaged
   [[ $name == staged ]] && t=$staged
   if [[ -z $t || -z $nvcc ]]; then
-    fail "xs-$name: no time (see $log)"
+    verdict FAIL "xs-$name: no time (see $log)"
   elif at_most "$(ratio "$t" "$nvcc")" "$target"; then
-    pass "xs-$name: $(ratio "$t" "$nvcc")x nvcc (target <= ${target}x)"
+    verdict PASS "xs-$name: $(ratio "$t" "$nvcc")x nvcc (target <= ${target}x)"
   else
-    fail "xs-$name: $(ratio "$t" "$nvcc")x nvcc (target <= ${target}x)"
+    verdict FAIL "xs-$name: $(ratio "$t" "$nvcc")x nvcc (target <= ${target}x)"
   fi
 done
-finish
+summary
