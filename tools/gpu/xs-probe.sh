@@ -13,8 +13,10 @@
 # that tools/gpu/pack.sh makes (nothing is built here):
 #   1. timing, three rounds, interleaved: xs_baseline as it is, xs_baseline
 #      with XS_MAX_DYNAMIC_SHARED=1 (nvcc's kernel with the limit raised as
-#      mstage raised it), and mstage_xs (this tree: limit raised only where
-#      a launch needs it);
+#      mstage raised it), mstage_xs (this tree: limit raised only where a
+#      launch needs it) on ptxas's cubins from a warm disk cache, and
+#      mstage_xs with MSTAGE_PTXAS=off and MSTAGE_CACHE=memory (the
+#      driver's JIT code of the same PTX);
 #   2. ncu --set full on one launch of each kernel (reports kept in OUT),
 #      and the figures that tell: the shared memory configuration size, L1
 #      and L2 hit rates, achieved occupancy, instructions executed, DRAM
@@ -28,6 +30,9 @@
 #        lower hit rates point at the cache or the data layout);
 #      - carveout-config: mstage's kernels get the same shared memory
 #        configuration as nvcc's plain one;
+#      - driver-jit: mstage's unstaged kernel runs as fast (within 2%) from
+#        the driver's JIT as from ptxas's cubin; FAIL: the driver's code of
+#        the same PTX differs, a cause of its own;
 #      - xs-unstaged, xs-staged: the targets, unstaged <= 1.02x, staged
 #        <= 1.0x nvcc's median.
 # The output ends with "N passed, M failed" (exit status 1 if any failed).
@@ -79,23 +84,32 @@ done
 # 1. Timing: median_ms (CSV column 6) of each side, three interleaved rounds.
 # ---------------------------------------------------------------------------
 # Appends "SIDE MEDIAN_MS" for each xs row of one run of the command, with
-# the environment assignment VAR=VALUE (none if empty).
-time_run() { # label assignment command...
-  local label=$1 assignment=$2
+# the environment assignments "VAR=VALUE ..." (none if empty).
+time_run() { # label assignments command...
+  local label=$1 assignments
+  read -ra assignments <<<"$2"
   shift 2
-  if ! env ${assignment:+"$assignment"} timeout "$RUN_TIMEOUT" "$@" \
+  if ! env "${assignments[@]}" timeout "$RUN_TIMEOUT" "$@" \
     >"$OUT/run.csv" 2>>"$log"; then
     echo "$label: failed (see $log)" >>"$log"
     return
   fi
-  awk -F, -v l="$label" '$1 == "xs" { print (l == "mstage" ? $2 : l), $6 }' \
+  # mstage_xs's rows are its sides (mstage, unstaged), after the label's
+  # prefix for runs other than the plain one.
+  awk -F, -v l="$label" '$1 == "xs" {
+    print (l == "mstage" ? $2 : l ~ /^jit/ ? "jit-" $2 : l), $6 }' \
     "$OUT/run.csv" >>"$OUT/times.txt"
 }
 : >"$OUT/times.txt"
+# mstage's timed runs load ptxas's cubins from this warm disk cache; the
+# "jit" runs (MSTAGE_PTXAS=off, no disk cache) the driver's JIT code.
+MSTAGE_JIT=sync timeout "$RUN_TIMEOUT" "$mstage_prog" --reps 1 >/dev/null \
+  2>>"$log"
 for _ in 1 2 3; do
   time_run nvcc "" "$nvcc_prog"
   time_run nvcc-raised XS_MAX_DYNAMIC_SHARED=1 "$nvcc_prog"
   time_run mstage "" "$mstage_prog"
+  time_run jit "MSTAGE_PTXAS=off MSTAGE_CACHE=memory" "$mstage_prog"
 done
 # The median of a side's rounds.
 median_of() {
@@ -106,8 +120,10 @@ nvcc=$(median_of nvcc)
 raised=$(median_of nvcc-raised)
 unstaged=$(median_of unstaged)
 staged=$(median_of mstage)
+jit_unstaged=$(median_of jit-unstaged)
 echo "median ms: nvcc ${nvcc:-?}, nvcc with the raised limit ${raised:-?}," \
-  "mstage unstaged ${unstaged:-?}, mstage staged ${staged:-?}"
+  "mstage unstaged ${unstaged:-?}, mstage staged ${staged:-?}," \
+  "mstage unstaged from the driver's JIT ${jit_unstaged:-?}"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 at_most() { awk -v r="$1" -v t="$2" 'BEGIN { exit !(r <= t) }'; }
 
@@ -183,6 +199,17 @@ else
   verdict FAIL "carveout-config: nvcc ${config[nvcc]}, nvcc with the raised limit" \
     "${config[nvcc-raised]:-?}, mstage unstaged ${config[mstage-unstaged]}," \
     "staged ${config[mstage-staged]:-?}"
+fi
+if [[ -z $jit_unstaged || -z $unstaged ]]; then
+  verdict FAIL "driver-jit: no time (see $log)"
+elif at_most "$(ratio "$jit_unstaged" "$unstaged")" 1.02 &&
+  at_most "$(ratio "$unstaged" "$jit_unstaged")" 1.02; then
+  verdict PASS "driver-jit: the driver's JIT code runs as ptxas's cubin" \
+    "($(ratio "$jit_unstaged" "$unstaged")x)"
+else
+  verdict FAIL "driver-jit: the driver's JIT code runs" \
+    "$(ratio "$jit_unstaged" "$unstaged")x ptxas's cubin: the code the" \
+    "driver makes from the PTX differs"
 fi
 for side in unstaged:1.02 staged:1.0; do
   name=${side%%:*} target=${side##*:}
