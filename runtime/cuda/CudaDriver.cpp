@@ -553,9 +553,10 @@ Error CudaDriver::unloadModule(CUmodule Module) {
 
 // Raises Function's dynamic shared memory limit to Dynamic bytes where the
 // launch needs it: static and dynamic shared memory together past 48 KiB.
-// Only then: a raised limit can make the driver give the kernel a larger
-// shared-memory carveout and its loads a smaller L1 cache (issue 34's xs
-// lookups ran 1.13x nvcc's time with the limit raised at every load).
+// Only then: a raised limit may make the driver give the kernel a larger
+// shared-memory carveout and its loads a smaller L1 cache (suspected of
+// issue 34's xs lookups, 1.13x nvcc's time while every kernel with a
+// shared_array had it raised at load; tools/gpu/xs-probe.sh tells).
 Error CudaDriver::allowDynamicShared(CUfunction Function, uint32_t Dynamic) {
   if (Dynamic == 0)
     return Error::success();

@@ -1,7 +1,7 @@
 // The runtime raises a kernel's dynamic shared memory limit
 // (cuFuncSetAttribute, attribute 8) only for a launch whose static and
 // dynamic shared memory together pass 48 KiB, and then to what the launch
-// asks: a limit raised at every module load gave a kernel with a 1 KiB
+// asks: a limit raised at every module load may give a kernel with a 1 KiB
 // shared_array a smaller L1 cache on the GPU (issue 34's xs lookups). On
 // the fake driver (Inputs/FakeCudaDriver.cpp), which prints each attribute
 // set and each launch, and reports the static size that
