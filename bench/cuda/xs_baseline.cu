@@ -7,9 +7,14 @@
 //   xs_baseline [--reps R] [--n LOOKUPS] [--grid G]
 //
 // Prints a CSV row xs,nvcc,...; on stderr checksum,xs,nvcc,LOOKUPS,the
-// counter after one launch.
+// counter after one launch. XS_MAX_DYNAMIC_SHARED=1 first raises the
+// kernel's dynamic shared memory limit to all that the device allows, as
+// mstage's runtime did for every kernel with a shared_array before issue
+// 34's fix: tools/gpu/xs-probe.sh measures what that costs the lookups.
 #include "../AppsReference.h"
 #include "BenchTiming.cuh"
+
+#include <cstdlib>
 
 using namespace ports;
 
@@ -52,6 +57,20 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMalloc(&Hash, sizeof(unsigned long long)));
   CUDA_CHECK(cudaMemset(Hash, 0, sizeof(unsigned long long)));
   const unsigned Grid = unsigned((Lookups + kAppBlock - 1) / kAppBlock);
+  if (const char *Raise = std::getenv("XS_MAX_DYNAMIC_SHARED");
+      Raise && *Raise == '1') {
+    int Device, Optin;
+    cudaFuncAttributes A;
+    CUDA_CHECK(cudaGetDevice(&Device));
+    CUDA_CHECK(cudaDeviceGetAttribute(
+        &Optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, Device));
+    CUDA_CHECK(cudaFuncGetAttributes(&A, xsKernel));
+    CUDA_CHECK(cudaFuncSetAttribute(xsKernel,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    Optin - int(A.sharedSizeBytes)));
+    std::fprintf(stderr, "# xs_baseline: dynamic shared limit %d bytes\n",
+                 Optin - int(A.sharedSizeBytes));
+  }
   auto launch = [&] {
     xsKernel<<<Grid, kAppBlock>>>(Energy, Xs, Count, Nuclide, Conc,
                                   int(GridLen), int(kXsMaxPerMaterial), Lookups,

@@ -525,16 +525,6 @@ Error CudaDriver::getFunction(CUmodule Module, const std::string &Name,
     *Function = nullptr;
     return check(R, "cuModuleGetFunction(\"" + Name + "\")");
   }
-  // Static shared memory (shared_array) and dynamic shared memory over 48 KB
-  // together need the opt-in, as dynamic shared memory alone does in
-  // launch(): allow all the dynamic shared memory the rest leaves, once.
-  int Static = 0;
-  if (Fn.cuFuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                            *Function) == CUDA_SUCCESS &&
-      Static > 0 && Static < MaxSharedPerBlockOptin)
-    Fn.cuFuncSetAttribute(*Function,
-                          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                          MaxSharedPerBlockOptin - Static);
   return Error::success();
 }
 
@@ -561,19 +551,44 @@ Error CudaDriver::unloadModule(CUmodule Module) {
   return check(Fn.cuModuleUnload(Module), "cuModuleUnload");
 }
 
+// Raises Function's dynamic shared memory limit to Dynamic bytes where the
+// launch needs it: static and dynamic shared memory together past 48 KiB.
+// Only then: a raised limit may make the driver give the kernel a larger
+// shared-memory carveout and its loads a smaller L1 cache (suspected of
+// issue 34's xs lookups, 1.13x nvcc's time while every kernel with a
+// shared_array had it raised at load; tools/gpu/xs-probe.sh tells).
+Error CudaDriver::allowDynamicShared(CUfunction Function, uint32_t Dynamic) {
+  if (Dynamic == 0)
+    return Error::success();
+  int Static = 0;
+  if (Dynamic <= DefaultSharedLimit &&
+      Fn.cuFuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                            Function) == CUDA_SUCCESS &&
+      uint64_t(Static) + Dynamic <= DefaultSharedLimit)
+    return Error::success();
+  // The limit covers dynamic shared memory only; the driver rejects values
+  // above the opt-in maximum less the kernel's static shared memory.
+  int Limit = Dynamic > 0x7fffffffu ? 0x7fffffff : static_cast<int>(Dynamic);
+  CUresult R = Fn.cuFuncSetAttribute(
+      Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Limit);
+  if (R == CUDA_SUCCESS)
+    return Error::success();
+  return cudaFailure(
+      R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                          std::to_string(Dynamic) + " bytes)") +
+             "; " + DeviceName + " allows at most " +
+             std::to_string(MaxSharedPerBlockOptin) +
+             " bytes of shared memory per block");
+}
+
 Error CudaDriver::occupancy(CUfunction Function, int BlockSize,
                             uint32_t SharedBytes, int *Blocks) {
   if (Error E = bindThread())
     return E;
   // As launch(): the function's limit is raised first, else the driver
-  // counts no block for more than 48 KiB.
-  if (SharedBytes > DefaultSharedLimit)
-    if (CUresult R = Fn.cuFuncSetAttribute(
-            Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            SharedBytes > 0x7fffffffu ? 0x7fffffff : int(SharedBytes)))
-      return cudaFailure(
-          R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
-                              std::to_string(SharedBytes) + " bytes)"));
+  // counts no block past 48 KiB.
+  if (Error E = allowDynamicShared(Function, SharedBytes))
+    return E;
   return check(Fn.cuOccupancyMaxActiveBlocksPerMultiprocessor(
                    Blocks, Function, BlockSize, SharedBytes),
                "cuOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -598,21 +613,8 @@ Error CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
   auto Shared = [SharedBytes] {
     return std::to_string(SharedBytes) + " bytes";
   };
-  if (SharedBytes > DefaultSharedLimit) {
-    // The limit covers dynamic shared memory only; the driver rejects values
-    // above the opt-in maximum less the kernel's static shared memory.
-    int Limit =
-        SharedBytes > 0x7fffffffu ? 0x7fffffff : static_cast<int>(SharedBytes);
-    CUresult R = Fn.cuFuncSetAttribute(
-        Function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, Limit);
-    if (R != CUDA_SUCCESS)
-      return cudaFailure(
-          R, errorText(R, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
-                              Shared() + ")") +
-                 "; " + DeviceName + " allows at most " +
-                 std::to_string(MaxSharedPerBlockOptin) +
-                 " bytes of shared memory per block");
-  }
+  if (Error E = allowDynamicShared(Function, SharedBytes))
+    return E;
 
   CUevent Events[2] = {nullptr, nullptr};
   if (ElapsedMs)

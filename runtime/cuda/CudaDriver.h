@@ -138,8 +138,8 @@ public:
   llvm::Error unloadModule(CUmodule Module);
 
   // Launches Function on the default stream with the kernel parameters
-  // Params (one pointer per parameter). More than 48 KiB of dynamic shared
-  // memory raises the function's limit first. Asynchronous: errors raised
+  // Params (one pointer per parameter). Static and dynamic shared memory
+  // past 48 KiB raise the function's limit first. Asynchronous: errors raised
   // while the kernel runs surface in synchronize().
   static constexpr unsigned DefaultSharedLimit = 48 * 1024;
   // With ElapsedMs, the launch is bracketed by events and waited for, and
@@ -234,6 +234,9 @@ private:
   llvm::Error loadImage(const void *Image, const std::string &What,
                         const std::string *Ptx, CUmodule *Module,
                         std::string *InfoLog);
+  // Raises Function's dynamic shared memory limit where a launch of Dynamic
+  // bytes needs it (launch(), occupancy()).
+  llvm::Error allowDynamicShared(CUfunction Function, uint32_t Dynamic);
 
   llvm::Error memoryPool(CUmemoryPool *Pool);
 

@@ -9,7 +9,8 @@
 // second call on. cuGetErrorName knows a few codes; cuGetErrorString says
 // "text of N", except for 12345, which neither names. FAKECUDA_EVENT_MS sets
 // the time between two events; FAKECUDA_LAUNCHES=1 prints the name of each
-// function launched; FAKECUDA_FUNC_ATTRIBUTES what cuFuncGetAttribute says. As the driver does,
+// function launched and each attribute set on one; FAKECUDA_FUNC_ATTRIBUTES
+// what cuFuncGetAttribute says. As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
 //===----------------------------------------------------------------------===//
@@ -240,8 +241,11 @@ CUresult cuModuleGetFunction(CUfunction *F, CUmodule, const char *Name) {
   return CUDA_SUCCESS;
 }
 CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
-CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
+CUresult cuFuncSetAttribute(CUfunction F, CUfunction_attribute A, int V) {
   FAIL("cuFuncSetAttribute");
+  if (std::getenv("FAKECUDA_LAUNCHES"))
+    std::fprintf(stderr, "fakecuda: attribute %d = %d of %s\n", int(A), V,
+                 (const char *)F);
   return CUDA_SUCCESS;
 }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *B, CUfunction, int,
