@@ -1,11 +1,11 @@
 //===- FindOrMakeCode.cpp - The code a launch runs ------------------------===//
 #include "launch/FindOrMakeCode.h"
+#include "cache/DiskCache.h"
 #include "core/Backend.h"
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
 #include "inspect/Nvtx.h"
 #include "inspect/TraceEvents.h"
-#include "cache/DiskCache.h"
 #include "launch/BuildKey.h"
 #include "launch/CompileInBackground.h"
 #include "launch/JitPolicy.h"
