@@ -16,7 +16,9 @@
 # to $CSV (default $OUT/stencil-process.csv); prints the medians, and
 # mstage / nvcc against the targets (cold <= 1.2x, warm <= 1.0x) as PASS or
 # MISS lines. One more cold run writes $OUT/stencil-cold-trace.json
-# (MSTAGE_TRACE=chrome:) and $OUT/stencil-cold-stats.txt (MSTAGE_STATS=1).
+# (MSTAGE_TRACE=chrome:) and $OUT/stencil-cold-stats.txt (MSTAGE_STATS=1),
+# and two "diagnostic: dlopen" lines time the driver's PTX JIT library and
+# the runtime library's loads.
 # Exits 1 if a run failed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,6 +71,19 @@ if ! env CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$d/cache" \
   echo "FAILED: traced cold run" >&2
 fi
 rm -rf "$d"
+# Two costs of a process's start that the build machine cannot measure (no
+# driver there): opening the driver's PTX JIT, which the runtime does at start
+# on the main thread, and loading the runtime library itself.
+python3 - "$root/lib/libmstage_rt.so" <<'PY' 2>&1 | tee -a "$OUT/stencil-process-report.txt"
+import ctypes, sys, time
+for lib in ("libnvidia-ptxjitcompiler.so.1", sys.argv[1]):
+    t = time.perf_counter()
+    try:
+        ctypes.CDLL(lib, mode=2)  # RTLD_NOW, as the runtime opens it
+        print("diagnostic: dlopen %s: %.1f ms" % (lib, (time.perf_counter() - t) * 1e3))
+    except OSError as e:
+        print("diagnostic: dlopen %s failed: %s" % (lib, e))
+PY
 
 awk -F, '
   { t[$2] = t[$2] " " $4 }
