@@ -8,12 +8,8 @@
 #
 #   OUT=<folder> bench/generic_ratio.sh [reps]
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
+source "$(dirname "$0")/common.sh"
 reps=${1:-50}
-OUT=${OUT:-$root/out}
-mkdir -p "$OUT"
-export LD_LIBRARY_PATH="$root/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 status=0
 : >"$OUT/generic.csv"
 for prog in "mstage_bench saxpy" "mstage_bench reduce" mstage_hotspot \

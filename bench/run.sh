@@ -15,12 +15,8 @@
 # $OUT/bench-report.txt and, with
 # matplotlib, $OUT/reduce.png, nbody.png, jit.png, async.png and ports.png.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
+source "$(dirname "$0")/common.sh"
 reps=${1:-100}
-OUT=${OUT:-$root/out}
-mkdir -p "$OUT"
-export LD_LIBRARY_PATH="$root/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 csv=$OUT/bench.csv
 status=0
 

@@ -21,13 +21,9 @@
 # the runtime library's loads.
 # Exits 1 if a run failed.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-OUT=${OUT:-$root/out}
-mkdir -p "$OUT"
+source "$(dirname "$0")/common.sh"
 CSV=${CSV:-$OUT/stencil-process.csv}
 samples=${SAMPLES:-3}
-export LD_LIBRARY_PATH="$root/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 status=0
 rows=$(mktemp /tmp/mstage-stencil-rows-XXXXXX)
 
