@@ -69,10 +69,11 @@ static const GenericKernel *genericCodeFor(const LaunchRequest &L,
 // module at its first launch: the generic code would run slower meanwhile,
 // and its module and (under MSTAGE_JIT=auto) the kernel's weight would be
 // read for nothing. Not with MSTAGE_JIT=generic, nor with MSTAGE_DUMP=ir
-// (which compiles).
+// (which compiles); a launch that waits anyway (sync) need not look.
 static bool loadsFromDisk(const LaunchRequest &L, const StagedLaunch &Staged,
                           const CacheEntry &E) {
-  if (cacheSettings().Mode != CacheMode::Disk || dumpSettings().IR ||
+  if (!compilesInBackground() || cacheSettings().Mode != CacheMode::Disk ||
+      dumpSettings().IR ||
       jitSettings().Policy == JitSettings::Mode::Generic ||
       E.State.load(std::memory_order_acquire) != EntryState::Empty)
     return false;
