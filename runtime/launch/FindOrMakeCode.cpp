@@ -73,8 +73,7 @@ static const GenericKernel *genericCodeFor(const LaunchRequest &L,
 static bool loadsFromDisk(const LaunchRequest &L, const StagedLaunch &Staged,
                           const CacheEntry &E) {
   if (!compilesInBackground() || cacheSettings().Mode != CacheMode::Disk ||
-      dumpSettings().IR ||
-      jitSettings().Policy == JitSettings::Mode::Generic ||
+      dumpSettings().IR || jitSettings().Policy == JitSettings::Mode::Generic ||
       E.State.load(std::memory_order_acquire) != EntryState::Empty)
     return false;
   return inDiskCache(
