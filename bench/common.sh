@@ -1,7 +1,7 @@
-# Sourced by the benchmark scripts, which run from the folder that
-# tools/gpu/pack.sh made (bench/ beside lib/): sets here (bench/), root, OUT
-# (created; default $root/out) and LD_LIBRARY_PATH (the packed runtime first,
-# then the CUDA toolkit's libraries).
+# Sourced by the benchmark scripts (run.sh, generic_ratio.sh,
+# stencil_process.sh) in the folder tools/gpu/pack.sh made: sets here (its
+# bench/), root (the folder), OUT (default $root/out, made) and puts the
+# runtime's and CUDA's libraries on LD_LIBRARY_PATH.
 here=$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)
 root=$(dirname "$here")
 OUT=${OUT:-$root/out}

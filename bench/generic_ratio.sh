@@ -8,8 +8,7 @@
 #
 #   OUT=<folder> bench/generic_ratio.sh [reps]
 set -uo pipefail
-# shellcheck source=common.sh
-. "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/common.sh"
 reps=${1:-50}
 status=0
 : >"$OUT/generic.csv"

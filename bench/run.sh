@@ -15,8 +15,7 @@
 # $OUT/bench-report.txt and, with
 # matplotlib, $OUT/reduce.png, nbody.png, jit.png, async.png and ports.png.
 set -uo pipefail
-# shellcheck source=common.sh
-. "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/common.sh"
 reps=${1:-100}
 csv=$OUT/bench.csv
 status=0
@@ -139,31 +138,17 @@ for _ in 1 2 3 4 5; do
 done
 # Issue 33's large generated stencil kernels (mstage_stencil, nvcc's
 # stencil_baseline): the process time, JIT included, on a cold cache and on
-# the warm cache the cold run left, against nvcc's; the cold JIT of all 8
-# specializations (prepare() then jit_wait(): side by side in the background
-# pool, and one at a time with one worker); each kernel's time, staged,
-# unstaged and nvcc's.
-stencil_process() { # VARIANT CACHE_DIR program args...: one process, timed
-  local variant=$1 cache=$2 s e
-  shift 2
-  echo "== stencil process: $variant" >&2
-  s=$(date +%s%N)
-  if ! env CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$cache" "$@" \
-    >>"$OUT/cold.csv" 2>>"$OUT/bench-stderr.log"; then
-    status=1
-    echo "FAILED: $*" >&2
-  fi
-  e=$(date +%s%N)
-  awk -v v="$variant" -v ns=$((e - s)) \
-    'BEGIN { printf "jit-cold,%s,stencil-process,%.3f\n", v, ns / 1e6 }' \
-    >>"$OUT/cold.csv"
-}
+# the warm cache the cold run left, against nvcc's (bench/stencil_process.sh,
+# 3 rounds); the cold JIT of all 8 specializations (prepare() then
+# jit_wait(): side by side in the background pool, and one at a time with
+# one worker); each kernel's time, staged, unstaged and nvcc's.
+echo "== stencil process" >&2
+if ! OUT="$OUT" CSV="$OUT/cold.csv" SAMPLES=3 "$here/stencil_process.sh" \
+  >>"$OUT/bench-stderr.log"; then
+  status=1
+  echo "FAILED: stencil_process.sh" >&2
+fi
 for _ in 1 2 3; do
-  d=$(mktemp -d /tmp/mstage-stencil-XXXXXX)
-  stencil_process async-cold "$d/cache" "$here/mstage_stencil" --mode run
-  stencil_process async-warm "$d/cache" "$here/mstage_stencil" --mode run
-  rm -rf "$d"
-  stencil_process nvcc "$d/none" "$here/stencil_baseline" --mode run
   cold "$here/mstage_stencil" --mode jit
   cold MSTAGE_JIT=sync "$here/mstage_stencil" --mode jit
   cold MSTAGE_JIT=sync MSTAGE_JIT_THREADS=1 "$here/mstage_stencil" --mode jit

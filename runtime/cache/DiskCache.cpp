@@ -391,6 +391,12 @@ std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key) {
   return loadEntry(Key, Damaged);
 }
 
+bool inDiskCache(const CacheKey &Key) {
+  struct stat St;
+  return diskOn() && !::lstat(entryPath(Key).c_str(), &St) &&
+         S_ISREG(St.st_mode);
+}
+
 std::optional<CachedCode> loadFromDiskCacheOrLock(const CacheKey &Key,
                                                   CacheLock &Lock) {
   std::optional<sys::fs::UniqueID> Damaged;

@@ -63,6 +63,11 @@ std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key);
 std::optional<CachedCode> loadFromDiskCacheOrLock(const CacheKey &Key,
                                                   CacheLock &Lock);
 
+// Whether Key has an entry on disk (a regular file; it is not read nor
+// checked here): a first launch loads it rather than run the generic code
+// while it loads in the background.
+bool inDiskCache(const CacheKey &Key);
+
 // Writes the entry for Key atomically, then evicts to the size cap. A
 // directory that cannot be written is reported once; the program goes on
 // with the in-memory cache.

@@ -1,10 +1,12 @@
 //===- FindOrMakeCode.cpp - The code a launch runs ------------------------===//
 #include "launch/FindOrMakeCode.h"
+#include "cache/DiskCache.h"
 #include "core/Backend.h"
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
 #include "inspect/Nvtx.h"
 #include "inspect/TraceEvents.h"
+#include "launch/BuildKey.h"
 #include "launch/CompileInBackground.h"
 #include "launch/JitPolicy.h"
 #include "launch/MakeCode.h"
@@ -62,12 +64,29 @@ static const GenericKernel *genericCodeFor(const LaunchRequest &L,
   return K.Generic->find(K.Blob.Name);
 }
 
+// Whether E's code, not queued yet, is in the disk cache: an earlier process
+// compiled it. It is loaded now, as a program that nvcc built loads its
+// module at its first launch: the generic code would run slower meanwhile,
+// and its module and (under MSTAGE_JIT=auto) the kernel's weight would be
+// read for nothing. Not with MSTAGE_JIT=generic, nor with MSTAGE_DUMP=ir
+// (which compiles); a launch that waits anyway (sync) need not look.
+static bool loadsFromDisk(const LaunchRequest &L, const StagedLaunch &Staged,
+                          const CacheEntry &E) {
+  if (!compilesInBackground() || cacheSettings().Mode != CacheMode::Disk ||
+      dumpSettings().IR || jitSettings().Policy == JitSettings::Mode::Generic ||
+      E.State.load(std::memory_order_acquire) != EntryState::Empty)
+    return false;
+  return inDiskCache(
+      diskCacheKey({*L.K, backend(), L.S->driver(), L.Config, Staged}));
+}
+
 // E's code is not ready: the generic code runs while it compiles in the
-// background, or it is made now (JitPolicy.h chooses under MSTAGE_JIT=auto).
+// background, or it is made now (JitPolicy.h chooses under MSTAGE_JIT=auto);
+// an entry on disk is loaded now.
 static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
                           CacheEntry &E, LaunchTimes &Times, LaunchCode &Code) {
   bool Capturing = L.S->capturing();
-  if (!Code.Uncached)
+  if (!Code.Uncached && !loadsFromDisk(L, Staged, E))
     Code.Generic = genericCodeFor(L, Capturing);
   // MSTAGE_JIT=auto: the launch waits when its compile is expected to be
   // short against its work; not for a compile that failed (the generic code
