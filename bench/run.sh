@@ -97,6 +97,14 @@ for only in tiny heat; do
   run "mstage async $only, ordered automatically" with_setting +order \
     MSTAGE_STREAM_ORDER=auto "$here/mstage_async" --only "$only"
 done
+# Issue 36: automatic graph replay (MSTAGE_GRAPHS=auto, docs/graphs.md) on
+# the launch-bound loops, variants suffixed "+graphs"; three times, as above.
+for _ in 1 2 3; do
+  for only in tiny heat; do
+    run "mstage async $only, graphs auto" with_setting +graphs \
+      MSTAGE_GRAPHS=auto "$here/mstage_async" --only "$only"
+  done
+done
 # Issue 18's scan and sort: CUB, then mstage's algorithms.
 run "scan/sort baseline (CUB)" "$here/scan_sort_baseline" --reps "$reps"
 run "mstage scan/sort" "$here/mstage_scan_sort" --reps "$reps"

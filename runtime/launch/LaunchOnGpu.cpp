@@ -6,6 +6,7 @@
 #include "inspect/TraceEvents.h"
 #include "launch/JitPolicy.h"
 #include "launch/LoadCode.h"
+#include "replay/GraphReplay.h"
 #include "support/Settings.h"
 #include "transforms/CaptureInMemory.h"
 
@@ -121,14 +122,28 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   if (Code.Generic)
     Run.ranGenericCode();
   GenericRunTimer Policy(L, Code.Generic, Capturing);
-  llvm::Error St =
-      backend().launch(S, Function, L.Config, Params, Timed ? &Ms : nullptr);
+  bool Held = false;
+  llvm::Error St = llvm::Error::success();
+  if (!Capturing && replayOn()) {
+    // MSTAGE_GRAPHS=auto: a launch whose record is all it runs with may be
+    // held back and replayed in a graph (docs/graphs.md).
+    bool Candidate =
+        !Timed && !L.InMemory && !Code.Generic && !Code.Uncached;
+    St = launchOrHold(S,
+                      {Function, &L.Config, Params, L.paramSizes(), L.HostEntry,
+                       &L.K->Blob.PrettyName},
+                      Candidate, Timed ? &Ms : nullptr, Held);
+  } else {
+    St = backend().launch(S, Function, L.Config, Params,
+                          Timed ? &Ms : nullptr);
+  }
   KernelMs = Ms;
   if (St) {
     unloadUncached(Code, S);
     return launchFailure(L, std::move(St));
   }
-  Run.enqueued();
+  if (!Held) // a held launch's span would time nothing
+    Run.enqueued();
   Policy.enqueued();
   S.noteLaunch(L.HostEntry, L.K->Blob.PrettyName, L.K->Blob.Location);
   return waitIfBlocking(L, Code, Capturing);
