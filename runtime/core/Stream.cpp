@@ -421,7 +421,7 @@ llvm::Error synchronizeStream(Stream &S) {
   if (!S.driver())
     return llvm::Error::success();
   if (llvm::Error E = enqueueHeldWork("waiting for a stream"))
-    return asyncFailure(std::move(E), &S, "waiting for " + describe(S));
+    return E;
   llvm::Error E = S.driver()->synchronizeStream(S.handle());
   collectGpuSpans();
   if (E)
@@ -434,10 +434,9 @@ llvm::Error synchronizeAll() {
   const Backend &B = backend();
   if (!B.onGpu()) // the host back ends' work is done when it is enqueued
     return llvm::Error::success();
-  llvm::Error First = enqueueHeldWork("waiting for all streams");
-  if (First)
-    return asyncFailure(std::move(First), nullptr, "waiting for all streams");
-  First = B.synchronizeDevices();
+  if (llvm::Error E = enqueueHeldWork("waiting for all streams"))
+    return E;
+  llvm::Error First = B.synchronizeDevices();
   collectGpuSpans();
   if (First)
     First = asyncFailure(std::move(First), nullptr, "waiting for all streams");

@@ -149,7 +149,8 @@ checkStreamAlive(mstage_stream *S, const std::string &What,
 // are enqueued, on every stream, by enqueueHeldWork() before any other
 // operation reaches the driver: holding back never lets the host or another
 // stream see work done earlier than it would have been. Why: what asks
-// ("copying to the host"), for the trace. Unloading: a module is unloaded,
+// ("copying to the host"), for the trace and for a failure, which names the
+// kernels in flight (asyncFailure). Unloading: a module is unloaded,
 // and graphs that may launch its functions must go.
 using HeldWorkFlusher = llvm::Error (*)(const char *Why, bool Unloading);
 // Set by replay/ before it first holds a launch; it sets AnyHeldWork while

@@ -158,8 +158,9 @@ llvm::Error enqueueHeld(Stream &S, StreamReplay &R) {
     First = enqueuePlain(S, R.Period[I % R.Period.size()]);
   R.HeldCount = 0;
   if (First)
-    return asyncFailure(std::move(First), &S,
-                        "launching the kernels held back for graph replay");
+    return context(std::move(First), "launching the kernels " +
+                                         namesOf(R.Period) +
+                                         " held back for graph replay");
   return llvm::Error::success();
 }
 
@@ -233,9 +234,8 @@ llvm::Error hold(Stream &S, StreamReplay &R) {
   ++R.Replays;
   statsGraphReplay(R.graphLaunches());
   if (llvm::Error E = S.driver()->launchGraph(R.Current->Exec, S.handle()))
-    return asyncFailure(std::move(E), &S,
-                        "replaying the kernels " + namesOf(R.Period) +
-                            " as a graph (MSTAGE_GRAPHS=auto)");
+    return context(std::move(E), "replaying the kernels " + namesOf(R.Period) +
+                                     " as a graph (MSTAGE_GRAPHS=auto)");
   return llvm::Error::success();
 }
 
@@ -246,6 +246,8 @@ llvm::Error enqueueAllHeld(const char *Why, bool Unloading) {
   for (auto &[S, R] : Rp.Streams) {
     if (R->armed() && S->id() == R->StreamId) {
       llvm::Error E = disarm(*S, *R, Why);
+      if (E) // a fault of earlier work, most likely: name what was in flight
+        E = asyncFailure(std::move(E), S, Why);
       if (E && !First)
         First = std::move(E);
       else

@@ -56,10 +56,11 @@ std::string HeldLaunch::difference(const LaunchView &L) const {
   std::string Of = " of " + *L.Name;
   if (L.Kernel != Kernel)
     return "another kernel (" + *L.Name + ")";
-  if (L.Function != Function)
-    return "other staged values" + Of;
+  // Before the function: a configuration is folded into the code too.
   if (!sameConfig(*L.Config, Config))
     return "another launch configuration" + Of;
+  if (L.Function != Function)
+    return "other staged values" + Of;
   return "other arguments" + Of;
 }
 

@@ -48,7 +48,7 @@ struct HeldLaunch {
   bool matches(const LaunchView &L) const;
   bool operator==(const HeldLaunch &O) const;
   // How L differs from this record, for the trace: "another kernel (k)",
-  // "other staged values of k", "another launch configuration of k",
+  // "another launch configuration of k", "other staged values of k",
   // "other arguments of k".
   std::string difference(const LaunchView &L) const;
   // Pointers to the parameters, for cuLaunchKernel.

@@ -2,7 +2,8 @@
 // driver (test/cuda/Inputs/FakeCudaDriver.cpp), which prints each kernel it
 // runs, as a plain launch or as a graph's node, with its grid, block, the
 // data pointers of its two vectors and its int argument. argv[1] names the
-// sequence; each ends with a download, and prints "end NAME".
+// sequence; each ends with a download, and prints "end NAME" (or "error:"
+// and the mstage::error's text, and exits 1).
 #include <mstage.hpp>
 
 #include <cstdio>
@@ -27,8 +28,7 @@ static auto C = [](auto &Out, const auto &In, int V) {
 
 static void say(const char *What) { std::fprintf(stderr, "%s\n", What); }
 
-int main(int Argc, char **Argv) {
-  std::string Name = Argc > 1 ? Argv[1] : "";
+static int run(const std::string &Name) {
   Vec X(256, 1.0f), Y(256, 2.0f), Z(256, 3.0f);
   auto KA = mstage::kernel(A, 1, 256);
   auto KB = mstage::kernel(B, 1, 256);
@@ -52,7 +52,10 @@ int main(int Argc, char **Argv) {
   } else if (Name == "other-kernel") {
     for (int I = 0; I < 40; ++I) {
       KA(X, Y, 1);
-      (I == 25 ? KC : KA)(Y, X, 1);
+      if (I == 25)
+        KC(Y, X, 1);
+      else
+        KA(Y, X, 1);
     }
   } else if (Name == "other-config") {
     auto Half = mstage::kernel(A, 2, 128);
@@ -112,4 +115,13 @@ int main(int Argc, char **Argv) {
   Host = X.download();
   say(("end " + Name).c_str());
   return 0;
+}
+
+int main(int Argc, char **Argv) {
+  try {
+    return run(Argc > 1 ? Argv[1] : "");
+  } catch (const mstage::error &E) {
+    std::fprintf(stderr, "error: %s\n", E.what());
+    return 1;
+  }
 }
