@@ -8,9 +8,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
+#include <atomic>
 #include <cassert>
 #include <map>
-#include <atomic>
 #include <mutex>
 #include <string>
 #include <vector>

@@ -127,15 +127,13 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   if (!Capturing && replayOn()) {
     // MSTAGE_GRAPHS=auto: a launch whose record is all it runs with may be
     // held back and replayed in a graph (docs/graphs.md).
-    bool Candidate =
-        !Timed && !L.InMemory && !Code.Generic && !Code.Uncached;
+    bool Candidate = !Timed && !L.InMemory && !Code.Generic && !Code.Uncached;
     St = launchOrHold(S,
                       {Function, &L.Config, Params, L.paramSizes(), L.HostEntry,
                        &L.K->Blob.PrettyName},
                       Candidate, Timed ? &Ms : nullptr, Held);
   } else {
-    St = backend().launch(S, Function, L.Config, Params,
-                          Timed ? &Ms : nullptr);
+    St = backend().launch(S, Function, L.Config, Params, Timed ? &Ms : nullptr);
   }
   KernelMs = Ms;
   if (St) {

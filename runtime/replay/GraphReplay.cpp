@@ -47,8 +47,10 @@ struct PeriodGraph {
 
 struct StreamReplay {
   uint64_t StreamId = 0;
-  // The last launches, Ring[(Next - 1) % RingSize] the latest.
+  // The last launches, Ring[(Next - 1) % RingSize] the latest, and their
+  // hashes apart: the search for a period reads them alone.
   std::array<HeldLaunch, RingSize> Ring;
+  std::array<uint64_t, RingSize> Hashes;
   unsigned RingNext = 0, RingCount = 0;
   // Armed: the period found; the next launch should equal Period[Next].
   std::vector<HeldLaunch> Period;
@@ -58,9 +60,10 @@ struct StreamReplay {
   uint64_t Replays = 0;           // graph launches since armed
   std::vector<std::unique_ptr<PeriodGraph>> Graphs; // newest last
 
-  const HeldLaunch &recent(unsigned Back) const {
-    return Ring[(RingNext + RingSize - 1 - Back) % RingSize];
+  unsigned slot(unsigned Back) const {
+    return (RingNext + RingSize - 1 - Back) % RingSize;
   }
+  const HeldLaunch &recent(unsigned Back) const { return Ring[slot(Back)]; }
   bool armed() const { return !Period.empty(); }
   unsigned graphLaunches() const { return Current->Unroll * Period.size(); }
 };
@@ -183,10 +186,13 @@ llvm::Error disarm(Stream &S, StreamReplay &R, const std::string &Why) {
 
 // The smallest period of R's last launches that shows twice, or 0.
 unsigned findPeriod(const StreamReplay &R) {
+  uint64_t Latest = R.Hashes[R.slot(0)];
   for (unsigned P = 1; 2 * P <= R.RingCount; ++P) {
-    if (R.recent(0).Hash != R.recent(P).Hash)
+    if (R.Hashes[R.slot(P)] != Latest)
       continue;
     bool Repeats = true;
+    for (unsigned I = 1; I < P && Repeats; ++I)
+      Repeats = R.Hashes[R.slot(I)] == R.Hashes[R.slot(I + P)];
     for (unsigned I = 0; I < P && Repeats; ++I)
       Repeats = R.recent(I) == R.recent(I + P);
     if (Repeats)
@@ -204,8 +210,8 @@ void arm(Stream &S, StreamReplay &R, unsigned P) {
   R.Replays = 0;
   R.Current = nullptr;
   AnyHeldWork.store(true, std::memory_order_release);
-  trace(S, "period of " + std::to_string(P) + " launch" +
-               (P == 1 ? "" : "es") + " (" + namesOf(R.Period) + ") found");
+  trace(S, "period of " + std::to_string(P) + " launch" + (P == 1 ? "" : "es") +
+               " (" + namesOf(R.Period) + ") found");
 }
 
 // L equals the launch R expects: hold it, and launch the graph once a
@@ -290,15 +296,15 @@ llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
       Held = true;
       return hold(S, R);
     }
-    if (llvm::Error E =
-            disarm(S, R,
-                   Candidate ? R.Period[R.Next].difference(L)
-                             : "a launch of " + *L.Name +
-                                   " that cannot be replayed"))
+    if (llvm::Error E = disarm(S, R,
+                               Candidate ? R.Period[R.Next].difference(L)
+                                         : "a launch of " + *L.Name +
+                                               " that cannot be replayed"))
       return E;
   }
   if (Candidate) {
     R.Ring[R.RingNext].assign(L);
+    R.Hashes[R.RingNext] = R.Ring[R.RingNext].Hash;
     R.RingNext = (R.RingNext + 1) % RingSize;
     R.RingCount = std::min(R.RingCount + 1, RingSize);
     if (unsigned P = findPeriod(R))
@@ -307,10 +313,9 @@ llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
     R.RingCount = 0;
   }
   // Under the lock: a barrier of another thread cannot come between.
-  return S.driver()->launch(L.Function, L.Config->grid, L.Config->block,
-                            L.Config->shared_bytes,
-                            const_cast<void **>(L.Params), S.handle(),
-                            ElapsedMs);
+  return S.driver()->launch(
+      L.Function, L.Config->grid, L.Config->block, L.Config->shared_bytes,
+      const_cast<void **>(L.Params), S.handle(), ElapsedMs);
 }
 
 void turnReplayOff(const char *Why) {

@@ -28,9 +28,8 @@ void HeldLaunch::assign(const LaunchView &L) {
     Bytes.append(P, P + L.Sizes[I]);
     Ends.push_back(uint32_t(Bytes.size()));
   }
-  uint64_t Data = llvm::xxh3_64bits(
-      llvm::ArrayRef(reinterpret_cast<const uint8_t *>(Bytes.data()),
-                     Bytes.size()));
+  uint64_t Data = llvm::xxh3_64bits(llvm::ArrayRef(
+      reinterpret_cast<const uint8_t *>(Bytes.data()), Bytes.size()));
   uint64_t Shape = llvm::xxh3_64bits(llvm::ArrayRef(
       reinterpret_cast<const uint8_t *>(&Config), sizeof(Config)));
   Hash = llvm::hash_combine(Data, Shape, Function, Ends.size());

@@ -26,8 +26,8 @@ struct LaunchView {
   CUfunction Function = nullptr;
   const mstage_launch_config *Config = nullptr;
   void *const *Params = nullptr;
-  llvm::ArrayRef<uint32_t> Sizes; // one per parameter
-  const void *Kernel = nullptr;   // the kernel's host entry
+  llvm::ArrayRef<uint32_t> Sizes;    // one per parameter
+  const void *Kernel = nullptr;      // the kernel's host entry
   const std::string *Name = nullptr; // its name, kept for the process
 };
 
@@ -38,7 +38,7 @@ struct HeldLaunch {
   // space aligns them), from Starts[I] to Ends[I].
   llvm::SmallVector<char, 64> Bytes;
   llvm::SmallVector<uint32_t, 8> Starts, Ends;
-  uint64_t Hash = 0;                   // of all the above
+  uint64_t Hash = 0; // of all the above
   const void *Kernel = nullptr;
   const std::string *Name = nullptr;
 
