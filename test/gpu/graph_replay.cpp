@@ -7,7 +7,8 @@
 //    downloaded; 1000 steps (200 with MSTAGE_SUITE_QUICK). Its checksum (the bits of the final grid and of
 //    every check) with MSTAGE_GRAPHS=auto equals the one with replay off,
 //    and MSTAGE_STATS shows that graphs were replayed;
-//  - "fault": a period of two kernels whose second faults at its 60th launch,
+//  - "fault": a period of two kernels (a heat step, and a kernel that counts
+//    its launches in device memory) whose second faults at its 60th launch,
 //    inside a replayed graph: synchronize() throws, naming that kernel and a
 //    CUDA_ERROR_ code.
 // On the CPU back end replay is off: the heat checksums agree there too, and
@@ -95,16 +96,6 @@ int heatChild() {
   return 0;
 }
 
-auto goodKernel() {
-  return mstage::kernel(
-      [](auto &V) {
-        unsigned I = mstage::Thread::get().global.x;
-        if (I < V.size())
-          V[I] += 1;
-      },
-      16, 256);
-}
-
 // Faults at its 60th launch, which runs inside a replayed graph: the
 // launches are all equal, so the count is kept in device memory.
 auto countingBadKernel() {
@@ -120,12 +111,13 @@ auto countingBadKernel() {
 }
 
 int faultChild() {
-  mstage::device_vector<int> V(4096, 0), Count(1, 0);
-  auto Good = goodKernel();
+  mstage::device_vector<float> A(Side * Side, 1.0f), B(Side * Side, 1.0f);
+  mstage::device_vector<int> Count(1, 0);
+  auto Step = heatStep();
   auto Bad = countingBadKernel();
   try {
     for (unsigned I = 0; I < 100; ++I) {
-      Good(V);
+      Step(B, A, 0.2f);
       Bad(Count);
     }
     mstage::current_stream().synchronize();
@@ -134,12 +126,6 @@ int faultChild() {
     std::printf("THROWN: %s\n", E.what());
   }
   return 0;
-}
-
-bool report(bool OK, const std::string &What, const std::string &Child) {
-  std::printf("%s %s: %s%s%s\n", OK ? "PASS" : "FAIL", Name, What.c_str(),
-              OK ? "" : "; the child printed:\n", OK ? "" : Child.c_str());
-  return OK;
 }
 
 std::string checksumOf(const std::string &Output) {
@@ -161,7 +147,7 @@ int run(int Argc, char **Argv) {
                                     {"MSTAGE_GRAPHS=auto", "MSTAGE_JIT=sync",
                                      "MSTAGE_STATS=1", "MSTAGE_CHECK"});
   std::string Sum = checksumOf(Off.Output);
-  OK &= report(Off.Status == 0 && Auto.Status == 0 && !Sum.empty() &&
+  OK &= reportChild(Name, Off.Status == 0 && Auto.Status == 0 && !Sum.empty() &&
                    Sum == checksumOf(Auto.Output),
                "heat 256x256, " + std::to_string(steps()) +
                    " steps: the same bits with and without replay (" + Sum +
@@ -171,14 +157,14 @@ int run(int Argc, char **Argv) {
     std::printf("SKIP %s: replay and faults need a GPU\n", Name);
     return OK ? 0 : 1;
   }
-  OK &= report(has(Auto.Output, "graph replays: ") &&
+  OK &= reportChild(Name, has(Auto.Output, "graph replays: ") &&
                    !has(Auto.Output, "graph replays: 0 "),
                "heat: MSTAGE_STATS counts graph replays", Auto.Output);
   ChildResult F = runThisProgram({"--child", "fault"},
                                  {"MSTAGE_GRAPHS=auto", "MSTAGE_JIT=sync",
                                   "MSTAGE_CHECK"},
                                  /*WithStderr=*/false);
-  OK &= report(F.Status == 0 && has(F.Output, "THROWN: ") &&
+  OK &= reportChild(Name, F.Status == 0 && has(F.Output, "THROWN: ") &&
                    has(F.Output, "countingBadKernel") &&
                    has(F.Output, "CUDA_ERROR_"),
                "a fault inside a replayed graph names its kernel", F.Output);
