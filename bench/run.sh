@@ -5,8 +5,9 @@
 # mstage_async), issue 16's ports (hotspot, transpose, scan, histogram:
 # *_baseline against mstage_*) and issue 18's scan and sort
 # (scan_sort_baseline, CUB, against mstage_scan_sort) and issue 34's
-# application ports (walk, xs, micro: *_baseline against mstage_*), in one
-# run, then prints the table of ratios.
+# application ports (walk, xs, micro: *_baseline against mstage_*), and the
+# launch-bound loops again with issue 36's MSTAGE_GRAPHS=auto ("+graphs"), in
+# one run, then prints the table of ratios.
 #
 #   OUT=<folder> [BENCH_ONLY=kernels|jit] bench/run.sh [reps]
 #
