@@ -289,8 +289,10 @@ llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
     return failure(Bad);
   assert(!S.capturing() && "a captured stream's launches are the capture's");
   Replayer &Rp = replayer();
-  std::unique_lock<std::mutex> G(Rp.Lock);
+  std::lock_guard<std::mutex> G(Rp.Lock);
   StreamReplay &R = stateOf(S);
+  if (ReplayState.load(std::memory_order_relaxed) == 0)
+    Candidate = false; // turned off since the caller looked
   if (R.armed()) {
     if (Candidate && R.Period[R.Next].matches(L)) {
       Held = true;
@@ -319,10 +321,12 @@ llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
 }
 
 void turnReplayOff(const char *Why) {
-  if (ReplayState.load() <= 0)
-    return;
-  llvm::Error E = enqueueAllHeld(Why, /*Unloading=*/false);
+  int Undecided = -1;
+  if (ReplayState.compare_exchange_strong(Undecided, 0) || Undecided == 0)
+    return; // off before it was decided, or already
+  // Off first: a launch that waits for the lock meanwhile holds nothing.
   ReplayState.store(0);
+  llvm::Error E = enqueueAllHeld(Why, /*Unloading=*/false);
   if (E)
     failWith(std::move(E));
 }
