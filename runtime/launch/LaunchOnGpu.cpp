@@ -118,16 +118,22 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
     return E;
   float Ms = 0;
   bool Timed = TimeKernel && !Capturing;
+  // MSTAGE_GRAPHS=auto: a launch whose record is all it runs with may be held
+  // back and replayed in a graph (docs/graphs.md); another one first enqueues
+  // what is held, before its span and timing begin.
+  bool Replay = !Capturing && replayOn();
+  bool Candidate =
+      Replay && !Timed && !L.InMemory && !Code.Generic && !Code.Uncached;
+  if (Replay && !Candidate)
+    if (llvm::Error E = enqueueHeldWork("a launch that cannot be replayed"))
+      return E;
   GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), Capturing);
   if (Code.Generic)
     Run.ranGenericCode();
   GenericRunTimer Policy(L, Code.Generic, Capturing);
   bool Held = false;
   llvm::Error St = llvm::Error::success();
-  if (!Capturing && replayOn()) {
-    // MSTAGE_GRAPHS=auto: a launch whose record is all it runs with may be
-    // held back and replayed in a graph (docs/graphs.md).
-    bool Candidate = !Timed && !L.InMemory && !Code.Generic && !Code.Uncached;
+  if (Replay) {
     St = launchOrHold(S,
                       {Function, &L.Config, Params, L.paramSizes(), L.HostEntry,
                        &L.K->Blob.PrettyName},
