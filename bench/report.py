@@ -162,7 +162,11 @@ def async_report(path, checksums_path):
               f"{sync:.2f}x")
 
     # Issue 34: MSTAGE_CHECK=streams ("+streams") and
-    # MSTAGE_STREAM_ORDER=auto ("+order") against the same variant without.
+    # MSTAGE_STREAM_ORDER=auto ("+order"), and issue 36's MSTAGE_GRAPHS=auto
+    # ("+graphs"), against the same variant without.
+    settings = {"streams": "MSTAGE_CHECK=streams",
+                "order": "MSTAGE_STREAM_ORDER=auto",
+                "graphs": "MSTAGE_GRAPHS=auto"}
     for (bench, n), variants in sorted(by.items()):
         for name in sorted(variants):
             base, plus, mode = name.rpartition("+")
@@ -170,8 +174,7 @@ def async_report(path, checksums_path):
                 cost = ratio(float(variants[name]["median_ms"]),
                              float(variants[base]["median_ms"]))
                 print(f"  (no target) {bench} {n} {base} with "
-                      f"{'MSTAGE_CHECK=streams' if mode == 'streams' else 'MSTAGE_STREAM_ORDER=auto'}"
-                      f" / without: {cost:.2f}x")
+                      f"{settings.get(mode, mode)} / without: {cost:.2f}x")
 
     sums = load_checksums(checksums_path)
     heat_ns = sorted({n for (b, n) in by if b == "heat"})
@@ -191,6 +194,16 @@ def async_report(path, checksums_path):
         else:
             print(f"  heat {n}x{n} final fields: no checksums to compare MISS")
             met.append(False)
+
+    # Issue 36: heat with automatic graph replay against nvcc's <<<>>>,
+    # where bench/run.sh ran the "+graphs" rows.
+    for n in heat_ns:
+        replayed = ms("heat", "mstage+graphs", n)
+        if replayed is not None:
+            met.append(target(f"heat {n}x{n} mstage MSTAGE_GRAPHS=auto / nvcc "
+                              f"(ms per step)",
+                              ratio(replayed, ms("heat", "cuda", n)), "<=",
+                              0.5 if n <= 1024 else 1.0))
 
     met.append(target("transfer k(pinned_vector&) / CUDA pinned async (GB/s)",
                       ratio(gbps("transfer", "mstage-pinned"),

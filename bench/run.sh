@@ -5,8 +5,9 @@
 # mstage_async), issue 16's ports (hotspot, transpose, scan, histogram:
 # *_baseline against mstage_*) and issue 18's scan and sort
 # (scan_sort_baseline, CUB, against mstage_scan_sort) and issue 34's
-# application ports (walk, xs, micro: *_baseline against mstage_*), in one
-# run, then prints the table of ratios.
+# application ports (walk, xs, micro: *_baseline against mstage_*), and the
+# launch-bound loops again with issue 36's MSTAGE_GRAPHS=auto ("+graphs"), in
+# one run, then prints the table of ratios.
 #
 #   OUT=<folder> [BENCH_ONLY=kernels|jit] bench/run.sh [reps]
 #
@@ -92,6 +93,14 @@ for only in tiny heat; do
     MSTAGE_CHECK=streams "$here/mstage_async" --only "$only"
   run "mstage async $only, ordered automatically" with_setting +order \
     MSTAGE_STREAM_ORDER=auto "$here/mstage_async" --only "$only"
+done
+# Issue 36: automatic graph replay (MSTAGE_GRAPHS=auto, docs/graphs.md) on
+# the launch-bound loops, variants suffixed "+graphs"; three times, as above.
+for _ in 1 2 3; do
+  for only in tiny heat; do
+    run "mstage async $only, graphs auto" with_setting +graphs \
+      MSTAGE_GRAPHS=auto "$here/mstage_async" --only "$only"
+  done
 done
 # Issue 18's scan and sort: CUB, then mstage's algorithms.
 run "scan/sort baseline (CUB)" "$here/scan_sort_baseline" --reps "$reps"

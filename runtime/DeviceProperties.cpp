@@ -18,6 +18,7 @@
 #include "cuda/CudaDriver.h"
 #include "formats/AotImage.h"
 #include "launch/CodeForLaunch.h"
+#include "replay/GraphReplay.h"
 #include "support/Settings.h"
 
 #include "mstage/abi.h"
@@ -110,6 +111,8 @@ mstage_rt_device_native(unsigned Device, int *Ordinal, void **Context) {
   CudaDriver *D = driverOf(Device);
   if (!D)
     return 0;
+  // Work enqueued through the context is out of replay's sight.
+  turnReplayOff("a native device handle was taken");
   // The context is made on first use; NCCL and the CUDA runtime use it.
   if (llvm::Error E = D->bindThread())
     return failWith(std::move(E));

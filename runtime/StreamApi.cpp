@@ -13,6 +13,7 @@
 #include "core/Stream.h"
 #include "core/StreamCheck.h"
 #include "inspect/Nvtx.h"
+#include "replay/GraphReplay.h"
 #include "support/Export.h"
 
 #include "mstage/abi.h"
@@ -69,6 +70,8 @@ MSTAGE_EXPORT uint64_t mstage_rt_stream_id(mstage_stream *S) {
 }
 
 MSTAGE_EXPORT void *mstage_rt_stream_native(mstage_stream *S) {
+  // Work enqueued through the handle is out of replay's sight.
+  turnReplayOff("a native stream handle was taken");
   return streamOf(S).handle();
 }
 
@@ -186,6 +189,7 @@ MSTAGE_EXPORT int mstage_rt_event_elapsed(float *Ms, mstage_event *Start,
 }
 
 MSTAGE_EXPORT void *mstage_rt_event_native(mstage_event *E) {
+  turnReplayOff("a native event handle was taken");
   return E->Handle;
 }
 

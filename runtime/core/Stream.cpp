@@ -119,6 +119,11 @@ std::string describe(Stream &S) { return "stream " + std::to_string(S.id()); }
 
 } // namespace
 
+std::atomic<bool> AnyHeldWork{false};
+HeldWorkFlusher HeldFlusher = nullptr;
+
+void setHeldWorkFlusher(HeldWorkFlusher Flush) { HeldFlusher = Flush; }
+
 void Stream::noteLaunch(const void *Key, const std::string &Name,
                         const std::string &Location, uint64_t Count) {
   if (Stream *Root = JoinedTo)
@@ -220,6 +225,7 @@ Recording Stream::takeRecording() {
 }
 
 void Stream::retire() {
+  llvm::consumeError(enqueueHeldWork("destroying a stream"));
   if (Fence)
     llvm::consumeError(Driver->destroyEvent(Fence));
   Fence = nullptr;
@@ -232,6 +238,8 @@ void Stream::retire() {
 llvm::Error Stream::orderAfter(Stream &Other) {
   if (!Driver || !Other.Driver || &Other == this)
     return llvm::Error::success();
+  if (llvm::Error E = enqueueHeldWork("ordering streams"))
+    return E;
   // The fence is Other's device's; a stream may wait for an event of
   // another device.
   std::lock_guard<std::mutex> G(Other.Lock);
@@ -412,6 +420,8 @@ llvm::Error synchronizeStream(Stream &S) {
                    "results after the capture");
   if (!S.driver())
     return llvm::Error::success();
+  if (llvm::Error E = enqueueHeldWork("waiting for a stream"))
+    return E;
   llvm::Error E = S.driver()->synchronizeStream(S.handle());
   collectGpuSpans();
   if (E)
@@ -424,6 +434,8 @@ llvm::Error synchronizeAll() {
   const Backend &B = backend();
   if (!B.onGpu()) // the host back ends' work is done when it is enqueued
     return llvm::Error::success();
+  if (llvm::Error E = enqueueHeldWork("waiting for all streams"))
+    return E;
   llvm::Error First = B.synchronizeDevices();
   collectGpuSpans();
   if (First)

@@ -145,6 +145,25 @@ checkStreamAlive(mstage_stream *S, const std::string &What,
                  RuntimeFailure::Join How = RuntimeFailure::Join::Colon,
                  uint64_t Id = 0);
 
+// Launches held back to be replayed as a graph (replay/, MSTAGE_GRAPHS=auto)
+// are enqueued, on every stream, by enqueueHeldWork() before any other
+// operation reaches the driver: holding back never lets the host or another
+// stream see work done earlier than it would have been. Why: what asks
+// ("copying to the host"), for the trace and for a failure, which names the
+// kernels in flight (asyncFailure). Unloading: a module is unloaded,
+// and graphs that may launch its functions must go.
+using HeldWorkFlusher = llvm::Error (*)(const char *Why, bool Unloading);
+// Set by replay/ before it first holds a launch; it sets AnyHeldWork while
+// a stream holds launches.
+void setHeldWorkFlusher(HeldWorkFlusher Flush);
+extern std::atomic<bool> AnyHeldWork;
+extern HeldWorkFlusher HeldFlusher;
+inline llvm::Error enqueueHeldWork(const char *Why, bool Unloading = false) {
+  if (!AnyHeldWork.load(std::memory_order_acquire))
+    return llvm::Error::success();
+  return HeldFlusher(Why, Unloading);
+}
+
 // Waits for S. A failure names the kernels that were in flight on S.
 llvm::Error synchronizeStream(Stream &S);
 // Waits for all work of the process, on every device; the error names the

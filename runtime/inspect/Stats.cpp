@@ -8,6 +8,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
+#include <atomic>
 #include <cassert>
 #include <map>
 #include <mutex>
@@ -155,6 +156,17 @@ void statsKernelMs(StringRef Kernel, double Ms, bool Generic) {
   (Generic ? K.GenericMs : K.SpecializedMs) += Ms;
 }
 
+// MSTAGE_GRAPHS=auto's graphs: made, launched, and the launches they ran.
+static std::atomic<uint64_t> GraphsMade{0}, GraphReplays{0},
+    ReplayedLaunches{0};
+
+void statsGraphMade() { GraphsMade.fetch_add(1, std::memory_order_relaxed); }
+
+void statsGraphReplay(uint64_t Launches) {
+  GraphReplays.fetch_add(1, std::memory_order_relaxed);
+  ReplayedLaunches.fetch_add(Launches, std::memory_order_relaxed);
+}
+
 void printStats(raw_ostream &OS) {
   Table &T = table();
   std::lock_guard<std::mutex> G(T.Lock);
@@ -193,6 +205,10 @@ void printStats(raw_ostream &OS) {
               Ratio ? formatv("{0:f2}", Generic / Special).str().c_str() : "-",
               K.Name.c_str());
   }
+  if (uint64_t Made = GraphsMade.load())
+    OS << "mstage: stats: graph replays: " << GraphReplays.load() << " ("
+       << ReplayedLaunches.load() << " launches), graphs made: " << Made
+       << "\n";
   printResources(OS, T);
 }
 

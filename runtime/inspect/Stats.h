@@ -51,6 +51,10 @@ struct CodeResources {
   int64_t BlocksPerSm = -1, OccupancyPercent = -1;
   uint64_t BlockThreads = 0;
 };
+// A graph of MSTAGE_GRAPHS=auto was made; one was launched, running
+// Launches launches (replay/GraphReplay.h). The table's last line counts them.
+void statsGraphMade();
+void statsGraphReplay(uint64_t Launches);
 // Whether MSTAGE_STATS asks for the table (and so for the resources).
 bool statsEnabled();
 // Kernel's specialization Id uses R: its known fields replace the row's.

@@ -6,6 +6,7 @@
 #include "inspect/TraceEvents.h"
 #include "launch/JitPolicy.h"
 #include "launch/LoadCode.h"
+#include "replay/GraphReplay.h"
 #include "support/Settings.h"
 #include "transforms/CaptureInMemory.h"
 
@@ -117,18 +118,36 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
     return E;
   float Ms = 0;
   bool Timed = TimeKernel && !Capturing;
+  // MSTAGE_GRAPHS=auto: a launch whose record is all it runs with may be held
+  // back and replayed in a graph (docs/graphs.md); another one first enqueues
+  // what is held, before its span and timing begin.
+  bool Replay = !Capturing && replayOn();
+  bool Candidate =
+      Replay && !Timed && !L.InMemory && !Code.Generic && !Code.Uncached;
+  if (Replay && !Candidate)
+    if (llvm::Error E = enqueueHeldWork("a launch that cannot be replayed"))
+      return E;
   GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), Capturing);
   if (Code.Generic)
     Run.ranGenericCode();
   GenericRunTimer Policy(L, Code.Generic, Capturing);
-  llvm::Error St =
-      backend().launch(S, Function, L.Config, Params, Timed ? &Ms : nullptr);
+  bool Held = false;
+  llvm::Error St = llvm::Error::success();
+  if (Replay) {
+    St = launchOrHold(S,
+                      {Function, &L.Config, Params, L.paramSizes(), L.HostEntry,
+                       &L.K->Blob.PrettyName},
+                      Candidate, Timed ? &Ms : nullptr, Held);
+  } else {
+    St = backend().launch(S, Function, L.Config, Params, Timed ? &Ms : nullptr);
+  }
   KernelMs = Ms;
   if (St) {
     unloadUncached(Code, S);
     return launchFailure(L, std::move(St));
   }
-  Run.enqueued();
+  if (!Held) // a held launch's span would time nothing
+    Run.enqueued();
   Policy.enqueued();
   S.noteLaunch(L.HostEntry, L.K->Blob.PrettyName, L.K->Blob.Location);
   return waitIfBlocking(L, Code, Capturing);

@@ -334,6 +334,18 @@ const BoolSetting &launchBlockingSetting() {
   return once<BoolSetting>([] { return readBool("MSTAGE_LAUNCH_BLOCKING"); });
 }
 
+const BoolSetting &graphsSetting() {
+  return once<BoolSetting>([] {
+    BoolSetting S;
+    StringRef G = envText("MSTAGE_GRAPHS").trim();
+    if (G == "auto")
+      S.Value = true;
+    else if (!G.empty() && G != "off" && G != "0")
+      S.Error = "MSTAGE_GRAPHS='" + G.str() + "' is not auto or off";
+    return S;
+  });
+}
+
 const BoolSetting &fastMathSetting() {
   return once<BoolSetting>([] { return readBool("MSTAGE_FAST_MATH"); });
 }

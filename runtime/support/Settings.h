@@ -76,6 +76,11 @@ const BoolSetting &peerAccessSetting();
 // MSTAGE_LAUNCH_BLOCKING: every launch waits for its kernel.
 const BoolSetting &launchBlockingSetting();
 
+// MSTAGE_GRAPHS: auto replays a stream's repeating launches as CUDA graphs
+// (replay/GraphReplay.h); off (default) launches each as it comes. Another
+// value is an Error that fails launches on the GPU.
+const BoolSetting &graphsSetting();
+
 // MSTAGE_FAST_MATH: fast math for every launch.
 const BoolSetting &fastMathSetting();
 

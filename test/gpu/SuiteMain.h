@@ -34,6 +34,15 @@ inline int runSuiteProgram(const char *Name, int (*Run)(int, char **),
   }
 }
 
+// Prints the PASS or FAIL line of a check on a child process (ChildProcess.h)
+// and, when it failed, what the child printed; returns OK.
+inline bool reportChild(const char *Name, bool OK, const std::string &What,
+                        const std::string &Child) {
+  std::printf("%s %s: %s%s%s\n", OK ? "PASS" : "FAIL", Name, What.c_str(),
+              OK ? "" : "; the child printed:\n", OK ? "" : Child.c_str());
+  return OK;
+}
+
 // True when launches run on the CPU back end (MSTAGE_BACKEND=cpu, or auto
 // without a GPU): programs then check what is meaningful there.
 inline bool onCpu() { return std::string(mstage_rt_backend()) == "cpu"; }

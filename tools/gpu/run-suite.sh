@@ -50,10 +50,11 @@ set -uo pipefail
 # hazard, since racecheck orders shared accesses by barriers and atom.* only
 # (measured: 1 hazard, the flag store against its spinning loads).
 RACECHECK_PROGRAMS=(shared_barrier shared_views shared_array vector_half_atomics reduce_listing2 reduce reduce_staged nbody cooperative_groups algorithms scan_sort apps)
-# Programs that fault on purpose (to test error reports), and lifecycle,
+# Programs that fault on purpose (to test error reports; graph_replay's fault
+# is inside a replayed graph), and lifecycle,
 # which forks with the GPU in use and bounds its children's time: no memcheck
 # run.
-NO_MEMCHECK_PROGRAMS=(launch_error device_assert bounds_check async_fault lifecycle)
+NO_MEMCHECK_PROGRAMS=(launch_error device_assert bounds_check async_fault graph_replay lifecycle)
 # Programs whose checks need two GPUs: on a machine with one they are not
 # run, and the summary says so (they would only SKIP, which fails a run).
 TWO_GPU_PROGRAMS=(multi_device)

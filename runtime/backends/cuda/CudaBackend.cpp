@@ -129,16 +129,22 @@ llvm::Error CudaBackend::alloc(size_t Bytes, unsigned Device,
 }
 
 llvm::Error CudaBackend::free(void *Ptr, int Owner) const {
+  if (llvm::Error E = enqueueHeldWork("freeing memory"))
+    return E;
   return driverFor(Owner)->free(dev(Ptr));
 }
 
 llvm::Error CudaBackend::copyToDevice(void *Dst, const void *Src,
                                       size_t Bytes) const {
+  if (llvm::Error E = enqueueHeldWork("copying to the device"))
+    return E;
   return driverFor(Dst)->copyToDevice(dev(Dst), Src, Bytes);
 }
 
 llvm::Error CudaBackend::copyToHost(void *Dst, const void *Src,
                                     size_t Bytes) const {
+  if (llvm::Error E = enqueueHeldWork("copying to the host"))
+    return E;
   return driverFor(Src)->copyToHost(Dst, dev(Src), Bytes);
 }
 
@@ -147,6 +153,8 @@ llvm::Error CudaBackend::allocHost(size_t Bytes, void **Ptr) const {
 }
 
 llvm::Error CudaBackend::freeHost(void *Ptr) const {
+  if (llvm::Error E = enqueueHeldWork("freeing pinned memory"))
+    return E;
   return currentDriver()->freeHost(Ptr);
 }
 
@@ -158,10 +166,14 @@ llvm::Error CudaBackend::allocManaged(size_t Bytes, void **Ptr) const {
 }
 
 llvm::Error CudaBackend::freeManaged(void *Ptr) const {
+  if (llvm::Error E = enqueueHeldWork("freeing managed memory"))
+    return E;
   return currentDriver()->free(dev(Ptr));
 }
 
 llvm::Error CudaBackend::allocAsync(size_t Bytes, Stream &S, void **Ptr) const {
+  if (llvm::Error E = enqueueHeldWork("allocating on a stream"))
+    return E;
   CUdeviceptr D = 0;
   llvm::Error E = S.driver()->allocAsync(Bytes, S.handle(), &D);
   *Ptr = reinterpret_cast<void *>(D);
@@ -169,6 +181,8 @@ llvm::Error CudaBackend::allocAsync(size_t Bytes, Stream &S, void **Ptr) const {
 }
 
 int CudaBackend::freeAsync(void *Ptr, int Owner, Stream *S) const {
+  if (int St = toStatus(enqueueHeldWork("freeing on a stream")))
+    return St;
   if (S)
     return toStatus(S->driver()->freeAsync(dev(Ptr), S->handle()));
   // A replay of the graph that held it may still be running.
@@ -181,6 +195,8 @@ int CudaBackend::freeAsync(void *Ptr, int Owner, Stream *S) const {
 
 int CudaBackend::copyToDeviceAsync(Stream &S, void *Dst, const void *Src,
                                    size_t Bytes) const {
+  if (int St = toStatus(enqueueHeldWork("copying to the device")))
+    return St;
   GpuSpan Span(SpanKind::CopyToDevice, *S.driver(), S.handle(), S.id(),
                S.capturing(), Bytes);
   return Span.enqueued(toStatus(
@@ -189,6 +205,8 @@ int CudaBackend::copyToDeviceAsync(Stream &S, void *Dst, const void *Src,
 
 int CudaBackend::copyToHostAsync(Stream &S, void *Dst, const void *Src,
                                  size_t Bytes) const {
+  if (int St = toStatus(enqueueHeldWork("copying to the host")))
+    return St;
   GpuSpan Span(SpanKind::CopyToHost, *S.driver(), S.handle(), S.id(),
                S.capturing(), Bytes);
   llvm::Error E = S.driver()->copyToHostAsync(Dst, dev(Src), Bytes, S.handle());
@@ -199,6 +217,8 @@ int CudaBackend::copyToHostAsync(Stream &S, void *Dst, const void *Src,
 
 int CudaBackend::copyOnDeviceAsync(Stream &S, void *Dst, const void *Src,
                                    size_t Bytes) const {
+  if (int St = toStatus(enqueueHeldWork("copying on the device")))
+    return St;
   GpuSpan Span(SpanKind::CopyOnDevice, *S.driver(), S.handle(), S.id(),
                S.capturing(), Bytes);
   // Between two devices' memory: a peer copy. One device has no other.
@@ -216,12 +236,16 @@ int CudaBackend::copyOnDeviceAsync(Stream &S, void *Dst, const void *Src,
 
 int CudaBackend::fillAsync(Stream &S, void *Dst, const void *Pattern,
                            size_t ElementBytes, size_t Count) const {
+  if (int St = toStatus(enqueueHeldWork("filling memory")))
+    return St;
   return toStatus(S.driver()->fillAsync(dev(Dst), Pattern, ElementBytes, Count,
                                         S.handle()));
 }
 
 int CudaBackend::prefetch(mstage_stream *SP, const void *Ptr, size_t Bytes,
                           bool ToDevice) const {
+  if (int St = toStatus(enqueueHeldWork("prefetching")))
+    return St;
   Stream &S = streamOf(SP);
   return toStatus(S.driver()->prefetch(dev(Ptr), Bytes, ToDevice, S.handle()));
 }
@@ -251,6 +275,8 @@ void CudaBackend::destroyEvent(mstage_event &E) const {
 }
 
 int CudaBackend::recordEvent(mstage_event &E, Stream &S) const {
+  if (int St = toStatus(enqueueHeldWork("recording an event")))
+    return St;
   // An event is recorded on a stream of its own device: one of another
   // device is remade here.
   if (E.Driver != S.driver()) {
@@ -266,6 +292,8 @@ int CudaBackend::recordEvent(mstage_event &E, Stream &S) const {
 }
 
 int CudaBackend::waitEvent(Stream &Waiting, mstage_event &E) const {
+  if (int St = toStatus(enqueueHeldWork("waiting for an event")))
+    return St;
   assert(E.StreamId && "only a recorded event is waited for");
   // A stream may wait for an event of another device.
   return toStatus(
@@ -274,6 +302,8 @@ int CudaBackend::waitEvent(Stream &Waiting, mstage_event &E) const {
 }
 
 int CudaBackend::synchronizeEvent(mstage_event &E) const {
+  if (int St = toStatus(enqueueHeldWork("waiting for an event")))
+    return St;
   assert(E.StreamId && "only a recorded event is waited for");
   llvm::Error Err = E.Driver->synchronizeEvent(E.Handle);
   if (!Err)
@@ -283,6 +313,10 @@ int CudaBackend::synchronizeEvent(mstage_event &E) const {
 }
 
 int CudaBackend::queryEvent(mstage_event &E) const {
+  if (llvm::Error Err = enqueueHeldWork("asking about an event")) {
+    failWith(std::move(Err));
+    return -1;
+  }
   assert(E.StreamId && "only a recorded event is asked about");
   CUresult R = E.Driver->queryEvent(E.Handle);
   if (R == CUDA_SUCCESS)
@@ -305,6 +339,8 @@ int CudaBackend::elapsedMs(float *Ms, const mstage_event &Start,
 }
 
 llvm::Error CudaBackend::beginCapture(Stream &S) const {
+  if (llvm::Error E = enqueueHeldWork("beginning a capture"))
+    return E;
   // The memory pool is made now if it is not there yet: making it is not
   // allowed while a stream of the thread is captured.
   // (A pool that cannot be made fails the first allocation, which says so.)
@@ -322,6 +358,8 @@ llvm::Error CudaBackend::endCapture(Stream &S, mstage_graph &G,
 }
 
 int CudaBackend::launchGraph(mstage_graph &G, Stream &S) const {
+  if (int St = toStatus(enqueueHeldWork("launching a graph")))
+    return St;
   if (S.driver() != G.Driver)
     return failWith(failure("launching a graph captured on " +
                             G.Driver->shortName() + " on a stream of " +
@@ -361,6 +399,8 @@ llvm::Error CudaBackend::getFunction(unsigned Device, CUmodule Module,
 }
 
 llvm::Error CudaBackend::unloadModule(unsigned Device, CUmodule Module) const {
+  if (llvm::Error E = enqueueHeldWork("unloading a module", /*Unloading=*/true))
+    return E;
   return CudaDriver::at(Device)->unloadModule(Module);
 }
 
@@ -385,6 +425,8 @@ llvm::Error CudaBackend::createQueue(unsigned Device, CUstream *Queue) const {
 }
 
 llvm::Error CudaBackend::synchronizeDevices() const {
+  if (llvm::Error E = enqueueHeldWork("waiting for all devices"))
+    return E;
   // Every device that some thread used; the first failure is reported.
   llvm::Error First = llvm::Error::success();
   for (unsigned I = 0, N = CudaDriver::count(); I < N; ++I)

@@ -13,6 +13,14 @@
 // what cuFuncGetAttribute says. As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
+// Graphs: a launch on a captured stream is recorded, not run, with its
+// parameters as they are then; a launch of the instantiated graph runs
+// (prints) its launches in order. FAKECUDA_LAUNCHES=args prints, for
+// kernels of three parameters after the lambda (out, in, an int), the grid,
+// the block, the first 8 bytes of out and of in (their data pointers, as
+// "#N+offset" in the N-th allocation) and the int; FAKECUDA_GRAPHS=1 prints
+// each graph launch.
+//
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
 
@@ -22,6 +30,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -61,13 +70,57 @@ CUresult injected(const char *Name) {
   if (CUresult R = injected(Name))                                             \
   return R
 
-// Device memory is host memory, aligned as the driver's is.
+// Device memory is host memory, aligned as the driver's is. Each allocation
+// is numbered, so that a launch prints a pointer the same way in every run.
+std::mutex AllocationLock;
+std::vector<std::pair<unsigned long long, size_t>> Allocations;
 CUdeviceptr deviceMemory(size_t Bytes) {
-  return (CUdeviceptr)std::aligned_alloc(256, (Bytes + 255) / 256 * 256);
+  size_t Size = (Bytes + 255) / 256 * 256;
+  void *P = std::aligned_alloc(256, Size ? Size : 256);
+  std::lock_guard<std::mutex> G(AllocationLock);
+  Allocations.push_back({(unsigned long long)P, Size});
+  return (CUdeviceptr)P;
+}
+
+// "#3+16": 16 bytes into the third allocation (the newest that holds it).
+std::string pointerText(unsigned long long P) {
+  std::lock_guard<std::mutex> G(AllocationLock);
+  for (size_t I = Allocations.size(); I-- > 0;)
+    if (P >= Allocations[I].first &&
+        P < Allocations[I].first + Allocations[I].second)
+      return "#" + std::to_string(I) + "+" +
+             std::to_string(P - Allocations[I].first);
+  char Text[32];
+  std::snprintf(Text, sizeof Text, "%llx", P);
+  return Text;
 }
 
 // Streams being captured.
 int Capturing = 0;
+
+// What a launch prints, as FAKECUDA_LAUNCHES asks; empty: nothing.
+std::string launchLine(CUfunction F, unsigned GX, unsigned BX, void **Params) {
+  const char *Mode = std::getenv("FAKECUDA_LAUNCHES");
+  if (!Mode)
+    return "";
+  std::string Line = std::string("fakecuda: launch ") + (const char *)F;
+  if (std::strcmp(Mode, "args") == 0) {
+    unsigned long long Out, In;
+    int Value;
+    std::memcpy(&Out, Params[1], 8);
+    std::memcpy(&In, Params[2], 8);
+    std::memcpy(&Value, Params[3], 4);
+    Line += " grid " + std::to_string(GX) + " block " + std::to_string(BX) +
+            " out " + pointerText(Out) + " in " + pointerText(In) + " int " +
+            std::to_string(Value);
+  }
+  return Line;
+}
+
+// A graph is the lines of its launches; its executable graph a copy.
+using FakeGraph = std::vector<std::string>;
+std::mutex GraphLock;
+std::map<CUstream, FakeGraph *> Captures; // the streams being captured
 
 // Distinct non-null handles for the driver's opaque objects.
 int Dummy[8];
@@ -273,12 +326,16 @@ CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
   }
   return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction F, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, unsigned, unsigned, CUstream, void **,
-                        void **) {
+CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
+                        unsigned BX, unsigned, unsigned, unsigned, CUstream S,
+                        void **Params, void **) {
   FAIL("cuLaunchKernel");
-  if (std::getenv("FAKECUDA_LAUNCHES"))
-    std::fprintf(stderr, "fakecuda: launch %s\n", (const char *)F);
+  std::string Line = launchLine(F, GX, BX, Params);
+  std::lock_guard<std::mutex> G(GraphLock);
+  if (auto It = Captures.find(S); It != Captures.end())
+    It->second->push_back(Line);
+  else if (!Line.empty())
+    std::fprintf(stderr, "%s\n", Line.c_str());
   return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *E, unsigned int) {
@@ -409,36 +466,53 @@ CUresult cuMemPrefetchAsync(CUdeviceptr, size_t, CUmemLocation, unsigned int,
   FAIL("cuMemPrefetchAsync");
   return CUDA_SUCCESS;
 }
-CUresult cuStreamBeginCapture(CUstream, CUstreamCaptureMode) {
+CUresult cuStreamBeginCapture(CUstream S, CUstreamCaptureMode) {
   FAIL("cuStreamBeginCapture");
   ++Capturing;
+  std::lock_guard<std::mutex> G(GraphLock);
+  Captures[S] = new FakeGraph;
   return CUDA_SUCCESS;
 }
-CUresult cuStreamEndCapture(CUstream, CUgraph *G) {
+CUresult cuStreamEndCapture(CUstream S, CUgraph *G) {
   FAIL("cuStreamEndCapture");
   --Capturing;
-  *G = (CUgraph)handle(5);
+  std::lock_guard<std::mutex> L(GraphLock);
+  *G = (CUgraph)Captures[S];
+  Captures.erase(S);
   return CUDA_SUCCESS;
 }
 CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *) {
   return CUDA_SUCCESS;
 }
-CUresult cuGraphInstantiateWithFlags(CUgraphExec *E, CUgraph,
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *E, CUgraph G,
                                      unsigned long long) {
   FAIL("cuGraphInstantiateWithFlags");
-  *E = (CUgraphExec)handle(6);
+  *E = (CUgraphExec) new FakeGraph(*(FakeGraph *)G);
   return CUDA_SUCCESS;
 }
-CUresult cuGraphLaunch(CUgraphExec, CUstream) {
+CUresult cuGraphLaunch(CUgraphExec E, CUstream) {
   FAIL("cuGraphLaunch");
+  const FakeGraph &Lines = *(const FakeGraph *)E;
+  if (std::getenv("FAKECUDA_GRAPHS"))
+    std::fprintf(stderr, "fakecuda: graph launch (%zu kernels)\n",
+                 Lines.size());
+  for (const std::string &Line : Lines)
+    if (!Line.empty())
+      std::fprintf(stderr, "%s\n", Line.c_str());
   return CUDA_SUCCESS;
 }
-CUresult cuGraphExecDestroy(CUgraphExec) { return CUDA_SUCCESS; }
+CUresult cuGraphExecDestroy(CUgraphExec E) {
+  delete (FakeGraph *)E;
+  return CUDA_SUCCESS;
+}
 CUresult cuPointerGetAttributes(unsigned int, CUpointer_attribute *, void **,
                                 CUdeviceptr) {
   return CUDA_ERROR_INVALID_VALUE;
 }
-CUresult cuGraphDestroy(CUgraph) { return CUDA_SUCCESS; }
+CUresult cuGraphDestroy(CUgraph G) {
+  delete (FakeGraph *)G;
+  return CUDA_SUCCESS;
+}
 CUresult cuDeviceTotalMem(size_t *B, CUdevice) {
   *B = size_t(1) << 37;
   return CUDA_SUCCESS;

@@ -1,0 +1,334 @@
+//===- GraphReplay.cpp - MSTAGE_GRAPHS=auto: repeating launches as graphs -===//
+#include "replay/GraphReplay.h"
+#include "core/RuntimeError.h"
+#include "core/Stream.h"
+#include "cuda/CudaDriver.h"
+#include "inspect/Stats.h"
+#include "inspect/Trace.h"
+#include "support/Settings.h"
+#include "support/Warning.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <cassert>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace mstage::rt {
+
+std::atomic<int> ReplayState{-1};
+
+namespace {
+
+// The longest period looked for, and the launches a stream remembers.
+constexpr unsigned MaxPeriod = 32;
+constexpr unsigned RingSize = 2 * MaxPeriod;
+// A graph holds at least this many launches (whole periods): its launch
+// costs the host about what one kernel launch does.
+constexpr unsigned MinGraphLaunches = 16;
+// Graphs kept per stream, for periods that come back.
+constexpr size_t MaxGraphs = 8;
+
+// A period, repeated Unroll times, made into an executable graph.
+struct PeriodGraph {
+  std::vector<HeldLaunch> Period;
+  unsigned Unroll = 1;
+  CudaDriver *Driver = nullptr;
+  CUgraph Graph = nullptr;
+  CUgraphExec Exec = nullptr;
+  ~PeriodGraph() {
+    if (Driver)
+      Driver->destroyGraph(Graph, Exec);
+  }
+};
+
+struct StreamReplay {
+  uint64_t StreamId = 0;
+  // The last launches, Ring[(Next - 1) % RingSize] the latest, and their
+  // hashes apart: the search for a period reads them alone.
+  std::array<HeldLaunch, RingSize> Ring;
+  std::array<uint64_t, RingSize> Hashes;
+  unsigned RingNext = 0, RingCount = 0;
+  // Armed: the period found; the next launch should equal Period[Next].
+  std::vector<HeldLaunch> Period;
+  unsigned Next = 0;
+  unsigned HeldCount = 0; // held back: Period[I % size] for I < HeldCount
+  PeriodGraph *Current = nullptr; // Period's graph, once made or found
+  uint64_t Replays = 0;           // graph launches since armed
+  std::vector<std::unique_ptr<PeriodGraph>> Graphs; // newest last
+
+  unsigned slot(unsigned Back) const {
+    return (RingNext + RingSize - 1 - Back) % RingSize;
+  }
+  const HeldLaunch &recent(unsigned Back) const { return Ring[slot(Back)]; }
+  bool armed() const { return !Period.empty(); }
+  unsigned graphLaunches() const { return Current->Unroll * Period.size(); }
+};
+
+struct Replayer {
+  std::mutex Lock;
+  llvm::DenseMap<Stream *, std::unique_ptr<StreamReplay>> Streams;
+};
+
+Replayer &replayer() {
+  static Replayer *R = new Replayer; // used at exit, by the last waits
+  return *R;
+}
+
+std::string describe(Stream &S) {
+  return "mstage: replay: stream " + std::to_string(S.id()) + ": ";
+}
+
+void trace(Stream &S, const std::string &Text) {
+  if (traceEnabled())
+    llvm::errs() << describe(S) << Text << "\n";
+}
+
+std::string namesOf(llvm::ArrayRef<HeldLaunch> Period) {
+  std::string Names;
+  for (const HeldLaunch &L : Period)
+    Names += (Names.empty() ? "" : ", ") + *L.Name;
+  return Names;
+}
+
+StreamReplay &stateOf(Stream &S) {
+  std::unique_ptr<StreamReplay> &R = replayer().Streams[&S];
+  // A destroyed stream's object is reused for a later one.
+  if (!R || R->StreamId != S.id()) {
+    R = std::make_unique<StreamReplay>();
+    R->StreamId = S.id();
+  }
+  return *R;
+}
+
+llvm::Error enqueuePlain(Stream &S, const HeldLaunch &L) {
+  llvm::SmallVector<void *, 16> Params;
+  L.params(Params);
+  return S.driver()->launch(L.Function, L.Config.grid, L.Config.block,
+                            L.Config.shared_bytes, Params.data(), S.handle(),
+                            nullptr);
+}
+
+// The graph of R's period on S: found among R's graphs, or captured now.
+llvm::Expected<PeriodGraph *> graphOf(Stream &S, StreamReplay &R,
+                                      unsigned Unroll) {
+  for (auto It = R.Graphs.begin(); It != R.Graphs.end(); ++It)
+    if ((*It)->Unroll == Unroll && (*It)->Period == R.Period &&
+        (*It)->Driver == S.driver()) {
+      std::unique_ptr<PeriodGraph> Found = std::move(*It);
+      R.Graphs.erase(It);
+      R.Graphs.push_back(std::move(Found));
+      return R.Graphs.back().get();
+    }
+  auto G = std::make_unique<PeriodGraph>();
+  G->Period = R.Period;
+  G->Unroll = Unroll;
+  CudaDriver &D = *S.driver();
+  if (llvm::Error E = D.beginCapture(S.handle()))
+    return E;
+  llvm::Error Launched = llvm::Error::success();
+  for (unsigned I = 0; I < Unroll && !Launched; ++I)
+    for (const HeldLaunch &L : R.Period)
+      if ((Launched = enqueuePlain(S, L)))
+        break;
+  llvm::Error Ended = D.endCapture(S.handle(), &G->Graph);
+  G->Driver = &D;
+  if (Launched) {
+    llvm::consumeError(std::move(Ended));
+    return std::move(Launched);
+  }
+  if (Ended)
+    return std::move(Ended);
+  if (llvm::Error E = D.instantiate(G->Graph, &G->Exec))
+    return std::move(E);
+  statsGraphMade();
+  trace(S, "graph of " + std::to_string(Unroll) + " period" +
+               (Unroll == 1 ? "" : "s") + " made (" +
+               std::to_string(Unroll * R.Period.size()) + " kernel nodes)");
+  if (R.Graphs.size() == MaxGraphs)
+    R.Graphs.erase(R.Graphs.begin()); // a replay in flight is freed after it
+  R.Graphs.push_back(std::move(G));
+  return R.Graphs.back().get();
+}
+
+// Enqueues what R holds as plain launches, in order.
+llvm::Error enqueueHeld(Stream &S, StreamReplay &R) {
+  llvm::Error First = llvm::Error::success();
+  for (unsigned I = 0; I < R.HeldCount && !First; ++I)
+    First = enqueuePlain(S, R.Period[I % R.Period.size()]);
+  R.HeldCount = 0;
+  if (First)
+    return context(std::move(First), "launching the kernels " +
+                                         namesOf(R.Period) +
+                                         " held back for graph replay");
+  return llvm::Error::success();
+}
+
+// Ends R's hold: enqueues it and forgets the period.
+llvm::Error disarm(Stream &S, StreamReplay &R, const std::string &Why) {
+  if (!R.armed())
+    return llvm::Error::success();
+  uint64_t Launches = R.Replays * (R.Current ? R.graphLaunches() : 0);
+  trace(S, std::to_string(R.Replays) + " graph replay" +
+               (R.Replays == 1 ? "" : "s") + " (" + std::to_string(Launches) +
+               " launches); ended: " + Why);
+  llvm::Error E = enqueueHeld(S, R);
+  R.Period.clear();
+  R.Current = nullptr;
+  R.Next = 0;
+  R.Replays = 0;
+  R.RingCount = 0;
+  return E;
+}
+
+// The smallest period of R's last launches that shows twice, or 0.
+unsigned findPeriod(const StreamReplay &R) {
+  uint64_t Latest = R.Hashes[R.slot(0)];
+  for (unsigned P = 1; 2 * P <= R.RingCount; ++P) {
+    if (R.Hashes[R.slot(P)] != Latest)
+      continue;
+    bool Repeats = true;
+    for (unsigned I = 1; I < P && Repeats; ++I)
+      Repeats = R.Hashes[R.slot(I)] == R.Hashes[R.slot(I + P)];
+    for (unsigned I = 0; I < P && Repeats; ++I)
+      Repeats = R.recent(I) == R.recent(I + P);
+    if (Repeats)
+      return P;
+  }
+  return 0;
+}
+
+void arm(Stream &S, StreamReplay &R, unsigned P) {
+  R.Period.clear();
+  for (unsigned I = P; I-- > 0;)
+    R.Period.push_back(R.recent(I));
+  R.Next = 0;
+  R.HeldCount = 0;
+  R.Replays = 0;
+  R.Current = nullptr;
+  AnyHeldWork.store(true, std::memory_order_release);
+  trace(S, "period of " + std::to_string(P) + " launch" + (P == 1 ? "" : "es") +
+               " (" + namesOf(R.Period) + ") found");
+}
+
+// L equals the launch R expects: hold it, and launch the graph once a
+// graph's worth is held.
+llvm::Error hold(Stream &S, StreamReplay &R) {
+  R.Next = (R.Next + 1) % R.Period.size();
+  ++R.HeldCount;
+  unsigned P = R.Period.size();
+  unsigned Unroll = (MinGraphLaunches + P - 1) / P;
+  if (R.HeldCount < Unroll * P)
+    return llvm::Error::success();
+  if (!R.Current) {
+    llvm::Expected<PeriodGraph *> G = graphOf(S, R, Unroll);
+    if (!G) {
+      // Said, and replay stops; the held launches still run, as they are.
+      warn(context(G.takeError(), "MSTAGE_GRAPHS=auto: cannot make a graph of "
+                                  "the kernels " +
+                                      namesOf(R.Period)),
+           "; replay is off from now on");
+      ReplayState.store(0);
+      return disarm(S, R, "the graph could not be made");
+    }
+    R.Current = *G;
+  }
+  R.HeldCount = 0;
+  ++R.Replays;
+  statsGraphReplay(R.graphLaunches());
+  if (llvm::Error E = S.driver()->launchGraph(R.Current->Exec, S.handle()))
+    return context(std::move(E), "replaying the kernels " + namesOf(R.Period) +
+                                     " as a graph (MSTAGE_GRAPHS=auto)");
+  return llvm::Error::success();
+}
+
+llvm::Error enqueueAllHeld(const char *Why, bool Unloading) {
+  Replayer &Rp = replayer();
+  std::lock_guard<std::mutex> G(Rp.Lock);
+  llvm::Error First = llvm::Error::success();
+  for (auto &[S, R] : Rp.Streams) {
+    if (R->armed() && S->id() == R->StreamId) {
+      llvm::Error E = disarm(*S, *R, Why);
+      if (E) // a fault of earlier work, most likely: name what was in flight
+        E = asyncFailure(std::move(E), S, Why);
+      if (E && !First)
+        First = std::move(E);
+      else
+        llvm::consumeError(std::move(E));
+    }
+    if (Unloading) { // the records may name its functions and its kernels
+      R->Graphs.clear();
+      R->RingCount = 0;
+    }
+  }
+  return First;
+}
+
+} // namespace
+
+bool decideReplay() {
+  const BoolSetting &G = graphsSetting();
+  bool On = (G.Value || !G.Error.empty()) && !launchBlockingSetting().Value;
+  const CheckSettings &C = checkSettings();
+  if (C.Cpu || C.Stage || C.Streams || C.StreamOrder)
+    On = false;
+  if (On)
+    setHeldWorkFlusher(enqueueAllHeld);
+  int Undecided = -1;
+  ReplayState.compare_exchange_strong(Undecided, On ? 1 : 0);
+  return ReplayState.load() > 0;
+}
+
+llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
+                         float *ElapsedMs, bool &Held) {
+  Held = false;
+  if (const std::string &Bad = graphsSetting().Error; !Bad.empty())
+    return failure(Bad);
+  assert(!S.capturing() && "a captured stream's launches are the capture's");
+  Replayer &Rp = replayer();
+  std::lock_guard<std::mutex> G(Rp.Lock);
+  StreamReplay &R = stateOf(S);
+  if (ReplayState.load(std::memory_order_relaxed) == 0)
+    Candidate = false; // turned off since the caller looked
+  if (R.armed()) {
+    if (Candidate && R.Period[R.Next].matches(L)) {
+      Held = true;
+      return hold(S, R);
+    }
+    if (llvm::Error E = disarm(S, R,
+                               Candidate ? R.Period[R.Next].difference(L)
+                                         : "a launch of " + *L.Name +
+                                               " that cannot be replayed"))
+      return E;
+  }
+  if (Candidate) {
+    R.Ring[R.RingNext].assign(L);
+    R.Hashes[R.RingNext] = R.Ring[R.RingNext].Hash;
+    R.RingNext = (R.RingNext + 1) % RingSize;
+    R.RingCount = std::min(R.RingCount + 1, RingSize);
+    if (unsigned P = findPeriod(R))
+      arm(S, R, P);
+  } else {
+    R.RingCount = 0;
+  }
+  // Under the lock: a barrier of another thread cannot come between.
+  return S.driver()->launch(
+      L.Function, L.Config->grid, L.Config->block, L.Config->shared_bytes,
+      const_cast<void **>(L.Params), S.handle(), ElapsedMs);
+}
+
+void turnReplayOff(const char *Why) {
+  int Undecided = -1;
+  if (ReplayState.compare_exchange_strong(Undecided, 0) || Undecided == 0)
+    return; // off before it was decided, or already
+  // Off first: a launch that waits for the lock meanwhile holds nothing.
+  ReplayState.store(0);
+  llvm::Error E = enqueueAllHeld(Why, /*Unloading=*/false);
+  if (E)
+    failWith(std::move(E));
+}
+
+} // namespace mstage::rt

@@ -1,0 +1,127 @@
+// Launch sequences for MSTAGE_GRAPHS=auto's lit tests, run on the fake
+// driver (test/cuda/Inputs/FakeCudaDriver.cpp), which prints each kernel it
+// runs, as a plain launch or as a graph's node, with its grid, block, the
+// data pointers of its two vectors and its int argument. argv[1] names the
+// sequence; each ends with a download, and prints "end NAME" (or "error:"
+// and the mstage::error's text, and exits 1).
+#include <mstage.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using Vec = mstage::device_vector<float>;
+
+static auto A = [](auto &Out, const auto &In, int V) {
+  unsigned X = mstage::Thread::get().global.x;
+  Out[X] = In[X] + float(V);
+};
+static auto B = [](auto &Out, const auto &In, int V) {
+  unsigned X = mstage::Thread::get().global.x;
+  Out[X] = In[X] * float(V);
+};
+static auto C = [](auto &Out, const auto &In, int V) {
+  unsigned X = mstage::Thread::get().global.x;
+  Out[X] = In[X] - float(V);
+};
+
+static void say(const char *What) { std::fprintf(stderr, "%s\n", What); }
+
+static int run(const std::string &Name) {
+  Vec X(256, 1.0f), Y(256, 2.0f), Z(256, 3.0f);
+  auto KA = mstage::kernel(A, 1, 256);
+  auto KB = mstage::kernel(B, 1, 256);
+  auto KC = mstage::kernel(C, 1, 256);
+  std::vector<float> Host;
+  say(("begin " + Name).c_str());
+  if (Name == "period1") {
+    for (int I = 0; I < 40; ++I)
+      KA(X, Y, 1);
+  } else if (Name == "period2") { // buffers swapped each step
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      KA(Y, X, 1);
+    }
+  } else if (Name == "period3") {
+    for (int I = 0; I < 30; ++I) {
+      KA(X, Y, 1);
+      KB(Y, Z, 2);
+      KC(Z, X, 3);
+    }
+  } else if (Name == "other-kernel") {
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      if (I == 25)
+        KC(Y, X, 1);
+      else
+        KA(Y, X, 1);
+    }
+  } else if (Name == "other-config") {
+    auto Half = mstage::kernel(A, 2, 128);
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      (I == 25 ? Half : KA)(Y, X, 1);
+    }
+  } else if (Name == "other-staged") {
+    for (int Scale : {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+                      2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3})
+      mstage::kernel(
+          [Scale](auto &Out, const auto &In, int V) {
+            unsigned I = mstage::Thread::get().global.x;
+            Out[I] = In[I] * float(mstage::stage(Scale)) + float(V);
+          },
+          1, 256)(X, Y, 1);
+  } else if (Name == "other-argument") {
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, I < 25 ? 1 : 2);
+      KA(Y, X, 1);
+    }
+  } else if (Name == "other-vector") {
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      KA(I == 25 ? Z : Y, X, 1);
+    }
+  } else {
+    // A barrier of each kind in the middle of a period-2 loop.
+    mstage::stream S = mstage::stream();
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      KA(Y, X, 1);
+      if (I != 25)
+        continue;
+      if (Name == "download")
+        Host = Z.download();
+      else if (Name == "upload")
+        Z.upload(std::vector<float>(256, 4.0f));
+      else if (Name == "fill")
+        Z.fill(5.0f);
+      else if (Name == "copy")
+        Z.copy_from(X);
+      else if (Name == "synchronize")
+        mstage::current_stream().synchronize();
+      else if (Name == "event-record")
+        (void)mstage::current_stream().record();
+      else if (Name == "event-wait")
+        S.wait(mstage::current_stream().record());
+      else if (Name == "future")
+        mstage::async(mstage::launch::kernel, KB, Z, Z, 2).wait();
+      else if (Name == "native")
+        (void)mstage::current_stream().native_handle();
+      else if (Name == "other-stream")
+        KB.on(S)(Z, Z, 2);
+    }
+  }
+  Host = X.download();
+  say(("end " + Name).c_str());
+  return 0;
+}
+
+int main(int Argc, char **Argv) {
+  try {
+    return run(Argc > 1 ? Argv[1] : "");
+  } catch (const mstage::error &E) {
+    std::fprintf(stderr, "error: %s\n", E.what());
+    return 1;
+  }
+}
