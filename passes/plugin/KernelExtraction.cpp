@@ -1,6 +1,7 @@
 //===- KernelExtraction.cpp - Split kernels out of the host module --------===//
 #include "plugin/KernelExtraction.h"
 #include "aot/AotCompile.h"
+#include "aot/WorkerTimeTrace.h"
 #include "formats/KernelBlob.h"
 #include "formats/KernelTags.h"
 #include "mstage/abi.h"
@@ -34,6 +35,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -208,6 +210,7 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
   // Shrink the embedded IR now; loops stay rolled until the JIT knows the
   // staged values and the launch configuration.
   if (Optimize) {
+    TimeTraceScope Scope("mstage device O2", KernelName);
     auto TM = createNVPTXTargetMachine(ExtractionArch);
     assert(TM && "the extraction found the NVPTX target");
     if (TM)
@@ -379,7 +382,9 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   std::vector<Extracted> Kernels;
   Kernels.reserve(Entries.size()); // the threads hold pointers into it
   DefaultThreadPool Pool(hardware_concurrency());
+  WorkerTimeTrace Trace = WorkerTimeTrace::ofCaller();
   for (const KernelEntry &K : Entries) {
+    TimeTraceScope Scope("mstage extract kernel", K.Info.PrettyName);
     StagedBody Staged;
     bool StagesOK = prepareStagedBody(M, *K.F, K.Info.Name, kernelFile(K.Info),
                                       StageFns, checkStageLoops(), Staged);
@@ -412,8 +417,9 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     X.Blob = std::move(Blob);
     X.Unoptimized = std::move(*Bitcode);
     X.Locations = std::move(Locations);
-    X.Code = Pool.async([P = &X, Optimize = bool(TM),
+    X.Code = Pool.async([P = &X, Optimize = bool(TM), Trace,
                          Discard = M.getContext().shouldDiscardValueNames()] {
+      WorkerTimeTrace::Scope Traced(Trace);
       return optimizeDeviceBitcode(P->Unoptimized, P->Blob.Name, P->Locations,
                                    Optimize, Discard);
     });
@@ -421,7 +427,11 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   SmallVector<EmbeddedKernel, 4> Embedded;
   std::vector<AotKernel> Generic;
   for (Extracted &X : Kernels) {
-    DeviceCode Code = X.Code.get();
+    DeviceCode Code;
+    {
+      TimeTraceScope Scope("mstage device O2 wait", X.Blob.PrettyName);
+      Code = X.Code.get();
+    }
     for (auto &[Severity, Text] : Code.Diagnostics)
       M.getContext().diagnose(DiagnosticInfoGeneric(Text, Severity));
     if (Code.Bitcode.empty()) {
