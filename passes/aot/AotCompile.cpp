@@ -58,6 +58,25 @@ PtxasChoice findPtxas() {
   return choosePtxas(Env ? Env : "");
 }
 
+// MSTAGE_PTXAS_FAST_COMPILE=min|mid|max, read as the runtime reads it, when
+// the compile runs: ptxas's --Ofast-compile level for the generic code too
+// (it runs only until the specialization is ready); empty when off. A value
+// the runtime would refuse is one warning, and ptxas runs at its default.
+std::string ptxasFastCompile() {
+  const char *Env = std::getenv("MSTAGE_PTXAS_FAST_COMPILE");
+  std::string Level = StringRef(Env ? Env : "").trim().lower();
+  if (Level == "min" || Level == "mid" || Level == "max")
+    return Level;
+  static std::once_flag Warned;
+  if (!Level.empty() && Level != "off" && Level != "0")
+    std::call_once(Warned, [Env] {
+      errs() << "mstage++: warning: MSTAGE_PTXAS_FAST_COMPILE='" << Env
+             << "' is not one of off, min, mid or max; ptxas assembles the "
+                "ahead-of-time code at its default\n";
+    });
+  return "";
+}
+
 // A warning or note of the ahead-of-time compile, which does not fail the
 // user's compile: one line that mstage++'s driver would print.
 raw_ostream &report(StringRef Kind) {
@@ -103,7 +122,7 @@ Error fail(const Twine &Msg) {
 // the same code: docs/performance.md). A ptxas that does not know the option
 // (before CUDA 12.x) is run again without it.
 Expected<std::string> runPtxas(StringRef Ptxas, StringRef PTX, StringRef Arch,
-                               bool Split = true) {
+                               StringRef FastCompile, bool Split = true) {
   SmallString<128> PtxPath, CubinPath, LogPath;
   int FD;
   if (std::error_code EC =
@@ -131,6 +150,9 @@ Expected<std::string> runPtxas(StringRef Ptxas, StringRef PTX, StringRef Arch,
   SmallVector<StringRef, 8> Args = {Ptxas, ArchArg};
   if (Split)
     Args.push_back("--split-compile=0");
+  std::string FastArg = ("--Ofast-compile=" + FastCompile).str();
+  if (!FastCompile.empty())
+    Args.push_back(FastArg);
   Args.append({PtxPath, "-o", CubinPath});
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(LogPath),
                                           StringRef(LogPath)};
@@ -147,7 +169,7 @@ Expected<std::string> runPtxas(StringRef Ptxas, StringRef PTX, StringRef Arch,
     if (auto Buf = MemoryBuffer::getFile(LogPath))
       Log = (*Buf)->getBuffer().trim().str();
     if (Split && StringRef(Log).contains("split-compile"))
-      return runPtxas(Ptxas, PTX, Arch, /*Split=*/false);
+      return runPtxas(Ptxas, PTX, Arch, FastCompile, /*Split=*/false);
     // The first line says what; the rest repeats it.
     Log = StringRef(Log).split('\n').first.str();
     if (Log.empty())
@@ -243,9 +265,10 @@ ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
 }
 
 // ptxas makes R's cubin from PTX (R's own, or the lowest target's).
-void assemble(ArchResult &R, StringRef PTX, const std::string &Ptxas) {
+void assemble(ArchResult &R, StringRef PTX, StringRef Ptxas,
+              StringRef FastCompile) {
   TimeTraceScope Scope("mstage AOT ptxas", R.Arch);
-  Expected<std::string> Cubin = runPtxas(Ptxas, PTX, R.Arch);
+  Expected<std::string> Cubin = runPtxas(Ptxas, PTX, R.Arch, FastCompile);
   if (Cubin) {
     R.Cubin = std::move(*Cubin);
     ++NumCubins;
@@ -303,6 +326,7 @@ struct AotJob {
   std::vector<AotKernel> Kernels;
   std::vector<std::string> Archs;
   PtxasChoice Ptxas;
+  std::string FastCompile; // ptxas's --Ofast-compile level, if any
   WorkerTimeTrace Trace;
   uint64_t KernelsHash = 0;
   std::vector<ArchResult> Results;
@@ -347,7 +371,7 @@ void AotJob::run() {
         SharedPtxArch.empty() ? StringRef(R.PTX) : StringRef(Results[Low].PTX);
     Assemblers.emplace_back([this, &R, PTX] {
       WorkerTimeTrace::Scope Traced(Trace);
-      assemble(R, PTX, Ptxas.Path);
+      assemble(R, PTX, Ptxas.Path, FastCompile);
     });
   }
   for (std::thread &T : Assemblers)
@@ -403,6 +427,8 @@ void startAotCompile(Module &M, std::vector<AotKernel> Kernels,
   Job->Kernels = std::move(Kernels);
   Job->Archs = std::move(Archs);
   Job->Ptxas = findPtxas();
+  if (!Job->Ptxas.Path.empty())
+    Job->FastCompile = ptxasFastCompile();
   SmallVector<uint64_t, 8> Hashes;
   for (const AotKernel &K : Job->Kernels)
     Hashes.push_back(hashBitcode(K.Bitcode));

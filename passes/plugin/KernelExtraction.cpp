@@ -120,12 +120,17 @@ std::optional<std::string>
 buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
                    const StageFunctions &StageFns, KernelBlob &Blob,
                    StringMap<std::string> &Locations) {
+  TimeTraceScope Scope("mstage device module");
   SetVector<GlobalValue *> Reached = collectReachable(*Staged.Body, StageFns);
   if (!checkGlobals(M, K, Reached))
     return std::nullopt;
 
   ValueToValueMapTy VMap;
-  std::unique_ptr<Module> Dev = cloneReached(M, Reached, VMap);
+  std::unique_ptr<Module> Dev;
+  {
+    TimeTraceScope Scope("mstage device module clone");
+    Dev = cloneReached(M, Reached, VMap);
+  }
 
   SmallVector<CallInst *, 8> DevSites;
   for (const StageSiteIR &Site : Staged.Sites)
@@ -144,6 +149,7 @@ buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
     }
 
   Locations = callLocations(*Dev);
+  TimeTraceScope LowerScope("mstage device module lower");
   if (Error E = lowerForDevice(*Dev))
     reportError(M, "kernel '" + K.Info.PrettyName +
                        "': " + toString(std::move(E)));
@@ -386,8 +392,12 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   for (const KernelEntry &K : Entries) {
     TimeTraceScope Scope("mstage extract kernel", K.Info.PrettyName);
     StagedBody Staged;
-    bool StagesOK = prepareStagedBody(M, *K.F, K.Info.Name, kernelFile(K.Info),
-                                      StageFns, checkStageLoops(), Staged);
+    bool StagesOK;
+    {
+      TimeTraceScope Scope("mstage stage sites");
+      StagesOK = prepareStagedBody(M, *K.F, K.Info.Name, kernelFile(K.Info),
+                                   StageFns, checkStageLoops(), Staged);
+    }
     KernelBlob Blob;
     Blob.Name = K.Info.Name;
     Blob.PrettyName = K.Info.PrettyName;
@@ -397,9 +407,11 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     if (StagesOK)
       Bitcode = buildDeviceBitcode(M, K, Staged, StageFns, Blob, Locations);
     Function *Checker = nullptr;
-    if (Bitcode && !Staged.Sites.empty())
+    if (Bitcode && !Staged.Sites.empty()) {
+      TimeTraceScope Scope("mstage stage checker");
       Checker = buildStageChecker(M, *K.F, Staged, StageFns,
                                   "__mstage_stage_checker." + K.Info.Name);
+    }
     assert((!Staged.OwnsBody || Staged.Body != K.F) &&
            "the body that is erased is a copy of the entry");
     if (Staged.OwnsBody)
