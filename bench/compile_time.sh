@@ -2,11 +2,16 @@
 # Compile time of mstage++ -O2 against clang++-22 -O2 on the examples and on
 # issue 33's large generated stencil kernels (bench/mstage_stencil.cpp) (no
 # GPU needed): the median of REPS (default 11) compiles of each, to an object
-# file, with the same flags. Prints CSV (benchmark,variant,file,median_ms)
-# and the ratios.
+# file, with the same flags; wall time and CPU time (user + system, ptxas's
+# included), as the ahead-of-time code runs on threads of its own and shows
+# in the wall time only where the cores are busy. Prints CSV
+# (benchmark,variant,file,median_ms,median_cpu_ms), the ratios and the load
+# average before and after, as a loaded machine inflates wall time.
 #
-#   [REPS=R] bench/compile_time.sh [BUILD_DIR [SOURCE...]]
-#                      (default: build; the examples and mstage_stencil.cpp)
+#   [REPS=R] [MSTAGEXX_FLAGS=...] bench/compile_time.sh [BUILD_DIR [SOURCE...]]
+#                      (default: build; the examples and mstage_stencil.cpp;
+#                       MSTAGEXX_FLAGS=-mstage-arch=none measures without the
+#                       ahead-of-time code)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$repo/build}
@@ -20,30 +25,36 @@ clangxx=${CLANGXX:-clang++-22}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ms() { # command...: milliseconds one run takes
-  local s e
-  s=$(date +%s%N)
-  "$@" >/dev/null
-  e=$(date +%s%N)
-  echo $(((e - s) / 1000000))
+# Prints "wall_ms cpu_ms" of one run of a command.
+measure() {
+  local TIMEFORMAT='%R %U %S' t
+  t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+  awk '{ printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000 }' <<<"$t"
 }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+ratio() { awk -v m="$1" -v c="$2" 'BEGIN { printf "%.3f", m / c }'; }
+load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
 
-echo "benchmark,variant,file,median_ms"
+read -r -a extra <<<"${MSTAGEXX_FLAGS:-}"
+echo "# load average before: $(load); $(nproc) cores" >&2
+echo "benchmark,variant,file,median_ms,median_cpu_ms"
 for src in "${sources[@]}"; do
   name=${src##*/}
   flags=(-O2 -std=c++17 -I"$repo/include" -I"$repo/examples" -I"$repo/bench"
     -c "$src")
-  m=() c=()
+  mw=() mc=() cw=() cc=()
   # Alternating, so that a busy machine slows both alike.
   for ((i = 0; i < reps; i++)); do
-    m+=("$(ms "$mstagexx" "${flags[@]}" -o "$tmp/m.o")")
-    c+=("$(ms "$clangxx" "${flags[@]}" -o "$tmp/c.o")")
+    read -r w c < <(measure "$mstagexx" "${flags[@]}" "${extra[@]}" -o "$tmp/m.o")
+    mw+=("$w") mc+=("$c")
+    read -r w c < <(measure "$clangxx" "${flags[@]}" -o "$tmp/c.o")
+    cw+=("$w") cc+=("$c")
   done
-  mm=$(median "${m[@]}")
-  cm=$(median "${c[@]}")
-  echo "compile,mstage++,$name,$mm"
-  echo "compile,clang++,$name,$cm"
-  echo "# $name: mstage++ $mm ms, clang++ $cm ms:" \
-    "$(awk -v m="$mm" -v c="$cm" 'BEGIN { printf "%.3f", m / c }')x" >&2
+  m=$(median "${mw[@]}") mcpu=$(median "${mc[@]}")
+  c=$(median "${cw[@]}") ccpu=$(median "${cc[@]}")
+  echo "compile,mstage++${extra[*]:+ ${extra[*]}},$name,$m,$mcpu"
+  echo "compile,clang++,$name,$c,$ccpu"
+  echo "# $name: mstage++ $m ms wall, $mcpu ms CPU; clang++ $c ms wall," \
+    "$ccpu ms CPU: $(ratio "$m" "$c")x wall, $(ratio "$mcpu" "$ccpu")x CPU" >&2
 done
+echo "# load average after: $(load)" >&2

@@ -10,6 +10,7 @@
 #include "KernelChecker.h"
 #include "KernelTagger.h"
 #include "aot/AotCompile.h"
+#include "aot/WorkerTimeTrace.h"
 #include "plugin/KernelExtraction.h"
 #include "plugin/PluginOptions.h"
 #include "transforms/DeviceExports.h"
@@ -230,6 +231,7 @@ protected:
       D.Report(mstage::diagID(D, mstage::Diag::CxxStandard))
           << LangStandard::getLangStandardForKind(LO.LangStd).getName();
     }
+    mstage::setTimeTraceGranularity(CI.getFrontendOpts().TimeTraceGranularity);
     auto Tests = std::make_shared<std::vector<SourceLocation>>();
     CI.getPreprocessor().addPPCallbacks(std::make_unique<CudaArchTests>(
         CI.getSourceManager(), CI.getLangOpts(), Tests));

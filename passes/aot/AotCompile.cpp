@@ -2,6 +2,7 @@
 #include "aot/AotCompile.h"
 #include "aot/CudaToolkit.h"
 #include "aot/LibDevice.h"
+#include "aot/WorkerTimeTrace.h"
 #include "formats/AotImage.h"
 #include "formats/KernelBlob.h"
 #include "transforms/CaptureInMemory.h"
@@ -28,6 +29,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -54,6 +56,25 @@ namespace {
 PtxasChoice findPtxas() {
   const char *Env = std::getenv("MSTAGE_PTXAS");
   return choosePtxas(Env ? Env : "");
+}
+
+// MSTAGE_PTXAS_FAST_COMPILE=min|mid|max, read as the runtime reads it, when
+// the compile runs: ptxas's --Ofast-compile level for the generic code too
+// (it runs only until the specialization is ready); empty when off. A value
+// the runtime would refuse is one warning, and ptxas runs at its default.
+std::string ptxasFastCompile() {
+  const char *Env = std::getenv("MSTAGE_PTXAS_FAST_COMPILE");
+  std::string Level = StringRef(Env ? Env : "").trim().lower();
+  if (Level == "min" || Level == "mid" || Level == "max")
+    return Level;
+  static std::once_flag Warned;
+  if (!Level.empty() && Level != "off" && Level != "0")
+    std::call_once(Warned, [Env] {
+      errs() << "mstage++: warning: MSTAGE_PTXAS_FAST_COMPILE='" << Env
+             << "' is not one of off, min, mid or max; ptxas assembles the "
+                "ahead-of-time code at its default\n";
+    });
+  return "";
 }
 
 // A warning or note of the ahead-of-time compile, which does not fail the
@@ -101,7 +122,7 @@ Error fail(const Twine &Msg) {
 // the same code: docs/performance.md). A ptxas that does not know the option
 // (before CUDA 12.x) is run again without it.
 Expected<std::string> runPtxas(StringRef Ptxas, StringRef PTX, StringRef Arch,
-                               bool Split = true) {
+                               StringRef FastCompile, bool Split = true) {
   SmallString<128> PtxPath, CubinPath, LogPath;
   int FD;
   if (std::error_code EC =
@@ -129,6 +150,9 @@ Expected<std::string> runPtxas(StringRef Ptxas, StringRef PTX, StringRef Arch,
   SmallVector<StringRef, 8> Args = {Ptxas, ArchArg};
   if (Split)
     Args.push_back("--split-compile=0");
+  std::string FastArg = ("--Ofast-compile=" + FastCompile).str();
+  if (!FastCompile.empty())
+    Args.push_back(FastArg);
   Args.append({PtxPath, "-o", CubinPath});
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(LogPath),
                                           StringRef(LogPath)};
@@ -145,7 +169,7 @@ Expected<std::string> runPtxas(StringRef Ptxas, StringRef PTX, StringRef Arch,
     if (auto Buf = MemoryBuffer::getFile(LogPath))
       Log = (*Buf)->getBuffer().trim().str();
     if (Split && StringRef(Log).contains("split-compile"))
-      return runPtxas(Ptxas, PTX, Arch, /*Split=*/false);
+      return runPtxas(Ptxas, PTX, Arch, FastCompile, /*Split=*/false);
     // The first line says what; the rest repeats it.
     Log = StringRef(Log).split('\n').first.str();
     if (Log.empty())
@@ -177,10 +201,9 @@ static void addDisjointEntry(Module &M, Function &Generic, const AotKernel &K) {
   ++NumDisjointEntries;
 }
 
-// Compiles every kernel's generic form, in one module, for Arch; then
-// ptxas makes the cubin when there is one.
+// Compiles every kernel's generic form, in one module, to PTX for Arch.
 ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
-                          const std::string &Arch, const std::string &Ptxas) {
+                          const std::string &Arch) {
   ArchResult R;
   R.Arch = Arch;
   LLVMContext Ctx;
@@ -192,37 +215,41 @@ ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
     return R;
   }
   std::unique_ptr<Module> All;
-  for (const AotKernel &K : Kernels) {
-    auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
-    if (!ModOrErr) {
-      R.Failed = Failure{{K.PrettyName}, toString(ModOrErr.takeError())};
-      return R;
-    }
-    std::unique_ptr<Module> M = std::move(*ModOrErr);
-    if (Error E = makeGenericKernel(*M, K.Name, K.SiteSizes)) {
-      R.Failed = Failure{{K.PrettyName}, toString(std::move(E))};
-      return R;
-    }
-    if (Function *F = M->getFunction(K.Name))
-      addDisjointEntry(*M, *F, K);
-    // Parameters over the limit go to memory, as in the specialized code.
-    for (std::string Name : {K.Name, disjointEntryName(K.Name)})
-      if (Function *F = M->getFunction(Name)) {
-        uint64_t Staged = stagedParamSize(K.SiteSizes);
-        auto Moved =
-            moveLargeParams(*F, Arch, Staged, F->arg_size() - (Staged ? 1 : 0));
-        if (!Moved) {
-          R.Failed = Failure{{K.PrettyName}, toString(Moved.takeError())};
-          return R;
-        }
+  {
+    TimeTraceScope Scope("mstage AOT link", Arch);
+    for (const AotKernel &K : Kernels) {
+      auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
+      if (!ModOrErr) {
+        R.Failed = Failure{{K.PrettyName}, toString(ModOrErr.takeError())};
+        return R;
       }
-    if (!All)
-      All = std::move(M);
-    else if (Linker::linkModules(*All, std::move(M))) {
-      R.Failed = Failure{{K.PrettyName}, "linking failed: " + LlvmErrors};
-      return R;
+      std::unique_ptr<Module> M = std::move(*ModOrErr);
+      if (Error E = makeGenericKernel(*M, K.Name, K.SiteSizes)) {
+        R.Failed = Failure{{K.PrettyName}, toString(std::move(E))};
+        return R;
+      }
+      if (Function *F = M->getFunction(K.Name))
+        addDisjointEntry(*M, *F, K);
+      // Parameters over the limit go to memory, as in the specialized code.
+      for (std::string Name : {K.Name, disjointEntryName(K.Name)})
+        if (Function *F = M->getFunction(Name)) {
+          uint64_t Staged = stagedParamSize(K.SiteSizes);
+          auto Moved = moveLargeParams(*F, Arch, Staged,
+                                       F->arg_size() - (Staged ? 1 : 0));
+          if (!Moved) {
+            R.Failed = Failure{{K.PrettyName}, toString(Moved.takeError())};
+            return R;
+          }
+        }
+      if (!All)
+        All = std::move(M);
+      else if (Linker::linkModules(*All, std::move(M))) {
+        R.Failed = Failure{{K.PrettyName}, "linking failed: " + LlvmErrors};
+        return R;
+      }
     }
   }
+  TimeTraceScope Scope("mstage AOT NVPTX codegen", Arch);
   Expected<std::string> PTX =
       compileDeviceCode(*All, **TM, libdeviceBitcode(), /*FastMath=*/false);
   if (!PTX) {
@@ -234,15 +261,19 @@ ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
     return R;
   }
   R.PTX = std::move(*PTX);
-  if (Ptxas.empty())
-    return R;
-  Expected<std::string> Cubin = runPtxas(Ptxas, R.PTX, Arch);
+  return R;
+}
+
+// ptxas makes R's cubin from PTX (R's own, or the lowest target's).
+void assemble(ArchResult &R, StringRef PTX, StringRef Ptxas,
+              StringRef FastCompile) {
+  TimeTraceScope Scope("mstage AOT ptxas", R.Arch);
+  Expected<std::string> Cubin = runPtxas(Ptxas, PTX, R.Arch, FastCompile);
   if (Cubin) {
     R.Cubin = std::move(*Cubin);
     ++NumCubins;
   } else
     R.CubinFailed = Failure{{}, toString(Cubin.takeError())};
-  return R;
 }
 
 // LLVM ends the process on a fatal error (NVPTX meeting an operation it
@@ -268,13 +299,13 @@ void onFatalError(void *, const char *Reason, bool GenCrashDiag) {
 // compileForArch, where a fatal error in LLVM is a failure of this target.
 // What an interrupted compile built is leaked: its state is not trusted.
 ArchResult compileContained(const std::vector<AotKernel> &Kernels,
-                            const std::string &Arch, const std::string &Ptxas) {
+                            const std::string &Arch) {
   std::optional<ArchResult> R;
   assert(!InAotCompile && "one ahead-of-time compile per thread at a time");
   InAotCompile = true;
   CrashRecoveryContext CRC;
   bool Finished =
-      CRC.RunSafely([&] { R.emplace(compileForArch(Kernels, Arch, Ptxas)); });
+      CRC.RunSafely([&] { R.emplace(compileForArch(Kernels, Arch)); });
   InAotCompile = false;
   if (Finished)
     return std::move(*R);
@@ -286,22 +317,66 @@ ArchResult compileContained(const std::vector<AotKernel> &Kernels,
   return Failed;
 }
 
-// One unit's compile, on one thread per architecture.
+// One unit's compile, on a thread of its own. NVPTX generates the PTX of the
+// lowest target once, and ptxas makes every target's cubin from it, one
+// ptxas per target at once: the PTX of a higher target differs from it only
+// in its header (docs/performance.md), so a second code generation would
+// make the same code again.
 struct AotJob {
   std::vector<AotKernel> Kernels;
   std::vector<std::string> Archs;
   PtxasChoice Ptxas;
+  std::string FastCompile; // ptxas's --Ofast-compile level, if any
+  WorkerTimeTrace Trace;
   uint64_t KernelsHash = 0;
   std::vector<ArchResult> Results;
-  std::vector<std::thread> Threads;
+  // The target whose PTX every cubin is made from, and the one PTX that is
+  // embedded; empty when each target has its own.
+  std::string SharedPtxArch;
+  std::thread Thread;
 
   ~AotJob() { join(); }
   void join() {
-    for (std::thread &T : Threads)
-      if (T.joinable())
-        T.join();
+    if (Thread.joinable())
+      Thread.join();
   }
+  void run();
 };
+
+void AotJob::run() {
+  WorkerTimeTrace::Scope Traced(Trace);
+  size_t Low = 0;
+  for (size_t I = 1; I < Archs.size(); ++I)
+    if (archNumber(Archs[I]) < archNumber(Archs[Low]))
+      Low = I;
+  Results[Low] = compileContained(Kernels, Archs[Low]);
+  if (!Results[Low].Failed) {
+    SharedPtxArch = Archs[Low];
+    for (size_t I = 0; I < Archs.size(); ++I)
+      Results[I].Arch = Archs[I];
+  } else {
+    // A kernel may need what only a higher target has: each target then
+    // generates its own code, as it fails or succeeds alone.
+    for (size_t I = 0; I < Archs.size(); ++I)
+      if (I != Low)
+        Results[I] = compileContained(Kernels, Archs[I]);
+  }
+  if (Ptxas.Path.empty())
+    return;
+  std::vector<std::thread> Assemblers;
+  for (ArchResult &R : Results) {
+    if (R.Failed)
+      continue;
+    StringRef PTX =
+        SharedPtxArch.empty() ? StringRef(R.PTX) : StringRef(Results[Low].PTX);
+    Assemblers.emplace_back([this, &R, PTX] {
+      WorkerTimeTrace::Scope Traced(Trace);
+      assemble(R, PTX, Ptxas.Path, FastCompile);
+    });
+  }
+  for (std::thread &T : Assemblers)
+    T.join();
+}
 
 // The jobs started and not yet embedded, by module. A job whose module
 // never reaches AotEmbedPass is joined when the map is destroyed.
@@ -352,6 +427,8 @@ void startAotCompile(Module &M, std::vector<AotKernel> Kernels,
   Job->Kernels = std::move(Kernels);
   Job->Archs = std::move(Archs);
   Job->Ptxas = findPtxas();
+  if (!Job->Ptxas.Path.empty())
+    Job->FastCompile = ptxasFastCompile();
   SmallVector<uint64_t, 8> Hashes;
   for (const AotKernel &K : Job->Kernels)
     Hashes.push_back(hashBitcode(K.Bitcode));
@@ -363,10 +440,8 @@ void startAotCompile(Module &M, std::vector<AotKernel> Kernels,
     remove_fatal_error_handler();
     install_fatal_error_handler(onFatalError);
   });
-  for (size_t I = 0; I < Job->Archs.size(); ++I)
-    Job->Threads.emplace_back([J = Job.get(), I] {
-      J->Results[I] = compileContained(J->Kernels, J->Archs[I], J->Ptxas.Path);
-    });
+  Job->Trace = WorkerTimeTrace::ofCaller();
+  Job->Thread = std::thread([J = Job.get()] { J->run(); });
   pendingJobs()[&M] = std::move(Job);
 }
 
@@ -376,17 +451,24 @@ PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   std::unique_ptr<AotJob> Job = std::move(It->second);
   pendingJobs().erase(It);
-  Job->join();
+  {
+    // Where the host compile waits for the generic code (none where the
+    // ahead-of-time compile ran beside the host optimization to its end).
+    TimeTraceScope Scope("mstage AOT wait");
+    Job->join();
+  }
   assert(Job->Results.size() == Job->Archs.size() &&
          "one result per architecture");
 
-  // A cubin per architecture, and PTX for the highest (newer GPUs compile
-  // it); without ptxas, PTX for each.
+  // A cubin per architecture, and one PTX (newer GPUs compile it): the
+  // lowest target's that every cubin was made from, or else the highest
+  // target's; without ptxas, each target's own PTX.
   unsigned Highest = 0;
   for (const std::string &A : Job->Archs)
     Highest = std::max(Highest, archNumber(A));
   bool HavePtxas = !Job->Ptxas.Path.empty();
-  std::vector<std::string> Images;
+  bool Shared = !Job->SharedPtxArch.empty();
+  std::vector<std::string> Images, PtxImages;
   for (const ArchResult &R : Job->Results) {
     if (R.Failed) {
       ++NumArchsFailed;
@@ -402,14 +484,16 @@ PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
       Image.Payload = R.Cubin;
       Images.push_back(writeAotImage(Image));
     }
-    if (!HavePtxas || archNumber(R.Arch) == Highest) {
+    if (!R.PTX.empty() &&
+        (Shared || !HavePtxas || archNumber(R.Arch) == Highest)) {
       // With its NUL, so that the driver can load it where it lies.
       std::string PTX = R.PTX + '\0';
       Image.Kind = AotKind::Ptx;
       Image.Payload = PTX;
-      Images.push_back(writeAotImage(Image));
+      PtxImages.push_back(writeAotImage(Image));
     }
   }
+  append_range(Images, PtxImages);
 
   std::string Failed = describeFailures(*Job, /*Cubins=*/false);
   if (!Failed.empty())

@@ -1,10 +1,11 @@
 //===- AotCompile.h - Compile a unit's generic kernels ahead of time ------===//
 //
 // The extraction pass starts the compile of the unit's generic kernels
-// (GenericKernel.h) as soon as their blobs exist, on background threads (one
-// per target architecture, each running its own ptxas), so that it overlaps
-// clang's host optimization; AotEmbedPass, at the end of the optimization
-// pipeline, waits for it and embeds the images (AotImage.h). A failure never
+// (GenericKernel.h) as soon as their blobs exist, on a background thread
+// (NVPTX code generation once, for the lowest target, then a ptxas per
+// target at once), so that it overlaps clang's host optimization;
+// AotEmbedPass, at the end of the optimization pipeline, waits for it and
+// embeds the images (AotImage.h). A failure never
 // fails the user's compile: it is one warning line, and the object gets no
 // images (the runtime then waits for the JIT).
 //

@@ -1,6 +1,7 @@
 //===- KernelExtraction.cpp - Split kernels out of the host module --------===//
 #include "plugin/KernelExtraction.h"
 #include "aot/AotCompile.h"
+#include "aot/WorkerTimeTrace.h"
 #include "formats/KernelBlob.h"
 #include "formats/KernelTags.h"
 #include "mstage/abi.h"
@@ -34,6 +35,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -118,12 +120,17 @@ std::optional<std::string>
 buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
                    const StageFunctions &StageFns, KernelBlob &Blob,
                    StringMap<std::string> &Locations) {
+  TimeTraceScope Scope("mstage device module");
   SetVector<GlobalValue *> Reached = collectReachable(*Staged.Body, StageFns);
   if (!checkGlobals(M, K, Reached))
     return std::nullopt;
 
   ValueToValueMapTy VMap;
-  std::unique_ptr<Module> Dev = cloneReached(M, Reached, VMap);
+  std::unique_ptr<Module> Dev;
+  {
+    TimeTraceScope Scope("mstage device module clone");
+    Dev = cloneReached(M, Reached, VMap);
+  }
 
   SmallVector<CallInst *, 8> DevSites;
   for (const StageSiteIR &Site : Staged.Sites)
@@ -142,6 +149,7 @@ buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
     }
 
   Locations = callLocations(*Dev);
+  TimeTraceScope LowerScope("mstage device module lower");
   if (Error E = lowerForDevice(*Dev))
     reportError(M, "kernel '" + K.Info.PrettyName +
                        "': " + toString(std::move(E)));
@@ -208,6 +216,7 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
   // Shrink the embedded IR now; loops stay rolled until the JIT knows the
   // staged values and the launch configuration.
   if (Optimize) {
+    TimeTraceScope Scope("mstage device O2", KernelName);
     auto TM = createNVPTXTargetMachine(ExtractionArch);
     assert(TM && "the extraction found the NVPTX target");
     if (TM)
@@ -379,10 +388,16 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   std::vector<Extracted> Kernels;
   Kernels.reserve(Entries.size()); // the threads hold pointers into it
   DefaultThreadPool Pool(hardware_concurrency());
+  WorkerTimeTrace Trace = WorkerTimeTrace::ofCaller();
   for (const KernelEntry &K : Entries) {
+    TimeTraceScope Scope("mstage extract kernel", K.Info.PrettyName);
     StagedBody Staged;
-    bool StagesOK = prepareStagedBody(M, *K.F, K.Info.Name, kernelFile(K.Info),
-                                      StageFns, checkStageLoops(), Staged);
+    bool StagesOK;
+    {
+      TimeTraceScope Scope("mstage stage sites");
+      StagesOK = prepareStagedBody(M, *K.F, K.Info.Name, kernelFile(K.Info),
+                                   StageFns, checkStageLoops(), Staged);
+    }
     KernelBlob Blob;
     Blob.Name = K.Info.Name;
     Blob.PrettyName = K.Info.PrettyName;
@@ -392,9 +407,11 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     if (StagesOK)
       Bitcode = buildDeviceBitcode(M, K, Staged, StageFns, Blob, Locations);
     Function *Checker = nullptr;
-    if (Bitcode && !Staged.Sites.empty())
+    if (Bitcode && !Staged.Sites.empty()) {
+      TimeTraceScope Scope("mstage stage checker");
       Checker = buildStageChecker(M, *K.F, Staged, StageFns,
                                   "__mstage_stage_checker." + K.Info.Name);
+    }
     assert((!Staged.OwnsBody || Staged.Body != K.F) &&
            "the body that is erased is a copy of the entry");
     if (Staged.OwnsBody)
@@ -412,8 +429,9 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     X.Blob = std::move(Blob);
     X.Unoptimized = std::move(*Bitcode);
     X.Locations = std::move(Locations);
-    X.Code = Pool.async([P = &X, Optimize = bool(TM),
+    X.Code = Pool.async([P = &X, Optimize = bool(TM), Trace,
                          Discard = M.getContext().shouldDiscardValueNames()] {
+      WorkerTimeTrace::Scope Traced(Trace);
       return optimizeDeviceBitcode(P->Unoptimized, P->Blob.Name, P->Locations,
                                    Optimize, Discard);
     });
@@ -421,7 +439,11 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   SmallVector<EmbeddedKernel, 4> Embedded;
   std::vector<AotKernel> Generic;
   for (Extracted &X : Kernels) {
-    DeviceCode Code = X.Code.get();
+    DeviceCode Code;
+    {
+      TimeTraceScope Scope("mstage device O2 wait", X.Blob.PrettyName);
+      Code = X.Code.get();
+    }
     for (auto &[Severity, Text] : Code.Diagnostics)
       M.getContext().diagnose(DiagnosticInfoGeneric(Text, Severity));
     if (Code.Bitcode.empty()) {

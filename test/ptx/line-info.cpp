@@ -15,9 +15,9 @@
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t/jit-lt %t/lt
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t/jit-none %t/none
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t/jit-debug %t/debug
-// RUN: %mstage_ptx %t/g --aot-ptx --arch sm_90 > %t/aot-g.ptx
-// RUN: %mstage_ptx %t/lt --aot-ptx --arch sm_90 > %t/aot-lt.ptx
-// RUN: %mstage_ptx %t/none --aot-ptx --arch sm_90 > %t/aot-none.ptx
+// RUN: %mstage_ptx %t/g --aot-ptx > %t/aot-g.ptx
+// RUN: %mstage_ptx %t/lt --aot-ptx > %t/aot-lt.ptx
+// RUN: %mstage_ptx %t/none --aot-ptx > %t/aot-none.ptx
 // RUN: cat %t/jit-g/*.ptx | tac | FileCheck %s --check-prefix=LOC
 // RUN: cat %t/jit-g/*.ptx | FileCheck %s --check-prefix=OPT
 // RUN: %ptxas -arch=sm_90 %t/jit-g/*.ptx -o /dev/null
@@ -42,7 +42,7 @@
 // RUN: llvm-readelf -S %t/none | FileCheck %s --check-prefix=HOST
 // RUN: %mstagexx -O2 -gmlt -c %s -o %t/mlt.o
 // RUN: llvm-readelf -S %t/mlt.o | FileCheck %s --check-prefix=HOSTLINES
-// RUN: %mstage_ptx %t/mlt.o --aot-ptx --arch sm_90 | tac | FileCheck %s --check-prefix=LOC
+// RUN: %mstage_ptx %t/mlt.o --aot-ptx | tac | FileCheck %s --check-prefix=LOC
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 
@@ -77,7 +77,7 @@ int main(int argc, char **) {
 // LOC: add.rn.f32 {{.*}}, 0f3F800000;
 // LOC-NEXT: .loc [[F]] 65 {{[0-9]+}}
 
-// OPT: .target sm_90{{$}}
+// OPT: .target sm_{{[89]0}}{{$}}
 // OPT-NOT: .section .debug_info
 // OPT-NOT: $L__tmp
 
