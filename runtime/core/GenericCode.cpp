@@ -126,13 +126,12 @@ void GenericCode::load() {
   Kernels = std::move(Found);
 }
 
+// Two threads may look up one entry at once: both get the same function,
+// and neither waits for the other's lookup of another entry.
 Expected<CUfunction> GenericCode::entry(const GenericKernel &G, bool Apart) {
   bool Disjoint = Apart && G.HasDisjoint;
   std::atomic<CUfunction> &Slot = Disjoint ? G.Disjoint : G.Function;
   if (CUfunction F = Slot.load(std::memory_order_acquire))
-    return F;
-  std::lock_guard<std::mutex> Guard(Lock);
-  if (CUfunction F = Slot.load(std::memory_order_relaxed))
     return F;
   const Backend &B = backend();
   assert(Code && "a kernel of a loaded module is launched");
@@ -148,10 +147,19 @@ Expected<CUfunction> GenericCode::entry(const GenericKernel &G, bool Apart) {
 
 void GenericCode::preload() {
   std::call_once(Loaded, [this] { load(); });
+  // The entries that launches have not looked up yet, disjoint ones first
+  // (most launches' pointers are apart); a failure is the launch's to report.
+  std::lock_guard<std::mutex> G(Lock);
+  if (!Code)
+    return;
+  for (bool Apart : {true, false})
+    for (const auto &K : Kernels)
+      if (!Apart || K.second.HasDisjoint)
+        consumeError(entry(K.second, Apart).takeError());
 }
 
 const GenericKernel *GenericCode::find(StringRef Name) {
-  preload();
+  std::call_once(Loaded, [this] { load(); });
   auto It = Kernels.find(Name);
   return It == Kernels.end() ? nullptr : &It->second;
 }

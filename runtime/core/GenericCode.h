@@ -5,11 +5,12 @@
 // parameter, the launch's staged bytes. A launch whose specialization is still
 // compiling runs that code. The images are read on first use: the one for this
 // device is chosen (a cubin of its architecture, else PTX of an architecture
-// not above it), checked against the module's kernels, and loaded once; each
-// kernel's functions are looked up at its first launch, not at the load:
-// under the driver's lazy loading (CUDA's default) cuModuleGetFunction
-// loads that function onto the GPU, so a program pays for the kernels it
-// launches, as with nvcc, not for every kernel of the unit. A
+// not above it), checked against the module's kernels, and loaded once. The
+// functions are looked up apart from the load: under the driver's lazy
+// loading (CUDA's default) cuModuleGetFunction loads a function onto the
+// GPU, so a first launch waits for the module and its own entry, not for
+// every kernel of the unit. The compile pool looks them all up ahead
+// (preload); a launch that comes first looks up its own. A
 // corrupt image, or one made for other kernels, is reported once; the module's
 // kernels then have no generic code, and their launches wait for the JIT.
 //
@@ -56,8 +57,9 @@ public:
   // one, else its plain entry. Looked up at its first use. Thread-safe.
   llvm::Expected<CUfunction> entry(const GenericKernel &G, bool Apart);
 
-  // Loads it now, as find() would (the compile pool does at start, so that
-  // no launch waits for the load). Thread-safe.
+  // Loads it now, as find() would, then looks up each entry no launch has
+  // yet (the compile pool does at start, so that no launch waits for the
+  // load). Thread-safe.
   void preload();
 
   // The module is unloaded: its generic code is dropped.
@@ -68,7 +70,7 @@ private:
 
   const mstage_module_record &Module;
   std::once_flag Loaded;
-  std::mutex Lock; // for unload and entry()
+  std::mutex Lock; // between unload and preload
   CUmodule Code = nullptr;
   llvm::StringMap<GenericKernel> Kernels; // set once, by load()
 };

@@ -1,11 +1,10 @@
 // A launch whose code is loaded makes two driver calls: cuCtxGetCurrent (is
 // the device's context the thread's?) and cuLaunchKernel; nothing is
-// re-evaluated through the driver. The first launch of a kernel's generic
-// code looks up only the entry it runs (GenericCode.h: the other kernels of
-// the unit, and the other entry, are not loaded onto the GPU), and a later
-// launch that needs the other entry (the same vector twice) looks that one
-// up then. The uses that change what a launch runs: the same vector twice,
-// a vector resized (a new allocation), another stream, two threads at once.
+// looked up or re-evaluated through the driver. The generic code's entries
+// are looked up by the compile pool after the module's load (GenericCode.h),
+// so that its first launches too make the two calls only. The uses that
+// change what a launch runs: the same vector twice (the plain entry), a
+// vector resized (a new allocation), another stream, two threads at once.
 // On the fake driver (Inputs/FakeCudaDriver.cpp), which prints each call
 // (FAKECUDA_CALLS=1) and each function launched (FAKECUDA_LAUNCHES=1).
 //
@@ -14,17 +13,15 @@
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync FAKECUDA_CALLS=1 FAKECUDA_LAUNCHES=1 %t 2>&1 | FileCheck %s --check-prefixes=CHECK,SPECIALIZED
 // UNSUPPORTED: gpu
 
-// The generic code's first launches: one lookup each, of the entry they run.
-// GENERIC-LABEL: first
-// GENERIC-NEXT: fakecuda: call cuCtxGetCurrent
-// GENERIC-NEXT: fakecuda: call cuModuleGetFunction
-// GENERIC-NEXT: fakecuda: call cuFuncGetAttribute
+// The module of generic code is loaded, then its four entries looked up
+// (two kernels, each with its disjoint entry), before any launch.
+// GENERIC: fakecuda: call cuModuleLoadDataEx
+// GENERIC-COUNT-4: fakecuda: call cuModuleGetFunction
+// GENERIC-NOT: cuModuleGetFunction
+// GENERIC: first
 // GENERIC-NEXT: fakecuda: call cuCtxGetCurrent
 // GENERIC-NEXT: fakecuda: call cuLaunchKernel
 // GENERIC-NEXT: fakecuda: launch [[SCALE:_ZN[A-Za-z0-9_]+]]8disjointE{{$}}
-// GENERIC-NEXT: fakecuda: call cuCtxGetCurrent
-// GENERIC-NEXT: fakecuda: call cuModuleGetFunction
-// GENERIC-NEXT: fakecuda: call cuFuncGetAttribute
 // GENERIC-NEXT: fakecuda: call cuCtxGetCurrent
 // GENERIC-NEXT: fakecuda: call cuLaunchKernel
 // GENERIC-NEXT: fakecuda: launch [[ZERO:_ZN[A-Za-z0-9_]+]]8disjointE{{$}}
@@ -53,10 +50,7 @@
 // CHECK-NEXT: fakecuda: launch [[Z]]
 // CHECK-NEXT: same vector twice
 
-// The same allocation twice runs the plain entry, looked up now, once.
-// GENERIC-NEXT: fakecuda: call cuCtxGetCurrent
-// GENERIC-NEXT: fakecuda: call cuModuleGetFunction
-// GENERIC-NEXT: fakecuda: call cuFuncGetAttribute
+// The same allocation twice runs the plain entry.
 // GENERIC-NEXT: fakecuda: call cuCtxGetCurrent
 // GENERIC-NEXT: fakecuda: call cuLaunchKernel
 // GENERIC-NEXT: fakecuda: launch [[SCALE]]E{{$}}
@@ -88,8 +82,8 @@
 // CHECK-NEXT: fakecuda: launch [[S]]
 // CHECK-NEXT: fakecuda: call cuCtxGetCurrent
 // CHECK-NEXT: fakecuda: call cuStreamSynchronize
-// Two threads launch the same kernel object: the entry is looked up by
-// neither again, and all eight launches run it.
+// Two threads launch the same kernel object: all eight launches run its
+// code, and nothing is looked up.
 // CHECK-NEXT: two threads
 // CHECK-NOT: cuModuleGetFunction
 // CHECK-COUNT-8: fakecuda: launch [[S]]
