@@ -92,7 +92,7 @@ llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
   llvm::Error Bad = checkConfig(Config, B);
   if (!Bad) // shared_array adds to shared_bytes (LaunchLimits.h)
     Bad =
-        checkSharedMemory(Config, staticSharedBytes(K->Blob), launchLimits(B));
+        checkSharedMemory(Config, staticSharedBytes(*K), launchLimits(B));
   if (!Bad)
     Bad = checkLaunchSettings();
   if (Bad)
