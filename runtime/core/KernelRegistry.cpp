@@ -1,8 +1,8 @@
 //===- KernelRegistry.cpp - Kernels registered by the program's objects ---===//
 #include "core/KernelRegistry.h"
-#include "core/LaunchLimits.h"
 #include "core/Backend.h"
 #include "core/HotTls.h"
+#include "core/LaunchLimits.h"
 #include "cuda/CudaDriver.h"
 #include "jit/CompilePool.h"
 #include "jit/DeviceLibrary.h"
