@@ -106,18 +106,24 @@ void dropCode(RegisteredKernel &K) {
 
 const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
   // The thread's kernels by their entry's address, so that a loop of
-  // several kernels (heat's three) finds each without the lock.
+  // several kernels (heat's three) finds each without the lock; all valid
+  // for one generation. Small: it lives in the static TLS block.
   struct Found {
     const void *Entry;
     const RegisteredKernel *K;
-    uint64_t Generation;
   };
-  constexpr size_t Ways = 16;
+  constexpr size_t Ways = 8;
   MSTAGE_HOT_TLS thread_local Found Recent[Ways] = {};
+  MSTAGE_HOT_TLS thread_local uint64_t RecentGeneration = 0;
   Found &Slot = Recent[(reinterpret_cast<uintptr_t>(HostEntry) >> 4) % Ways];
   Registry &R = registry();
   uint64_t Generation = R.Generation.load(std::memory_order_acquire);
-  if (HostEntry == Slot.Entry && Generation == Slot.Generation)
+  if (Generation != RecentGeneration) {
+    for (Found &F : Recent)
+      F = {};
+    RecentGeneration = Generation;
+  }
+  if (HostEntry && HostEntry == Slot.Entry)
     return Slot.K;
   std::lock_guard<std::mutex> G(R.Lock);
   auto It = R.Kernels.find(HostEntry);
@@ -135,9 +141,11 @@ const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
       K.Specializations->setLinkedHash(*Linked);
       K.ImportsResolved = true;
     }
-    Slot = {HostEntry, It->second.get(),
-            R.Generation.load(std::memory_order_relaxed)};
-    return Slot.K;
+    // Kept only when no kernel went meanwhile (else the next lookup
+    // clears the thread's kernels).
+    if (R.Generation.load(std::memory_order_relaxed) == Generation)
+      Slot = {HostEntry, It->second.get()};
+    return It->second.get();
   }
   Why = "no device code was registered for this kernel; compile every "
         "source file that launches kernels with mstage++";
