@@ -3,11 +3,13 @@
 #include "core/Backend.h"
 #include "formats/AotImage.h"
 #include "formats/KernelBlob.h"
+#include "support/RuntimeFailure.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "support/Warning.h"
 
+#include <cassert>
 #include <dlfcn.h>
 #include <optional>
 #include <vector>
@@ -103,39 +105,61 @@ void GenericCode::load() {
     return; // none for this device: launches wait for the JIT, silently
 
   // Loaded on the default device where code runs; PTX-only mode loads
-  // nothing and finds each kernel without code.
+  // nothing and finds each kernel without code. The functions are looked up
+  // at their first launch (entry()).
   StringMap<GenericKernel> Found;
   std::string Payload = Chosen->Payload.str(); // the driver wants a string
-  unsigned On = B.defaultDevice();
   CUmodule M = nullptr;
-  Error E = B.loadModule(On, Payload, Chosen->Kind == AotKind::Cubin, &M);
-  for (const std::string &Name : Names) {
-    if (E)
-      break;
-    GenericKernel &G = Found[Name];
-    E = B.getFunction(On, M, Name, &G.Function);
-    // Images made before it (or of kernels without pointers) have none.
-    std::string Disjoint = disjointEntryName(Name);
-    if (!E && M && namesSymbol(Payload, Disjoint))
-      consumeError(B.getFunction(On, M, Disjoint, &G.Disjoint));
-  }
-  if (E) {
-    if (M)
-      consumeError(B.unloadModule(On, M));
+  if (Error E = B.loadModule(B.defaultDevice(), Payload,
+                             Chosen->Kind == AotKind::Cubin, &M))
     return Report("its ahead-of-time " + Twine(kindName(Chosen->Kind)) +
                   " for " + Chosen->Arch +
                   " does not load: " + failureMessage(std::move(E)));
+  for (const std::string &Name : Names) {
+    GenericKernel &G = Found[Name];
+    G.Owner = this;
+    G.Name = Name;
+    // Images made before it (or of kernels without pointers) have none.
+    G.HasDisjoint = namesSymbol(Payload, disjointEntryName(Name));
   }
   Code = M;
   Kernels = std::move(Found);
 }
 
+// Two threads may look up one entry at once: both get the same function,
+// and neither waits for the other's lookup of another entry.
+Expected<CUfunction> GenericCode::entry(const GenericKernel &G, bool Apart) {
+  bool Disjoint = Apart && G.HasDisjoint;
+  std::atomic<CUfunction> &Slot = Disjoint ? G.Disjoint : G.Function;
+  if (CUfunction F = Slot.load(std::memory_order_acquire))
+    return F;
+  const Backend &B = backend();
+  assert(Code && "a kernel of a loaded module is launched");
+  CUfunction F = nullptr;
+  if (Error E =
+          B.getFunction(B.defaultDevice(), Code,
+                        Disjoint ? disjointEntryName(G.Name) : G.Name, &F))
+    return context(std::move(E),
+                   "cannot find its function in its ahead-of-time code");
+  Slot.store(F, std::memory_order_release);
+  return F;
+}
+
 void GenericCode::preload() {
   std::call_once(Loaded, [this] { load(); });
+  // The entries that launches have not looked up yet, disjoint ones first
+  // (most launches' pointers are apart); a failure is the launch's to report.
+  std::lock_guard<std::mutex> G(Lock);
+  if (!Code)
+    return;
+  for (bool Apart : {true, false})
+    for (const auto &K : Kernels)
+      if (!Apart || K.second.HasDisjoint)
+        consumeError(entry(K.second, Apart).takeError());
 }
 
 const GenericKernel *GenericCode::find(StringRef Name) {
-  preload();
+  std::call_once(Loaded, [this] { load(); });
   auto It = Kernels.find(Name);
   return It == Kernels.end() ? nullptr : &It->second;
 }

@@ -2,6 +2,7 @@
 #include "core/KernelRegistry.h"
 #include "core/Backend.h"
 #include "core/HotTls.h"
+#include "core/LaunchLimits.h"
 #include "cuda/CudaDriver.h"
 #include "jit/CompilePool.h"
 #include "jit/DeviceLibrary.h"
@@ -104,13 +105,26 @@ void dropCode(RegisteredKernel &K) {
 } // namespace
 
 const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
-  MSTAGE_HOT_TLS thread_local const void *LastEntry = nullptr;
-  MSTAGE_HOT_TLS thread_local const RegisteredKernel *Last = nullptr;
-  MSTAGE_HOT_TLS thread_local uint64_t LastGeneration = 0;
+  // The thread's kernels by their entry's address, so that a loop of
+  // several kernels (heat's three) finds each without the lock; all valid
+  // for one generation. Small: it lives in the static TLS block.
+  struct Found {
+    const void *Entry;
+    const RegisteredKernel *K;
+  };
+  constexpr size_t Ways = 8;
+  MSTAGE_HOT_TLS thread_local Found Recent[Ways] = {};
+  MSTAGE_HOT_TLS thread_local uint64_t RecentGeneration = 0;
+  Found &Slot = Recent[(reinterpret_cast<uintptr_t>(HostEntry) >> 4) % Ways];
   Registry &R = registry();
   uint64_t Generation = R.Generation.load(std::memory_order_acquire);
-  if (HostEntry == LastEntry && Generation == LastGeneration)
-    return Last;
+  if (Generation != RecentGeneration) {
+    for (Found &F : Recent)
+      F = {};
+    RecentGeneration = Generation;
+  }
+  if (HostEntry && HostEntry == Slot.Entry)
+    return Slot.K;
   std::lock_guard<std::mutex> G(R.Lock);
   auto It = R.Kernels.find(HostEntry);
   if (It != R.Kernels.end()) {
@@ -127,9 +141,11 @@ const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
       K.Specializations->setLinkedHash(*Linked);
       K.ImportsResolved = true;
     }
-    LastEntry = HostEntry;
-    LastGeneration = R.Generation.load(std::memory_order_relaxed);
-    return Last = It->second.get();
+    // Kept only when no kernel went meanwhile (else the next lookup
+    // clears the thread's kernels).
+    if (R.Generation.load(std::memory_order_relaxed) == Generation)
+      Slot = {HostEntry, It->second.get()};
+    return It->second.get();
   }
   Why = "no device code was registered for this kernel; compile every "
         "source file that launches kernels with mstage++";
@@ -165,6 +181,13 @@ const KernelWork *kernelWork(const RegisteredKernel &K) {
       llvm::consumeError(Work.takeError()); // the compile reports it
   });
   return W.Work ? &*W.Work : nullptr;
+}
+
+void readSharedBytesAhead() {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  for (auto &[HostEntry, K] : R.Kernels)
+    queueCompile(K->Module, [K = K.get()] { staticSharedBytes(*K); });
 }
 
 void weighKernelsAhead() {

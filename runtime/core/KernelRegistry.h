@@ -9,17 +9,20 @@
 #include "mstage/abi.h"
 #include "support/RuntimeFailure.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
 
 namespace mstage::rt {
 
-// A kernel's size and one thread's work (jit/KernelWork.h), read from its IR
-// once, for the JIT policy (launch/JitPolicy.h).
+// What is read from a kernel's IR once: its size and one thread's work
+// (jit/KernelWork.h), for the JIT policy (launch/JitPolicy.h), and its
+// shared_array bytes, for every launch's check (LaunchLimits.h).
 struct KernelWeight {
   std::once_flag Once;
   std::optional<KernelWork> Work; // unset: its IR could not be read
+  std::atomic<int64_t> StaticShared{-1}; // -1: not read yet
 };
 
 struct RegisteredKernel {
@@ -57,6 +60,10 @@ llvm::Error evaluatorGaveUp(const RegisteredKernel &K, uint32_t I);
 // the module load (measured: most of a cold first launch) overlaps the
 // program's start instead of delaying its first launch.
 void preloadGenericCode();
+
+// Reads every registered kernel's shared_array bytes (LaunchLimits.h) on the
+// compile pool, so that a first launch does not parse its kernel's bitcode.
+void readSharedBytesAhead();
 
 // K's weight, read now unless the compile pool or another launch read it
 // already; null when its IR cannot be read (its compile reports why).

@@ -5,13 +5,12 @@
 #include "support/KeptStatics.h"
 #include "transforms/DeviceSharedArrays.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 
-#include <mutex>
+#include <atomic>
 
 namespace mstage::rt {
 
@@ -80,29 +79,23 @@ llvm::Error checkLaunchShape(const mstage_launch_config &C,
   return llvm::Error::success();
 }
 
-uint64_t staticSharedBytes(const KernelBlob &Blob) {
-  thread_local const char *Last = nullptr;
-  thread_local uint64_t LastBytes = 0;
-  if (Blob.Bitcode.data() == Last)
-    return LastBytes;
-  // Never destroyed: static destructors launch too.
-  static std::mutex &Lock = *new std::mutex;
-  static auto &Known = *new llvm::DenseMap<const char *, uint64_t>;
-  std::lock_guard<std::mutex> G(Lock);
-  auto [It, New] = Known.try_emplace(Blob.Bitcode.data(), 0);
-  if (New) {
-    LlvmStaticsKept Kept;
-    llvm::LLVMContext Ctx;
-    auto M = llvm::getLazyBitcodeModule(
-        llvm::MemoryBufferRef(Blob.Bitcode, Blob.Name), Ctx);
-    // Unreadable bitcode fails the compile, with its own message.
-    if (M)
-      It->second = mstage::staticSharedBytes(**M);
-    else
-      llvm::consumeError(M.takeError());
-  }
-  Last = Blob.Bitcode.data();
-  return LastBytes = It->second;
+uint64_t staticSharedBytes(const RegisteredKernel &K) {
+  std::atomic<int64_t> &Known = K.Weight->StaticShared;
+  if (int64_t Bytes = Known.load(std::memory_order_acquire); Bytes >= 0)
+    return uint64_t(Bytes);
+  // Two threads may read it at once: both find the same.
+  LlvmStaticsKept Kept;
+  llvm::LLVMContext Ctx;
+  auto M = llvm::getLazyBitcodeModule(
+      llvm::MemoryBufferRef(K.Blob.Bitcode, K.Blob.Name), Ctx);
+  uint64_t Bytes = 0;
+  // Unreadable bitcode fails the compile, with its own message.
+  if (M)
+    Bytes = mstage::staticSharedBytes(**M);
+  else
+    llvm::consumeError(M.takeError());
+  Known.store(int64_t(Bytes), std::memory_order_release);
+  return Bytes;
 }
 
 llvm::Error checkSharedMemory(const mstage_launch_config &C,

@@ -10,6 +10,7 @@
 #ifndef MSTAGE_RUNTIME_CORE_LAUNCHLIMITS_H
 #define MSTAGE_RUNTIME_CORE_LAUNCHLIMITS_H
 
+#include "core/KernelRegistry.h"
 #include "formats/KernelBlob.h"
 #include "support/RuntimeFailure.h"
 
@@ -48,8 +49,10 @@ llvm::Error checkLaunchShape(const mstage_launch_config &C,
 inline constexpr uint64_t StaticSharedLimit = 48 * 1024;
 
 // Bytes of the kernel's shared_array globals, read from its device bitcode
-// once per kernel (only the globals are read).
-uint64_t staticSharedBytes(const KernelBlob &Blob);
+// once per kernel (only the globals are read; the compile pool reads them
+// ahead, readSharedBytesAhead in KernelRegistry.h) and kept with the kernel:
+// a launch reads one atomic, with no lock and no lookup.
+uint64_t staticSharedBytes(const RegisteredKernel &K);
 
 // Success when StaticBytes of shared_array and C's dynamic shared memory
 // fit L together; else what is over, as checkLaunchShape says it.

@@ -91,8 +91,7 @@ llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
   warnAboutBoundsCheckVariable();
   llvm::Error Bad = checkConfig(Config, B);
   if (!Bad) // shared_array adds to shared_bytes (LaunchLimits.h)
-    Bad =
-        checkSharedMemory(Config, staticSharedBytes(K->Blob), launchLimits(B));
+    Bad = checkSharedMemory(Config, staticSharedBytes(*K), launchLimits(B));
   if (!Bad)
     Bad = checkLaunchSettings();
   if (Bad)

@@ -43,9 +43,12 @@ static llvm::Error functionAndParams(const LaunchRequest &L,
     if (!L.K->Blob.StageSites.empty())
       Generic.push_back(const_cast<char *>(Staged.stagedBytes().data()));
     Params = Generic.data();
-    Function = Code.Generic->Disjoint && eachSlotApart(L.Facts)
-                   ? Code.Generic->Disjoint
-                   : Code.Generic->Function;
+    const GenericKernel &G = *Code.Generic;
+    llvm::Expected<CUfunction> F =
+        G.Owner->entry(G, G.HasDisjoint && eachSlotApart(L.Facts));
+    if (!F)
+      return withKernel(F.takeError(), *L.K);
+    Function = *F;
     return llvm::Error::success();
   }
   // Compiled once, loaded on each device that launches it.

@@ -62,6 +62,7 @@ CudaBackend::CudaBackend(CudaDriver &Default, std::string Arch)
 void CudaBackend::start() const {
   startCompilePool(/*OnGpu=*/true, arch());
   preloadGenericCode();
+  readSharedBytesAhead();
   if (jitSettings().Policy == JitSettings::Mode::Auto)
     weighKernelsAhead();
 }

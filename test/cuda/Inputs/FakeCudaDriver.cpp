@@ -10,7 +10,9 @@
 // "text of N", except for 12345, which neither names. FAKECUDA_EVENT_MS sets
 // the time between two events; FAKECUDA_LAUNCHES=1 prints the name of each
 // function launched and each attribute set on one; FAKECUDA_FUNC_ATTRIBUTES
-// what cuFuncGetAttribute says. As the driver does,
+// what cuFuncGetAttribute says;
+// FAKECUDA_CALLS=1 prints every call (=time: with a timestamp), so that a
+// test can count the calls a launch makes. As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
 // Graphs: a launch on a captured stream is recorded, not run, with its
@@ -24,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,6 +68,25 @@ CUresult injected(const char *Name) {
   }
   return CUDA_SUCCESS;
 }
+
+// FAKECUDA_CALLS=1 prints each driver call the runtime makes, =time with
+// the microseconds since the first call: what a launch costs in calls.
+void logCall(const char *Name) {
+  static const char *Mode = std::getenv("FAKECUDA_CALLS");
+  if (!Mode)
+    return;
+  using Clock = std::chrono::steady_clock;
+  static const Clock::time_point Start = Clock::now();
+  if (std::strcmp(Mode, "time") == 0)
+    std::fprintf(stderr, "fakecuda: %.1f us %s\n",
+                 std::chrono::duration<double, std::micro>(Clock::now() - Start)
+                     .count(),
+                 Name);
+  else
+    std::fprintf(stderr, "fakecuda: call %s\n", Name);
+}
+
+#define LOG(Name) logCall(Name)
 
 #define FAIL(Name)                                                             \
   if (CUresult R = injected(Name))                                             \
@@ -131,6 +153,7 @@ void *handle(int I) { return &Dummy[I]; }
 extern "C" {
 
 CUresult cuGetErrorName(CUresult E, const char **P) {
+  LOG("cuGetErrorName");
   static const std::map<CUresult, const char *> Names = {
       {CUDA_SUCCESS, "CUDA_SUCCESS"},
       {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE"},
@@ -152,6 +175,7 @@ CUresult cuGetErrorName(CUresult E, const char **P) {
   return CUDA_SUCCESS;
 }
 CUresult cuGetErrorString(CUresult E, const char **P) {
+  LOG("cuGetErrorString");
   if (E == 12345)
     return CUDA_ERROR_INVALID_VALUE;
   static thread_local std::string T;
@@ -160,28 +184,34 @@ CUresult cuGetErrorString(CUresult E, const char **P) {
   return CUDA_SUCCESS;
 }
 CUresult cuInit(unsigned int) {
+  LOG("cuInit");
   FAIL("cuInit");
   return CUDA_SUCCESS;
 }
 CUresult cuDriverGetVersion(int *V) {
+  LOG("cuDriverGetVersion");
   *V = 13000;
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGetCount(int *C) {
+  LOG("cuDeviceGetCount");
   FAIL("cuDeviceGetCount");
   *C = 1;
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGet(CUdevice *D, int O) {
+  LOG("cuDeviceGet");
   FAIL("cuDeviceGet");
   *D = O;
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGetName(char *N, int L, CUdevice) {
+  LOG("cuDeviceGetName");
   std::strncpy(N, "Fake H200", L);
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
+  LOG("cuDeviceGetAttribute");
   switch (A) {
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
     *V = 9;
@@ -237,46 +267,55 @@ CUresult cuDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *C, CUdevice) {
+  LOG("cuDevicePrimaryCtxRetain");
   FAIL("cuDevicePrimaryCtxRetain");
   *C = (CUcontext)handle(1);
   return CUDA_SUCCESS;
 }
 static thread_local CUcontext Current = nullptr;
 CUresult cuCtxGetCurrent(CUcontext *C) {
+  LOG("cuCtxGetCurrent");
   *C = Current;
   return CUDA_SUCCESS;
 }
 CUresult cuCtxSetCurrent(CUcontext C) {
+  LOG("cuCtxSetCurrent");
   FAIL("cuCtxSetCurrent");
   Current = C;
   return CUDA_SUCCESS;
 }
 CUresult cuCtxSynchronize(void) {
+  LOG("cuCtxSynchronize");
   FAIL("cuCtxSynchronize");
   return CUDA_SUCCESS;
 }
 CUresult cuMemAlloc(CUdeviceptr *P, size_t B) {
+  LOG("cuMemAlloc");
   FAIL("cuMemAlloc");
   *P = deviceMemory(B);
   return CUDA_SUCCESS;
 }
 CUresult cuMemFree(CUdeviceptr P) {
+  LOG("cuMemFree");
   FAIL("cuMemFree");
   std::free((void *)P);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoD(CUdeviceptr D, const void *S, size_t B) {
+  LOG("cuMemcpyHtoD");
   FAIL("cuMemcpyHtoD");
   std::memcpy((void *)D, S, B);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoH(void *D, CUdeviceptr S, size_t B) {
+  LOG("cuMemcpyDtoH");
   FAIL("cuMemcpyDtoH");
   std::memcpy(D, (void *)S, B);
   return CUDA_SUCCESS;
 }
 CUresult cuModuleLoadDataEx(CUmodule *M, const void *, unsigned int N,
                             CUjit_option *O, void **V) {
+  LOG("cuModuleLoadDataEx");
   if (CUresult R = injected("cuModuleLoadDataEx")) {
     for (unsigned I = 0; I < N; ++I)
       if (O[I] == CU_JIT_ERROR_LOG_BUFFER)
@@ -289,12 +328,17 @@ CUresult cuModuleLoadDataEx(CUmodule *M, const void *, unsigned int N,
 // A function's handle is its name (kept for the process), so that
 // FAKECUDA_LAUNCHES=1 can print which function each launch ran.
 CUresult cuModuleGetFunction(CUfunction *F, CUmodule, const char *Name) {
+  LOG("cuModuleGetFunction");
   FAIL("cuModuleGetFunction");
   *F = (CUfunction)strdup(Name);
   return CUDA_SUCCESS;
 }
-CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
+CUresult cuModuleUnload(CUmodule) {
+  LOG("cuModuleUnload");
+  return CUDA_SUCCESS;
+}
 CUresult cuFuncSetAttribute(CUfunction F, CUfunction_attribute A, int V) {
+  LOG("cuFuncSetAttribute");
   FAIL("cuFuncSetAttribute");
   if (std::getenv("FAKECUDA_LAUNCHES"))
     std::fprintf(stderr, "fakecuda: attribute %d = %d of %s\n", int(A), V,
@@ -303,6 +347,7 @@ CUresult cuFuncSetAttribute(CUfunction F, CUfunction_attribute A, int V) {
 }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *B, CUfunction, int,
                                                      size_t) {
+  LOG("cuOccupancyMaxActiveBlocksPerMultiprocessor");
   FAIL("cuOccupancyMaxActiveBlocksPerMultiprocessor");
   *B = 2;
   return CUDA_SUCCESS;
@@ -311,6 +356,7 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *B, CUfunction, int,
 // NUM_REGS and LOCAL_SIZE_BYTES, as CUfunction_attribute numbers them);
 // others are 0.
 CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
+  LOG("cuFuncGetAttribute");
   FAIL("cuFuncGetAttribute");
   *V = 0;
   const char *List = std::getenv("FAKECUDA_FUNC_ATTRIBUTES");
@@ -329,6 +375,7 @@ CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
 CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
                         unsigned BX, unsigned, unsigned, unsigned, CUstream S,
                         void **Params, void **) {
+  LOG("cuLaunchKernel");
   FAIL("cuLaunchKernel");
   std::string Line = launchLine(F, GX, BX, Params);
   std::lock_guard<std::mutex> G(GraphLock);
@@ -339,51 +386,62 @@ CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
   return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *E, unsigned int) {
+  LOG("cuEventCreate");
   FAIL("cuEventCreate");
   *E = (CUevent) new int;
   return CUDA_SUCCESS;
 }
 CUresult cuEventDestroy(CUevent E) {
+  LOG("cuEventDestroy");
   delete (int *)E;
   return CUDA_SUCCESS;
 }
 CUresult cuEventRecord(CUevent, CUstream) {
+  LOG("cuEventRecord");
   FAIL("cuEventRecord");
   return CUDA_SUCCESS;
 }
 CUresult cuEventSynchronize(CUevent) {
+  LOG("cuEventSynchronize");
   FAIL("cuEventSynchronize");
   return CUDA_SUCCESS;
 }
 // FAKECUDA_EVENT_MS: the time between any two events (default 1 ms).
 CUresult cuEventElapsedTime(float *M, CUevent, CUevent) {
+  LOG("cuEventElapsedTime");
   FAIL("cuEventElapsedTime");
   const char *Ms = std::getenv("FAKECUDA_EVENT_MS");
   *M = Ms ? float(std::atof(Ms)) : 1;
   return CUDA_SUCCESS;
 }
 CUresult cuEventQuery(CUevent) {
+  LOG("cuEventQuery");
   FAIL("cuEventQuery");
   return CUDA_SUCCESS;
 }
 CUresult cuStreamCreate(CUstream *S, unsigned int) {
+  LOG("cuStreamCreate");
   FAIL("cuStreamCreate");
   *S = (CUstream) new int;
   return CUDA_SUCCESS;
 }
 CUresult cuStreamDestroy(CUstream S) {
+  LOG("cuStreamDestroy");
   delete (int *)S;
   return CUDA_SUCCESS;
 }
 CUresult cuStreamSynchronize(CUstream) {
+  LOG("cuStreamSynchronize");
   FAIL("cuStreamSynchronize");
   return CUDA_SUCCESS;
 }
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
+  LOG("cuStreamWaitEvent");
   FAIL("cuStreamWaitEvent");
   return CUDA_SUCCESS;
 }
 CUresult cuMemPoolCreate(CUmemoryPool *P, const CUmemPoolProps *) {
+  LOG("cuMemPoolCreate");
   FAIL("cuMemPoolCreate");
   if (Capturing)
     return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
@@ -391,82 +449,102 @@ CUresult cuMemPoolCreate(CUmemoryPool *P, const CUmemPoolProps *) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemPoolSetAttribute(CUmemoryPool, CUmemPool_attribute, void *) {
+  LOG("cuMemPoolSetAttribute");
   return CUDA_SUCCESS;
 }
-CUresult cuMemPoolTrimTo(CUmemoryPool, size_t) { return CUDA_SUCCESS; }
+CUresult cuMemPoolTrimTo(CUmemoryPool, size_t) {
+  LOG("cuMemPoolTrimTo");
+  return CUDA_SUCCESS;
+}
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr *P, size_t B, CUmemoryPool,
                                  CUstream) {
+  LOG("cuMemAllocFromPoolAsync");
   FAIL("cuMemAllocFromPoolAsync");
   *P = deviceMemory(B);
   return CUDA_SUCCESS;
 }
 CUresult cuMemFreeAsync(CUdeviceptr P, CUstream) {
+  LOG("cuMemFreeAsync");
   FAIL("cuMemFreeAsync");
   std::free((void *)P);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoDAsync(CUdeviceptr D, const void *S, size_t B, CUstream) {
+  LOG("cuMemcpyHtoDAsync");
   FAIL("cuMemcpyHtoDAsync");
   std::memcpy((void *)D, S, B);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoHAsync(void *D, CUdeviceptr S, size_t B, CUstream) {
+  LOG("cuMemcpyDtoHAsync");
   FAIL("cuMemcpyDtoHAsync");
   std::memcpy(D, (void *)S, B);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoDAsync(CUdeviceptr D, CUdeviceptr S, size_t B, CUstream) {
+  LOG("cuMemcpyDtoDAsync");
   FAIL("cuMemcpyDtoDAsync");
   std::memmove((void *)D, (void *)S, B);
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD8Async(CUdeviceptr, unsigned char, size_t, CUstream) {
+  LOG("cuMemsetD8Async");
   FAIL("cuMemset");
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) {
+  LOG("cuMemsetD16Async");
   FAIL("cuMemset");
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) {
+  LOG("cuMemsetD32Async");
   FAIL("cuMemset");
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD2D8Async(CUdeviceptr, size_t, unsigned char, size_t, size_t,
                            CUstream) {
+  LOG("cuMemsetD2D8Async");
   FAIL("cuMemset");
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD2D16Async(CUdeviceptr, size_t, unsigned short, size_t, size_t,
                             CUstream) {
+  LOG("cuMemsetD2D16Async");
   FAIL("cuMemset");
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD2D32Async(CUdeviceptr, size_t, unsigned int, size_t, size_t,
                             CUstream) {
+  LOG("cuMemsetD2D32Async");
   FAIL("cuMemset");
   return CUDA_SUCCESS;
 }
 CUresult cuMemHostAlloc(void **P, size_t B, unsigned int) {
+  LOG("cuMemHostAlloc");
   FAIL("cuMemHostAlloc");
   *P = std::malloc(B);
   return CUDA_SUCCESS;
 }
 CUresult cuMemFreeHost(void *P) {
+  LOG("cuMemFreeHost");
   std::free(P);
   return CUDA_SUCCESS;
 }
 CUresult cuMemAllocManaged(CUdeviceptr *P, size_t B, unsigned int) {
+  LOG("cuMemAllocManaged");
   FAIL("cuMemAllocManaged");
   *P = deviceMemory(B);
   return CUDA_SUCCESS;
 }
 CUresult cuMemPrefetchAsync(CUdeviceptr, size_t, CUmemLocation, unsigned int,
                             CUstream) {
+  LOG("cuMemPrefetchAsync");
   FAIL("cuMemPrefetchAsync");
   return CUDA_SUCCESS;
 }
 CUresult cuStreamBeginCapture(CUstream S, CUstreamCaptureMode) {
+  LOG("cuStreamBeginCapture");
   FAIL("cuStreamBeginCapture");
   ++Capturing;
   std::lock_guard<std::mutex> G(GraphLock);
@@ -474,6 +552,7 @@ CUresult cuStreamBeginCapture(CUstream S, CUstreamCaptureMode) {
   return CUDA_SUCCESS;
 }
 CUresult cuStreamEndCapture(CUstream S, CUgraph *G) {
+  LOG("cuStreamEndCapture");
   FAIL("cuStreamEndCapture");
   --Capturing;
   std::lock_guard<std::mutex> L(GraphLock);
@@ -482,15 +561,18 @@ CUresult cuStreamEndCapture(CUstream S, CUgraph *G) {
   return CUDA_SUCCESS;
 }
 CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *) {
+  LOG("cuThreadExchangeStreamCaptureMode");
   return CUDA_SUCCESS;
 }
 CUresult cuGraphInstantiateWithFlags(CUgraphExec *E, CUgraph G,
                                      unsigned long long) {
+  LOG("cuGraphInstantiateWithFlags");
   FAIL("cuGraphInstantiateWithFlags");
   *E = (CUgraphExec) new FakeGraph(*(FakeGraph *)G);
   return CUDA_SUCCESS;
 }
 CUresult cuGraphLaunch(CUgraphExec E, CUstream) {
+  LOG("cuGraphLaunch");
   FAIL("cuGraphLaunch");
   const FakeGraph &Lines = *(const FakeGraph *)E;
   if (std::getenv("FAKECUDA_GRAPHS"))
@@ -502,39 +584,51 @@ CUresult cuGraphLaunch(CUgraphExec E, CUstream) {
   return CUDA_SUCCESS;
 }
 CUresult cuGraphExecDestroy(CUgraphExec E) {
+  LOG("cuGraphExecDestroy");
   delete (FakeGraph *)E;
   return CUDA_SUCCESS;
 }
 CUresult cuPointerGetAttributes(unsigned int, CUpointer_attribute *, void **,
                                 CUdeviceptr) {
+  LOG("cuPointerGetAttributes");
   return CUDA_ERROR_INVALID_VALUE;
 }
 CUresult cuGraphDestroy(CUgraph G) {
+  LOG("cuGraphDestroy");
   delete (FakeGraph *)G;
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceTotalMem(size_t *B, CUdevice) {
+  LOG("cuDeviceTotalMem");
   *B = size_t(1) << 37;
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGetPCIBusId(char *P, int L, CUdevice) {
+  LOG("cuDeviceGetPCIBusId");
   std::strncpy(P, "0000:01:00.0", L);
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceCanAccessPeer(int *C, CUdevice, CUdevice) {
+  LOG("cuDeviceCanAccessPeer");
   *C = 0;
   return CUDA_SUCCESS;
 }
-CUresult cuCtxEnablePeerAccess(CUcontext, unsigned int) { return CUDA_SUCCESS; }
+CUresult cuCtxEnablePeerAccess(CUcontext, unsigned int) {
+  LOG("cuCtxEnablePeerAccess");
+  return CUDA_SUCCESS;
+}
 CUresult cuMemPoolSetAccess(CUmemoryPool, const CUmemAccessDesc *, size_t) {
+  LOG("cuMemPoolSetAccess");
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyPeerAsync(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext,
                            size_t, CUstream) {
+  LOG("cuMemcpyPeerAsync");
   FAIL("cuMemcpyPeerAsync");
   return CUDA_SUCCESS;
 }
 CUresult cuPointerGetAttribute(void *, CUpointer_attribute, CUdeviceptr) {
+  LOG("cuPointerGetAttribute");
   return CUDA_ERROR_INVALID_VALUE;
 }
 
