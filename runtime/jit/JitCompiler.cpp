@@ -358,7 +358,7 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     markFastMath(*M);
 
   if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(),
-                                   Spec.Config.fastMath()))
+                                   Spec.Config.fastMath(), Opts.Quick))
     return jitError(K, toString(std::move(E)) +
                            (LlvmErrors.empty() ? "" : ": ") +
                            StringRef(LlvmErrors).rtrim());
@@ -380,6 +380,9 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     M->print(OS, nullptr);
   }
   auto T1 = std::chrono::steady_clock::now();
+  // The target machine is shared: its level is set for each compile.
+  (*TM)->setOptLevel(Opts.Quick ? CodeGenOptLevel::Less
+                                : CodeGenOptLevel::Aggressive);
   Expected<std::string> PTX = emitPTX(*M, **TM);
   if (!PTX)
     return jitError(K, toString(PTX.takeError()));

@@ -9,18 +9,22 @@
 // second call on. cuGetErrorName knows a few codes; cuGetErrorString says
 // "text of N", except for 12345, which neither names. FAKECUDA_EVENT_MS sets
 // the time between two events; FAKECUDA_LAUNCHES=1 prints the name of each
-// function launched; FAKECUDA_FUNC_ATTRIBUTES what cuFuncGetAttribute says. As the driver does,
+// function launched; FAKECUDA_FUNC_ATTRIBUTES what cuFuncGetAttribute says;
+// FAKECUDA_PTX_LOAD_MS how long a load of PTX takes (the driver's JIT, which
+// the JIT's tiers overlap). As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -221,8 +225,12 @@ CUresult cuMemcpyDtoH(void *D, CUdeviceptr S, size_t B) {
   std::memcpy(D, (void *)S, B);
   return CUDA_SUCCESS;
 }
-CUresult cuModuleLoadDataEx(CUmodule *M, const void *, unsigned int N,
+CUresult cuModuleLoadDataEx(CUmodule *M, const void *Image, unsigned int N,
                             CUjit_option *O, void **V) {
+  // PTX is text; a cubin starts with ELF's magic number.
+  const char *Ms = std::getenv("FAKECUDA_PTX_LOAD_MS");
+  if (Ms && std::memcmp(Image, "\x7f" "ELF", 4) != 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(Ms)));
   if (CUresult R = injected("cuModuleLoadDataEx")) {
     for (unsigned I = 0; I < N; ++I)
       if (O[I] == CU_JIT_ERROR_LOG_BUFFER)
