@@ -164,7 +164,8 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
   });
   if (Error E = checkResolved(M))
     return E;
-  optimizeDeviceModule(M, TM, Quick ? OptimizationLevel::O1 : OptimizationLevel::O3,
+  optimizeDeviceModule(M, TM,
+                       Quick ? OptimizationLevel::O1 : OptimizationLevel::O3,
                        /*LoopTransforms=*/!Quick);
   return Error::success();
 }
