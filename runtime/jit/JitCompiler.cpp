@@ -380,8 +380,10 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     M->print(OS, nullptr);
   }
   auto T1 = std::chrono::steady_clock::now();
-  // The target machine is shared: its level is set for each compile.
-  (*TM)->setOptLevel(Opts.Quick ? CodeGenOptLevel::Less
+  // The target machine is shared: its level is set for each compile. Tier
+  // 0 at -O0: a third of -O2's codegen time for Listing 4, and ptxas takes
+  // its PTX as quickly (docs/performance.md).
+  (*TM)->setOptLevel(Opts.Quick ? CodeGenOptLevel::None
                                 : CodeGenOptLevel::Aggressive);
   Expected<std::string> PTX = emitPTX(*M, **TM);
   if (!PTX)

@@ -16,7 +16,7 @@ namespace mstage::rt {
 
 struct JitOptions {
   std::string Arch = "sm_90"; // the device's sm_XY
-  // Tier 0: O1 without loop transforms and NVPTX's codegen at -O1, for code
+  // Tier 0: O1 without loop transforms and NVPTX's codegen at -O0, for code
   // that runs only until the full compile (tier 1) replaces it.
   bool Quick = false;
 };
