@@ -119,18 +119,23 @@ void listing4() {
   int Source = mstage_rt_last_launch_source(nullptr);
   R.check();
   row("listing4-first-launch", First);
-  // Launch until a launch runs the specialized code.
-  double Specialized = First;
+  // Launches while the code comes from From; returns when the last launch
+  // returned (the first launch's time when it did not come from From).
   int Launches = 1;
-  while (Source == GenericSource) {
-    if (msSince(T0) > 10000)
-      die("the specialization was not in use after 10 s");
-    K(R.In, R.Out);
-    current_stream().synchronize();
-    Source = mstage_rt_last_launch_source(nullptr);
-    Specialized = msSince(T0);
-    ++Launches;
-  }
+  double Last = First;
+  auto LaunchWhile = [&](int From, const char *Then) {
+    while (Source == From) {
+      if (msSince(T0) > 10000)
+        die(std::string(Then) + " was not in use after 10 s");
+      K(R.In, R.Out);
+      current_stream().synchronize();
+      Source = mstage_rt_last_launch_source(nullptr);
+      Last = msSince(T0);
+      ++Launches;
+    }
+    return Last;
+  };
+  double Specialized = LaunchWhile(GenericSource, "the specialization");
   R.check();
   row("listing4-specialized-in-use", Specialized);
   std::fprintf(stderr,
@@ -140,16 +145,9 @@ void listing4() {
                Source == Tier0Source ? "tier 0" : "tier 1", Specialized,
                Launches);
   // With tiers, until tier 1 (the code of the steady state) replaces it.
-  while (Source == Tier0Source) {
-    if (msSince(T0) > 10000)
-      die("tier 1 was not in use after 10 s");
-    K(R.In, R.Out);
-    current_stream().synchronize();
-    Source = mstage_rt_last_launch_source(nullptr);
-    ++Launches;
-  }
+  double Tier1 = LaunchWhile(Tier0Source, "tier 1");
   R.check();
-  row("listing4-tier1-in-use", msSince(T0));
+  row("listing4-tier1-in-use", Tier1);
 }
 
 double median(std::vector<double> V) {
