@@ -83,7 +83,11 @@ static void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   llvm::Error Err = D ? withKernel(D->bindThread(), K) : llvm::Error::success();
   CodeRequest R{K, backend(), D, Config, Staged};
   llvm::Error Tier0Err = llvm::Error::success();
-  auto Tier0 = [&] { Tier0Err = makeTier0(R, E, EvaluateMs); };
+  // Not once the pool is closed at exit: no launch would run it.
+  auto Tier0 = [&] {
+    if (!compilePoolClosed())
+      Tier0Err = makeTier0(R, E, EvaluateMs);
+  };
   if (!Err)
     Err = makeCode(R, E.Code, Times,
                    Tiered ? llvm::function_ref<void()>(Tier0) : nullptr);
