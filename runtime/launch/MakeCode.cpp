@@ -112,11 +112,14 @@ llvm::Error makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
     return PTX.takeError();
   auto T0 = std::chrono::steady_clock::now();
   // The driver's JIT, not ptxas: no cubin is kept. Claimed meanwhile, so
-  // that another compile has ptxas assemble its code instead of waiting.
+  // that another compile has ptxas assemble its code instead of waiting. At
+  // -O1: ptxas -O1 takes 9% less CPU than -O3 on tier 0's PTX of Listing 4
+  // (docs/performance.md); -O0's code may run slower than the generic code
+  // (not measured).
   DriverJitClaim DriverJit(R.B.loadsCode(), PTX->size());
   CachedCode Code;
   Code.PTX = std::move(*PTX);
-  if (llvm::Error E = loadCode(R, Code, Out))
+  if (llvm::Error E = loadCode(R, Code, Out, /*PtxOptLevel=*/1))
     return E;
   Times.Load = msSince(T0);
   Times.FromCubin = false;

@@ -11,7 +11,8 @@
 // the time between two events; FAKECUDA_LAUNCHES=1 prints the name of each
 // function launched; FAKECUDA_FUNC_ATTRIBUTES what cuFuncGetAttribute says;
 // FAKECUDA_PTX_LOAD_MS how long a load of PTX takes (the driver's JIT, which
-// the JIT's tiers overlap). As the driver does,
+// the JIT's tiers overlap); FAKECUDA_LOADS=1 prints each load of PTX with its
+// CU_JIT_OPTIMIZATION_LEVEL. As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
 //===----------------------------------------------------------------------===//
@@ -229,8 +230,16 @@ CUresult cuModuleLoadDataEx(CUmodule *M, const void *Image, unsigned int N,
                             CUjit_option *O, void **V) {
   // PTX is text; a cubin starts with ELF's magic number.
   const char *Ms = std::getenv("FAKECUDA_PTX_LOAD_MS");
-  if (Ms && std::memcmp(Image, "\x7f" "ELF", 4) != 0)
+  bool Ptx = std::memcmp(Image, "\x7f" "ELF", 4) != 0;
+  if (Ms && Ptx)
     std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(Ms)));
+  if (Ptx && std::getenv("FAKECUDA_LOADS")) {
+    std::string Level = "default";
+    for (unsigned I = 0; I < N; ++I)
+      if (O[I] == CU_JIT_OPTIMIZATION_LEVEL)
+        Level = "-O" + std::to_string((unsigned)(uintptr_t)V[I]);
+    std::fprintf(stderr, "fakecuda: load ptx at %s\n", Level.c_str());
+  }
   if (CUresult R = injected("cuModuleLoadDataEx")) {
     for (unsigned I = 0; I < N; ++I)
       if (O[I] == CU_JIT_ERROR_LOG_BUFFER)
