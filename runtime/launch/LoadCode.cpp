@@ -80,10 +80,9 @@ static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
   if (!Cubin.empty() && (D.arch() == B.arch() || B.deviceCount() == 1))
     if (llvm::Error E = loadCubin(K, B, D.index(), Cubin, Out))
       return E;
-  llvm::Error E =
-      Out.Module ? llvm::Error::success()
-                 : B.loadModule(D.index(), PTX, /*Cubin=*/false, &Out.Module,
-                                nullptr, PtxOptLevel);
+  llvm::Error E = Out.Module ? llvm::Error::success()
+                             : B.loadModule(D.index(), PTX, /*Cubin=*/false,
+                                            &Out.Module, nullptr, PtxOptLevel);
   if (!E)
     E = B.getFunction(D.index(), Out.Module, K.Blob.Name, &Out.Function);
   if (E) {
