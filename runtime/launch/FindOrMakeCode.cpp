@@ -85,8 +85,11 @@ static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
     queueSpecialization(*L.K, E, Times.Evaluate, L.S->driver(),
                         /*Tiered=*/true);
     // Tier 0, once made, runs instead of the generic code until tier 1 is
-    // ready (CompileInBackground.h).
-    if (!E.ready() && E.QuickReady.load(std::memory_order_acquire)) {
+    // ready (CompileInBackground.h); not once tier 1 failed, whose message
+    // says that the generic code keeps running.
+    EntryState State = E.State.load(std::memory_order_acquire);
+    if (State != EntryState::Ready && State != EntryState::Failed &&
+        E.QuickReady.load(std::memory_order_acquire)) {
       Code.Generic = nullptr;
       Code.Compiled = &E.Quick;
       Times.Source = CodeSource::Tier0;
