@@ -16,6 +16,11 @@
 //   jit_cold procs P              P processes started together on one cold
 //                                 cache, each launching the same 4
 //                                 specializations: how many compiles
+//   jit_cold tiers N              Listing 4 over N ints, every launch timed
+//                                 on the GPU: the median kernel time of the
+//                                 generic code, tier 0 and tier 1
+//                                 (MSTAGE_JIT_TIERS), and when each tier
+//                                 came into use
 //   jit_cold single LOOKUPS       a single-launch application, as rsbench
 //                                 and lavaMD are: one long staged kernel of
 //                                 LOOKUPS threads launched once; the
@@ -30,6 +35,7 @@
 
 #include <mstage.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -62,17 +68,25 @@ double msSince(Clock::time_point T0) {
 // The process's start, as near as a program can take it: before main.
 const Clock::time_point ProcessStart = Clock::now();
 
+// The policy, and "-notiers" when MSTAGE_JIT_TIERS=off (tiers are on by
+// default on a GPU).
 const char *jitMode() {
-  const char *M = std::getenv("MSTAGE_JIT");
-  return M && *M ? M : "auto";
+  static const std::string Mode = [] {
+    const char *M = std::getenv("MSTAGE_JIT");
+    const char *T = std::getenv("MSTAGE_JIT_TIERS");
+    bool Off = T && (!std::strcmp(T, "off") || !std::strcmp(T, "0"));
+    return std::string(M && *M ? M : "auto") + (Off ? "-notiers" : "");
+  }();
+  return Mode.c_str();
 }
 
 void row(const char *What, double Ms) {
   std::printf("jit-cold,%s,%s,%.4f\n", jitMode(), What, Ms);
 }
 
-// mstage_rt_last_launch_source: 4 is the ahead-of-time generic code.
-constexpr int GenericSource = 4;
+// mstage_rt_last_launch_source: 0 the in-memory cache (tier 1 once tiers
+// are on), 4 the ahead-of-time generic code, 5 tier-0 code.
+constexpr int MemorySource = 0, GenericSource = 4, Tier0Source = 5;
 
 // Listing 4 over Size ints of 1 with Block threads: checks the sum.
 struct Reduction {
@@ -105,25 +119,81 @@ void listing4() {
   int Source = mstage_rt_last_launch_source(nullptr);
   R.check();
   row("listing4-first-launch", First);
-  // Launch until a launch runs the specialized code.
-  double Specialized = First;
+  // Launches while the code comes from From; returns when the last launch
+  // returned (the first launch's time when it did not come from From).
   int Launches = 1;
-  while (Source == GenericSource) {
-    if (msSince(T0) > 10000)
-      die("the specialization was not in use after 10 s");
-    K(R.In, R.Out);
-    current_stream().synchronize();
-    Source = mstage_rt_last_launch_source(nullptr);
-    Specialized = msSince(T0);
-    ++Launches;
-  }
+  double Last = First;
+  auto LaunchWhile = [&](int From, const char *Then) {
+    while (Source == From) {
+      if (msSince(T0) > 10000)
+        die(std::string(Then) + " was not in use after 10 s");
+      K(R.In, R.Out);
+      current_stream().synchronize();
+      Source = mstage_rt_last_launch_source(nullptr);
+      Last = msSince(T0);
+      ++Launches;
+    }
+    return Last;
+  };
+  double Specialized = LaunchWhile(GenericSource, "the specialization");
   R.check();
   row("listing4-specialized-in-use", Specialized);
   std::fprintf(stderr,
                "# listing4 (%s): first launch %.3f ms (%s), specialized code "
-               "in use %.3f ms after the first call, at launch %d\n",
+               "(%s) in use %.3f ms after the first call, at launch %d\n",
                jitMode(), First, Launches > 1 ? "generic" : "specialized",
-               Specialized, Launches);
+               Source == Tier0Source ? "tier 0" : "tier 1", Specialized,
+               Launches);
+  // With tiers, until tier 1 (the code of the steady state) replaces it.
+  double Tier1 = LaunchWhile(Tier0Source, "tier 1");
+  R.check();
+  row("listing4-tier1-in-use", Tier1);
+}
+
+double median(std::vector<double> V) {
+  if (V.empty())
+    return -1; // no launch ran that code
+  std::sort(V.begin(), V.end());
+  return V[V.size() / 2];
+}
+
+// Listing 4 over Size ints, each launch timed by the GPU's events until tier
+// 1 is in use and 20 launches after: the kernel time of each kind of code.
+void tiers(size_t Size) {
+  Reduction R(Size);
+  auto K = R.kernelFor();
+  current_stream().synchronize();
+  mstage_rt_time_launches(1);
+  std::vector<double> Ms[6];
+  double InUse[6] = {-1, -1, -1, -1, -1, -1};
+  auto T0 = Clock::now();
+  int Tier1Launches = 0;
+  while (Tier1Launches < 20) {
+    if (msSince(T0) > 10000)
+      die("tier 1 was not in use after 10 s");
+    K(R.In, R.Out);
+    current_stream().synchronize();
+    int Source = mstage_rt_last_launch_source(nullptr);
+    if (Source < 0 || Source > 5)
+      die("unknown launch source " + std::to_string(Source));
+    if (InUse[Source] < 0)
+      InUse[Source] = msSince(T0);
+    Ms[Source].push_back(mstage_rt_last_kernel_ms());
+    Tier1Launches += Source == MemorySource;
+  }
+  R.check();
+  row("tiers-generic-kernel", median(Ms[GenericSource]));
+  row("tiers-tier0-kernel", median(Ms[Tier0Source]));
+  row("tiers-tier1-kernel", median(Ms[MemorySource]));
+  row("tiers-tier0-in-use", InUse[Tier0Source]);
+  row("tiers-tier1-in-use", InUse[MemorySource]);
+  std::fprintf(stderr,
+               "# tiers (%s): %zu ints, kernel ms generic %.4f (%zu), tier 0 "
+               "%.4f (%zu), tier 1 %.4f (%zu)\n",
+               jitMode(), Size, median(Ms[GenericSource]),
+               Ms[GenericSource].size(), median(Ms[Tier0Source]),
+               Ms[Tier0Source].size(), median(Ms[MemorySource]),
+               Ms[MemorySource].size());
 }
 
 void heat(size_t N, int Steps) {
@@ -372,8 +442,8 @@ void single(size_t Lookups) {
 
 int main(int Argc, char **Argv) {
   if (Argc < 2)
-    die("usage: jit_cold listing4 | heat N STEPS | threads T | procs P | "
-        "single LOOKUPS");
+    die("usage: jit_cold listing4 | tiers N | heat N STEPS | threads T | "
+        "procs P | single LOOKUPS");
   std::string What = Argv[1];
   // The single launch also runs on the CPU back end (its check is the same).
   bool OnCpu = What == "single" && !std::strcmp(mstage_rt_backend(), "cpu");
@@ -382,6 +452,8 @@ int main(int Argc, char **Argv) {
     die("needs a GPU");
   if (What == "listing4")
     listing4();
+  else if (What == "tiers" && Argc == 3)
+    tiers(std::stoul(Argv[2]));
   else if (What == "heat" && Argc == 4)
     heat(std::stoul(Argv[2]), std::atoi(Argv[3]));
   else if (What == "threads" && Argc == 3)

@@ -136,6 +136,9 @@ cold() { # [VAR=value...] program args...
 for _ in 1 2 3 4 5; do
   cold "$here/jit_cold" listing4
   cold MSTAGE_JIT=sync "$here/jit_cold" listing4
+  cold MSTAGE_JIT_TIERS=off "$here/jit_cold" listing4
+  # Kernel time of the generic code, tier 0 and tier 1 (issue 33).
+  cold "$here/jit_cold" tiers 16777216
   cold "$here/jit_cold" heat 1024 100
   cold MSTAGE_JIT=sync "$here/jit_cold" heat 1024 100
   cold "$here/heat_cold" 1024 100

@@ -277,12 +277,14 @@ double mstage_rt_last_kernel_ms(void);
 
 /* Where the calling thread's last launch found its code: the return value is
  * 0 for the in-memory cache, 1 for the disk cache, 2 when it was compiled,
- * 3 when caching is off and 4 when the kernel's ahead-of-time generic code
- * ran while its specialization compiles in the background. times_ms (4 doubles, may be null) receives what
- * making the code cost: evaluating the staged values (measured only while
- * launches are timed or MSTAGE_TRACE is set), optimizing, code generation,
- * and loading (from the PTX or the disk cache to a loaded module: on a GPU
- * the driver's JIT on a miss; in PTX-only mode, ptxas). */
+ * 3 when caching is off, 4 when the kernel's ahead-of-time generic code
+ * ran while its specialization compiles in the background and 5 when its
+ * tier-0 code ran (MSTAGE_JIT_TIERS) while tier 1 compiles. times_ms (4
+ * doubles, may be null) receives what making the code cost: evaluating the
+ * staged values (measured only while launches are timed or MSTAGE_TRACE is
+ * set), optimizing, code generation, and loading (from the PTX or the disk
+ * cache to a loaded module: on a GPU the driver's JIT on a miss; in PTX-only
+ * mode, ptxas). */
 int mstage_rt_last_launch_source(double *times_ms);
 
 /* 1 when the code of the calling thread's last launch is a cubin from

@@ -130,7 +130,7 @@ Error checkResolved(Module &M) {
 } // namespace
 
 Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
-                         bool FastMath) {
+                         bool FastMath, bool Quick) {
   assert(M.getTargetTriple().isNVPTX() && "device code is retargeted first");
   lowerStreamLoads(M, TM);
   // Reading libdevice's symbol table costs 1-2 ms (a tenth of a small
@@ -164,7 +164,9 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
   });
   if (Error E = checkResolved(M))
     return E;
-  optimizeDeviceModule(M, TM, OptimizationLevel::O3, /*LoopTransforms=*/true);
+  optimizeDeviceModule(M, TM,
+                       Quick ? OptimizationLevel::O1 : OptimizationLevel::O3,
+                       /*LoopTransforms=*/!Quick);
   return Error::success();
 }
 

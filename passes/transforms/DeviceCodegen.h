@@ -24,10 +24,12 @@ namespace mstage {
 // Links the libdevice functions that M calls (LibDevice is libdevice's
 // bitcode), sets the reflect flags for FastMath (else IEEE-exact sqrt and
 // division), internalizes everything but the kernels, checks that every
-// call has a definition, and runs O3. Errors the passes report go to M's
-// context's diagnostic handler: the caller checks it.
+// call has a definition, and runs O3 (Quick: O1 without loop transforms,
+// the JIT's tier 0, which is replaced by O3's code). Errors the passes report
+// go to M's context's diagnostic handler: the caller checks it.
 llvm::Error optimizeDeviceCode(llvm::Module &M, llvm::TargetMachine &TM,
-                               llvm::StringRef LibDevice, bool FastMath);
+                               llvm::StringRef LibDevice, bool FastMath,
+                               bool Quick = false);
 
 // optimizeDeviceCode, then PTX.
 llvm::Expected<std::string> compileDeviceCode(llvm::Module &M,

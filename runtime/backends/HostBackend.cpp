@@ -225,7 +225,8 @@ llvm::Error HostBackend::runHostBody(const RegisteredKernel &, mstage_invoke_fn,
 }
 
 llvm::Error HostBackend::loadModule(unsigned, const std::string &, bool,
-                                    CUmodule *Module, std::string *) const {
+                                    CUmodule *Module, std::string *,
+                                    int) const {
   *Module = nullptr;
   return llvm::Error::success();
 }

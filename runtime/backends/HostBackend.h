@@ -56,8 +56,8 @@ public:
                           const mstage_launch_config &Config,
                           double *KernelMs) const override;
   llvm::Error loadModule(unsigned Device, const std::string &Image, bool Cubin,
-                         CUmodule *Module,
-                         std::string *InfoLog = nullptr) const override;
+                         CUmodule *Module, std::string *InfoLog = nullptr,
+                         int PtxOptLevel = -1) const override;
   llvm::Error getFunction(unsigned Device, CUmodule Module,
                           const std::string &Name,
                           CUfunction *Function) const override;

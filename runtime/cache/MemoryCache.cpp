@@ -35,6 +35,8 @@ std::vector<CompiledKernel> SpecializationTable::takeAll() {
     std::lock_guard<std::mutex> C(E->Compiling);
     if (E->ready())
       Code.push_back(E->Code);
+    if (E->QuickReady.load(std::memory_order_acquire))
+      Code.push_back(E->Quick);
   }
   Entries.clear();
   return Code;

@@ -58,6 +58,11 @@ struct CacheEntry {
   std::mutex Compiling; // held while the code is made
   std::atomic<EntryState> State{EntryState::Empty};
   CompiledKernel Code;
+  // Tier 0 (MSTAGE_JIT_TIERS): quick code that launches run until Code is
+  // ready, written once before QuickReady becomes true. It stays loaded
+  // (launches may still run it) until the kernel is unregistered.
+  CompiledKernel Quick;
+  std::atomic<bool> QuickReady{false};
   // Written before State becomes Failed; each launch that finds it fails
   // with it.
   std::optional<RuntimeFailure> Failure;

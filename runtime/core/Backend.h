@@ -150,10 +150,12 @@ public:
                                   const mstage_launch_config &Config,
                                   double *KernelMs) const = 0;
   // Code on Device from a cubin or PTX image. Where nothing runs (PTX-only)
-  // nothing is loaded: null modules and functions, and success.
+  // nothing is loaded: null modules and functions, and success. PtxOptLevel
+  // (0-4): the driver JIT's optimization level for PTX, -1 its default.
   virtual llvm::Error loadModule(unsigned Device, const std::string &Image,
                                  bool Cubin, CUmodule *Module,
-                                 std::string *InfoLog = nullptr) const = 0;
+                                 std::string *InfoLog = nullptr,
+                                 int PtxOptLevel = -1) const = 0;
   virtual llvm::Error getFunction(unsigned Device, CUmodule Module,
                                   const std::string &Name,
                                   CUfunction *Function) const = 0;

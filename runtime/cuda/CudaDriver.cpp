@@ -479,7 +479,7 @@ Error CudaDriver::copyToHost(void *Dst, CUdeviceptr Src, size_t Bytes) {
 // names it in the error, which carries the JIT's log.
 Error CudaDriver::loadImage(const void *Image, const std::string &What,
                             const std::string *Ptx, CUmodule *Module,
-                            std::string *InfoLog) {
+                            std::string *InfoLog, int OptLevel) {
   *Module = nullptr;
   if (Error E = bindThread())
     return E;
@@ -488,6 +488,9 @@ Error CudaDriver::loadImage(const void *Image, const std::string &What,
   // -lineinfo): the tools then name source lines.
   if (Ptx)
     Options.add(CU_JIT_GENERATE_LINE_INFO, JitLogBuffers::sizeValue(1));
+  if (Ptx && OptLevel >= 0)
+    Options.add(CU_JIT_OPTIMIZATION_LEVEL,
+                JitLogBuffers::sizeValue(unsigned(OptLevel)));
   CUresult R = Fn.cuModuleLoadDataEx(Module, Image, Options.count(),
                                      Options.options(), Options.values());
   if (R != CUDA_SUCCESS) {
@@ -506,8 +509,9 @@ Error CudaDriver::loadImage(const void *Image, const std::string &What,
 }
 
 Error CudaDriver::loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
-                                    std::string *InfoLog) {
-  return loadImage(Ptx.c_str(), "JIT-compiling PTX", &Ptx, Module, InfoLog);
+                                    std::string *InfoLog, int OptLevel) {
+  return loadImage(Ptx.c_str(), "JIT-compiling PTX", &Ptx, Module, InfoLog,
+                   OptLevel);
 }
 
 Error CudaDriver::loadModuleFromCubin(const std::string &Cubin,

@@ -128,9 +128,11 @@ public:
 
   // Modules. The PTX is JIT-compiled for this device; a ptxas failure puts
   // the JIT error log in the message. InfoLog, when given, receives the JIT's
-  // informational log on success.
+  // informational log on success. OptLevel: CU_JIT_OPTIMIZATION_LEVEL (0-4),
+  // or -1 for the driver's default (4).
   llvm::Error loadModuleFromPtx(const std::string &Ptx, CUmodule *Module,
-                                std::string *InfoLog = nullptr);
+                                std::string *InfoLog = nullptr,
+                                int OptLevel = -1);
   // A cubin for this device (from ptxas) loads without the JIT.
   llvm::Error loadModuleFromCubin(const std::string &Cubin, CUmodule *Module);
   llvm::Error getFunction(CUmodule Module, const std::string &Name,
@@ -233,7 +235,7 @@ private:
   llvm::Error check(CUresult Code, std::string_view What) const;
   llvm::Error loadImage(const void *Image, const std::string &What,
                         const std::string *Ptx, CUmodule *Module,
-                        std::string *InfoLog);
+                        std::string *InfoLog, int OptLevel = -1);
   // Raises Function's dynamic shared memory limit where a launch of Dynamic
   // bytes needs it (launch(), occupancy()).
   llvm::Error allowDynamicShared(CUfunction Function, uint32_t Dynamic);

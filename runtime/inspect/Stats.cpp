@@ -29,6 +29,10 @@ struct KernelStats {
   // The timed runs (on a GPU) of the generic code and of specializations.
   uint64_t GenericRuns = 0, SpecializedRuns = 0;
   double GenericMs = 0, SpecializedMs = 0;
+  // MSTAGE_JIT_TIERS: launches that ran tier-0 code (in no column of the
+  // table: a line of their own), and the tier-0 compiles.
+  uint64_t Tier0 = 0, Tier0Compiles = 0;
+  double Tier0CompileMs = 0;
 };
 
 struct ResourceRow {
@@ -84,6 +88,8 @@ void statsLaunch(StringRef Kernel, const char *Source, uint64_t KeyHash) {
     ++K.Disk;
   else if (S == "generic")
     ++K.Generic;
+  else if (S == "tier0")
+    ++K.Tier0;
   else
     ++K.Miss; // compiled now, or MSTAGE_CACHE=off
 }
@@ -142,6 +148,24 @@ void statsCompileMs(StringRef Kernel, double Ms) {
   Table &T = table();
   std::lock_guard<std::mutex> G(T.Lock);
   T.row(Kernel).CompileMs += Ms;
+}
+
+void statsTier0Compile(StringRef Kernel, double Ms) {
+  Table &T = table();
+  std::lock_guard<std::mutex> G(T.Lock);
+  KernelStats &K = T.row(Kernel);
+  ++K.Tier0Compiles;
+  K.Tier0CompileMs += Ms;
+}
+
+// A line per kernel that made tier-0 code: its compiles and the launches
+// that ran it before tier 1 replaced it.
+static void printTiers(raw_ostream &OS, const Table &T) {
+  for (const KernelStats &K : T.Rows)
+    if (K.Tier0Compiles || K.Tier0)
+      OS << "mstage: stats: tier 0: " << K.Tier0Compiles << " compiles ("
+         << formatv("{0:f3}", K.Tier0CompileMs) << " ms), " << K.Tier0
+         << " launches ran it  " << K.Name << "\n";
 }
 
 void statsKernelMs(StringRef Kernel, double Ms, bool Generic) {
@@ -209,6 +233,7 @@ void printStats(raw_ostream &OS) {
     OS << "mstage: stats: graph replays: " << GraphReplays.load() << " ("
        << ReplayedLaunches.load() << " launches), graphs made: " << Made
        << "\n";
+  printTiers(OS, T);
   printResources(OS, T);
 }
 

@@ -39,6 +39,8 @@ uint64_t specializationId(std::string_view Key);
 // null for the CPU back end, which makes none. KeyHash: the specialization.
 void statsLaunch(llvm::StringRef Kernel, const char *Source, uint64_t KeyHash);
 void statsCompileMs(llvm::StringRef Kernel, double Ms);
+// A tier-0 compile of Kernel (MSTAGE_JIT_TIERS) that took Ms.
+void statsTier0Compile(llvm::StringRef Kernel, double Ms);
 // Generic: the run was of the kernel's ahead-of-time generic code (on a GPU,
 // where runs are timed by events, the table compares it with the
 // specialization's).

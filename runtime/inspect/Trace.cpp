@@ -40,6 +40,8 @@ const char *codeSourceName(CodeSource Source) {
     return "off";
   case CodeSource::Generic:
     return "generic";
+  case CodeSource::Tier0:
+    return "tier0";
   }
   return "unknown";
 }
@@ -74,12 +76,15 @@ void traceLaunch(const KernelBlob &Kernel, const mstage_launch_config &C,
   OS << " staged " << stagedValuesText(Kernel, StagedValues) << " cache "
      << codeSourceName(T.Source) << (T.Background ? " (background)" : "")
      << format(": evaluate %.3f ms", T.Evaluate);
-  if (T.Source != CodeSource::Memory && T.Source != CodeSource::Generic)
+  // A launch that runs tier 0 found it made, as a memory hit does.
+  bool Made = T.Source != CodeSource::Memory &&
+              T.Source != CodeSource::Generic &&
+              (T.Source != CodeSource::Tier0 || T.Background);
+  if (Made)
     OS << format(", optimize %.3f ms, codegen %.3f ms, load %.3f ms (%s)",
                  T.Optimize, T.Codegen, T.Load, T.FromCubin ? "cubin" : "ptx");
   // How the code was made: what the JIT knew about the views.
-  if (!Facts.empty() && T.Source != CodeSource::Memory &&
-      T.Source != CodeSource::Generic)
+  if (!Facts.empty() && Made)
     OS << "; views {" << formatLaunchFacts(Facts) << "}";
   if (T.BytesInMemory)
     OS << "; capture " << T.BytesInMemory << " B in memory";

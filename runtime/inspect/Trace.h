@@ -20,11 +20,12 @@ enum class CodeSource {
   Disk = 1,
   Compiled = 2,
   Uncached = 3,
-  Generic = 4
+  Generic = 4,
+  Tier0 = 5 // the quick code that runs until the full compile replaces it
 };
 
-// How MSTAGE_TRACE and the dump's JSON name it: memory, disk, miss, off or
-// generic.
+// How MSTAGE_TRACE and the dump's JSON name it: memory, disk, miss, off,
+// generic or tier0.
 const char *codeSourceName(CodeSource Source);
 
 // Where a launch's code came from, and what making it cost (milliseconds).

@@ -257,6 +257,7 @@ static double compileMs(const LaunchTimes &T) {
   case CodeSource::Disk:
   case CodeSource::Compiled:
   case CodeSource::Uncached:
+  case CodeSource::Tier0: // nothing when a launch ran it
     return T.Optimize + T.Codegen + T.Load;
   case CodeSource::Memory:
   case CodeSource::Generic:
@@ -283,7 +284,10 @@ void noteCompileDone(const mstage::KernelBlob &Kernel,
                      const LaunchTimes &Times) {
   if (!recording() || !TheRecorder->Stats)
     return;
-  if (double Ms = compileMs(Times))
+  double Ms = compileMs(Times);
+  if (Times.Source == CodeSource::Tier0)
+    statsTier0Compile(Kernel.PrettyName, Ms);
+  if (Ms)
     statsCompileMs(Kernel.PrettyName, Ms);
 }
 

@@ -358,7 +358,7 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     markFastMath(*M);
 
   if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(),
-                                   Spec.Config.fastMath()))
+                                   Spec.Config.fastMath(), Opts.Quick))
     return jitError(K, toString(std::move(E)) +
                            (LlvmErrors.empty() ? "" : ": ") +
                            StringRef(LlvmErrors).rtrim());
@@ -380,6 +380,11 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     M->print(OS, nullptr);
   }
   auto T1 = std::chrono::steady_clock::now();
+  // The target machine is shared: its level is set for each compile. Tier
+  // 0 at -O0: a third of -O2's codegen time for Listing 4, and ptxas takes
+  // its PTX as quickly (docs/performance.md).
+  (*TM)->setOptLevel(Opts.Quick ? CodeGenOptLevel::None
+                                : CodeGenOptLevel::Aggressive);
   Expected<std::string> PTX = emitPTX(*M, **TM);
   if (!PTX)
     return jitError(K, toString(PTX.takeError()));

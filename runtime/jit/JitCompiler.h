@@ -16,6 +16,9 @@ namespace mstage::rt {
 
 struct JitOptions {
   std::string Arch = "sm_90"; // the device's sm_XY
+  // Tier 0: O1 without loop transforms and NVPTX's codegen at -O0, for code
+  // that runs only until the full compile (tier 1) replaces it.
+  bool Quick = false;
 };
 
 // What one launch fixes: the staged values (one per stage site, in order)
@@ -46,7 +49,8 @@ struct JitOutput {
 llvm::Error checkArch(llvm::StringRef Arch);
 
 // Parses the kernel's bitcode, folds in the specialization, links the
-// libdevice functions it uses, runs O3 and emits PTX. Thread-safe: compiles
+// libdevice functions it uses, runs O3 (or Options.Quick's pipeline) and
+// emits PTX. Thread-safe: compiles
 // on several threads run at once. A fatal error or a crash inside LLVM is an
 // error naming the kernel, not the end of the process.
 llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,

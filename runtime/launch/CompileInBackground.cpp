@@ -25,6 +25,10 @@ bool compilesInBackground() {
   return jitSettings().Async && preparesInBackground();
 }
 
+bool tiersWanted() {
+  return jitSettings().Tiers.value_or(backend().loadsCode());
+}
+
 // E failed to compile: the failure is reported once (the entry is compiled
 // once), and each launch that finds E fails with it.
 static void noteFailed(const RegisteredKernel &K, CacheEntry &E,
@@ -43,12 +47,30 @@ static void noteFailed(const RegisteredKernel &K, CacheEntry &E,
   E.State.store(EntryState::Failed, std::memory_order_release);
 }
 
+// Tier 0 of R's specialization into E.Quick, for E's launches to run until
+// tier 1 is ready. A failure is returned, to be said only when tier 1
+// compiles (else tier 1's failure says it).
+static llvm::Error makeTier0(const CodeRequest &R, CacheEntry &E,
+                             double EvaluateMs) {
+  LaunchTimes Times;
+  Times.Evaluate = EvaluateMs;
+  Times.Background = true;
+  if (llvm::Error Err = makeQuickCode(R, E.Quick, Times))
+    return Err;
+  E.QuickReady.store(true, std::memory_order_release);
+  if (traceEnabled())
+    traceLaunch(R.K.Blob, R.Config, R.Staged.Values, R.Staged.Facts, Times);
+  noteCompileDone(R.K.Blob, Times);
+  return llvm::Error::success();
+}
+
 // The background compile of the specialization whose key is Key: what a
 // launch that waits does (makeCode), then the entry is ready. A failure is
-// reported once; its launches go on running the generic code.
+// reported once; its launches go on running the generic code. Tiered: tier
+// 0 first, when the disk cache has nothing.
 static void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
                                 const std::string &Key, double EvaluateMs,
-                                CudaDriver *D) {
+                                CudaDriver *D, bool Tiered) {
   std::lock_guard<std::mutex> G(E.Compiling);
   if (E.ready())
     return; // a launch that could not wait made it
@@ -59,10 +81,23 @@ static void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   Times.Evaluate = EvaluateMs;
   Times.Background = true;
   llvm::Error Err = D ? withKernel(D->bindThread(), K) : llvm::Error::success();
+  CodeRequest R{K, backend(), D, Config, Staged};
+  llvm::Error Tier0Err = llvm::Error::success();
+  // Not once the pool is closed at exit: no launch would run it.
+  auto Tier0 = [&] {
+    if (!compilePoolClosed())
+      Tier0Err = makeTier0(R, E, EvaluateMs);
+  };
   if (!Err)
-    Err = makeCode({K, backend(), D, Config, Staged}, E.Code, Times);
-  if (Err)
+    Err = makeCode(R, E.Code, Times,
+                   Tiered ? llvm::function_ref<void()>(Tier0) : nullptr);
+  if (Err) {
+    llvm::consumeError(std::move(Tier0Err)); // tier 1's failure says it
     return noteFailed(K, E, std::move(Err));
+  }
+  if (Tier0Err)
+    warn(withKernel(std::move(Tier0Err), K),
+         "; its tier-0 code was not made (tier 1 runs)");
   E.State.store(EntryState::Ready, std::memory_order_release);
   if (traceEnabled())
     traceLaunch(K.Blob, Config, Staged.Values, Staged.Facts, Times);
@@ -70,13 +105,14 @@ static void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
 }
 
 void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
-                         double EvaluateMs, CudaDriver *D) {
+                         double EvaluateMs, CudaDriver *D, bool Tiered) {
   EntryState Empty = EntryState::Empty;
   if (!E.State.compare_exchange_strong(Empty, EntryState::Queued,
                                        std::memory_order_acq_rel))
     return;
-  queueCompile(K.Module, [&K, &E, Key = E.Key, EvaluateMs, D] {
-    compileInBackground(K, E, Key, EvaluateMs, D);
+  Tiered = Tiered && tiersWanted();
+  queueCompile(K.Module, [&K, &E, Key = E.Key, EvaluateMs, D, Tiered] {
+    compileInBackground(K, E, Key, EvaluateMs, D, Tiered);
   });
 }
 

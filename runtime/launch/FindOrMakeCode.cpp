@@ -101,7 +101,19 @@ static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
     return llvm::Error::success();
   }
   if (Code.Generic) {
-    queueSpecialization(*L.K, E, Times.Evaluate, L.S->driver());
+    queueSpecialization(*L.K, E, Times.Evaluate, L.S->driver(),
+                        /*Tiered=*/true);
+    // Tier 0, once made, runs instead of the generic code until tier 1 is
+    // ready (CompileInBackground.h); not once tier 1 failed, whose message
+    // says that the generic code keeps running.
+    EntryState State = E.State.load(std::memory_order_acquire);
+    if (State != EntryState::Ready && State != EntryState::Failed &&
+        E.QuickReady.load(std::memory_order_acquire)) {
+      Code.Generic = nullptr;
+      Code.Compiled = &E.Quick;
+      Times.Source = CodeSource::Tier0;
+      return llvm::Error::success();
+    }
     if (!E.ready()) {
       Times.Source = CodeSource::Generic;
       return llvm::Error::success();
@@ -143,8 +155,10 @@ llvm::Error findOrMakeCode(const LaunchRequest &L, const StagedLaunch &Staged,
     if (llvm::Error Err = onMiss(L, Staged, *E, Times, Code))
       return Err;
   }
-  assert((Code.Generic || E->ready()) && "the code runs once it is made");
-  Code.Compiled = &E->Code;
+  assert((Code.Generic || Code.Compiled || E->ready()) &&
+         "the code runs once it is made");
+  if (!Code.Compiled)
+    Code.Compiled = &E->Code;
   Times.FromCubin = !Code.Generic && Code.Compiled->FromCubin;
   if (traceEnabled())
     traceLaunch(K.Blob, L.Config, Staged.Values, Staged.Facts, Times);

@@ -18,11 +18,13 @@ static Specialization specializationOf(const CodeRequest &R) {
   return Spec;
 }
 
-llvm::Expected<std::string>
-compileToPtx(const CodeRequest &R, uint64_t ShortHash, LaunchTimes &Times) {
-  bool WantIR = dumpSettings().IR;
+llvm::Expected<std::string> compileToPtx(const CodeRequest &R,
+                                         uint64_t ShortHash, LaunchTimes &Times,
+                                         bool Quick) {
+  bool WantIR = dumpSettings().IR && !Quick;
   JitOptions Opts;
   Opts.Arch = R.B.arch();
+  Opts.Quick = Quick;
   auto Result = compileKernel(R.K.Blob, specializationOf(R), Opts, WantIR);
   if (!Result)
     return Result.takeError();

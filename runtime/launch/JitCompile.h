@@ -14,9 +14,11 @@ namespace mstage::rt {
 
 // R's specialization compiled to PTX (jit/JitCompiler.h), the times of its
 // phases in Times. Under MSTAGE_DUMP=ir its optimized IR is dumped, named
-// with ShortHash.
-llvm::Expected<std::string>
-compileToPtx(const CodeRequest &R, uint64_t ShortHash, LaunchTimes &Times);
+// with ShortHash. Quick: tier 0's pipeline, whose IR is not dumped (the
+// dump is tier 1's).
+llvm::Expected<std::string> compileToPtx(const CodeRequest &R,
+                                         uint64_t ShortHash, LaunchTimes &Times,
+                                         bool Quick = false);
 
 } // namespace mstage::rt
 

@@ -69,7 +69,8 @@ static llvm::Error loadCubin(const RegisteredKernel &K, const Backend &B,
 // driver takes it, else the PTX.
 static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
                               CudaDriver &D, const std::string &PTX,
-                              const std::string &Cubin, CompiledKernel &Out) {
+                              const std::string &Cubin, CompiledKernel &Out,
+                              int PtxOptLevel = -1) {
   HostSpan Span(SpanKind::Load);
   LoadFoundContextLost = false;
   Out.Device = D.index();
@@ -79,9 +80,9 @@ static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
   if (!Cubin.empty() && (D.arch() == B.arch() || B.deviceCount() == 1))
     if (llvm::Error E = loadCubin(K, B, D.index(), Cubin, Out))
       return E;
-  llvm::Error E =
-      Out.Module ? llvm::Error::success()
-                 : B.loadModule(D.index(), PTX, /*Cubin=*/false, &Out.Module);
+  llvm::Error E = Out.Module ? llvm::Error::success()
+                             : B.loadModule(D.index(), PTX, /*Cubin=*/false,
+                                            &Out.Module, nullptr, PtxOptLevel);
   if (!E)
     E = B.getFunction(D.index(), Out.Module, K.Blob.Name, &Out.Function);
   if (E) {
@@ -93,13 +94,14 @@ static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
 }
 
 llvm::Error loadCode(const CodeRequest &R, const CachedCode &Code,
-                     CompiledKernel &Out) {
+                     CompiledKernel &Out, int PtxOptLevel) {
   if (!R.B.loadsCode()) {
     Out.FromCubin = !Code.Cubin.empty();
     return llvm::Error::success();
   }
   assert(R.D && "code is loaded on the GPU on a device");
-  if (llvm::Error E = loadModule(R.K, R.B, *R.D, Code.PTX, Code.Cubin, Out))
+  if (llvm::Error E =
+          loadModule(R.K, R.B, *R.D, Code.PTX, Code.Cubin, Out, PtxOptLevel))
     return E;
   // Kept for the other devices, which load it when they first launch it.
   if (R.B.deviceCount() > 1) {

@@ -19,9 +19,9 @@ namespace mstage::rt {
 
 // Loads Code into Out on R's device (on the GPU), keeping it for the other
 // devices when there are several; off the GPU only notes whether it has a
-// cubin.
+// cubin. PtxOptLevel: the driver JIT's level for PTX (-1: its default).
 llvm::Error loadCode(const CodeRequest &R, const CachedCode &Code,
-                     CompiledKernel &Out);
+                     CompiledKernel &Out, int PtxOptLevel = -1);
 
 // Whether the last load on this thread failed because an earlier kernel's
 // fault left the context unusable (not the load's own failure).

@@ -36,7 +36,8 @@ static void storeCode(const CodeRequest &R, const CacheKey &Key,
 }
 
 llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
-                     LaunchTimes &Times) {
+                     LaunchTimes &Times,
+                     llvm::function_ref<void()> BeforeCompile) {
   assert((!R.B.loadsCode() || R.D) && "the GPU loads on a device");
   CacheKey Key = diskCacheKey(R);
   auto T0 = std::chrono::steady_clock::now();
@@ -68,6 +69,8 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
     Times.Source = CodeSource::Disk;
     Code = std::move(*Hit);
   } else {
+    if (BeforeCompile)
+      BeforeCompile();
     HostSpan Compile(SpanKind::Compile);
     Times.Source = CodeSource::Compiled;
     llvm::Expected<std::string> PTX = compileToPtx(R, shortHash(Key), Times);
@@ -95,6 +98,31 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
     noteCompileMs(R.K, Times.Optimize + Times.Codegen + Times.Load);
   }
   dumpCode(R, Key, Code, Times);
+  return llvm::Error::success();
+}
+
+llvm::Error makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
+                          LaunchTimes &Times) {
+  HostSpan Compile(SpanKind::Compile);
+  Times.Source = CodeSource::Tier0;
+  // No dump (tier 1's is), so no hash to name it with.
+  llvm::Expected<std::string> PTX =
+      compileToPtx(R, /*ShortHash=*/0, Times, /*Quick=*/true);
+  if (!PTX)
+    return PTX.takeError();
+  auto T0 = std::chrono::steady_clock::now();
+  // The driver's JIT, not ptxas: no cubin is kept. Claimed meanwhile, so
+  // that another compile has ptxas assemble its code instead of waiting. At
+  // -O1: ptxas -O1 takes 9% less CPU than -O3 on tier 0's PTX of Listing 4
+  // (docs/performance.md); -O0's code may run slower than the generic code
+  // (not measured).
+  DriverJitClaim DriverJit(R.B.loadsCode(), PTX->size());
+  CachedCode Code;
+  Code.PTX = std::move(*PTX);
+  if (llvm::Error E = loadCode(R, Code, Out, /*PtxOptLevel=*/1))
+    return E;
+  Times.Load = msSince(T0);
+  Times.FromCubin = false;
   return llvm::Error::success();
 }
 

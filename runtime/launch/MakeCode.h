@@ -6,6 +6,7 @@
 #include "inspect/Trace.h"
 #include "launch/CodeRequest.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 namespace mstage::rt {
@@ -14,8 +15,17 @@ namespace mstage::rt {
 // it has it, else with the JIT (and then into the disk cache), and loads it
 // on R's device (LoadCode.h). Times gets where it came from and what it
 // cost; MSTAGE_DUMP's files are written.
+// BeforeCompile, when given, runs on a miss before the JIT compiles: the
+// background compile makes tier 0 there (only when the disk has nothing).
 llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
-                     LaunchTimes &Times);
+                     LaunchTimes &Times,
+                     llvm::function_ref<void()> BeforeCompile = {});
+
+// Tier 0 (MSTAGE_JIT_TIERS): R's specialization through the JIT's quick
+// pipeline, loaded into Out for launches to run until makeCode's code
+// replaces it. Never cached; its IR is not dumped.
+llvm::Error makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
+                          LaunchTimes &Times);
 
 } // namespace mstage::rt
 

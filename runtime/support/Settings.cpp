@@ -244,6 +244,13 @@ JitSettings readJitSettings() {
                  std::string("MSTAGE_PTXAS_FAST_COMPILE='") + V.str() +
                  "' is not one of off, min, mid or max";
   }
+  if (StringRef V = envText("MSTAGE_JIT_TIERS"); !V.empty()) {
+    S.Tiers = parseBool(V);
+    if (!S.Tiers)
+      S.Error += (S.Error.empty() ? "" : "; ") +
+                 std::string("MSTAGE_JIT_TIERS='") + V.str() +
+                 "' is not one of on or off";
+  }
   if (StringRef V = envText("MSTAGE_JIT_EXIT_WAIT_MS"); !V.empty()) {
     std::optional<long> Ms = parseCount(V.trim().str(), 3600000);
     if (!Ms)

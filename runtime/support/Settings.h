@@ -119,6 +119,11 @@ struct JitSettings {
   // 1,500-2,500-line stencil kernels, min and mid take 31% less ptxas time
   // and may use more registers (docs/performance.md).
   std::string PtxasFastCompile;
+  // MSTAGE_JIT_TIERS=on|off: a background compile first makes tier 0 (a
+  // quick pipeline, never cached), which launches run until tier 1 (the full
+  // compile) replaces it (launch/CompileInBackground.h). Unset: on where code
+  // is loaded (the GPU), off in PTX-only mode.
+  std::optional<bool> Tiers;
   std::string Error; // what is wrong with any of these variables, or ""
 };
 const JitSettings &jitSettings();

@@ -387,10 +387,11 @@ llvm::Error CudaBackend::runHostBody(const RegisteredKernel &, mstage_invoke_fn,
 
 llvm::Error CudaBackend::loadModule(unsigned Device, const std::string &Image,
                                     bool Cubin, CUmodule *Module,
-                                    std::string *InfoLog) const {
+                                    std::string *InfoLog,
+                                    int PtxOptLevel) const {
   CudaDriver &D = *CudaDriver::at(Device);
   return Cubin ? D.loadModuleFromCubin(Image, Module)
-               : D.loadModuleFromPtx(Image, Module, InfoLog);
+               : D.loadModuleFromPtx(Image, Module, InfoLog, PtxOptLevel);
 }
 
 llvm::Error CudaBackend::getFunction(unsigned Device, CUmodule Module,

@@ -12,7 +12,10 @@
 // function launched and each attribute set on one; FAKECUDA_FUNC_ATTRIBUTES
 // what cuFuncGetAttribute says;
 // FAKECUDA_CALLS=1 prints every call (=time: with a timestamp), so that a
-// test can count the calls a launch makes. As the driver does,
+// test can count the calls a launch makes; FAKECUDA_PTX_LOAD_MS how long a
+// load of PTX takes (the driver's JIT, which the JIT's tiers overlap);
+// FAKECUDA_LOADS=1 prints each load of PTX with its
+// CU_JIT_OPTIMIZATION_LEVEL. As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
 // Graphs: a launch on a captured stream is recorded, not run, with its
@@ -33,6 +36,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -313,9 +317,21 @@ CUresult cuMemcpyDtoH(void *D, CUdeviceptr S, size_t B) {
   std::memcpy(D, (void *)S, B);
   return CUDA_SUCCESS;
 }
-CUresult cuModuleLoadDataEx(CUmodule *M, const void *, unsigned int N,
+CUresult cuModuleLoadDataEx(CUmodule *M, const void *Image, unsigned int N,
                             CUjit_option *O, void **V) {
   LOG("cuModuleLoadDataEx");
+  // PTX is text; a cubin starts with ELF's magic number.
+  const char *Ms = std::getenv("FAKECUDA_PTX_LOAD_MS");
+  bool Ptx = std::memcmp(Image, "\x7f" "ELF", 4) != 0;
+  if (Ms && Ptx)
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(Ms)));
+  if (Ptx && std::getenv("FAKECUDA_LOADS")) {
+    std::string Level = "default";
+    for (unsigned I = 0; I < N; ++I)
+      if (O[I] == CU_JIT_OPTIMIZATION_LEVEL)
+        Level = "-O" + std::to_string((unsigned)(uintptr_t)V[I]);
+    std::fprintf(stderr, "fakecuda: load ptx at %s\n", Level.c_str());
+  }
   if (CUresult R = injected("cuModuleLoadDataEx")) {
     for (unsigned I = 0; I < N; ++I)
       if (O[I] == CU_JIT_ERROR_LOG_BUFFER)

@@ -3,6 +3,9 @@
 //                its code came from (mstage_rt_last_launch_source's name)
 //   long V       the same for a long launch: 2^24 threads whose three nested
 //                loops run V times each (V staged)
+//   until V      launches V until its code comes from memory (10 s at
+//                most), printing each launch whose source differs from the
+//                launch before
 //   prepare V    k.prepare() of that specialization
 //   wait         mstage::jit_wait()
 //   threads T    launches T new specializations from T threads at once
@@ -24,8 +27,9 @@
 #include <vector>
 
 static const char *sourceName(int Source) {
-  static const char *Names[] = {"memory", "disk", "miss", "off", "generic"};
-  return Source >= 0 && Source <= 4 ? Names[Source] : "unknown";
+  static const char *Names[] = {"memory", "disk",    "miss",
+                                "off",    "generic", "tier0"};
+  return Source >= 0 && Source <= 5 ? Names[Source] : "unknown";
 }
 
 int main(int argc, char **argv) {
@@ -47,6 +51,19 @@ int main(int argc, char **argv) {
         Make(V)(Out);
         std::printf("launch %d: %s\n", V,
                     sourceName(mstage_rt_last_launch_source(nullptr)));
+      } else if (!std::strcmp(argv[I], "until")) {
+        int V = Next();
+        auto Kernel = Make(V);
+        auto T0 = std::chrono::steady_clock::now();
+        int Last = -1, Source;
+        do {
+          Kernel(Out);
+          Source = mstage_rt_last_launch_source(nullptr);
+          if (Source != Last)
+            std::printf("until %d: %s\n", V, sourceName(Source));
+          Last = Source;
+        } while (Source != 0 && std::chrono::steady_clock::now() - T0 <
+                                    std::chrono::seconds(10));
       } else if (!std::strcmp(argv[I], "long")) {
         int V = Next();
         mstage::kernel(
