@@ -55,8 +55,9 @@ static llvm::Error makeTier0(const CodeRequest &R, CacheEntry &E,
   LaunchTimes Times;
   Times.Evaluate = EvaluateMs;
   Times.Background = true;
-  if (llvm::Error Err = makeQuickCode(R, E.Quick, Times))
-    return Err;
+  llvm::Expected<bool> Made = makeQuickCode(R, E.Quick, Times);
+  if (!Made || !*Made)
+    return Made.takeError();
   E.QuickReady.store(true, std::memory_order_release);
   if (traceEnabled())
     traceLaunch(R.K.Blob, R.Config, R.Staged.Values, R.Staged.Facts, Times);

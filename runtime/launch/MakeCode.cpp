@@ -101,8 +101,8 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
   return llvm::Error::success();
 }
 
-llvm::Error makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
-                          LaunchTimes &Times) {
+llvm::Expected<bool> makeQuickCode(const CodeRequest &R,
+                                   CompiledKernel &Out, LaunchTimes &Times) {
   HostSpan Compile(SpanKind::Compile);
   Times.Source = CodeSource::Tier0;
   // No dump (tier 1's is), so no hash to name it with.
@@ -110,6 +110,11 @@ llvm::Error makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
       compileToPtx(R, /*ShortHash=*/0, Times, /*Quick=*/true);
   if (!PTX)
     return PTX.takeError();
+  // A large kernel's tier 0 would hold its worker for about as long as tier
+  // 1 (the driver's JIT of the stencil's 334-551 KiB of PTX takes most of a
+  // ptxas run) and keep the driver's JIT from the other compiles.
+  if (PTX->size() >= DriverJitClaim::LargePtxBytes)
+    return false;
   auto T0 = std::chrono::steady_clock::now();
   // The driver's JIT, not ptxas: no cubin is kept. Claimed meanwhile, so
   // that another compile has ptxas assemble its code instead of waiting. At
@@ -120,10 +125,10 @@ llvm::Error makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
   CachedCode Code;
   Code.PTX = std::move(*PTX);
   if (llvm::Error E = loadCode(R, Code, Out, /*PtxOptLevel=*/1))
-    return E;
+    return std::move(E);
   Times.Load = msSince(T0);
   Times.FromCubin = false;
-  return llvm::Error::success();
+  return true;
 }
 
 } // namespace mstage::rt

@@ -23,9 +23,10 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
 
 // Tier 0 (MSTAGE_JIT_TIERS): R's specialization through the JIT's quick
 // pipeline, loaded into Out for launches to run until makeCode's code
-// replaces it. Never cached; its IR is not dumped.
-llvm::Error makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
-                          LaunchTimes &Times);
+// replaces it. Never cached; its IR is not dumped. False, with Out
+// untouched, for PTX of DriverJitClaim::LargePtxBytes or more.
+llvm::Expected<bool> makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
+                                   LaunchTimes &Times);
 
 } // namespace mstage::rt
 
