@@ -101,8 +101,8 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
   return llvm::Error::success();
 }
 
-llvm::Expected<bool> makeQuickCode(const CodeRequest &R,
-                                   CompiledKernel &Out, LaunchTimes &Times) {
+llvm::Expected<bool> makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
+                                   LaunchTimes &Times) {
   HostSpan Compile(SpanKind::Compile);
   Times.Source = CodeSource::Tier0;
   // No dump (tier 1's is), so no hash to name it with.
