@@ -193,7 +193,7 @@ void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry, KernelNames &Names) {
 }
 
 namespace {
-// The mstage::kernel("label", f, ...) calls in a body.
+// The mstage::kernel("label", f, ...) and k.named("label") calls in a body.
 class LabelFinder : public RecursiveASTVisitor<LabelFinder> {
 public:
   LabelFinder(ASTContext &Ctx, KernelNames &Names) : Ctx(Ctx), Names(Names) {}
@@ -215,20 +215,33 @@ public:
 
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee || !isLabelledKernelCall(Callee) || CE->getNumArgs() < 2)
+    if (!Callee || CE->getNumArgs() < 1)
       return true;
-    const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs();
-    if (!Args || Args->get(0).getKind() != TemplateArgument::Type)
+    // kernel("label", f, ...): the kernel is the function's F; k.named(
+    // "label"): the class's (Kernel<F>).
+    const TemplateArgumentList *Args = nullptr;
+    if (isa<CXXMemberCallExpr>(CE) && isNamedCall(Callee))
+      Args = &cast<ClassTemplateSpecializationDecl>(Callee->getParent())
+                  ->getTemplateArgs();
+    else if (isLabelledKernelCall(Callee) && CE->getNumArgs() >= 2)
+      Args = Callee->getTemplateSpecializationArgs();
+    if (!Args || Args->size() == 0 ||
+        Args->get(0).getKind() != TemplateArgument::Type)
       return true;
-    const CXXRecordDecl *RD = Args->get(0).getAsType()->getAsCXXRecordDecl();
-    if (!RD)
-      return true;
+    if (const CXXRecordDecl *RD = Args->get(0).getAsType()->getAsCXXRecordDecl())
+      noteLabel(RD, CE);
+    return true;
+  }
+
+private:
+  // CE's first argument labels the kernel RD.
+  void noteLabel(const CXXRecordDecl *RD, const CallExpr *CE) {
     DiagnosticsEngine &D = Ctx.getDiagnostics();
     const auto *Literal =
         dyn_cast<StringLiteral>(CE->getArg(0)->IgnoreParenImpCasts());
     if (!Literal || !Literal->isOrdinary()) {
       D.Report(CE->getArg(0)->getExprLoc(), diagID(D, Diag::LabelNotLiteral));
-      return true;
+      return;
     }
     auto [It, New] = Names.Labels.try_emplace(
         RD, KernelNames::Label{Literal->getString().str(), Caller, CE});
@@ -239,18 +252,32 @@ public:
       D.Report(It->second.Call->getArg(0)->getExprLoc(),
                diagID(D, Diag::LabelBefore));
     }
-    return true;
   }
 
-private:
+  // True for a declaration directly in namespace mstage.
+  static bool inMstage(const Decl *D) {
+    auto *NS = dyn_cast<NamespaceDecl>(D->getDeclContext());
+    return NS && NS->getIdentifier() && NS->getName() == "mstage" &&
+           isa<TranslationUnitDecl>(NS->getDeclContext());
+  }
+
+  // mstage::Kernel<F>::named(const char *label).
+  static bool isNamedCall(const FunctionDecl *FD) {
+    auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (!MD || !MD->getIdentifier() || MD->getName() != "named" ||
+        MD->getNumParams() != 1)
+      return false;
+    auto *Class = dyn_cast<ClassTemplateSpecializationDecl>(MD->getParent());
+    return Class && Class->getIdentifier() && Class->getName() == "Kernel" &&
+           inMstage(Class);
+  }
+
   // mstage::kernel(const char *label, F f, ...).
   static bool isLabelledKernelCall(const FunctionDecl *FD) {
     if (!FD->getIdentifier() || FD->getName() != "kernel" ||
         FD->getNumParams() < 2 || !FD->getPrimaryTemplate())
       return false;
-    auto *NS = dyn_cast<NamespaceDecl>(FD->getDeclContext());
-    if (!NS || !NS->getIdentifier() || NS->getName() != "mstage" ||
-        !isa<TranslationUnitDecl>(NS->getDeclContext()))
+    if (!inMstage(FD))
       return false;
     QualType P = FD->getParamDecl(0)->getType();
     return P->isPointerType() && P->getPointeeType()->isCharType();
