@@ -26,7 +26,7 @@ void run(std::vector<float> &v, const char *name) {
   k.named("fourth")(v);
   // CHECK: kernel-label.cpp:[[@LINE-3]]:11: note: the first label
   // A kernel labelled by kernel("...") and again by named().
-  // CHECK: kernel-label.cpp:[[@LINE+1]]:22: warning: mstage: this kernel is labelled 'fifth' here, and 'first' before; a kernel has one name, the first label
+  // CHECK: kernel-label.cpp:[[@LINE+1]]:36: warning: mstage: this kernel is labelled 'fifth' here, and 'first' before; a kernel has one name, the first label
   mstage::kernel(body, 1, 1).named("fifth")(v);
-  // CHECK: kernel-label.cpp:[[@LINE-15]]:18: note: the first label
+  // CHECK: kernel-label.cpp:[[@LINE-18]]:18: note: the first label
 }
