@@ -78,7 +78,7 @@ int main() {
 // OUT-NEXT: named 12
 
 // LIST-DAG: {{^_ZN12_GLOBAL__N_19anonymous10kernel_L33E}}  (anonymous namespace)::anonymous::kernel_L33@{{.*}}kernel-names.cpp:33:10
-// LIST-DAG: {{^_ZN22labelledInTemplate_int4fillE}}  labelledInTemplate_int::fill@{{.*}}kernel-names.cpp:38:18
+// LIST-DAG: {{^_ZN18labelledInTemplateIiE4fillE}}  labelledInTemplate<int>::fill@{{.*}}kernel-names.cpp:38:18
 // LIST-DAG: {{^_ZN3app6Solver3run10kernel_L44E}}  app::Solver::run::kernel_L44@{{.*}}kernel-names.cpp:44:12
 // LIST-DAG: {{^_ZN4main10kernel_L54E}}  main::kernel_L54@{{.*}}kernel-names.cpp:54:20
 // LIST-DAG: {{^_ZN4main14kernel_L54_C}}[[COL:[0-9]+]]E  main::kernel_L54_C[[COL]]@{{.*}}kernel-names.cpp:54:[[COL]]
@@ -91,7 +91,7 @@ int main() {
 
 // DEMANGLED:      (anonymous namespace)::anonymous::kernel_L33
 // DEMANGLED-NEXT: app::Solver::run::kernel_L44
-// DEMANGLED-NEXT: labelledInTemplate_int::fill
+// DEMANGLED-NEXT: labelledInTemplate<int>::fill
 // DEMANGLED-NEXT: main::kernel_L54
 // DEMANGLED-NEXT: main::kernel_L54_C{{[0-9]+}}
 // DEMANGLED-NEXT: main::kernel_L58
