@@ -287,7 +287,8 @@ public:
     if (!Args || Args->size() == 0 ||
         Args->get(0).getKind() != TemplateArgument::Type)
       return true;
-    if (const CXXRecordDecl *RD = Args->get(0).getAsType()->getAsCXXRecordDecl())
+    if (const CXXRecordDecl *RD =
+            Args->get(0).getAsType()->getAsCXXRecordDecl())
       noteLabel(RD, CE);
     return true;
   }

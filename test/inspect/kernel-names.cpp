@@ -1,8 +1,8 @@
 // Kernel symbols are Itanium-mangled nested names that the tools demangle
 // (formats/KernelSymbol.h): Enclosing::kernel_L<line> by default, a label
-// when kernel("label", f, ...) or k.named("label") gives one, a second kernel on one line with
-// _C<column>, a lambda instantiated for two argument types with _2. The
-// algorithms label theirs (mstage::reduce). The readable form is what the
+// when kernel("label", f, ...) or k.named("label") gives one, a second
+// kernel on one line with _C<column>, a lambda instantiated for two argument
+// types with _2. The algorithms label theirs (mstage::reduce). The readable form is what the
 // PTX's symbol demangles to (llvm-cxxfilt, the reference), and what
 // mstage-ptx, MSTAGE_TRACE and MSTAGE_STATS show.
 //

@@ -76,7 +76,8 @@ TEST(KernelSymbolTest, TemplateArgumentsDemangleAsCxx) {
       {{"app", {"Solver", "d"}, "run", "kernel_L44"},
        "app::Solver<double>::run::kernel_L44"},
       {{{"f", "N2ns3TagE"}, "kernel_L1_2"}, "f<ns::Tag>::kernel_L1_2"},
-      {{{"Saxpy", "St6vectorIfSaIfEE"}}, "Saxpy<std::vector<float, std::allocator<float>>>"},
+      {{{"Saxpy", "St6vectorIfSaIfEE"}},
+       "Saxpy<std::vector<float, std::allocator<float>>>"},
   };
   for (const Case &C : Cases) {
     std::string Symbol = mangleKernelSymbol(C.Parts);
