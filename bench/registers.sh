@@ -35,10 +35,10 @@ for app in walk xs micro; do
   "$build/bin/mstage-ptx" "$build/bench/mstage_$app" --aot-ptx --arch "$arch" \
     >"$tmp/$app-aot.ptx"
   nv=$(regs "$tmp/$app-nvcc.ptx" Kernel)
-  un=$(regs "$(ls "$tmp/$app"/*Kernel_Unstaged*.ptx)" Kernel)
-  st=$(regs "$(ls "$tmp/$app"/*Kernel_Staged*.ptx)" Kernel)
-  gu=$(regs "$tmp/$app-aot.ptx" Kernel_Unstaged)
-  gs=$(regs "$tmp/$app-aot.ptx" Kernel_Staged)
+  un=$(regs "$(ls "$tmp/$app"/*KernelI8UnstagedE*.ptx)" Kernel)
+  st=$(regs "$(ls "$tmp/$app"/*KernelI6StagedE*.ptx)" Kernel)
+  gu=$(regs "$tmp/$app-aot.ptx" KernelI8UnstagedE)
+  gs=$(regs "$tmp/$app-aot.ptx" KernelI6StagedE)
   echo "$app nvcc $nv mstage-unstaged $un mstage-staged $st" \
     "generic-unstaged $gu generic-staged $gs"
   if ((un * 10 > nv * 11)); then

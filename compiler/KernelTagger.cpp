@@ -9,12 +9,15 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
 #include <cassert>
+#include <memory>
+#include <optional>
 
 using namespace clang;
 
@@ -78,11 +81,54 @@ static const FunctionDecl *enclosingFunction(const Decl *D) {
   return nullptr;
 }
 
-// The symbol components of D's qualified name, outermost first. Template
-// arguments become part of a component (reduce<Staged>: reduce_Staged), so
-// that two instantiations differ.
+// Args as Itanium <template-arg>s ("i" for <int>, "Li3E" for <3>), or
+// nothing when one cannot be mangled on its own: a pack, a declaration, a
+// template, a type whose mangling refers to a substitution.
+static std::optional<std::string>
+mangledTemplateArgs(ASTContext &Ctx, ArrayRef<TemplateArgument> Args) {
+  std::unique_ptr<MangleContext> Mangler(Ctx.createMangleContext());
+  auto Type = [&](QualType T) {
+    // _ZTI<type>: the name of T's RTTI object holds T's mangling.
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    Mangler->mangleCXXRTTI(T, OS);
+    return S.substr(4);
+  };
+  std::string Out;
+  for (const TemplateArgument &A : Args) {
+    if (A.getKind() == TemplateArgument::Type) {
+      Out += Type(A.getAsType());
+    } else if (A.getKind() == TemplateArgument::Integral) {
+      // L <type> <value> E, a negative value with 'n'.
+      llvm::APSInt V = A.getAsIntegral();
+      bool Negative = V.isSigned() && V.isNegative();
+      Out += "L" + Type(A.getIntegralType()) + (Negative ? "n" : "") +
+             toString(Negative ? V.abs() : V, 10, /*Signed=*/false) + "E";
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!isSelfContainedMangling(Out))
+    return std::nullopt;
+  return Out;
+}
+
+// The template arguments of D when it is a template's specialization.
+static ArrayRef<TemplateArgument> templateArgs(const NamedDecl *D) {
+  if (auto *FD = dyn_cast<FunctionDecl>(D))
+    if (const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs())
+      return Args->asArray();
+  if (auto *CD = dyn_cast<ClassTemplateSpecializationDecl>(D))
+    return CD->getTemplateArgs().asArray();
+  return {};
+}
+
+// The symbol components of D's qualified name, outermost first. A
+// template's specialization has its arguments (reduce<int>); those that
+// cannot be mangled become part of the identifier (reduce<Pair<A, A>>:
+// reduce_Pair_A__A), so that two instantiations still differ.
 static void appendComponents(ASTContext &Ctx, const Decl *D,
-                             SmallVectorImpl<std::string> &Out) {
+                             SmallVectorImpl<SymbolPart> &Out) {
   if (!D || isa<TranslationUnitDecl>(D))
     return;
   appendComponents(Ctx, Decl::castFromDeclContext(D->getDeclContext()), Out);
@@ -93,6 +139,12 @@ static void appendComponents(ASTContext &Ctx, const Decl *D,
   } else if (auto *RD = dyn_cast<CXXRecordDecl>(D); RD && RD->isLambda()) {
     Out.push_back("lambda");
   } else if (auto *ND = dyn_cast<NamedDecl>(D)) {
+    ArrayRef<TemplateArgument> Args = templateArgs(ND);
+    if (!Args.empty() && ND->getIdentifier())
+      if (std::optional<std::string> Mangled = mangledTemplateArgs(Ctx, Args)) {
+        Out.push_back(SymbolPart(symbolComponent(ND->getName()), *Mangled));
+        return;
+      }
     std::string Name;
     llvm::raw_string_ostream OS(Name);
     ND->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/false);
@@ -103,7 +155,7 @@ static void appendComponents(ASTContext &Ctx, const Decl *D,
 // A label's components: "saxpy" is in the caller's scope, "mstage::sort::
 // radix_pass" is the whole name.
 static void appendLabel(ASTContext &Ctx, const KernelNames::Label &L,
-                        SmallVectorImpl<std::string> &Out) {
+                        SmallVectorImpl<SymbolPart> &Out) {
   StringRef Text = L.Text;
   if (!Text.contains("::"))
     appendComponents(Ctx, L.Caller, Out);
@@ -116,11 +168,13 @@ static void appendLabel(ASTContext &Ctx, const KernelNames::Label &L,
 }
 
 // A component not used yet in Scope: Name, else Name_C<column> (another
-// kernel on this line), else Name_2, Name_3...
-static std::string uniqueComponent(KernelNames &Names, StringRef Scope,
-                                   std::string Name, unsigned Column) {
+// kernel on this line), else Name_2, Name_3..., with Args after each.
+static SymbolPart uniqueComponent(KernelNames &Names, StringRef Scope,
+                                  std::string Name, StringRef Args,
+                                  unsigned Column) {
   auto Taken = [&](StringRef Candidate) {
-    return Names.Used.contains((Scope + "::" + Candidate).str());
+    return Names.Used.contains(
+        (Scope + "::" + SymbolPart(Candidate.str(), Args.str()).key()).str());
   };
   if (Taken(Name) && Column && !Taken(Name + "_C" + std::to_string(Column)))
     Name += "_C" + std::to_string(Column);
@@ -129,8 +183,9 @@ static std::string uniqueComponent(KernelNames &Names, StringRef Scope,
       Name += "_" + std::to_string(N);
       break;
     }
-  Names.Used.insert((Scope + "::" + Name).str());
-  return Name;
+  SymbolPart Part(Name, Args.str());
+  Names.Used.insert((Scope + "::" + Part.key()).str());
+  return Part;
 }
 
 void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry, KernelNames &Names) {
@@ -153,7 +208,7 @@ void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry, KernelNames &Names) {
                     std::to_string(PL.getLine()) + ":" +
                     std::to_string(PL.getColumn());
 
-  SmallVector<std::string, 4> Components;
+  SmallVector<SymbolPart, 4> Components;
   unsigned Column = 0;
   if (auto L = Names.Labels.find(RD); L != Names.Labels.end()) {
     appendLabel(Ctx, L->second, Components);
@@ -176,13 +231,17 @@ void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry, KernelNames &Names) {
 
   // The kernel's type instantiated for other argument types: _2, _3 on the
   // name its first instantiation got.
-  std::string Last = Components.pop_back_val();
-  std::string Scope = llvm::join(Components, "::");
+  SymbolPart Last = Components.pop_back_val();
+  std::string Scope;
+  for (const SymbolPart &P : Components)
+    Scope += (Scope.empty() ? "" : "::") + P.key();
   if (auto It = Names.ByType.find(RD); It != Names.ByType.end()) {
-    Components.push_back(uniqueComponent(Names, Scope, It->second, 0));
+    Components.push_back(
+        uniqueComponent(Names, Scope, It->second, Last.TemplateArgs, 0));
   } else {
-    Components.push_back(uniqueComponent(Names, Scope, Last, Column));
-    Names.ByType[RD] = Components.back();
+    Components.push_back(
+        uniqueComponent(Names, Scope, Last.Name, Last.TemplateArgs, Column));
+    Names.ByType[RD] = Components.back().Name;
   }
   Info.Name = mangleKernelSymbol(Components);
   Info.PrettyName = demangleKernelSymbol(Info.Name);
@@ -193,7 +252,7 @@ void tagKernelEntry(ASTContext &Ctx, FunctionDecl *Entry, KernelNames &Names) {
 }
 
 namespace {
-// The mstage::kernel("label", f, ...) calls in a body.
+// The mstage::kernel("label", f, ...) and k.named("label") calls in a body.
 class LabelFinder : public RecursiveASTVisitor<LabelFinder> {
 public:
   LabelFinder(ASTContext &Ctx, KernelNames &Names) : Ctx(Ctx), Names(Names) {}
@@ -215,20 +274,34 @@ public:
 
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee || !isLabelledKernelCall(Callee) || CE->getNumArgs() < 2)
+    if (!Callee || CE->getNumArgs() < 1)
       return true;
-    const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs();
-    if (!Args || Args->get(0).getKind() != TemplateArgument::Type)
+    // kernel("label", f, ...): the kernel is the function's F; k.named(
+    // "label"): the class's (Kernel<F>).
+    const TemplateArgumentList *Args = nullptr;
+    if (isa<CXXMemberCallExpr>(CE) && isNamedCall(Callee))
+      Args = &cast<ClassTemplateSpecializationDecl>(Callee->getParent())
+                  ->getTemplateArgs();
+    else if (isLabelledKernelCall(Callee) && CE->getNumArgs() >= 2)
+      Args = Callee->getTemplateSpecializationArgs();
+    if (!Args || Args->size() == 0 ||
+        Args->get(0).getKind() != TemplateArgument::Type)
       return true;
-    const CXXRecordDecl *RD = Args->get(0).getAsType()->getAsCXXRecordDecl();
-    if (!RD)
-      return true;
+    if (const CXXRecordDecl *RD =
+            Args->get(0).getAsType()->getAsCXXRecordDecl())
+      noteLabel(RD, CE);
+    return true;
+  }
+
+private:
+  // CE's first argument labels the kernel RD.
+  void noteLabel(const CXXRecordDecl *RD, const CallExpr *CE) {
     DiagnosticsEngine &D = Ctx.getDiagnostics();
     const auto *Literal =
         dyn_cast<StringLiteral>(CE->getArg(0)->IgnoreParenImpCasts());
     if (!Literal || !Literal->isOrdinary()) {
       D.Report(CE->getArg(0)->getExprLoc(), diagID(D, Diag::LabelNotLiteral));
-      return true;
+      return;
     }
     auto [It, New] = Names.Labels.try_emplace(
         RD, KernelNames::Label{Literal->getString().str(), Caller, CE});
@@ -239,18 +312,32 @@ public:
       D.Report(It->second.Call->getArg(0)->getExprLoc(),
                diagID(D, Diag::LabelBefore));
     }
-    return true;
   }
 
-private:
+  // True for a declaration directly in namespace mstage.
+  static bool inMstage(const Decl *D) {
+    auto *NS = dyn_cast<NamespaceDecl>(D->getDeclContext());
+    return NS && NS->getIdentifier() && NS->getName() == "mstage" &&
+           isa<TranslationUnitDecl>(NS->getDeclContext());
+  }
+
+  // mstage::Kernel<F>::named(const char *label).
+  static bool isNamedCall(const FunctionDecl *FD) {
+    auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (!MD || !MD->getIdentifier() || MD->getName() != "named" ||
+        MD->getNumParams() != 1)
+      return false;
+    auto *Class = dyn_cast<ClassTemplateSpecializationDecl>(MD->getParent());
+    return Class && Class->getIdentifier() && Class->getName() == "Kernel" &&
+           inMstage(Class);
+  }
+
   // mstage::kernel(const char *label, F f, ...).
   static bool isLabelledKernelCall(const FunctionDecl *FD) {
     if (!FD->getIdentifier() || FD->getName() != "kernel" ||
         FD->getNumParams() < 2 || !FD->getPrimaryTemplate())
       return false;
-    auto *NS = dyn_cast<NamespaceDecl>(FD->getDeclContext());
-    if (!NS || !NS->getIdentifier() || NS->getName() != "mstage" ||
-        !isa<TranslationUnitDecl>(NS->getDeclContext()))
+    if (!inMstage(FD))
       return false;
     QualType P = FD->getParamDecl(0)->getType();
     return P->isPointerType() && P->getPointeeType()->isCharType();

@@ -535,6 +535,16 @@ public:
   }
   bool is_fast_math() const { return fast_math_; }
 
+  // This kernel named after label, as kernel("label", f, ...) names it.
+  // mstage++ reads the label where it compiles this call (so it is a string
+  // literal) and gives it to the kernel's type: every launch of this lambda
+  // in this file has the name, launched through k or not. At run time it
+  // changes nothing; the name is the symbol's (docs/api.md).
+  Kernel named(const char *label) const {
+    (void)label;
+    return *this;
+  }
+
   // With MSTAGE_CHECK=cpu, whether this kernel's launches are checked
   // against the CPU back end (default: yes). Turn it off for a kernel whose
   // output depends on the order its atomics happen in.
@@ -662,9 +672,10 @@ Kernel<_Fp> kernel(_Fp f, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
 // compiles the call, so it is a string literal (docs/inspecting.md).
 template <class _Fp>
 Kernel<_Fp> kernel(const char *label, _Fp f, dim3 grid, dim3 block,
-                   std::size_t shared_bytes = 0) {
+                   std::size_t shared_bytes = 0,
+                   detail::call_site where = detail::call_site::here()) {
   (void)label;
-  return kernel(f, grid, block, shared_bytes);
+  return kernel(f, grid, block, shared_bytes, where);
 }
 
 // Waits until every specialization queued for compiling in the background

@@ -28,13 +28,39 @@ static void appendSourceName(std::string &Out, StringRef Id) {
   Out += Id;
 }
 
-std::string mangleKernelSymbol(ArrayRef<std::string> Components) {
+std::string SymbolPart::key() const {
+  return TemplateArgs.empty() ? Name : Name + "<" + TemplateArgs + ">";
+}
+
+bool isSelfContainedMangling(StringRef Mangled) {
+  // <substitution> ::= S_ | S <seq-id> _, <seq-id> in [0-9A-Z];
+  // <template-param> ::= T_ | T <number> _.
+  for (size_t I = 0; I + 1 < Mangled.size(); ++I) {
+    char C = Mangled[I];
+    if (C != 'S' && C != 'T')
+      continue;
+    size_t J = I + 1;
+    while (J < Mangled.size() &&
+           (isDigit(Mangled[J]) || (C == 'S' && isUpper(Mangled[J]))))
+      ++J;
+    if (J < Mangled.size() && Mangled[J] == '_')
+      return false;
+  }
+  return true;
+}
+
+std::string mangleKernelSymbol(ArrayRef<SymbolPart> Components) {
   assert(!Components.empty() && "a kernel symbol names something");
   // Nested even with one component: c++filt and LLVM's demangler read
   // _ZN5SaxpyE as Saxpy, but not _Z5Saxpy.
   std::string Out = "_ZN";
-  for (const std::string &C : Components)
-    appendSourceName(Out, C);
+  for (const SymbolPart &C : Components) {
+    appendSourceName(Out, C.Name);
+    assert(isSelfContainedMangling(C.TemplateArgs) &&
+           "template arguments that mean the same inside the symbol");
+    if (!C.TemplateArgs.empty())
+      Out += "I" + C.TemplateArgs + "E";
+  }
   return Out + "E";
 }
 

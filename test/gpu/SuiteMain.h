@@ -56,4 +56,21 @@ inline bool skipWithoutGpu(const char *Name) {
   return true;
 }
 
+// For a program that checks the JIT's disk cache: synchronous JIT
+// (MSTAGE_JIT=sync, which child processes inherit) and the disk cache (the
+// default: MSTAGE_CACHE unset) in a new, empty folder /tmp/Prefix-XXXXXX,
+// named by MSTAGE_CACHE_DIR. Returns the folder, or "" after a FAIL line.
+// Call it before the first launch: the runtime reads the settings once.
+inline std::string useFreshDiskCache(const char *Name, const char *Prefix) {
+  setenv("MSTAGE_JIT", "sync", 1);
+  std::string Dir = std::string("/tmp/") + Prefix + "-XXXXXX";
+  if (!mkdtemp(Dir.data())) {
+    std::printf("FAIL %s: mkdtemp %s\n", Name, Dir.c_str());
+    return "";
+  }
+  setenv("MSTAGE_CACHE_DIR", Dir.c_str(), 1);
+  unsetenv("MSTAGE_CACHE");
+  return Dir;
+}
+
 #endif

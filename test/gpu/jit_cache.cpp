@@ -123,18 +123,16 @@ int runOnCpu(const char *Dir) {
 }
 
 int run(int Argc, char **Argv) {
-  setenv("MSTAGE_JIT", "sync", 1); // the children inherit it
+  // A child inherits its parent's settings (useFreshDiskCache).
   if (Argc == 4 && std::string(Argv[1]) == "--child")
     return child(std::atoi(Argv[2]), std::atoi(Argv[3]) != 0);
-  char Dir[] = "/tmp/mstage-cache-test-XXXXXX";
-  if (!mkdtemp(Dir))
-    return std::printf("FAIL %s: mkdtemp\n", Name), 1;
-  setenv("MSTAGE_CACHE_DIR", Dir, 1);
-  unsetenv("MSTAGE_CACHE");
+  std::string Dir = useFreshDiskCache(Name, "mstage-cache-test");
+  if (Dir.empty())
+    return 1;
   if (skipWithoutGpu(Name))
     return 0;
   if (onCpu())
-    return runOnCpu(Dir);
+    return runOnCpu(Dir.c_str());
   if (selfPath().empty())
     return std::printf("FAIL %s: readlink\n", Name), 1;
 

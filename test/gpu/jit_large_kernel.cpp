@@ -87,12 +87,9 @@ template <size_t Terms> struct Chain {
 };
 
 int run() {
-  setenv("MSTAGE_JIT", "sync", 1);
-  char Dir[] = "/tmp/mstage-large-kernel-XXXXXX";
-  if (!mkdtemp(Dir))
-    return std::printf("FAIL %s: mkdtemp\n", Name), 1;
-  setenv("MSTAGE_CACHE_DIR", Dir, 1);
-  unsetenv("MSTAGE_CACHE");
+  std::string Dir = useFreshDiskCache(Name, "mstage-large-kernel");
+  if (Dir.empty())
+    return 1;
   if (skipWithoutGpu(Name))
     return 0;
   bool Gpu = !onCpu();

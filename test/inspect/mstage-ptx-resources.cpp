@@ -1,8 +1,9 @@
 // mstage-ptx --resources reports what ptxas -v says the specialization
 // uses, and the theoretical occupancy that follows for the launch:
 //  - registers and spills are ptxas's own numbers for the same PTX (the
-//    checks capture them from a separate ptxas -v run of --ptx's output);
-//  - shared memory is the 16x17 float tile: 1088 bytes;
+//    checks capture them from a separate ptxas -v run of --ptx's output,
+//    Inputs/ptxas_resources.py);
+//  - shared memory is Inputs/TileKernel.h's 16x17 float tile: 1088 bytes;
 //  - the dynamically indexed local array lives on the stack (local
 //    memory): ptxas's stack frame, at least its 256 bytes;
 //  - occupancy on sm_90 (64 warps, 228 KiB of shared memory an SM, 1 KiB
@@ -11,22 +12,21 @@
 //    25%, limited by shared memory; with 300000 bytes none fits.
 //
 // RUN: %mstagexx -O2 %s -o %t
-// RUN: %mstage_ptx %t --kernel main::kernel_L42 --block 16,16 > %t.ptx
-// RUN: %ptxas -v -arch=sm_90 %t.ptx -o /dev/null > %t.ptxas 2>&1
-// RUN: %mstage_ptx %t --kernel main::kernel_L42 --block 16,16 --resources > %t.res
+// RUN: %mstage_ptx %t --kernel TileKernel --stage 0=2 --block 16,16 > %t.ptx
+// RUN: %python %S/Inputs/ptxas_resources.py %ptxas sm_90 %t.ptx > %t.ptxas
+// RUN: %mstage_ptx %t --kernel TileKernel --stage 0=2 --block 16,16 --resources > %t.res
 // RUN: cat %t.ptxas %t.res | FileCheck %s
-// RUN: %mstage_ptx %t --kernel main::kernel_L42 --block 16,16 --shared 100000 --resources | FileCheck %s --check-prefix=SHARED
-// RUN: %mstage_ptx %t --kernel main::kernel_L42 --block 16,16 --shared 300000 --resources | FileCheck %s --check-prefix=TOOBIG
-// RUN: %mstage_ptx %t --kernel main::kernel_L42 --block 16,16 --resources --arch sm_86 | FileCheck %s --check-prefix=SM86
+// RUN: %mstage_ptx %t --kernel TileKernel --stage 0=2 --block 16,16 --shared 100000 --resources | FileCheck %s --check-prefix=SHARED
+// RUN: %mstage_ptx %t --kernel TileKernel --stage 0=2 --block 16,16 --shared 300000 --resources | FileCheck %s --check-prefix=TOOBIG
+// RUN: %mstage_ptx %t --kernel TileKernel --stage 0=2 --block 16,16 --resources --arch sm_86 | FileCheck %s --check-prefix=SM86
 // REQUIRES: ptxas
 
-#include <mstage.hpp>
+#include "Inputs/TileKernel.h"
+
 #include <vector>
 
-// CHECK: [[STACK:[1-9][0-9][0-9]+]] bytes stack frame
-// CHECK-SAME: [[STORES:[0-9]+]] bytes spill stores, [[LOADS:[0-9]+]] bytes spill loads
-// CHECK: Used [[REGS:[0-9]+]] registers
-// CHECK: {{_ZN4main[0-9]+kernel_L42E}} (main::kernel_L{{[0-9]+}}@{{.*}}mstage-ptx-resources.cpp:42:7)
+// CHECK: ptxas: registers [[REGS:[0-9]+]] spill stores [[STORES:[0-9]+]] spill loads [[LOADS:[0-9]+]] stack [[STACK:[1-9][0-9][0-9]+]]
+// CHECK: {{^_ZN10TileKernelE}} (TileKernel@{{.*}}TileKernel.h:{{[0-9]+}}:{{[0-9]+}})
 // CHECK-NEXT: registers [[REGS]], spill stores [[STORES]] B, spill loads [[LOADS]] B, stack (local) [[STACK]] B, shared 1088 B, barriers 1
 // CHECK-NEXT: occupancy {{[0-9]+}}% ({{[0-9]+}} blocks of 256 threads per SM on sm_90, limited by
 
@@ -38,19 +38,6 @@
 int main() {
   std::vector<float> in(64 * 64), out(64 * 64);
   std::vector<int> idx(64 * 64);
-  mstage::kernel(
-      [](mstage::vector_view<float> in, mstage::vector_view<float> out,
-         mstage::vector_view<int> idx) {
-        mstage::shared_array<float, 16, 17> tile;
-        float local[64];
-        auto t = mstage::Thread::get().index;
-        auto b = mstage::Block::get().index;
-        unsigned x = b.x * 16 + t.x, y = b.y * 16 + t.y;
-        for (int i = 0; i < 64; ++i)
-          local[i] = in[(y * 64 + x + i) % 4096];
-        tile[t.y][t.x] = local[idx[y * 64 + x] & 63];
-        mstage::Block::get().synchronize();
-        out[y * 64 + x] = tile[t.x][t.y];
-      },
-      mstage::dim3(4, 4), mstage::dim3(16, 16))(in, out, idx);
+  mstage::kernel(TileKernel{2}, mstage::dim3(4, 4), mstage::dim3(16, 16))(
+      in, out, idx);
 }

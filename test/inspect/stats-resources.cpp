@@ -3,8 +3,9 @@
 // occupancy for its launch's block.
 //  - PTX-only mode: from ptxas -v, which the JIT runs: the numbers are
 //    ptxas's own for the same PTX (the checks capture them from a separate
-//    ptxas -v run of the dumped PTX); shared memory is the 16x17 float tile,
-//    1088 bytes; the dynamically indexed local array is on the stack.
+//    ptxas -v run of the dumped PTX, Inputs/ptxas_resources.py); shared
+//    memory is Inputs/TileKernel.h's 16x17 float tile, 1088 bytes; the
+//    dynamically indexed local array is on the stack.
 //  - GPU path (the fake driver of test/cuda): from cuFuncGetAttribute and
 //    cuOccupancyMaxActiveBlocksPerMultiprocessor (the fake's 2 blocks of 8
 //    warps on 64: 25%); the driver's JIT made the code, so the spills are
@@ -13,7 +14,7 @@
 //
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: rm -rf %t.dump && env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory MSTAGE_STATS=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t 1 2> %t.ptxonly
-// RUN: %ptxas -v -arch=sm_90 %t.dump/*.ptx -o /dev/null > %t.ptxas 2>&1
+// RUN: %python %S/Inputs/ptxas_resources.py %ptxas sm_90 %t.dump/*.ptx > %t.ptxas
 // RUN: cat %t.ptxas %t.ptxonly | FileCheck %s
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory MSTAGE_STATS=1 %t 2 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 MSTAGE_CACHE=memory MSTAGE_STATS=1 MSTAGE_PTXAS=off %t 1 2>&1 | FileCheck %s --check-prefix=NOPTXAS
@@ -23,31 +24,29 @@
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 
-#include <mstage.hpp>
+#include "Inputs/TileKernel.h"
 
 #include <cstdlib>
 #include <vector>
 
-// CHECK: [[STACK:[1-9][0-9][0-9]+]] bytes stack frame
-// CHECK-SAME: [[STORES:[0-9]+]] bytes spill stores, [[LOADS:[0-9]+]] bytes spill loads
-// CHECK: Used [[REGS:[0-9]+]] registers
+// CHECK: ptxas: registers [[REGS:[0-9]+]] spill stores [[STORES:[0-9]+]] spill loads [[LOADS:[0-9]+]] stack [[STACK:[1-9][0-9][0-9]+]]
 // CHECK: mstage: stats: registers spill st spill ld shared local block blocks/SM occup.  kernel key
-// CHECK-NEXT: mstage: stats: [[REGS]] [[STORES]] [[LOADS]] 1088 [[STACK]] 256 {{[0-9]+}} {{[0-9]+}}%  main::kernel_L{{[0-9]+}}@{{.*}}stats-resources.cpp:{{[0-9]+}}:{{[0-9]+}} key {{[0-9a-f]+$}}
+// CHECK-NEXT: mstage: stats: [[REGS]] [[STORES]] [[LOADS]] 1088 [[STACK]] 256 {{[0-9]+}} {{[0-9]+}}%  TileKernel@{{.*}}TileKernel.h:{{[0-9]+}}:{{[0-9]+}} key {{[0-9a-f]+$}}
 // CHECK-NOT: mstage: stats:
 
 // TWO: mstage: stats: registers
-// TWO-NEXT: mstage: stats: {{.*}} 1088 {{.*}}stats-resources.cpp:{{[0-9]+}}:{{[0-9]+}} key [[K1:[0-9a-f]+$]]
-// TWO-NEXT: mstage: stats: {{.*}} 1088 {{.*}}stats-resources.cpp:{{[0-9]+}}:{{[0-9]+}} key
+// TWO-NEXT: mstage: stats: {{.*}} 1088 {{.*}}TileKernel.h:{{[0-9]+}}:{{[0-9]+}} key [[K1:[0-9a-f]+$]]
+// TWO-NEXT: mstage: stats: {{.*}} 1088 {{.*}}TileKernel.h:{{[0-9]+}}:{{[0-9]+}} key
 // TWO-NOT: [[K1]]
 
 // NOPTXAS: mstage: stats: launches
 // NOPTXAS-NOT: registers
 
 // GPU: mstage: stats: registers
-// GPU-NEXT: mstage: stats: 40 - - 1088 256 256 2 25%  main::kernel_L{{[0-9]+}}@{{.*}}stats-resources.cpp
+// GPU-NEXT: mstage: stats: 40 - - 1088 256 256 2 25%  TileKernel@{{.*}}TileKernel.h
 
 // FAILED: mstage: stats: registers
-// FAILED-NEXT: mstage: stats: - - - - - 256 - -  main::kernel_L{{[0-9]+}}@{{.*}}stats-resources.cpp
+// FAILED-NEXT: mstage: stats: - - - - - 256 - -  TileKernel@{{.*}}TileKernel.h
 
 // CPU: mstage: stats: launches
 // CPU-NOT: registers
@@ -57,19 +56,6 @@ int main(int argc, char **argv) {
   std::vector<float> in(64 * 64), out(64 * 64);
   std::vector<int> idx(64 * 64);
   for (int Scale = 1; Scale <= Launches; ++Scale)
-    mstage::kernel(
-        [Scale](mstage::vector_view<float> in, mstage::vector_view<float> out,
-                mstage::vector_view<int> idx) {
-          mstage::shared_array<float, 16, 17> tile;
-          float local[64];
-          auto t = mstage::Thread::get().index;
-          auto b = mstage::Block::get().index;
-          unsigned x = b.x * 16 + t.x, y = b.y * 16 + t.y;
-          for (int i = 0; i < 64; ++i)
-            local[i] = in[(y * 64 + x + i) % 4096];
-          tile[t.y][t.x] = local[idx[y * 64 + x] & 63];
-          mstage::Block::get().synchronize();
-          out[y * 64 + x] = tile[t.x][t.y] * mstage::stage(Scale);
-        },
-        mstage::dim3(4, 4), mstage::dim3(16, 16))(in, out, idx);
+    mstage::kernel(TileKernel{Scale}, mstage::dim3(4, 4),
+                   mstage::dim3(16, 16))(in, out, idx);
 }

@@ -11,8 +11,8 @@
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_BACKEND=cpu %t | FileCheck %s
 // RUN: env MSTAGE_BACKEND=ptx MSTAGE_ARCH=sm_90 %t 2>&1 | FileCheck %s --check-prefix=PTXONLY
-// RUN: %mstage_ptx %t --kernel run_float::kernel_L48 > %t.f.ptx
-// RUN: %mstage_ptx %t --kernel run_double::kernel_L48 > %t.d.ptx
+// RUN: %mstage_ptx %t --kernel 'run<float>::kernel_L48' > %t.f.ptx
+// RUN: %mstage_ptx %t --kernel 'run<double>::kernel_L48' > %t.d.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.f.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.d.ptx
 // RUN: %ptxas -arch=sm_90 %t.f.ptx -o /dev/null
@@ -76,7 +76,7 @@ int main() {
   return Differ != 0;
 }
 
-// PTX: .entry {{_ZN(9run_float|10run_double)10kernel_L48E}}
+// PTX: .entry {{_ZN3runI(f|d)E10kernel_L48E}}
 // PTX-NOT: __mulsc3
 // PTX-NOT: __muldc3
 // PTX-NOT: __divsc3

@@ -8,7 +8,7 @@
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t
 // RUN: cat %t.dump/*.ptx | FileCheck %s
 // RUN: ls %t.dump/*.ptx | xargs -I{} %ptxas -arch=sm_90 {} -o /dev/null
-// RUN: %mstage_ptx %t --kernel run_mstage__half::kernel_L24 --ir --block=32 2>&1 | FileCheck %s --check-prefix=HALF-IR
+// RUN: %mstage_ptx %t --kernel 'run<mstage::half>::kernel_L24' --ir --block=32 2>&1 | FileCheck %s --check-prefix=HALF-IR
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 
@@ -35,7 +35,7 @@ int main() {
   run<half>();
 }
 
-// CHECK-LABEL: .entry _ZN{{[0-9]+}}run_mstage__half{{[0-9]+}}kernel_L
+// CHECK-LABEL: .entry _ZN3runIN6mstage4halfEE{{[0-9]+}}kernel_L
 // CHECK-NOT:   cvt.f32.f16
 // CHECK-DAG:   add.rn.f16
 // CHECK-DAG:   sub.rn.f16
@@ -46,7 +46,7 @@ int main() {
 // HALF-IR-NOT: fpext
 // HALF-IR:     fadd half
 // HALF-IR-NOT: fpext
-// CHECK-LABEL: .entry _ZN{{[0-9]+}}run_mstage__bfloat16{{[0-9]+}}kernel_L
+// CHECK-LABEL: .entry _ZN3runIN6mstage8bfloat16EE{{[0-9]+}}kernel_L
 // CHECK-NOT:   cvt.f32.bf16
 // CHECK-DAG:   add.rn.bf16
 // CHECK-DAG:   sub.rn.bf16

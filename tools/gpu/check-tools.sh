@@ -20,8 +20,18 @@
 #      program prints (main::kernel_L<line>, main::saxpy, mstage::reduce);
 #      NVTX: ncu --nvtx --nvtx-include "mstage@step/" profiles only the kernel
 #      launched inside mstage::nvtx_range("step") (test/gpu-tools/nvtx_ranges),
-#      and none for a range that does not exist; MSTAGE_STATS's registers for
-#      that kernel equal ncu's "Registers Per Thread".
+#      and none for a range that does not exist.
+#   4. Registers: MSTAGE_STATS's registers for that kernel (ptxas's count,
+#      cuFuncGetAttribute's) equal `ptxas -v`'s for the PTX the run dumped
+#      (MSTAGE_DUMP=ptx), and ncu's "Registers Per Thread" equals that count
+#      rounded up to 8, the registers the GPU allocates a thread (256 a
+#      warp at a time).
+#   5. cuda-gdb on test/gpu-tools/debug_step (built -g -O0), in batch mode:
+#      a breakpoint at the kernel by each spelling (its readable name
+#      main::debug_step, its mangled symbol, its file:line, and `set cuda
+#      break_on_launch application`), each a PASS or FAIL line of its own;
+#      then two `next`s move through lines of the kernel's body. The raw
+#      output is $OUT/gdb-*.txt.
 # The programs print the lines they expect ("LINE <mode> <file>:<line>",
 # from __LINE__), so the checks name no line number themselves.
 #
@@ -189,10 +199,12 @@ check_kernel_names() {
 check_kernel_names
 
 # ncu on test/gpu-tools/nvtx_ranges with the NVTX filter Include, its
-# LaunchStats section and MSTAGE_STATS=1, into $OUT/ncu-nvtx-Name.txt.
+# LaunchStats section and MSTAGE_STATS=1, into $OUT/ncu-nvtx-Name.txt; the
+# PTX the JIT made goes to $work/dump-Name (MSTAGE_DUMP=ptx).
 run_nvtx_ranges() {
   local name=$1 include=$2
-  MSTAGE_JIT=sync MSTAGE_STATS=1 timeout "$RUN_TIMEOUT" "$ncu" --nvtx \
+  MSTAGE_JIT=sync MSTAGE_STATS=1 MSTAGE_DUMP=ptx \
+    MSTAGE_DUMP_DIR="$work/dump-$name" timeout "$RUN_TIMEOUT" "$ncu" --nvtx \
     --nvtx-include "$include" --section LaunchStats \
     "$work/test/gpu-tools/nvtx_ranges" >"$OUT/ncu-nvtx-$name.txt" 2>&1
   cat "$OUT/ncu-nvtx-$name.txt" >>"$log"
@@ -226,32 +238,171 @@ check_nvtx_filter() {
   fi
 }
 
-# MSTAGE_STATS's registers (owner: nvtx): the resource table's row of the
-# kernel inside the range (named by its lambda's line) against ncu's
-# "Registers Per Thread" for it, from the same run.
+# The Itanium symbol of a kernel's readable name (passes/formats/
+# KernelSymbol.h): main::debug_step is _ZN4main10debug_stepE.
+mangle() {
+  local out=_ZN part rest=$1
+  while [[ -n $rest ]]; do
+    part=${rest%%::*}
+    out+=${#part}$part
+    [[ $rest == *::* ]] && rest=${rest#*::} || rest=
+  done
+  echo "${out}E"
+}
+
+# MSTAGE_STATS's registers against the tools, from the run of
+# check_nvtx_filter: the resource table's row of the kernel inside the range
+# (named by its lambda's line) against
+#  - `ptxas -v` of the PTX that run dumped: the same count (ptxas's, which
+#    cuFuncGetAttribute(NUM_REGS) returns for the loaded code), unless the
+#    driver's JIT and this ptxas differ;
+#  - ncu's "Registers Per Thread" (launch__registers_per_thread): the
+#    registers allocated a thread, the count rounded up to 8, since the GPU
+#    allocates registers to a warp in units of 256 (the CUDA occupancy
+#    calculator's "register allocation unit size"; measured on the H100:
+#    ptxas 10, 12 and 14 registers were 16 in ncu).
 check_stats_registers() {
-  local out=$OUT/ncu-nvtx-step.txt want line stats
+  local out=$OUT/ncu-nvtx-step.txt ncu_regs line stats name ptx ptxas arch
+  local ptxas_regs
   [[ -n $ncu && -f $out ]] || return
   line=$(sed -n 's/^LINE inside //p' "$out" | head -n 1)
   line=${line##*/}
-  want=$(awk '/Registers Per Thread/ {print $NF; exit}' "$out")
+  ncu_regs=$(awk '/Registers Per Thread/ {print $NF; exit}' "$out")
   # mstage: stats: registers spill st ... kernel key
-  # mstage: stats:        16        0 ... main::kernel_L35@.../nvtx_ranges.cpp:35:9 key ...
-  stats=$(awk -v at="$line:" '
+  # mstage: stats:        10        0 ... main::kernel_L35@.../nvtx_ranges.cpp:35:9 key ...
+  read -r stats name < <(awk -v at="$line:" '
     /^mstage: stats: registers / {table = 1; next}
-    table && /^mstage: stats: / && index($0, at) {print $3; exit}' "$out")
-  if [[ -z $line || -z $want ]]; then
-    fail "stats-registers: no LINE or no Registers Per Thread in $out"
-  elif [[ -z $stats ]]; then
-    fail "stats-registers: MSTAGE_STATS has no resource row for $line (see $out)"
-  elif [[ $stats == "$want" ]]; then
-    pass "stats-registers: MSTAGE_STATS and ncu both give $want registers for $line"
+    table && /^mstage: stats: / && index($0, at) {
+      for (i = 4; i <= NF; ++i) if (index($i, at)) break
+      print $3, $i; exit}' "$out")
+  name=${name%%@*}
+  if [[ -z $line ]]; then
+    fail "stats-registers: the program printed no LINE (see $out)"
+    return
+  elif [[ -z $stats || $stats == - ]]; then
+    fail "stats-registers: MSTAGE_STATS has no registers for $line (see $out)"
+    return
+  fi
+  ptx=$(ls "$work/dump-step/$(mangle "$name")"-*.ptx 2>/dev/null | head -n 1)
+  ptxas=$(find_tool ptxas)
+  if [[ -z $ptx ]]; then
+    fail "stats-registers-ptxas: no dumped PTX of $name in $work/dump-step"
+  elif [[ -z $ptxas ]]; then
+    fail "stats-registers-ptxas: ptxas not found"
   else
-    fail "stats-registers: MSTAGE_STATS gives $stats registers for $line, ncu $want"
+    arch=$(sed -n 's/^\.target \(sm_[0-9a-z]*\).*/\1/p' "$ptx" | head -n 1)
+    cp "$ptx" "$OUT/stats-registers.ptx"
+    "$ptxas" -v -arch="$arch" "$ptx" -o /dev/null \
+      >"$OUT/stats-registers-ptxas.txt" 2>&1
+    ptxas_regs=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' \
+      "$OUT/stats-registers-ptxas.txt" | head -n 1)
+    if [[ $ptxas_regs == "$stats" ]]; then
+      pass "stats-registers-ptxas: MSTAGE_STATS and ptxas -v ($arch) both give $stats registers for $name"
+    else
+      fail "stats-registers-ptxas: MSTAGE_STATS gives $stats registers for $name, ptxas -v ($arch) ${ptxas_regs:-nothing} (see $OUT/stats-registers-ptxas.txt)"
+    fi
+  fi
+  local allocated=$(((stats + 7) / 8 * 8))
+  if [[ -z $ncu_regs ]]; then
+    fail "stats-registers-ncu: no Registers Per Thread in $out"
+  elif [[ $ncu_regs == "$allocated" ]]; then
+    pass "stats-registers-ncu: ncu's Registers Per Thread $ncu_regs is MSTAGE_STATS's $stats rounded up to 8 (allocated)"
+  else
+    fail "stats-registers-ncu: ncu gives $ncu_regs registers for $name, MSTAGE_STATS $stats (rounded up to 8: $allocated)"
+  fi
+}
+
+# ---------------------------------------------------------------------------
+# 5. cuda-gdb stops at a kernel by name and steps through its lines
+# ---------------------------------------------------------------------------
+# cuda-gdb in batch mode on debug_step under MSTAGE_JIT=sync (the kernel is
+# JIT-compiled and loaded at its launch), with Commands (each an -ex) after
+# "set breakpoint pending on", into $OUT/gdb-Name.txt.
+run_gdb() {
+  local name=$1
+  shift
+  local args=(-batch -ex "set breakpoint pending on")
+  local c
+  for c in "$@"; do
+    args+=(-ex "$c")
+  done
+  MSTAGE_JIT=sync timeout "$RUN_TIMEOUT" "$gdb" "${args[@]}" -ex kill \
+    --args "$debug" >"$OUT/gdb-$name.txt" 2>&1
+  cat "$OUT/gdb-$name.txt" >>"$log"
+}
+
+# True when cuda-gdb stopped in Kernel: the backtrace's frame 0 is it
+# ("#0  main::debug_step<<<(1,1,1),(32,1,1)>>> (...) at .../debug_step.cpp:24").
+stopped_in() {
+  grep -Eq "^#0 +$2<<<" "$OUT/gdb-$1.txt"
+}
+
+check_cuda_gdb() {
+  local kernel symbol body file first last spelling name lines
+  gdb=$(find_tool cuda-gdb)
+  debug=$work/test/gpu-tools/debug_step
+  if [[ -z $gdb ]]; then
+    fail "cuda-gdb: cuda-gdb not found"
+    return
+  elif [[ ! -x $debug ]]; then
+    fail "cuda-gdb: no test/gpu-tools/debug_step in $ARCHIVE"
+    return
+  fi
+  "$gdb" --version | head -n 1 >"$OUT/gdb-version.txt" 2>&1
+  kernel=$(MSTAGE_BACKEND=ptx "$debug" 2>/dev/null | sed -n 's/^NAME //p')
+  body=$(MSTAGE_BACKEND=ptx "$debug" 2>/dev/null | sed -n 's/^BODY //p')
+  read -r file first last <<<"$body"
+  file=${file##*/}
+  if [[ -z $kernel || -z $last ]]; then
+    fail "cuda-gdb: debug_step printed no NAME or BODY"
+    return
+  fi
+  symbol=$(mangle "$kernel")
+
+  # (a) A breakpoint at the kernel, by each spelling. A pending breakpoint
+  # is resolved when the module that holds the kernel is loaded, at the
+  # launch: what matters is whether cuda-gdb finds the JIT's kernel by it.
+  for spelling in "demangled:$kernel" "mangled:$symbol" \
+    "file-line:$file:$first"; do
+    name=break-${spelling%%:*}
+    run_gdb "$name" "break ${spelling#*:}" run bt
+    if stopped_in "$name" "$kernel"; then
+      pass "cuda-gdb-$name: break ${spelling#*:} stops in $kernel"
+    else
+      fail "cuda-gdb-$name: break ${spelling#*:} does not stop in $kernel (see $OUT/gdb-$name.txt)"
+    fi
+  done
+  run_gdb break-on-launch "set cuda break_on_launch application" run bt
+  if stopped_in break-on-launch "$kernel"; then
+    pass "cuda-gdb-break-on-launch: set cuda break_on_launch application stops in $kernel"
+  else
+    fail "cuda-gdb-break-on-launch: break_on_launch does not stop in $kernel (see $OUT/gdb-break-on-launch.txt)"
+  fi
+
+  # (b) Two `next`s from the kernel's entry. The JIT optimizes the
+  # specialization even for a -O0 build, so the lines need not rise: each
+  # "info line" after a `next` names a line of the body, and the PC moved
+  # to another line at least once.
+  run_gdb step "set cuda break_on_launch application" run bt "info line" \
+    next "info line" next "info line"
+  # Line 24 of "/path/debug_step.cpp" starts at address ...
+  lines=$(sed -n "s/^Line \([0-9]*\) of \".*$file\".*/\1/p" \
+    "$OUT/gdb-step.txt" | tr '\n' ' ')
+  read -r -a seen <<<"$lines"
+  if ! stopped_in step "$kernel"; then
+    fail "cuda-gdb-step: did not stop in $kernel (see $OUT/gdb-step.txt)"
+  elif [[ ${#seen[@]} -lt 3 ]]; then
+    fail "cuda-gdb-step: info line gave lines '${lines}' of $file, not three (see $OUT/gdb-step.txt)"
+  elif ((seen[1] >= first && seen[1] <= last && seen[2] >= first &&
+    seen[2] <= last && (seen[1] != seen[0] || seen[2] != seen[1]))); then
+    pass "cuda-gdb-step: next steps through $file lines ${seen[0]}, ${seen[1]}, ${seen[2]} (body $first-$last)"
+  else
+    fail "cuda-gdb-step: next gave lines ${seen[*]} of $file, not moving within the body $first-$last (see $OUT/gdb-step.txt)"
   fi
 }
 
 check_nvtx_filter
 check_stats_registers
+check_cuda_gdb
 
 finish

@@ -45,7 +45,8 @@ TEST(KernelSymbolTest, DemanglesToTheComponents) {
       {std::string(300, 'a'), "kernel_L1"},
   };
   for (const auto &C : Cases) {
-    std::string Symbol = mangleKernelSymbol(C);
+    std::vector<SymbolPart> Parts(C.begin(), C.end());
+    std::string Symbol = mangleKernelSymbol(Parts);
     std::string Want = llvm::join(C, "::");
     if (C.front() == "_GLOBAL__N_1")
       Want = "(anonymous namespace)" + Want.substr(C.front().size());
@@ -57,6 +58,51 @@ TEST(KernelSymbolTest, DemanglesToTheComponents) {
   }
   EXPECT_EQ(mangleKernelSymbol({"main", "kernel_L22"}),
             "_ZN4main10kernel_L22E");
+}
+
+// Template arguments as clang mangles them on their own (the _ZTI<type> of
+// each); the demangler shows them as C++.
+TEST(KernelSymbolTest, TemplateArgumentsDemangleAsCxx) {
+  struct Case {
+    std::vector<SymbolPart> Parts;
+    const char *Want;
+  } Cases[] = {
+      {{{"reduce", "i"}, "kernel_L9"}, "reduce<int>::kernel_L9"},
+      {{"mstage", {"scan", "fLj256E"}}, "mstage::scan<float, 256u>"},
+      {{{"listing4Kernel", "6Staged"}, "kernel_L21"},
+       "listing4Kernel<Staged>::kernel_L21"},
+      {{{"stencil", "Li3ELb1E"}, "kernel_L5"}, "stencil<3, true>::kernel_L5"},
+      {{{"shift", "Lin2E"}, "kernel_L5"}, "shift<-2>::kernel_L5"},
+      {{"app", {"Solver", "d"}, "run", "kernel_L44"},
+       "app::Solver<double>::run::kernel_L44"},
+      {{{"f", "N2ns3TagE"}, "kernel_L1_2"}, "f<ns::Tag>::kernel_L1_2"},
+      {{{"Saxpy", "St6vectorIfSaIfEE"}},
+       "Saxpy<std::vector<float, std::allocator<float>>>"},
+  };
+  for (const Case &C : Cases) {
+    std::string Symbol = mangleKernelSymbol(C.Parts);
+    EXPECT_EQ(demangled(Symbol), C.Want) << Symbol;
+    for (char Ch : Symbol)
+      EXPECT_TRUE(llvm::isAlnum(Ch) || Ch == '_') << Symbol;
+  }
+  EXPECT_EQ(mangleKernelSymbol({{"reduce", "i"}, "kernel_L9"}),
+            "_ZN6reduceIiE9kernel_L9E");
+  EXPECT_EQ(SymbolPart("reduce", "i").key(), "reduce<i>");
+  EXPECT_EQ(SymbolPart("main").key(), "main");
+}
+
+// A substitution or template parameter counts from the start of the whole
+// name, so such a mangling would mean another type inside the symbol.
+TEST(KernelSymbolTest, SubstitutionsAreNotSelfContained) {
+  EXPECT_TRUE(isSelfContainedMangling("i"));
+  EXPECT_TRUE(isSelfContainedMangling("St6vectorIfSaIfEE"));
+  EXPECT_TRUE(isSelfContainedMangling("Li3E"));
+  EXPECT_TRUE(isSelfContainedMangling(""));
+  EXPECT_FALSE(isSelfContainedMangling("4PairI3TagS0_E")); // Pair<Tag, Tag>
+  EXPECT_FALSE(isSelfContainedMangling("S_"));
+  EXPECT_FALSE(isSelfContainedMangling("T_"));
+  EXPECT_FALSE(isSelfContainedMangling("PT0_"));
+  EXPECT_FALSE(isSelfContainedMangling("SA_"));
 }
 
 TEST(KernelSymbolTest, NestedSymbolDemanglesOneDeeper) {
