@@ -10,6 +10,10 @@
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump MSTAGE_TRACE=1 %t 2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: %python -c "import glob, os; print(sorted(os.path.getsize(p) // 65536 > 0 for p in glob.glob('%t.dump/*.ptx')))" | FileCheck %s --check-prefix=SIZES
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_TRACE=1 %t 2>&1 | FileCheck %s --check-prefix=WARM
+// In the background (MSTAGE_JIT=async, JIT tiers on by default here), the
+// small kernel gets tier-0 code first and the large one does not: its
+// driver JIT would hold the worker about as long as tier 1.
+// RUN: rm -rf %t.cache && env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=async MSTAGE_TRACE=1 %t wait 2>&1 | FileCheck %s --check-prefix=TIERS --implicit-check-not="3} cache tier0"
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 
@@ -18,10 +22,13 @@
 // SIZES: [False, True]
 // WARM: staged {line {{[0-9]+}}: 2} cache disk: {{.*}} (cubin)
 // WARM: staged {line {{[0-9]+}}: 3} cache disk: {{.*}} (cubin)
+// TIERS-DAG: staged {line {{[0-9]+}}: 2} cache tier0 (background)
+// TIERS-DAG: staged {line {{[0-9]+}}: 3} cache miss (background)
 
 #include <mstage.hpp>
 
 #include <cstdio>
+#include <string>
 #include <utility>
 
 // A chain of Terms loads and multiply-adds in straight-line code: 8 make a
@@ -34,7 +41,7 @@ float chain(const View &In, unsigned X, float Scale,
   return S;
 }
 
-template <size_t Terms> void run(int Scale) {
+template <size_t Terms> void run(int Scale, bool Wait) {
   mstage::device_vector<float> In(Terms + 64), Out(64);
   mstage::kernel(
       [Scale](auto &Out, const auto &In) {
@@ -43,10 +50,13 @@ template <size_t Terms> void run(int Scale) {
         Out[X] = chain(In, X, S, std::make_index_sequence<Terms>());
       },
       1, 64)(Out, In);
+  if (Wait) // its background compile runs before the pool closes at exit
+    mstage::jit_wait();
 }
 
-int main() {
-  run<8>(2);
-  run<2000>(3);
+int main(int Argc, char **Argv) {
+  bool Wait = Argc > 1 && std::string(Argv[1]) == "wait";
+  run<8>(2, Wait);
+  run<2000>(3, Wait);
   std::printf("done\n");
 }
