@@ -348,15 +348,17 @@ void streamcheck::hostUsed(const void *P, size_t Bytes, bool Write,
     return;
   const Allocation &A = It->second;
   uintptr_t End = std::min(A.End, Begin + Bytes);
-  std::string Who = "host code at " + llvm::sys::path::filename(File).str() +
-                    ":" + std::to_string(Line) + " (" + What + ")";
+  auto Who = [&] {
+    return "host code at " + llvm::sys::path::filename(File).str() + ":" +
+           std::to_string(Line) + " (" + What + ")";
+  };
   for (const RecentUse &U : A.Uses) {
     uint64_t Other = U.Op->StreamId;
     if (!(U.Write || Write) || !overlap(U, Begin, End) ||
         C.Host.of(Other) >= U.Op->Time)
       continue;
     if (!C.Order) {
-      report(C, Who, Write, A, It->first, U);
+      report(C, Who(), Write, A, It->first, U);
       continue;
     }
     // MSTAGE_STREAM_ORDER=auto: the host waits for the other stream. A
