@@ -252,8 +252,14 @@ template <class Arg, class = void> struct argument {
   argument(const value_type &v, stream_ref) : value(v) {}
   const device_type &device() const { return value; }
   // MSTAGE_CHECK=streams: the memory the launch reads and writes (a
-  // std::vector's copies are checked as copies).
-  void check_use() const {}
+  // std::vector's copies are checked as copies): a view's elements, read
+  // when they are const, else written.
+  void check_use() const {
+    if constexpr (is_vector_view<value_type>::value)
+      mstage_rt_check_use(
+          value.data(), value.size() * sizeof(*value.data()),
+          !std::is_const_v<std::remove_pointer_t<decltype(value.data())>>);
+  }
   // What the kernel would get, for prepare(): nothing is copied anywhere.
   static device_type preview(const value_type &v) { return v; }
   void finish() const {}

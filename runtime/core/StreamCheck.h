@@ -66,8 +66,8 @@ struct Use {
 // site names it.
 void operation(Stream &S, const char *What, llvm::ArrayRef<Use> Uses);
 // A launch of Kernel on S, with the uses the headers gave
-// (mstage_rt_check_use) and the tracked memory its parameters point into
-// (the lambda's captured views and the view arguments: StreamCheckSlots.h).
+// (mstage_rt_check_use) and the tracked memory its lambda's captured views
+// point into (StreamCheckSlots.h).
 void launched(Stream &S, const void *Kernel, void *const *Params,
               const uint32_t *ParamSizes, uint32_t NumParams);
 

@@ -135,7 +135,7 @@ void checkScans(const char *Type, std::size_t N, Op Fn, T Init,
   expectSame("inclusive_scan(inout)", Type, N, Sd, DIn.download(), Want);
 
   std::exclusive_scan(In.begin(), In.end(), Want.begin(), Init, Fn);
-  DIn.upload(In);
+  DIn.upload(In, S); // on S: the scans on S read it
   exclusive_scan.on(S)(DIn, DOut, Init, Fn);
   S.synchronize();
   expectSame("exclusive_scan", Type, N, Sd, DOut.download(), Want);
