@@ -2,8 +2,8 @@
 // baselines are bench/cuda/async_baselines.cu, with the same variants, sizes,
 // checks and CSV (its header comment describes them in full).
 //
-//   mstage_async [--only tiny|heat|transfer|alloc] [--reps N] [--steps S]
-//                [--heat-reps R] [--transfer-reps T]
+//   mstage_async [--only tiny|heat|transfer|alloc|order|order-host]
+//                [--reps N] [--steps S] [--heat-reps R] [--transfer-reps T]
 //   mstage_async --quick      tiny sizes and few repetitions; also on the CPU
 //                             back end (MSTAGE_BACKEND=cpu), as a smoke test
 //
@@ -20,6 +20,12 @@
 //   mstage-dv      dx.upload(x), dy.upload(y), k(dx, dy), dy.download(y)
 // alloc, per allocate + free: mstage-device-vector, device_vector<float>(2^20)
 //   constructed and destroyed 10,000 times, then one synchronize.
+// stream-order, per iteration of two kernels on two streams in turn (5,000
+//   a run; mstage only, for MSTAGE_STREAM_ORDER=auto's cost):
+//   mstage-events  ordered by an event each way
+//   mstage-auto    not ordered by the program (only under auto)
+//   order-host gives the same as stream-order-host rows: the host's time to
+//   enqueue an iteration, the results not read (the fake driver runs none).
 //
 // Every variant checks its result as the baseline does (the heat field bit
 // for bit against the CPU) before its times count; FAIL and exit status 1 if
@@ -362,10 +368,85 @@ void benchAlloc() {
   printRow("alloc", "mstage-device-vector", N, 0, 0, summarize(Ms), 0.0);
 }
 
+//===----------------------------------------------------------------------===//
+// Two streams in turn: what MSTAGE_STREAM_ORDER=auto costs (issue 34)
+//===----------------------------------------------------------------------===//
+
+// Per iteration a kernel on S1 increments A, then one on S2 adds A into B;
+// each must wait for the other stream's last kernel. mstage-events orders
+// them with events, as a program must without MSTAGE_STREAM_ORDER=auto;
+// mstage-auto, run only under auto (where it is correct), leaves the waits
+// to mstage. Events around the loop time it on the stream; with HostOnly
+// (--only order-host) the host's time to enqueue it is taken instead and the
+// results are not read, so that the fake driver, which runs no kernels, can
+// measure the host path.
+void benchStreamOrder(bool HostOnly) {
+  const char *Setting = std::getenv("MSTAGE_STREAM_ORDER");
+  const bool Auto = Setting && std::string(Setting) == "auto";
+  const int Iterations = TinyLaunches / 2;
+  device_vector<int> A(kTinyN), B(kTinyN);
+  stream S1, S2;
+  auto Inc = kernel(
+      [](auto &a) {
+        unsigned i = Thread::get().global.x;
+        a[i] = a[i] + 1;
+      },
+      1, kTinyN);
+  auto Add = kernel(
+      [](const auto &a, auto &b) {
+        unsigned i = Thread::get().global.x;
+        b[i] = b[i] + a[i];
+      },
+      1, kTinyN);
+  auto measure = [&](const char *Variant, bool Events) {
+    std::vector<double> Ms;
+    for (int R = 0; R <= Reps; ++R) {
+      A.fill(0);
+      B.fill(0);
+      synchronize();
+      jit_wait();
+      double T0 = nowMs();
+      event Start = S1.record();
+      for (int L = 0; L < Iterations; ++L) {
+        Inc.on(S1)(A);
+        if (Events)
+          S2.wait(S1.record());
+        Add.on(S2)(std::as_const(A), B);
+        if (Events)
+          S1.wait(S2.record());
+      }
+      event End = S2.record();
+      double T1 = nowMs();
+      End.synchronize();
+      synchronize();
+      if (R == 0)
+        continue; // the warm-up
+      if (HostOnly) {
+        Ms.push_back((T1 - T0) / Iterations);
+        continue;
+      }
+      Ms.push_back(double(elapsed_ms(Start, End)) / Iterations);
+      std::vector<int> HostA = A.download(), HostB = B.download();
+      const int WantB = Iterations * (Iterations + 1) / 2;
+      for (unsigned I = 0; I < kTinyN; ++I)
+        if (HostA[I] != Iterations || HostB[I] != WantB)
+          fail(std::string("stream-order ") + Variant + ": element " +
+               std::to_string(I) + " is " + std::to_string(HostA[I]) + ", " +
+               std::to_string(HostB[I]) + ", expected " +
+               std::to_string(Iterations) + ", " + std::to_string(WantB));
+    }
+    printRow(HostOnly ? "stream-order-host" : "stream-order", Variant, kTinyN,
+             kTinyN, 1, summarize(Ms), 0.0);
+  };
+  measure("mstage-events", true);
+  if (Auto)
+    measure("mstage-auto", false);
+}
+
 [[noreturn]] void usage() {
   std::fprintf(stderr,
                "usage: mstage_async [--quick] [--only tiny|heat|transfer|"
-               "alloc] [--reps N] [--steps S] [--heat-reps R] "
+               "alloc|order|order-host] [--reps N] [--steps S] [--heat-reps R] "
                "[--transfer-reps T]\n");
   std::exit(2);
 }
@@ -437,5 +518,9 @@ int main(int Argc, char **Argv) {
     benchTransfer();
   if (Only.empty() || Only == "alloc")
     benchAlloc();
+  if (Only.empty() || Only == "order")
+    benchStreamOrder(false);
+  if (Only == "order-host")
+    benchStreamOrder(true);
   return 0;
 }

@@ -92,7 +92,8 @@ def target(label, ratio, op, limit, unit="x"):
     return ok
 
 
-ASYNC_BENCHMARKS = ("tiny-launch", "heat", "transfer", "alloc")
+ASYNC_BENCHMARKS = ("tiny-launch", "heat", "transfer", "alloc",
+                    "stream-order", "stream-order-host")
 
 
 def middle_async_runs(rows):
@@ -134,8 +135,10 @@ def async_report(path, checksums_path):
     print(f"{'benchmark':>12} {'n':>8} {'variant':>22} {'median':>11} {'min':>11} "
           f"{'GB/s':>8}")
     units = {"tiny-launch": ("us/kernel", 1000.0), "heat": ("us/step", 1000.0),
-             "transfer": ("ms/iter", 1.0), "alloc": ("us/alloc", 1000.0)}
-    order = ["tiny-launch", "heat", "transfer", "alloc"]
+             "transfer": ("ms/iter", 1.0), "alloc": ("us/alloc", 1000.0),
+             "stream-order": ("us/iter", 1000.0),
+             "stream-order-host": ("us/iter", 1000.0)}
+    order = list(ASYNC_BENCHMARKS)
     for (bench, n), variants in sorted(by.items(),
                                        key=lambda kv: (order.index(kv[0][0]), kv[0][1])):
         unit, scale = units[bench]
@@ -143,6 +146,31 @@ def async_report(path, checksums_path):
             print(f"{bench:>12} {n:>8} {name:>22} "
                   f"{float(r['median_ms']) * scale:9.3f} {float(r['min_ms']) * scale:9.3f} "
                   f"{float(r['gbps']):8.2f}  {unit}")
+
+    # Issue 34: MSTAGE_CHECK=streams ("+streams") and
+    # MSTAGE_STREAM_ORDER=auto ("+order"), and issue 36's MSTAGE_GRAPHS=auto
+    # ("+graphs"), against the same variant without; the waits auto inserts
+    # against the program's own events.
+    settings = {"streams": "MSTAGE_CHECK=streams",
+                "order": "MSTAGE_STREAM_ORDER=auto",
+                "graphs": "MSTAGE_GRAPHS=auto"}
+    print()
+    for (bench, n), variants in sorted(by.items()):
+        for name in sorted(variants):
+            base, plus, mode = name.rpartition("+")
+            if plus and base in variants:
+                cost = ratio(float(variants[name]["median_ms"]),
+                             float(variants[base]["median_ms"]))
+                print(f"  (no target) {bench} {n} {base} with "
+                      f"{settings.get(mode, mode)} / without: {cost:.2f}x")
+    for bench in ("stream-order", "stream-order-host"):
+        waits = ratio(ms(bench, "mstage-auto+order"),
+                      ms(bench, "mstage-events"))
+        if waits is not None:
+            print(f"  (no target) {bench}: the waits MSTAGE_STREAM_ORDER=auto "
+                  f"inserts / the program's own events: {waits:.2f}x")
+    if ms("tiny-launch", "cuda-async") is None:
+        return  # BENCH_ONLY=order: no baselines, no targets
 
     print()
     print("asynchronous API targets")
@@ -161,20 +189,6 @@ def async_report(path, checksums_path):
         print(f"  (no target) k(dv) + synchronize / CUDA <<<>>> + synchronize: "
               f"{sync:.2f}x")
 
-    # Issue 34: MSTAGE_CHECK=streams ("+streams") and
-    # MSTAGE_STREAM_ORDER=auto ("+order"), and issue 36's MSTAGE_GRAPHS=auto
-    # ("+graphs"), against the same variant without.
-    settings = {"streams": "MSTAGE_CHECK=streams",
-                "order": "MSTAGE_STREAM_ORDER=auto",
-                "graphs": "MSTAGE_GRAPHS=auto"}
-    for (bench, n), variants in sorted(by.items()):
-        for name in sorted(variants):
-            base, plus, mode = name.rpartition("+")
-            if plus and base in variants:
-                cost = ratio(float(variants[name]["median_ms"]),
-                             float(variants[base]["median_ms"]))
-                print(f"  (no target) {bench} {n} {base} with "
-                      f"{settings.get(mode, mode)} / without: {cost:.2f}x")
 
     sums = load_checksums(checksums_path)
     heat_ns = sorted({n for (b, n) in by if b == "heat"})

@@ -9,7 +9,7 @@
 # launch-bound loops again with issue 36's MSTAGE_GRAPHS=auto ("+graphs"), in
 # one run, then prints the table of ratios.
 #
-#   OUT=<folder> [BENCH_ONLY=kernels|jit] bench/run.sh [reps]
+#   OUT=<folder> [BENCH_ONLY=kernels|jit|order] bench/run.sh [reps]
 #
 # Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/cold.csv (cold starts), $OUT/checksums.csv (the heat
 # equation's final fields and issue 16's and 34's ports' results, nvcc and mstage),
@@ -38,9 +38,42 @@ echo "benchmark,variant,n,block,grid,median_ms,min_ms,gbps" >"$csv"
 : >"$OUT/bench-stderr.log"
 # BENCH_ONLY=kernels runs the kernel and launch benchmarks, BENCH_ONLY=jit
 # the JIT, cold-start and stencil ones (each half fits one 10-minute call on
-# the GPU machines; report.py takes both halves' CSVs); default: all.
+# the GPU machines; report.py takes both halves' CSVs), BENCH_ONLY=order
+# only the costs of MSTAGE_CHECK=streams and MSTAGE_STREAM_ORDER=auto (a
+# part of kernels); default: all.
 part=${BENCH_ONLY:-all}
-if [[ $part != jit ]]; then
+# Issue 34: what MSTAGE_CHECK=streams and MSTAGE_STREAM_ORDER=auto cost
+# (variants suffixed "+streams" and "+order") against the same run without.
+# A report from the checker fails the run: the benchmarks order their
+# streams.
+with_setting() { # suffix setting command...
+  local suffix=$1 setting=$2 out
+  shift 2
+  out=$(env "$setting" "$@") || return 1
+  if grep -q "^mstage: stream check:" "$OUT/bench-stderr.tmp"; then
+    echo "stream check reported a hazard in $*" >&2
+    return 1
+  fi
+  printf '%s\n' "$out" | sed -E "s/^([^,]*),([^,]*),/\1,\2$suffix,/"
+}
+# Tiny launches on one stream, and two streams in turn (stream-order:
+# mstage-events ordered by the program, mstage-auto by auto), each plain,
+# checked and ordered automatically, three times alternating.
+# BENCH_ONLY=order runs only these (well under a minute).
+stream_costs() {
+  for _ in 1 2 3; do
+    for only in tiny order; do
+      run "mstage async $only" "$here/mstage_async" --only "$only"
+      run "mstage async $only, streams checked" with_setting +streams \
+        MSTAGE_CHECK=streams "$here/mstage_async" --only "$only"
+      run "mstage async $only, ordered automatically" with_setting +order \
+        MSTAGE_STREAM_ORDER=auto "$here/mstage_async" --only "$only"
+    done
+  done
+}
+if [[ $part == order ]]; then
+  stream_costs
+elif [[ $part != jit ]]; then
 run "reduce baselines" "$here/reduce_baselines" --reps "$reps"
 grid=$(awk -F, '$1 == "reduce" && $2 == "nvcc-template" { print $5; exit }' "$csv")
 run "mstage reduce" "$here/mstage_bench" reduce --reps "$reps" --grid "${grid:-1056}"
@@ -74,21 +107,7 @@ for _ in 1 2 3; do
 done
 run "async baselines alloc" "$here/async_baselines" --only alloc
 run "mstage async alloc" "$here/mstage_async" --only alloc
-# Issue 34: what MSTAGE_CHECK=streams and MSTAGE_STREAM_ORDER=auto cost on
-# launch-bound work, against the plain runs above (variants suffixed
-# "+streams" and "+order"). A report from the checker fails the run: the
-# benchmark orders its streams.
-with_setting() { # suffix setting command...
-  local suffix=$1 setting=$2 out
-  shift 2
-  out=$(env "$setting" "$@") || return 1
-  if grep -q "^mstage: stream check:" "$OUT/bench-stderr.tmp"; then
-    echo "stream check reported a hazard in $*" >&2
-    return 1
-  fi
-  printf '%s\n' "$out" | sed -E "s/^([^,]*),([^,]*),/\1,\2$suffix,/"
-}
-for only in tiny heat; do
+for only in heat; do
   run "mstage async $only, streams checked" with_setting +streams \
     MSTAGE_CHECK=streams "$here/mstage_async" --only "$only"
   run "mstage async $only, ordered automatically" with_setting +order \
@@ -102,13 +121,14 @@ for _ in 1 2 3; do
       MSTAGE_GRAPHS=auto "$here/mstage_async" --only "$only"
   done
 done
+stream_costs
 # Issue 18's scan and sort: CUB, then mstage's algorithms.
 run "scan/sort baseline (CUB)" "$here/scan_sort_baseline" --reps "$reps"
 run "mstage scan/sort" "$here/mstage_scan_sort" --reps "$reps"
 fi
 echo "benchmark,variant,what,value" >"$OUT/cold.csv"
 : >"$OUT/jit.csv"
-if [[ $part != kernels ]]; then
+if [[ $part != kernels && $part != order ]]; then
 # JIT latency, cold: no driver cache and an empty mstage cache directory.
 jitdir=$(mktemp -d /tmp/mstage-jit-XXXXXX)
 echo "== jit latency" >&2

@@ -122,7 +122,8 @@ mstage_rt_launch(const void *HostEntry, mstage_invoke_fn Invoke,
                  uint32_t NumParams, const mstage_launch_config *Config,
                  mstage_stream *StreamPtr) {
   if (streamcheck::on())
-    streamcheck::launched(streamOf(StreamPtr), HostEntry);
+    streamcheck::launched(streamOf(StreamPtr), HostEntry, Params, ParamSizes,
+                          NumParams);
   LaunchRequest L{HostEntry, Invoke, Params, ParamSizes, NumParams};
   if (llvm::Error Err =
           checkLaunch(HostEntry, NumParams, *Config, L.K, L.Config))

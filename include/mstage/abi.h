@@ -332,6 +332,12 @@ void mstage_rt_check_site_end(void);
 /* The calling thread's next launch reads (written 0) or writes the bytes at
  * ptr: a device_vector or managed_vector argument. */
 void mstage_rt_check_use(const void *ptr, size_t bytes, int written);
+/* The host reads (written 0) or writes the bytes at ptr now, from
+ * file:line, by what ("managed_vector::operator[]"): checked against the
+ * uses on streams that the host has not waited for. */
+void mstage_rt_check_host_use(const void *ptr, size_t bytes, int written,
+                              const char *file, unsigned line,
+                              const char *what);
 /* MSTAGE_CHECK_RTOL: the relative tolerance of floating-point comparisons
  * (default 1e-5). */
 double mstage_rt_check_tolerance(void);

@@ -4,6 +4,8 @@
 
 #include "mstage/abi.h"
 
+#include <cstddef>
+
 namespace mstage::detail {
 
 // A call's file and line: as a defaulted last parameter, the caller's
@@ -23,6 +25,46 @@ inline bool streams_checked() {
   int on = __atomic_load_n(&mstage_rt_streams_checked, __ATOMIC_RELAXED);
   return __builtin_expect(on != 0, 0) &&
          (on > 0 || mstage_rt_check_streams() != 0);
+}
+
+// An index with its caller's file:line, for operator[], which can take no
+// defaulted parameter: a converting constructor's defaulted arguments are
+// the caller's.
+struct sited_index {
+  std::size_t index;
+  call_site where;
+  sited_index(std::size_t index, call_site where = call_site::here())
+      : index(index), where(where) {}
+};
+
+// The check of a host access, out of line. It saves every register itself
+// (preserve_all), so that a host loop over the elements keeps its values in
+// registers across the call it does not make.
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(preserve_all)
+#define MSTAGE_DETAIL_SAVES_ALL __attribute__((preserve_all))
+#endif
+#endif
+#ifndef MSTAGE_DETAIL_SAVES_ALL
+#define MSTAGE_DETAIL_SAVES_ALL
+#endif
+[[gnu::noinline, gnu::cold]] MSTAGE_DETAIL_SAVES_ALL inline void
+checked_host_use(const void *p, std::size_t bytes, bool written,
+                 call_site where, const char *what) {
+  if (streams_checked())
+    mstage_rt_check_host_use(p, bytes, written ? 1 : 0, where.file, where.line,
+                             what);
+}
+
+// The host's read or write of the bytes at p, from where, checked against
+// the streams' uses (managed and pinned memory); one load and a predictable
+// branch when the check is off.
+inline void check_host_use(const void *p, std::size_t bytes, bool written,
+                           call_site where, const char *what) {
+  if (__builtin_expect(
+          __atomic_load_n(&mstage_rt_streams_checked, __ATOMIC_RELAXED) != 0,
+          0))
+    checked_host_use(p, bytes, written, where, what);
 }
 
 // Names the operations of its scope by the user's call: the outermost

@@ -98,6 +98,17 @@ struct is_std_vector<std::vector<_Tp, _Ap>> : std::true_type {};
 // an argument of its own that says so in one error.
 template <class _Ap>
 struct is_std_vector<std::vector<bool, _Ap>> : std::false_type {};
+// A pinned_vector is its std::vector: the launch's own accesses are not
+// the host's (pinned.hpp).
+template <class _Tp>
+struct is_std_vector<pinned_vector<_Tp>>
+    : is_std_vector<std::vector<_Tp, pinned_allocator<_Tp>>> {};
+template <class _Tp> struct std_vector_of {
+  using type = _Tp;
+};
+template <class _Tp> struct std_vector_of<pinned_vector<_Tp>> {
+  using type = std::vector<_Tp, pinned_allocator<_Tp>>;
+};
 template <class _Tp> struct is_std_vector_bool : std::false_type {};
 template <class _Ap>
 struct is_std_vector_bool<std::vector<bool, _Ap>> : std::true_type {};
@@ -241,8 +252,14 @@ template <class Arg, class = void> struct argument {
   argument(const value_type &v, stream_ref) : value(v) {}
   const device_type &device() const { return value; }
   // MSTAGE_CHECK=streams: the memory the launch reads and writes (a
-  // std::vector's copies are checked as copies).
-  void check_use() const {}
+  // std::vector's copies are checked as copies): a view's elements, read
+  // when they are const, else written.
+  void check_use() const {
+    if constexpr (is_vector_view<value_type>::value)
+      mstage_rt_check_use(
+          value.data(), value.size() * sizeof(*value.data()),
+          !std::is_const_v<std::remove_pointer_t<decltype(value.data())>>);
+  }
   // What the kernel would get, for prepare(): nothing is copied anywhere.
   static device_type preview(const value_type &v) { return v; }
   void finish() const {}
@@ -261,7 +278,8 @@ template <class Arg, class = void> struct argument {
 template <class Arg>
 struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
                          std::remove_reference_t<Arg>>>::value>> {
-  using vector_type = std::remove_cv_t<std::remove_reference_t<Arg>>;
+  using vector_type = typename std_vector_of<
+      std::remove_cv_t<std::remove_reference_t<Arg>>>::type;
   using element = typename vector_type::value_type;
   static_assert(std::is_trivially_copyable_v<element>,
                 "mstage: std::vector kernel arguments must hold trivially "
@@ -277,7 +295,8 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
                      pinned_allocator<element>>;
 
   argument(Arg &v, launch_args &args)
-      : host(const_cast<vector_type &>(v)), entry(use(v, args)) {
+      : host(const_cast<vector_type &>(static_cast<const vector_type &>(v))),
+        entry(use(host, args)) {
     if (transfer) // the first argument to pass v: its copy is v's
       entry.device = transfer->device();
     view = device_type(static_cast<element *>(entry.device), v.size());
@@ -286,7 +305,8 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
   // read only a vector's size (its elements are in device memory at a
   // launch, which the host cannot read).
   static device_type preview(Arg &v) {
-    return device_type(const_cast<element *>(v.data()), v.size());
+    const vector_type &same = v;
+    return device_type(const_cast<element *>(same.data()), v.size());
   }
   const device_type &device() const { return view; }
   void check_use() const {}
@@ -323,7 +343,7 @@ struct argument<Arg, std::enable_if_t<is_std_vector<std::remove_cv_t<
 
 private:
   // v's entry; the first argument to pass v copies it to the device.
-  launch_args::shared &use(Arg &v, launch_args &args) {
+  launch_args::shared &use(vector_type &v, launch_args &args) {
     bool first;
     launch_args::shared &e = args.use(&v, copy_out, &first);
     if (first)
@@ -417,12 +437,10 @@ struct argument<Arg, std::enable_if_t<is_managed_vector<std::remove_cv_t<
   using device_type =
       vector_view<std::conditional_t<read_only, const element, element>>;
 
+  // Through view(): what the launch passes is no host access of its own.
   argument(Arg &v, launch_args &args)
-      : vector(v), view(const_cast<element *>(v.data()), v.size()),
-        entry(args.use(&v, !read_only)) {}
-  static device_type preview(Arg &v) {
-    return device_type(const_cast<element *>(v.data()), v.size());
-  }
+      : vector(v), view(v.view()), entry(args.use(&v, !read_only)) {}
+  static device_type preview(Arg &v) { return v.view(); }
   const device_type &device() const { return view; }
   void check_use() const {
     mstage_rt_check_use(view.data(), view.size() * sizeof(element), !read_only);
@@ -432,16 +450,15 @@ struct argument<Arg, std::enable_if_t<is_managed_vector<std::remove_cv_t<
   // The check waits for the launch's stream, so the host may read it.
   static constexpr bool checkable = true;
   void snapshot() {
-    cpu_view =
-        device_type(cpu_copy.get(entry,
-                                 [&](std::vector<element> &out) {
-                                   out.assign(vector.begin(), vector.end());
-                                 }),
-                    vector.size());
+    cpu_view = device_type(cpu_copy.get(entry,
+                                        [&](std::vector<element> &out) {
+                                          out.assign(view.begin(), view.end());
+                                        }),
+                           vector.size());
   }
   const device_type &cpu_device() const { return cpu_view; }
   std::string divergence() const {
-    return cpu_copy.divergence(entry, vector.data(), vector.size());
+    return cpu_copy.divergence(entry, view.data(), vector.size());
   }
 
   const vector_type &vector;

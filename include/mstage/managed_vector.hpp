@@ -3,6 +3,7 @@
 #define MSTAGE_MANAGED_VECTOR_HPP
 
 #include "mstage/abi.h"
+#include "mstage/check_site.hpp"
 #include "mstage/error.hpp"
 #include "mstage/stream.hpp"
 #include "mstage/vector_view.hpp"
@@ -27,8 +28,12 @@ public:
 
   managed_vector() = default;
   // n value-initialized elements (zeros for arithmetic types).
-  explicit managed_vector(std::size_t n) : managed_vector(n, _Tp()) {}
-  managed_vector(std::size_t n, const _Tp &value) {
+  explicit managed_vector(std::size_t n,
+                          detail::call_site where = detail::call_site::here())
+      : managed_vector(n, _Tp(), where) {}
+  managed_vector(std::size_t n, const _Tp &value,
+                 detail::call_site where = detail::call_site::here()) {
+    detail::check_site site(where, "managed_vector");
     void *p = nullptr;
     detail::check(mstage_rt_managed_alloc(
         &p, detail::checked_bytes(n, sizeof(_Tp), "managed_vector")));
@@ -55,13 +60,29 @@ public:
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  _Tp *data() { return data_; }
-  const _Tp *data() const { return data_; }
-  _Tp &operator[](std::size_t i) { return data_[i]; }
-  const _Tp &operator[](std::size_t i) const { return data_[i]; }
-  _Tp *begin() { return data_; }
+  // The host's accesses: with MSTAGE_CHECK=streams, each is checked against
+  // the kernels and copies on streams that the host has not waited for; a
+  // non-const one counts as a write. data() and begin() count as accesses
+  // of every element.
+  _Tp *data(detail::call_site where = detail::call_site::here()) {
+    return accessed(0, size_, true, where, "managed_vector::data");
+  }
+  const _Tp *data(detail::call_site where = detail::call_site::here()) const {
+    return accessed(0, size_, false, where, "managed_vector::data");
+  }
+  _Tp &operator[](detail::sited_index i) {
+    return *accessed(i.index, 1, true, i.where, "managed_vector::operator[]");
+  }
+  const _Tp &operator[](detail::sited_index i) const {
+    return *accessed(i.index, 1, false, i.where, "managed_vector::operator[]");
+  }
+  _Tp *begin(detail::call_site where = detail::call_site::here()) {
+    return accessed(0, size_, true, where, "managed_vector::begin");
+  }
   _Tp *end() { return data_ + size_; }
-  const _Tp *begin() const { return data_; }
+  const _Tp *begin(detail::call_site where = detail::call_site::here()) const {
+    return accessed(0, size_, false, where, "managed_vector::begin");
+  }
   const _Tp *end() const { return data_ + size_; }
   vector_view<_Tp> view() { return {data_, size_}; }
   vector_view<const _Tp> view() const { return {data_, size_}; }
@@ -74,6 +95,13 @@ public:
   }
 
 private:
+  _Tp *accessed(std::size_t first, std::size_t count, bool written,
+                detail::call_site where, const char *what) const {
+    detail::check_host_use(data_ + first, count * sizeof(_Tp), written, where,
+                           what);
+    return data_ + first;
+  }
+
   _Tp *data_ = nullptr;
   std::size_t size_ = 0;
 };

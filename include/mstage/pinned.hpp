@@ -4,6 +4,7 @@
 #define MSTAGE_PINNED_HPP
 
 #include "mstage/abi.h"
+#include "mstage/check_site.hpp"
 #include "mstage/error.hpp"
 
 #include <cstddef>
@@ -41,10 +42,53 @@ template <class _Tp> struct pinned_allocator {
   }
 };
 
-// A std::vector in pinned memory. Passed to a kernel it follows the
-// std::vector rules; the copies are just faster.
+// A std::vector in pinned memory (it is one: it converts to
+// std::vector<T, pinned_allocator<T>>& and adds no state). Passed to a
+// kernel it follows the std::vector rules; the copies are just faster.
+// With MSTAGE_CHECK=streams the host's accesses by operator[], data() and
+// begin() are checked against the copies on streams that the host has not
+// waited for (a non-const access counts as a write; data() and begin() as
+// accesses of every element).
 template <class _Tp>
-using pinned_vector = std::vector<_Tp, pinned_allocator<_Tp>>;
+class pinned_vector : public std::vector<_Tp, pinned_allocator<_Tp>> {
+  using base = std::vector<_Tp, pinned_allocator<_Tp>>;
+
+public:
+  using base::base;
+  using base::operator=;
+  pinned_vector() = default;
+
+  _Tp *data(detail::call_site where = detail::call_site::here()) {
+    return accessed(0, this->size(), true, where, "pinned_vector::data");
+  }
+  const _Tp *data(detail::call_site where = detail::call_site::here()) const {
+    return accessed(0, this->size(), false, where, "pinned_vector::data");
+  }
+  _Tp &operator[](detail::sited_index i) {
+    return *accessed(i.index, 1, true, i.where, "pinned_vector::operator[]");
+  }
+  const _Tp &operator[](detail::sited_index i) const {
+    return *accessed(i.index, 1, false, i.where, "pinned_vector::operator[]");
+  }
+  typename base::iterator
+  begin(detail::call_site where = detail::call_site::here()) {
+    accessed(0, this->size(), true, where, "pinned_vector::begin");
+    return base::begin();
+  }
+  typename base::const_iterator
+  begin(detail::call_site where = detail::call_site::here()) const {
+    accessed(0, this->size(), false, where, "pinned_vector::begin");
+    return base::begin();
+  }
+
+private:
+  _Tp *accessed(std::size_t first, std::size_t count, bool written,
+                detail::call_site where, const char *what) const {
+    _Tp *p = const_cast<_Tp *>(base::data()) + first;
+    detail::check_host_use(p, count * sizeof(_Tp), written, where, what);
+    return p;
+  }
+};
 
 } // namespace mstage
 

@@ -9,7 +9,6 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstring>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -66,12 +65,11 @@ llvm::Error launchFactsOf(const RegisteredKernel &K, const Backend &B,
   };
   for (size_t I = 0; I < Slots.size(); ++I) {
     const PointerSlot &S = Slots[I];
-    if (S.Param >= NumParams ||
-        (ParamSizes && uint64_t(S.Offset) + 8 > ParamSizes[S.Param]))
+    std::optional<uintptr_t> Held =
+        readPointerSlot(S, Params, ParamSizes, NumParams);
+    if (!Held)
       continue; // not a pointer of this launch: assume nothing
-    uintptr_t P;
-    std::memcpy(&P, static_cast<const char *>(Params[S.Param]) + S.Offset,
-                sizeof(P));
+    uintptr_t P = *Held;
     SlotFact &F = Facts[I];
     F.AlignLog2 = P ? uint8_t(std::min(4, llvm::countr_zero(P))) : 4;
     if (!P) {

@@ -8,6 +8,7 @@
 #include "core/StreamCheck.h"
 #include "core/KernelRegistry.h"
 #include "core/Stream.h"
+#include "core/StreamCheckSlots.h"
 #include "inspect/Trace.h"
 #include "support/Export.h"
 #include "support/Settings.h"
@@ -181,18 +182,28 @@ Clock &enqueue(Checker &C, Stream &S, uint64_t &Time) {
   return Mine;
 }
 
-void report(Checker &C, const Operation &Now, bool Write, const Allocation &A,
+// Who ("kernel 'k' at app.cpp:22 on stream 2") uses the allocation at Begin
+// after Before, with nothing between them.
+void report(Checker &C, const std::string &Who, bool Write, const Allocation &A,
             uintptr_t Begin, const RecentUse &Before) {
-  std::string Text =
-      operationWords(Now) + " on stream " + std::to_string(Now.StreamId) +
-      (Write ? " writes " : " reads ") + allocationWords(A, Begin) + ", " +
-      (Before.Write ? "written" : "read") + " by " +
-      operationWords(*Before.Op) + " on stream " +
-      std::to_string(Before.Op->StreamId) +
-      " with no event or synchronization between them";
+  std::string Text = Who + (Write ? " writes " : " reads ") +
+                     allocationWords(A, Begin) + ", " +
+                     (Before.Write ? "written" : "read") + " by " +
+                     operationWords(*Before.Op) + " on stream " +
+                     std::to_string(Before.Op->StreamId) +
+                     " with no event or synchronization between them";
   if (!C.Reported.insert(Text).second)
     return;
   llvm::errs() << "mstage: stream check: " << Text << "\n";
+}
+
+// MSTAGE_TRACE says each of MSTAGE_STREAM_ORDER=auto's waits once.
+void traceWait(Checker &C, const std::string &Who, const RecentUse &Before) {
+  std::string Text = Who + " waits for stream " +
+                     std::to_string(Before.Op->StreamId) + " after " +
+                     operationWords(*Before.Op);
+  if (traceEnabled() && C.Reported.insert(Text).second)
+    llvm::errs() << "mstage: stream order: " << Text << "\n";
 }
 
 // MSTAGE_STREAM_ORDER=auto: S waits for what the stream of Before had
@@ -204,12 +215,7 @@ void orderAfter(Checker &C, Stream &S, Clock &Now, const RecentUse &Before) {
       // The operation itself goes on; the failure is the driver's, and
       // shows at the stream's next synchronization.
       llvm::consumeError(std::move(E));
-    // MSTAGE_TRACE says each wait once.
-    std::string Text = "stream " + std::to_string(S.id()) +
-                       " waits for stream " + std::to_string(Other) +
-                       " after " + operationWords(*Before.Op);
-    if (traceEnabled() && C.Reported.insert(Text).second)
-      llvm::errs() << "mstage: stream order: " << Text << "\n";
+    traceWait(C, "stream " + std::to_string(S.id()), Before);
   }
   Now.merge(C.Streams[Other]);
 }
@@ -233,7 +239,10 @@ void use(Checker &C, Stream &S, Clock &Now,
       if (C.Order)
         orderAfter(C, S, Now, U);
       else
-        report(C, *Op, Write, *A, It->first, U);
+        report(C,
+               operationWords(*Op) + " on stream " +
+                   std::to_string(Op->StreamId),
+               Write, *A, It->first, U);
     }
   // A use ordered before this one that it covers adds nothing: whatever
   // is unordered with it is unordered with this one too. A write is kept
@@ -303,13 +312,64 @@ void streamcheck::operation(Stream &S, const char *What,
   operate(C, S, currentSite(What), Uses);
 }
 
-void streamcheck::launched(Stream &S, const void *Kernel) {
+void streamcheck::launched(Stream &S, const void *Kernel, void *const *Params,
+                           const uint32_t *ParamSizes, uint32_t NumParams) {
   Site At = currentSite("kernel");
   At.Kernel = Kernel; // a launch outside any site still names it
+  std::string Why;
+  const RegisteredKernel *K = findKernel(Kernel, Why); // else the launch fails
   Checker &C = checker();
   std::lock_guard<std::mutex> G(C.Lock);
+  if (K) {
+    // A pointer into tracked memory counts from there to the allocation's
+    // end: a slot holds no extent.
+    llvm::SmallVector<SlotPointer, 8> Pointers;
+    slotPointers(*K, Params, ParamSizes, NumParams, Pointers);
+    for (const SlotPointer &P : Pointers) {
+      auto It = allocationOf(C, P.P);
+      if (It != C.Allocations.end())
+        PendingUses.push_back({reinterpret_cast<const void *>(P.P),
+                               size_t(It->second.End - P.P), P.Write});
+    }
+  }
   operate(C, S, At, PendingUses);
   PendingUses.clear(); // keeps its room for the thread's next launch
+}
+
+void streamcheck::hostUsed(const void *P, size_t Bytes, bool Write,
+                           const char *File, unsigned Line, const char *What) {
+  if (CurrentSite.File) // the API's own access, within one of its operations
+    return;
+  Checker &C = checker();
+  std::lock_guard<std::mutex> G(C.Lock);
+  uintptr_t Begin = reinterpret_cast<uintptr_t>(P);
+  auto It = allocationOf(C, Begin);
+  if (It == C.Allocations.end() || Bytes == 0)
+    return;
+  const Allocation &A = It->second;
+  uintptr_t End = std::min(A.End, Begin + Bytes);
+  auto Who = [&] {
+    return "host code at " + llvm::sys::path::filename(File).str() + ":" +
+           std::to_string(Line) + " (" + What + ")";
+  };
+  for (const RecentUse &U : A.Uses) {
+    uint64_t Other = U.Op->StreamId;
+    if (!(U.Write || Write) || !overlap(U, Begin, End) ||
+        C.Host.of(Other) >= U.Op->Time)
+      continue;
+    if (!C.Order) {
+      report(C, Who(), Write, A, It->first, U);
+      continue;
+    }
+    // MSTAGE_STREAM_ORDER=auto: the host waits for the other stream. A
+    // failure is the driver's, and shows at the program's next
+    // synchronization.
+    if (Stream *O = findStream(Other))
+      if (llvm::Error E = synchronizeStream(*O))
+        llvm::consumeError(std::move(E));
+    traceWait(C, "the host", U);
+    C.Host.merge(C.Streams[Other]);
+  }
 }
 
 bool streamcheck::enterSite(const char *File, unsigned Line, const char *What,

@@ -16,8 +16,10 @@
 // Each allocation keeps its recent uses (stream, clock, range, read or
 // write, and the operation's words); a new use conflicts with one on another
 // stream that is not ordered before it when either writes and their ranges
-// overlap. While a stream is captured its uses go into the graph, and each
-// replay uses them on the replay's stream.
+// overlap. The host's own reads and writes of managed and pinned memory
+// (the containers' element access) conflict with the uses on streams that
+// the host has not waited for. While a stream is captured its uses go into
+// the graph, and each replay uses them on the replay's stream.
 //
 // Each hazard is reported once on stderr, naming both operations (with the
 // file:line that the headers pass through mstage_rt_check_site); the
@@ -64,8 +66,17 @@ struct Use {
 // site names it.
 void operation(Stream &S, const char *What, llvm::ArrayRef<Use> Uses);
 // A launch of Kernel on S, with the uses the headers gave
-// (mstage_rt_check_use).
-void launched(Stream &S, const void *Kernel);
+// (mstage_rt_check_use) and the tracked memory its lambda's captured views
+// point into (StreamCheckSlots.h).
+void launched(Stream &S, const void *Kernel, void *const *Params,
+              const uint32_t *ParamSizes, uint32_t NumParams);
+
+// The host reads or writes the bytes at P now, from File:Line (What: the
+// container's call): a conflicting use on a stream that no synchronization
+// has ordered before the host is reported, or with MSTAGE_STREAM_ORDER=auto
+// waited for.
+void hostUsed(const void *P, size_t Bytes, bool Write, const char *File,
+              unsigned Line, const char *What);
 
 // The calling thread's site (mstage_rt_check_site) and pending uses.
 bool enterSite(const char *File, unsigned Line, const char *What,

@@ -135,7 +135,7 @@ void checkScans(const char *Type, std::size_t N, Op Fn, T Init,
   expectSame("inclusive_scan(inout)", Type, N, Sd, DIn.download(), Want);
 
   std::exclusive_scan(In.begin(), In.end(), Want.begin(), Init, Fn);
-  DIn.upload(In);
+  DIn.upload(In, S); // on S: the scans on S read it
   exclusive_scan.on(S)(DIn, DOut, Init, Fn);
   S.synchronize();
   expectSame("exclusive_scan", Type, N, Sd, DOut.download(), Want);
@@ -213,7 +213,7 @@ void checkSortByKey(const char *Type, std::size_t N, mstage::stream_ref S,
   S.synchronize();
   expectSame("sort_by_key keys", Type, N, Sd, DK.download(), WantKeys);
   expectSame("sort_by_key values", Type, N, Sd, DV.download(), WantValues);
-  DK.upload(Keys);
+  DK.upload(Keys, S); // on S: a view passed to sort.on(S) is not waited for
   sort.on(S)(DK.view());
   S.synchronize();
   expectSame("sort", Type, N, Sd, DK.download(), WantKeys);
