@@ -49,9 +49,9 @@ int main() {
 
 // CHECK: 40+10: launched, v=[[V]]
 // CHECK-NEXT: 40+187: launched, v=[[V]]
-// CHECK-NEXT: 40+188: mstage: kernel 'tryLaunch_10240UL::kernel_L{{[0-9]+}}@{{.*}}shared-array-limits.cpp:{{[0-9]+}}:{{[0-9]+}}' has 233472 bytes of shared memory (40960 of shared_array, 192512 of shared_bytes), over sm_90's limit of 232448
+// CHECK-NEXT: 40+188: mstage: kernel 'tryLaunch<10240ul>::kernel_L{{[0-9]+}}@{{.*}}shared-array-limits.cpp:{{[0-9]+}}:{{[0-9]+}}' has 233472 bytes of shared memory (40960 of shared_array, 192512 of shared_bytes), over sm_90's limit of 232448
 // CHECK-NEXT: 40+60: launched, v=[[V]]
-// CHECK-NEXT: 64+0: mstage: kernel 'tryLaunch_16384UL::kernel_L{{[0-9]+}}@{{.*}}' has 65536 bytes of shared_array, over the limit of 49152 bytes of static shared memory per kernel; take large arrays from dynamic shared memory (shared_arena and the launch's shared_bytes)
+// CHECK-NEXT: 64+0: mstage: kernel 'tryLaunch<16384ul>::kernel_L{{[0-9]+}}@{{.*}}' has 65536 bytes of shared_array, over the limit of 49152 bytes of static shared memory per kernel; take large arrays from dynamic shared memory (shared_arena and the launch's shared_bytes)
 
 // SM86: 40+10: launched, v=0
 // SM86: 40+60: mstage: kernel '{{.*}}' has 102400 bytes of shared memory (40960 of shared_array, 61440 of shared_bytes), over sm_86's limit of 101376

@@ -330,7 +330,10 @@ void checkTwoThreads() {
     std::vector<long long> Host(N);
     std::iota(Host.begin(), Host.end(), 1 + 7LL * Who);
     long long Want = std::accumulate(Host.begin(), Host.end(), 0LL);
-    mstage::device_vector<long long> V(Host);
+    // Uploaded on Shared: the copy on this thread's stream would not be
+    // ordered before the sums (MSTAGE_CHECK=streams found it).
+    mstage::device_vector<long long> V(N, Shared);
+    V.upload(Host, Shared);
     for (int I = 0; I < 400; ++I)
       if (mstage::sum.on(Shared)(V.view()) != Want)
         ++Wrong;

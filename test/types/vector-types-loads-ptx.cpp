@@ -45,24 +45,24 @@ int main() {
 // One file per element type; cat reads them in the order of their mangled
 // names (the length of the function's name first: int4, then float2 to
 // uchar4, then double2).
-// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__int4{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK-LABEL: .entry _ZN4copyIN6mstage{{[0-9]+}}int4EE{{[0-9]+}}kernel_L{{[0-9]+}}E
 // CHECK:       ld.global{{(\.nc)?}}.v4.b32
 // CHECK:       st.global.{{v4.b32|v2.b64}}
-// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__float2{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK-LABEL: .entry _ZN4copyIN6mstage{{[0-9]+}}float2EE{{[0-9]+}}kernel_L{{[0-9]+}}E
 // CHECK:       ld.global{{(\.nc)?}}.v2.b32
 // CHECK:       st.global.v2.b32
-// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__float3{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK-LABEL: .entry _ZN4copyIN6mstage{{[0-9]+}}float3EE{{[0-9]+}}kernel_L{{[0-9]+}}E
 // CHECK-COUNT-3: ld.global{{(\.nc)?}}.b32
-// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__float4{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK-LABEL: .entry _ZN4copyIN6mstage{{[0-9]+}}float4EE{{[0-9]+}}kernel_L{{[0-9]+}}E
 // CHECK:       ld.global{{(\.nc)?}}.v4.b32
 // CHECK:       st.global.v4.b32
-// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__short2{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK-LABEL: .entry _ZN4copyIN6mstage{{[0-9]+}}short2EE{{[0-9]+}}kernel_L{{[0-9]+}}E
 // CHECK:       ld.global{{(\.nc)?}}.v2.b16
 // CHECK:       st.global.b32
-// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__uchar4{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK-LABEL: .entry _ZN4copyIN6mstage{{[0-9]+}}uchar4EE{{[0-9]+}}kernel_L{{[0-9]+}}E
 // CHECK:       ld.global{{(\.nc)?}}.b32
 // CHECK:       st.global.b32
-// CHECK-LABEL: .entry _ZN{{[0-9]+}}copy_mstage__double2{{[0-9]+}}kernel_L{{[0-9]+}}E
+// CHECK-LABEL: .entry _ZN4copyIN6mstage{{[0-9]+}}double2EE{{[0-9]+}}kernel_L{{[0-9]+}}E
 // CHECK:       ld.global{{(\.nc)?}}.v2.b64
 // CHECK:       add.rn.f64
 // CHECK:       st.global.v2.b64
