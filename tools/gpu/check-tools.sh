@@ -331,10 +331,11 @@ run_gdb() {
   cat "$OUT/gdb-$name.txt" >>"$log"
 }
 
-# True when cuda-gdb stopped in Kernel: the backtrace's frame 0 is it
-# ("#0  main::debug_step<<<(1,1,1),(32,1,1)>>> (...) at .../debug_step.cpp:24").
+# True when cuda-gdb stopped in Kernel: a frame of the backtrace is it
+# ("#2  main::debug_step<<<(1,1,1),(32,1,1)>>> () at .../kernel.hpp:65"); at
+# -O0 the frames above it are the lambda and the helpers inlined into it.
 stopped_in() {
-  grep -Eq "^#0 +$2<<<" "$OUT/gdb-$1.txt"
+  grep -Eq "^#[0-9]+ +$2<<<" "$OUT/gdb-$1.txt"
 }
 
 check_cuda_gdb() {

@@ -169,8 +169,8 @@ EOF
 {
   profile nvcc xsKernel "" "$nvcc_prog"
   profile nvcc-raised xsKernel XS_MAX_DYNAMIC_SHARED=1 "$nvcc_prog"
-  profile mstage-unstaged xsKernel_Unstaged "" "$mstage_prog"
-  profile mstage-staged xsKernel_Staged "" "$mstage_prog"
+  profile mstage-unstaged "xsKernel.*Unstaged" "" "$mstage_prog"
+  profile mstage-staged "xsKernel.*[_0-9]Staged" "" "$mstage_prog"
 } | tee "$OUT/metrics.txt"
 for name in nvcc nvcc-raised mstage-unstaged mstage-staged; do
   config[$name]=$(awk -v n="$name:" '$1 == n && $2 == "launch__shared_mem_config_size" { print $3 $4 }' \
