@@ -93,6 +93,11 @@ static cl::opt<std::string>
                    "letter and its alignment, as MSTAGE_TRACE prints them "
                    "(? for not known); the launch facts to assume"),
           cl::cat(Category));
+static cl::opt<bool>
+    Tier0("tier0",
+          cl::desc("compile with the JIT's tier-0 pipeline (the quick code "
+                   "that MSTAGE_JIT_TIERS runs first: O1, NVPTX -O0)"),
+          cl::cat(Category));
 static cl::opt<bool> FastMath("fast-math",
                               cl::desc("compile with fast math, as "
                                        "Kernel::fast_math() or "
@@ -587,6 +592,7 @@ int main(int Argc, char **Argv) {
   }
   rt::JitOptions Opts;
   Opts.Arch = Arch;
+  Opts.Quick = Tier0;
   auto Out = rt::compileKernel(*K, Spec, Opts, PrintIR);
   if (!Out)
     return fail(toString(Out.takeError()));

@@ -84,9 +84,10 @@ static void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   llvm::Error Err = D ? withKernel(D->bindThread(), K) : llvm::Error::success();
   CodeRequest R{K, backend(), D, Config, Staged};
   llvm::Error Tier0Err = llvm::Error::success();
-  // Not once the pool is closed at exit: no launch would run it.
+  // Not once the pool is closed at exit: no launch would run it. Nor for a
+  // large kernel, decided before LLVM runs.
   auto Tier0 = [&] {
-    if (!compilePoolClosed())
+    if (!compilePoolClosed() && quickCodeWanted(K))
       Tier0Err = makeTier0(R, E, EvaluateMs);
   };
   if (!Err)

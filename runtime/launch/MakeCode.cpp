@@ -3,6 +3,8 @@
 #include "cache/CacheLock.h"
 #include "cache/CubinWriter.h"
 #include "cache/DiskCache.h"
+#include "core/Backend.h"
+#include "core/KernelRegistry.h"
 #include "inspect/Nvtx.h"
 #include "inspect/TraceEvents.h"
 #include "launch/AssembleCode.h"
@@ -14,6 +16,8 @@
 #include "launch/NoteResources.h"
 #include "support/Elapsed.h"
 #include "support/Settings.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 #include <cassert>
 #include <chrono>
@@ -101,6 +105,28 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
   return llvm::Error::success();
 }
 
+// The IR instructions (KernelWork::Instructions: the kernel's and its
+// callees', before specialization) from which a kernel's tier-0 PTX reaches
+// DriverJitClaim::LargePtxBytes. Tier 0 makes 32-58 bytes of PTX per such
+// instruction (docs/performance.md: Listing 4 32, the stencil's four
+// kernels 57-58 at 6,040-9,719 instructions), so 1,200 instructions are
+// about 64 KiB at the most; a kernel misjudged below it is still caught by
+// its PTX's size.
+static constexpr uint64_t LargeKernelInstructions = 1200;
+
+bool quickCodeWanted(const RegisteredKernel &K) {
+  const KernelWork *W = kernelWork(K);
+  if (!W || W->Instructions < LargeKernelInstructions)
+    return true; // unreadable IR: the compile reports it
+  if (traceEnabled())
+    llvm::errs() << "mstage: trace: jit: kernel '" << K.Blob.PrettyName
+                 << "' gets no tier-0 code: " << W->Instructions
+                 << " IR instructions, over the " << LargeKernelInstructions
+                 << " whose PTX reaches "
+                 << DriverJitClaim::LargePtxBytes / 1024 << " KiB\n";
+  return false;
+}
+
 llvm::Expected<bool> makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
                                    LaunchTimes &Times) {
   HostSpan Compile(SpanKind::Compile);
@@ -124,7 +150,7 @@ llvm::Expected<bool> makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
   DriverJitClaim DriverJit(R.B.loadsCode(), PTX->size());
   CachedCode Code;
   Code.PTX = std::move(*PTX);
-  if (llvm::Error E = loadCode(R, Code, Out, /*PtxOptLevel=*/1))
+  if (llvm::Error E = loadCode(R, Code, Out, Backend::QuickPtxOptLevel))
     return std::move(E);
   Times.Load = msSince(T0);
   Times.FromCubin = false;

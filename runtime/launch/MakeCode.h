@@ -21,10 +21,17 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
                      LaunchTimes &Times,
                      llvm::function_ref<void()> BeforeCompile = {});
 
+// Whether K's specializations get tier-0 code (MSTAGE_JIT_TIERS): not a
+// large kernel's, whose tier-0 PTX would reach DriverJitClaim::LargePtxBytes.
+// Judged from K's IR (jit/KernelWork.h) before LLVM runs; MSTAGE_TRACE says
+// when it gets none.
+bool quickCodeWanted(const RegisteredKernel &K);
+
 // Tier 0 (MSTAGE_JIT_TIERS): R's specialization through the JIT's quick
 // pipeline, loaded into Out for launches to run until makeCode's code
 // replaces it. Never cached; its IR is not dumped. False, with Out
-// untouched, for PTX of DriverJitClaim::LargePtxBytes or more.
+// untouched, for PTX of DriverJitClaim::LargePtxBytes or more (a kernel
+// that quickCodeWanted misjudged).
 llvm::Expected<bool> makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
                                    LaunchTimes &Times);
 

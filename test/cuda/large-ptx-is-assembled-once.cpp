@@ -12,8 +12,12 @@
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_TRACE=1 %t 2>&1 | FileCheck %s --check-prefix=WARM
 // In the background (MSTAGE_JIT=async, JIT tiers on by default here), the
 // small kernel gets tier-0 code first and the large one does not: its
-// driver JIT would hold the worker about as long as tier 1.
+// driver JIT would hold the worker about as long as tier 1. That is decided
+// from the kernel's IR before LLVM runs: the timeline has one optimize span
+// of the large kernel (tier 1's), two of the small one.
 // RUN: rm -rf %t.cache && env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=async MSTAGE_TRACE=1 %t wait 2>&1 | FileCheck %s --check-prefix=TIERS --implicit-check-not="3} cache tier0"
+// RUN: rm -rf %t.cache %t.json && env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=async MSTAGE_TRACE=chrome:%t.json %t wait
+// RUN: %python -c "import json, re; e = json.load(open('%t.json')); e = e['traceEvents'] if isinstance(e, dict) else e; n = [re.search(r'run<(\d+)ul>', x['name']).group(1) for x in e if x.get('name', '').startswith('optimize ')]; print(sorted(n))" | FileCheck %s --check-prefix=SPANS
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
 
@@ -23,7 +27,9 @@
 // WARM: staged {line {{[0-9]+}}: 2} cache disk: {{.*}} (cubin)
 // WARM: staged {line {{[0-9]+}}: 3} cache disk: {{.*}} (cubin)
 // TIERS-DAG: staged {line {{[0-9]+}}: 2} cache tier0 (background)
+// TIERS-DAG: jit: kernel 'run<2000ul>::kernel_L{{[0-9]+}}@{{.*}}' gets no tier-0 code: {{[0-9]+}} IR instructions, over the 1200 whose PTX reaches 64 KiB
 // TIERS-DAG: staged {line {{[0-9]+}}: 3} cache miss (background)
+// SPANS: ['2000', '8', '8']
 
 #include <mstage.hpp>
 
