@@ -10,7 +10,8 @@
 // loading (CUDA's default) cuModuleGetFunction loads a function onto the
 // GPU, so a first launch waits for the module and its own entry, not for
 // every kernel of the unit. The compile pool looks them all up ahead
-// (preload); a launch that comes first looks up its own. A
+// (preload, where launches may run the generic code: not under
+// MSTAGE_JIT=sync); a launch that comes first looks up its own. A
 // corrupt image, or one made for other kernels, is reported once; the module's
 // kernels then have no generic code, and their launches wait for the JIT.
 //

@@ -2,7 +2,6 @@
 #include "core/KernelRegistry.h"
 #include "core/Backend.h"
 #include "core/HotTls.h"
-#include "core/LaunchLimits.h"
 #include "cuda/CudaDriver.h"
 #include "jit/CompilePool.h"
 #include "jit/DeviceLibrary.h"
@@ -181,13 +180,6 @@ const KernelWork *kernelWork(const RegisteredKernel &K) {
       llvm::consumeError(Work.takeError()); // the compile reports it
   });
   return W.Work ? &*W.Work : nullptr;
-}
-
-void readSharedBytesAhead() {
-  Registry &R = registry();
-  std::lock_guard<std::mutex> G(R.Lock);
-  for (auto &[HostEntry, K] : R.Kernels)
-    queueCompile(K->Module, [K = K.get()] { staticSharedBytes(*K); });
 }
 
 void weighKernelsAhead() {

@@ -61,10 +61,6 @@ llvm::Error evaluatorGaveUp(const RegisteredKernel &K, uint32_t I);
 // program's start instead of delaying its first launch.
 void preloadGenericCode();
 
-// Reads every registered kernel's shared_array bytes (LaunchLimits.h) on the
-// compile pool, so that a first launch does not parse its kernel's bitcode.
-void readSharedBytesAhead();
-
 // K's weight, read now unless the compile pool or another launch read it
 // already; null when its IR cannot be read (its compile reports why).
 const KernelWork *kernelWork(const RegisteredKernel &K);

@@ -49,9 +49,9 @@ llvm::Error checkLaunchShape(const mstage_launch_config &C,
 inline constexpr uint64_t StaticSharedLimit = 48 * 1024;
 
 // Bytes of the kernel's shared_array globals, read from its device bitcode
-// once per kernel (only the globals are read; the compile pool reads them
-// ahead, readSharedBytesAhead in KernelRegistry.h) and kept with the kernel:
-// a launch reads one atomic, with no lock and no lookup.
+// once per kernel, by its first launch (only the globals are read: a few
+// microseconds) and kept with the kernel: a launch reads one atomic, with no
+// lock and no lookup.
 uint64_t staticSharedBytes(const RegisteredKernel &K);
 
 // Success when StaticBytes of shared_array and C's dynamic shared memory

@@ -26,6 +26,10 @@
 // GENERIC-NEXT: fakecuda: call cuLaunchKernel
 // GENERIC-NEXT: fakecuda: launch [[ZERO:_ZN[A-Za-z0-9_]+]]8disjointE{{$}}
 // GENERIC-NEXT: steady
+// Under MSTAGE_JIT=sync no launch runs the generic code: its module is not
+// loaded before the first launch.
+// SPECIALIZED-NOT: cuModuleLoadDataEx
+// SPECIALIZED: {{^}}first{{$}}
 // SPECIALIZED-LABEL: steady
 
 // Steady launches: the two calls and nothing else, three steps of two

@@ -61,9 +61,13 @@ CudaBackend::CudaBackend(CudaDriver &Default, std::string Arch)
 
 void CudaBackend::start() const {
   startCompilePool(/*OnGpu=*/true, arch());
-  preloadGenericCode();
-  readSharedBytesAhead();
-  if (jitSettings().Policy == JitSettings::Mode::Auto)
+  const JitSettings &Jit = jitSettings();
+  // Only launches that may run the generic code need it loaded: not under
+  // MSTAGE_JIT=sync, whose launches wait for their specialization. (A
+  // kernel's shared_array bytes are read by its first launch: LaunchLimits.h.)
+  if (Jit.Async)
+    preloadGenericCode();
+  if (Jit.Policy == JitSettings::Mode::Auto)
     weighKernelsAhead();
 }
 
