@@ -152,9 +152,6 @@ public:
   // Code on Device from a cubin or PTX image. Where nothing runs (PTX-only)
   // nothing is loaded: null modules and functions, and success. PtxOptLevel
   // (0-4): the driver JIT's optimization level for PTX, -1 its default.
-  // Tier 0's level (launch/MakeCode.h), at which the GPU back end also
-  // warms the driver's JIT up as it starts.
-  static constexpr int QuickPtxOptLevel = 1;
   virtual llvm::Error loadModule(unsigned Device, const std::string &Image,
                                  bool Cubin, CUmodule *Module,
                                  std::string *InfoLog = nullptr,

@@ -3,7 +3,6 @@
 #include "cache/CacheLock.h"
 #include "cache/CubinWriter.h"
 #include "cache/DiskCache.h"
-#include "core/Backend.h"
 #include "core/KernelRegistry.h"
 #include "inspect/Nvtx.h"
 #include "inspect/TraceEvents.h"
@@ -150,7 +149,7 @@ llvm::Expected<bool> makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
   DriverJitClaim DriverJit(R.B.loadsCode(), PTX->size());
   CachedCode Code;
   Code.PTX = std::move(*PTX);
-  if (llvm::Error E = loadCode(R, Code, Out, Backend::QuickPtxOptLevel))
+  if (llvm::Error E = loadCode(R, Code, Out, /*PtxOptLevel=*/1))
     return std::move(E);
   Times.Load = msSince(T0);
   Times.FromCubin = false;
