@@ -37,6 +37,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <sys/resource.h>
@@ -88,11 +89,20 @@ std::string entryName(const std::string &PTX) {
   return PTX.substr(At, End - At);
 }
 
-void *symbol(void *Lib, const char *Name) {
-  void *F = dlsym(Lib, Name);
-  if (!F)
+// Opens the first of Names that loads.
+void *openLibrary(std::initializer_list<const char *> Names) {
+  for (const char *Name : Names)
+    if (void *H = Name ? dlopen(Name, RTLD_NOW | RTLD_LOCAL) : nullptr)
+      return H;
+  die(std::string("cannot load ") + *(Names.end() - 1));
+}
+
+// Sets Fn to Lib's function Name.
+template <class F> void bind(void *Lib, F &Fn, const char *Name) {
+  void *P = dlsym(Lib, Name);
+  if (!P)
     die(std::string("no ") + Name);
-  return F;
+  Fn = reinterpret_cast<F>(P);
 }
 
 struct Driver {
@@ -104,19 +114,14 @@ struct Driver {
   decltype(&cuModuleLoadDataEx) ModuleLoadDataEx;
   decltype(&cuModuleGetFunction) ModuleGetFunction;
   Driver() {
-    void *H = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!H)
-      die("cannot load libcuda.so.1");
-    Init = (decltype(Init))symbol(H, "cuInit");
-    DeviceGet = (decltype(DeviceGet))symbol(H, "cuDeviceGet");
-    PrimaryCtxRetain =
-        (decltype(PrimaryCtxRetain))symbol(H, "cuDevicePrimaryCtxRetain");
-    CtxSetCurrent = (decltype(CtxSetCurrent))symbol(H, "cuCtxSetCurrent");
-    MemAlloc = (decltype(MemAlloc))symbol(H, "cuMemAlloc_v2");
-    ModuleLoadDataEx =
-        (decltype(ModuleLoadDataEx))symbol(H, "cuModuleLoadDataEx");
-    ModuleGetFunction =
-        (decltype(ModuleGetFunction))symbol(H, "cuModuleGetFunction");
+    void *H = openLibrary({"libcuda.so.1"});
+    bind(H, Init, "cuInit");
+    bind(H, DeviceGet, "cuDeviceGet");
+    bind(H, PrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    bind(H, CtxSetCurrent, "cuCtxSetCurrent");
+    bind(H, MemAlloc, "cuMemAlloc_v2");
+    bind(H, ModuleLoadDataEx, "cuModuleLoadDataEx");
+    bind(H, ModuleGetFunction, "cuModuleGetFunction");
   }
 };
 
@@ -147,19 +152,14 @@ struct JitLink {
   int (*Cubin)(Handle, void *);
   int (*Destroy)(Handle *);
   JitLink() {
-    const char *Path = std::getenv("NVJITLINK");
-    void *H = dlopen(Path ? Path : "libnvJitLink.so.13", RTLD_NOW | RTLD_LOCAL);
-    if (!H)
-      H = dlopen("/usr/local/cuda/lib64/libnvJitLink.so.13", RTLD_NOW);
-    if (!H)
-      die("cannot load libnvJitLink.so.13");
-    Create = (decltype(Create))symbol(H, "__nvJitLinkCreate_13_0");
-    AddData = (decltype(AddData))symbol(H, "__nvJitLinkAddData_13_0");
-    Complete = (decltype(Complete))symbol(H, "__nvJitLinkComplete_13_0");
-    CubinSize =
-        (decltype(CubinSize))symbol(H, "__nvJitLinkGetLinkedCubinSize_13_0");
-    Cubin = (decltype(Cubin))symbol(H, "__nvJitLinkGetLinkedCubin_13_0");
-    Destroy = (decltype(Destroy))symbol(H, "__nvJitLinkDestroy_13_0");
+    void *H = openLibrary({std::getenv("NVJITLINK"), "libnvJitLink.so.13",
+                           "/usr/local/cuda/lib64/libnvJitLink.so.13"});
+    bind(H, Create, "__nvJitLinkCreate_13_0");
+    bind(H, AddData, "__nvJitLinkAddData_13_0");
+    bind(H, Complete, "__nvJitLinkComplete_13_0");
+    bind(H, CubinSize, "__nvJitLinkGetLinkedCubinSize_13_0");
+    bind(H, Cubin, "__nvJitLinkGetLinkedCubin_13_0");
+    bind(H, Destroy, "__nvJitLinkDestroy_13_0");
   }
   std::string cubin(const std::string &PTX, const std::string &Arch,
                     int Level) {
