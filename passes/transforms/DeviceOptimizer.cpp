@@ -131,7 +131,11 @@ void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
-  ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
+  // O0 (a unit built with -g at -O0): only what must run, as clang -O0's
+  // pipeline (always-inline functions, NVPTX's own passes).
+  ModulePassManager MPM = Level == OptimizationLevel::O0
+                              ? PB.buildO0DefaultPipeline(Level)
+                              : PB.buildPerModuleDefaultPipeline(Level);
   MPM.run(M, MAM);
 }
 

@@ -34,8 +34,9 @@ llvm::Error checkNVPTXArch(llvm::StringRef Arch);
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createNVPTXTargetMachine(llvm::StringRef Arch);
 
-// Runs the default pipeline at Level. Without LoopTransforms, loops are
-// neither unrolled nor vectorized: used before the trip counts are known.
+// Runs the default pipeline at Level (O0: clang -O0's). Without
+// LoopTransforms, loops are neither unrolled nor vectorized: used before the
+// trip counts are known.
 void optimizeDeviceModule(llvm::Module &M, llvm::TargetMachine &TM,
                           llvm::OptimizationLevel Level, bool LoopTransforms);
 

@@ -357,8 +357,9 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
   if (Spec.Config.fastMath())
     markFastMath(*M);
 
-  if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(),
-                                   Spec.Config.fastMath(), Opts.Quick))
+  if (Error E =
+          optimizeDeviceCode(*M, **TM, libdeviceBitcode(),
+                             Spec.Config.fastMath(), Opts.Quick, K.DebugAtO0))
     return jitError(K, toString(std::move(E)) +
                            (LlvmErrors.empty() ? "" : ": ") +
                            StringRef(LlvmErrors).rtrim());
@@ -383,8 +384,9 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
   // The target machine is shared: its level is set for each compile. Tier
   // 0 at -O0: a third of -O2's codegen time for Listing 4, and ptxas takes
   // its PTX as quickly (docs/performance.md).
-  (*TM)->setOptLevel(Opts.Quick ? CodeGenOptLevel::None
-                                : CodeGenOptLevel::Aggressive);
+  // A -g -O0 kernel at -O0 too: its variables stay where the DWARF says.
+  (*TM)->setOptLevel(Opts.Quick || K.DebugAtO0 ? CodeGenOptLevel::None
+                                               : CodeGenOptLevel::Aggressive);
   Expected<std::string> PTX = emitPTX(*M, **TM);
   if (!PTX)
     return jitError(K, toString(PTX.takeError()));
