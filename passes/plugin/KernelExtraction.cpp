@@ -225,6 +225,8 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
                            /*LoopTransforms=*/false);
     else
       consumeError(TM.takeError());
+  } else {
+    removeUnreachedCode(**Dev); // as O2 would: its imports are the real ones
   }
   Function *Kernel = (*Dev)->getFunction(KernelName);
   assert(Kernel && "the optimizer keeps the kernel");

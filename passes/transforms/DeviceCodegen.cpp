@@ -163,6 +163,8 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
     auto *F = dyn_cast<Function>(&GV);
     return F && F->getCallingConv() == CallingConv::PTX_Kernel;
   });
+  if (Debug)
+    removeUnreachedCode(M); // what optimization would have dropped
   if (Error E = checkResolved(M))
     return E;
   OptimizationLevel Level = Debug   ? OptimizationLevel::O0

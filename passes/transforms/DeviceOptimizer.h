@@ -40,6 +40,12 @@ createNVPTXTargetMachine(llvm::StringRef Arch);
 void optimizeDeviceModule(llvm::Module &M, llvm::TargetMachine &TM,
                           llvm::OptimizationLevel Level, bool LoopTransforms);
 
+// Removes what no kernel or exported function reaches (LLVM's GlobalDCE): in
+// code that is not optimized (a unit built with -g at -O0), the host
+// evaluators of stage() that the extraction cloned with the kernel, and the
+// calls they make.
+void removeUnreachedCode(llvm::Module &M);
+
 // Emits PTX assembly for M.
 llvm::Expected<std::string> emitPTX(llvm::Module &M, llvm::TargetMachine &TM);
 
