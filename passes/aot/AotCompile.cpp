@@ -250,8 +250,11 @@ ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
     }
   }
   TimeTraceScope Scope("mstage AOT NVPTX codegen", Arch);
-  Expected<std::string> PTX =
-      compileDeviceCode(*All, **TM, libdeviceBitcode(), /*FastMath=*/false);
+  // A unit built with -g at -O0 (every kernel of it): unoptimized, with
+  // DWARF; ptxas compiles such PTX (".target sm_XY, debug") as with -g.
+  bool Debug = any_of(Kernels, [](const AotKernel &K) { return K.DebugAtO0; });
+  Expected<std::string> PTX = compileDeviceCode(*All, **TM, libdeviceBitcode(),
+                                                /*FastMath=*/false, Debug);
   if (!PTX) {
     R.Failed = Failure{{}, toString(PTX.takeError())};
     return R;

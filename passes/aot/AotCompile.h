@@ -32,6 +32,7 @@ struct AotKernel {
   std::string Bitcode;    // its device module
   std::vector<uint32_t> SiteSizes;
   std::vector<PointerSlot> PointerSlots; // the blob's
+  bool DebugAtO0 = false;                // the blob's: compiled unoptimized
 };
 
 // Starts compiling Kernels, in their record order, for Archs (the plugin's

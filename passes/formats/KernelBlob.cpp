@@ -28,11 +28,15 @@ struct Header {
   uint32_t NumStageSites;
   uint32_t PointerSlotsOffset; // PointerSlot records: {Param, Offset}
   uint32_t NumPointerSlots;
+  uint32_t Flags; // BlobFlag bits
+  uint32_t Reserved;
 };
 
 // test/inspect/Inputs/craft_blob.py and fuzz/KernelBlobFuzzer.cpp know
 // this layout.
-static_assert(sizeof(Header) == 80, "the kernel blob header changed");
+static_assert(sizeof(Header) == 88, "the kernel blob header changed");
+
+enum BlobFlag : uint32_t { DebugAtO0Flag = 1 };
 
 constexpr BinaryFormat BlobFormat = {KernelBlobMagic, KernelBlobVersion,
                                      sizeof(Header), "kernel blob"};
@@ -80,6 +84,8 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
   H.NumStageSites = Sites.size();
   H.PointerSlotsOffset = SlotsOff;
   H.NumPointerSlots = Blob.PointerSlots.size();
+  H.Flags = Blob.DebugAtO0 ? DebugAtO0Flag : 0;
+  H.Reserved = 0;
   for (SiteRecord &R : Sites) {
     R.ExpressionOffset += StringsOff;
     R.TypeNameOffset += StringsOff;
@@ -144,8 +150,11 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
   }
   if (B.Name.empty())
     return bad("the kernel has no name");
+  if (H.Flags & ~uint32_t(DebugAtO0Flag))
+    return bad("unknown flags " + Twine(H.Flags));
   B.NumParams = H.NumParams;
   B.BitcodeHash = H.BitcodeHash;
+  B.DebugAtO0 = H.Flags & DebugAtO0Flag;
   for (uint32_t I = 0; I < H.NumStageSites; ++I) {
     auto R = recordAt<SiteRecord>(Data, H.StageSitesOffset, I);
     if (!isKnownKind(R.Kind) || R.Size > MaxStageValueSize || R.Align == 0 ||

@@ -24,7 +24,8 @@ namespace mstage {
 
 inline constexpr char KernelBlobMagic[8] = {'M', 'S', 'T', 'G',
                                             'K', 'R', 'N', '1'};
-inline constexpr uint32_t KernelBlobVersion = 2; // 2: pointer slots
+// 2: pointer slots; 3: flags (a unit built with -g at -O0).
+inline constexpr uint32_t KernelBlobVersion = 3;
 inline constexpr const char *KernelBlobSection = "mstage_kernels";
 inline constexpr unsigned KernelBlobAlign = 16;
 
@@ -49,6 +50,10 @@ struct KernelBlob {
   std::vector<StageSite> StageSites;
   std::vector<PointerSlot> PointerSlots; // sorted (PointerSlots.h)
   llvm::StringRef Bitcode;               // points into the blob when read
+  // The unit was compiled with -g at -O0: its bitcode is unoptimized and
+  // keeps full debug information, and the JIT and ptxas compile it so for a
+  // debugger to step through (docs/inspecting.md#stepping-in-cuda-gdb).
+  bool DebugAtO0 = false;
 };
 
 // Serializes Blob (with Bitcode) into bytes, padded to KernelBlobAlign.

@@ -153,6 +153,7 @@ buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
   if (Error E = lowerForDevice(*Dev))
     reportError(M, "kernel '" + K.Info.PrettyName +
                        "': " + toString(std::move(E)));
+  Blob.DebugAtO0 = keepsFullDebugInfo(*Dev);
   DevEntry->addFnAttr(Attribute::AlwaysInline);
 
   std::string VerifyMsg;
@@ -224,6 +225,8 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
                            /*LoopTransforms=*/false);
     else
       consumeError(TM.takeError());
+  } else {
+    removeUnreachedCode(**Dev); // as O2 would: its imports are the real ones
   }
   Function *Kernel = (*Dev)->getFunction(KernelName);
   assert(Kernel && "the optimizer keeps the kernel");
@@ -429,7 +432,9 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     X.Blob = std::move(Blob);
     X.Unoptimized = std::move(*Bitcode);
     X.Locations = std::move(Locations);
-    X.Code = Pool.async([P = &X, Optimize = bool(TM), Trace,
+    // A unit built with -g at -O0 keeps its code as written, for the
+    // debugger to step through its lines.
+    X.Code = Pool.async([P = &X, Optimize = TM && !X.Blob.DebugAtO0, Trace,
                          Discard = M.getContext().shouldDiscardValueNames()] {
       WorkerTimeTrace::Scope Traced(Trace);
       return optimizeDeviceBitcode(P->Unoptimized, P->Blob.Name, P->Locations,
@@ -471,6 +476,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     for (const StageSite &Site : Blob.StageSites)
       G.SiteSizes.push_back(Site.Size);
     G.PointerSlots = Blob.PointerSlots;
+    G.DebugAtO0 = Blob.DebugAtO0;
   }
   std::string LinkBlob;
   if (!Link.Exports.empty() || !Link.Imports.empty())

@@ -15,6 +15,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 
 using namespace llvm;
@@ -130,7 +131,7 @@ Error checkResolved(Module &M) {
 } // namespace
 
 Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
-                         bool FastMath, bool Quick) {
+                         bool FastMath, bool Quick, bool Debug) {
   assert(M.getTargetTriple().isNVPTX() && "device code is retargeted first");
   lowerStreamLoads(M, TM);
   // Reading libdevice's symbol table costs 1-2 ms (a tenth of a small
@@ -162,18 +163,24 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
     auto *F = dyn_cast<Function>(&GV);
     return F && F->getCallingConv() == CallingConv::PTX_Kernel;
   });
+  if (Debug)
+    removeUnreachedCode(M); // what optimization would have dropped
   if (Error E = checkResolved(M))
     return E;
-  optimizeDeviceModule(M, TM,
-                       Quick ? OptimizationLevel::O1 : OptimizationLevel::O3,
-                       /*LoopTransforms=*/!Quick);
+  OptimizationLevel Level = Debug   ? OptimizationLevel::O0
+                            : Quick ? OptimizationLevel::O1
+                                    : OptimizationLevel::O3;
+  optimizeDeviceModule(M, TM, Level, /*LoopTransforms=*/!Quick && !Debug);
   return Error::success();
 }
 
 Expected<std::string> compileDeviceCode(Module &M, TargetMachine &TM,
-                                        StringRef LibDevice, bool FastMath) {
-  if (Error E = optimizeDeviceCode(M, TM, LibDevice, FastMath))
+                                        StringRef LibDevice, bool FastMath,
+                                        bool Debug) {
+  if (Error E = optimizeDeviceCode(M, TM, LibDevice, FastMath,
+                                   /*Quick=*/false, Debug))
     return std::move(E);
+  TM.setOptLevel(Debug ? CodeGenOptLevel::None : CodeGenOptLevel::Aggressive);
   return emitPTX(M, TM);
 }
 

@@ -25,17 +25,18 @@ namespace mstage {
 // bitcode), sets the reflect flags for FastMath (else IEEE-exact sqrt and
 // division), internalizes everything but the kernels, checks that every
 // call has a definition, and runs O3 (Quick: O1 without loop transforms,
-// the JIT's tier 0, which is replaced by O3's code). Errors the passes report
+// the JIT's tier 0, which is replaced by O3's code; Debug: O0, for a unit
+// built with -g at -O0, KernelBlob's DebugAtO0). Errors the passes report
 // go to M's context's diagnostic handler: the caller checks it.
 llvm::Error optimizeDeviceCode(llvm::Module &M, llvm::TargetMachine &TM,
                                llvm::StringRef LibDevice, bool FastMath,
-                               bool Quick = false);
+                               bool Quick = false, bool Debug = false);
 
-// optimizeDeviceCode, then PTX.
-llvm::Expected<std::string> compileDeviceCode(llvm::Module &M,
-                                              llvm::TargetMachine &TM,
-                                              llvm::StringRef LibDevice,
-                                              bool FastMath);
+// optimizeDeviceCode, then PTX (with Debug, NVPTX's code generation at -O0,
+// which keeps every variable in memory for the debugger).
+llvm::Expected<std::string>
+compileDeviceCode(llvm::Module &M, llvm::TargetMachine &TM,
+                  llvm::StringRef LibDevice, bool FastMath, bool Debug = false);
 
 } // namespace mstage
 

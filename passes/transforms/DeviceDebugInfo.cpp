@@ -36,17 +36,19 @@ static DICompileUnit *directivesOnly(DICompileUnit *CU) {
       CU->getSDK());
 }
 
+bool keepsFullDebugInfo(const Module &M) {
+  return any_of(M.debug_compile_units(), [](const DICompileUnit *CU) {
+    return CU->getEmissionKind() == DICompileUnit::FullDebug;
+  });
+}
+
 void prepareDeviceDebugInfo(Module &M, bool FullDebugAtO0) {
   NamedMDNode *Units = M.getNamedMetadata("llvm.dbg.cu");
   if (!Units || Units->getNumOperands() == 0) {
     StripDebugInfo(M);
     return;
   }
-  bool Full = FullDebugAtO0 &&
-              any_of(M.debug_compile_units(), [](const DICompileUnit *CU) {
-                return CU->getEmissionKind() == DICompileUnit::FullDebug;
-              });
-  if (Full) {
+  if (FullDebugAtO0 && keepsFullDebugInfo(M)) {
     NumUnitsFull += Units->getNumOperands();
     return;
   }

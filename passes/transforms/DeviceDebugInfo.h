@@ -20,6 +20,11 @@ namespace mstage {
 // A module without a compile unit loses every stray !dbg attachment.
 void prepareDeviceDebugInfo(llvm::Module &M, bool FullDebugAtO0);
 
+// Whether M kept full debug information (after prepareDeviceDebugInfo: the
+// unit was built with -g at -O0). Its kernels' blobs say so (KernelBlob's
+// DebugAtO0), and the JIT then compiles them without optimization.
+bool keepsFullDebugInfo(const llvm::Module &M);
+
 // Gives Wrapper, a function mstage made that calls Entry, a subprogram of
 // its own at Entry's line, and its calls to Entry that line, so that the
 // lines of Entry's body survive inlining into it. Nothing without debug

@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 
 using namespace llvm;
 
@@ -131,8 +132,19 @@ void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
-  ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
+  // O0 (a unit built with -g at -O0): clang -O0's pipeline (always-inline
+  // functions, NVPTX's own passes).
+  ModulePassManager MPM = Level == OptimizationLevel::O0
+                              ? PB.buildO0DefaultPipeline(Level)
+                              : PB.buildPerModuleDefaultPipeline(Level);
   MPM.run(M, MAM);
+}
+
+void removeUnreachedCode(Module &M) {
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  GlobalDCEPass().run(M, MAM);
 }
 
 void runFunctionPasses(Function &F, FunctionPassManager &FPM) {

@@ -34,10 +34,17 @@ llvm::Error checkNVPTXArch(llvm::StringRef Arch);
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createNVPTXTargetMachine(llvm::StringRef Arch);
 
-// Runs the default pipeline at Level. Without LoopTransforms, loops are
-// neither unrolled nor vectorized: used before the trip counts are known.
+// Runs the default pipeline at Level (O0: clang -O0's). Without
+// LoopTransforms, loops are neither unrolled nor vectorized: used before the
+// trip counts are known.
 void optimizeDeviceModule(llvm::Module &M, llvm::TargetMachine &TM,
                           llvm::OptimizationLevel Level, bool LoopTransforms);
+
+// Removes what no kernel or exported function reaches (LLVM's GlobalDCE): in
+// code that is not optimized (a unit built with -g at -O0), the host
+// evaluators of stage() that the extraction cloned with the kernel, and the
+// calls they make.
+void removeUnreachedCode(llvm::Module &M);
 
 // Emits PTX assembly for M.
 llvm::Expected<std::string> emitPTX(llvm::Module &M, llvm::TargetMachine &TM);

@@ -112,10 +112,16 @@ Checker &checker() {
   return *C;
 }
 
+// Its file without folders, as the reports' sites: "main::k@app.cpp:22:9".
 std::string kernelName(const void *Kernel) {
   std::string Why;
   const RegisteredKernel *K = findKernel(Kernel, Why);
-  return K ? K->Blob.PrettyName : "?";
+  if (!K)
+    return "?";
+  auto [Name, Location] = llvm::StringRef(K->Blob.PrettyName).rsplit('@');
+  if (Location.empty())
+    return Name.str();
+  return (Name + "@" + llvm::sys::path::filename(Location)).str();
 }
 
 std::string atWords(const Site &S) {

@@ -110,6 +110,16 @@ std::string ptxVersion(const std::string &Ptx) {
   return Ptx.substr(At, End - At);
 }
 
+// Whether the PTX's target says "debug" (".target sm_90, debug"): NVPTX
+// writes it for full debug information (a unit built with -g at -O0).
+bool ptxIsForDebugger(const std::string &Ptx) {
+  size_t At = Ptx.find(".target");
+  if (At == std::string::npos)
+    return false;
+  size_t End = Ptx.find('\n', At);
+  return Ptx.substr(At, End - At).find(", debug") != std::string::npos;
+}
+
 // The driver JIT's options that collect its error and information logs. The
 // option arrays and buffers stay put for the object's lifetime.
 class JitLogBuffers {
@@ -488,6 +498,11 @@ Error CudaDriver::loadImage(const void *Image, const std::string &What,
   // -lineinfo): the tools then name source lines.
   if (Ptx)
     Options.add(CU_JIT_GENERATE_LINE_INFO, JitLogBuffers::sizeValue(1));
+  // A unit built with -g at -O0: debuggable code, as ptxas -g makes of it.
+  if (Ptx && ptxIsForDebugger(*Ptx)) {
+    Options.add(CU_JIT_GENERATE_DEBUG_INFO, JitLogBuffers::sizeValue(1));
+    OptLevel = 0;
+  }
   if (Ptx && OptLevel >= 0)
     Options.add(CU_JIT_OPTIMIZATION_LEVEL,
                 JitLogBuffers::sizeValue(unsigned(OptLevel)));

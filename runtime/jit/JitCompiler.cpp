@@ -242,12 +242,38 @@ std::string runContained(function_ref<void()> Compile) {
 // A target machine for Arch, for one compile: given back when it finishes,
 // dropped (leaked, not destroyed) when LLVM crashed in it, as its state is
 // then not to be trusted.
+// Every target machine of the JIT is made under this lock (see below).
+std::mutex MakingTargetMachines;
+
+// A target machine for Arch; with ForDebug, for a kernel built with -g at
+// -O0, with 64-bit pointers to local memory: NVPTX (LLVM 22) fails on
+// unoptimized locals (allocas no pass promoted) with nvptx-short-ptr, the
+// JIT's default ("Copy one register into another with a different width",
+// also from llc). A target machine reads the option when it is made, so
+// the option is off for that moment.
+Expected<std::unique_ptr<TargetMachine>> makeTargetMachine(StringRef Arch,
+                                                           bool ForDebug) {
+  std::lock_guard<std::mutex> G(MakingTargetMachines);
+  if (!ForDebug)
+    return createNVPTXTargetMachine(Arch);
+  auto *ShortPointers = static_cast<cl::opt<bool> *>(
+      cl::getRegisteredOptions().lookup("nvptx-short-ptr"));
+  assert(ShortPointers && "NVPTX registers nvptx-short-ptr");
+  bool Was = ShortPointers->getValue();
+  ShortPointers->setValue(false);
+  auto TM = createNVPTXTargetMachine(Arch);
+  ShortPointers->setValue(Was);
+  return TM;
+}
+
 class BorrowedTargetMachine {
 public:
-  explicit BorrowedTargetMachine(StringRef Arch) : Arch(Arch) {}
+  BorrowedTargetMachine(StringRef Arch, bool ForDebug = false)
+      : Arch(Arch), Key(ForDebug ? Arch.str() + " debug" : Arch.str()),
+        ForDebug(ForDebug) {}
   ~BorrowedTargetMachine() {
     if (TM && !Broken)
-      targetMachines().giveBack(Arch, std::move(TM));
+      targetMachines().giveBack(Key, std::move(TM));
     else
       (void)TM.release();
   }
@@ -256,9 +282,9 @@ public:
     if (!LlvmOptionsError.empty())
       return createStringError(inconvertibleErrorCode(), LlvmOptionsError);
     if (!TM)
-      TM = targetMachines().take(Arch);
+      TM = targetMachines().take(Key);
     if (!TM) {
-      auto TMOrErr = createNVPTXTargetMachine(Arch);
+      auto TMOrErr = makeTargetMachine(Arch, ForDebug);
       if (!TMOrErr)
         return TMOrErr.takeError();
       TM = std::move(*TMOrErr);
@@ -268,7 +294,8 @@ public:
   void markBroken() { Broken = true; }
 
 private:
-  std::string Arch;
+  std::string Arch, Key; // Key: the pool's, which tells debug ones apart
+  bool ForDebug;
   std::unique_ptr<TargetMachine> TM;
   bool Broken = false;
 };
@@ -357,8 +384,9 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
   if (Spec.Config.fastMath())
     markFastMath(*M);
 
-  if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(),
-                                   Spec.Config.fastMath(), Opts.Quick))
+  if (Error E =
+          optimizeDeviceCode(*M, **TM, libdeviceBitcode(),
+                             Spec.Config.fastMath(), Opts.Quick, K.DebugAtO0))
     return jitError(K, toString(std::move(E)) +
                            (LlvmErrors.empty() ? "" : ": ") +
                            StringRef(LlvmErrors).rtrim());
@@ -383,8 +411,9 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
   // The target machine is shared: its level is set for each compile. Tier
   // 0 at -O0: a third of -O2's codegen time for Listing 4, and ptxas takes
   // its PTX as quickly (docs/performance.md).
-  (*TM)->setOptLevel(Opts.Quick ? CodeGenOptLevel::None
-                                : CodeGenOptLevel::Aggressive);
+  // A -g -O0 kernel at -O0 too: its variables stay where the DWARF says.
+  (*TM)->setOptLevel(Opts.Quick || K.DebugAtO0 ? CodeGenOptLevel::None
+                                               : CodeGenOptLevel::Aggressive);
   Expected<std::string> PTX = emitPTX(*M, **TM);
   if (!PTX)
     return jitError(K, toString(PTX.takeError()));
@@ -411,7 +440,7 @@ Expected<JitOutput> compileKernel(const KernelBlob &K,
   LlvmStaticsKept Kept;
   // No lock: each compile has its own context and target machine, so
   // compiles on several threads run at once.
-  BorrowedTargetMachine TM(Opts.Arch);
+  BorrowedTargetMachine TM(Opts.Arch, /*ForDebug=*/K.DebugAtO0);
   std::optional<Expected<JitOutput>> Out;
   std::string Failed = runContained(
       [&] { Out.emplace(compileContained(K, Spec, Opts, WantIR, TM)); });

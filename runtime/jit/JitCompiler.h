@@ -49,10 +49,11 @@ struct JitOutput {
 llvm::Error checkArch(llvm::StringRef Arch);
 
 // Parses the kernel's bitcode, folds in the specialization, links the
-// libdevice functions it uses, runs O3 (or Options.Quick's pipeline) and
-// emits PTX. Thread-safe: compiles
-// on several threads run at once. A fatal error or a crash inside LLVM is an
-// error naming the kernel, not the end of the process.
+// libdevice functions it uses, runs O3 (or Options.Quick's pipeline; none
+// for a kernel built with -g at -O0, KernelBlob's DebugAtO0, whose PTX
+// keeps full DWARF for cuda-gdb to step through) and emits PTX. Thread-safe:
+// compiles on several threads run at once. A fatal error or a crash inside LLVM
+// is an error naming the kernel, not the end of the process.
 llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,
                                         const Specialization &Spec,
                                         const JitOptions &Options, bool WantIR);

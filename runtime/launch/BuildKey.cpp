@@ -10,15 +10,17 @@
 namespace mstage::rt {
 
 // What the JIT's output depends on besides the kernel and the launch (whose
-// flags carry fast math): LLVM's options and ptxas's.
+// flags carry fast math): LLVM's options and ptxas's, and whether the kernel
+// compiles for the debugger (a unit built with -g at -O0).
 // Never destroyed, as every static that a background compile reads: a
 // compile may still run while exit() destroys statics made after the
 // compile pool (CompilePool.h).
-static const std::string &jitOptionsText() {
+static const std::string &jitOptionsText(bool DebugAtO0) {
   static const std::string &S =
       *new std::string("llvm-args=" + llvmArgsSetting() +
                        " ptxas-fast-compile=" + jitSettings().PtxasFastCompile);
-  return S;
+  static const std::string &Debug = *new std::string(S + " debug-O0");
+  return DebugAtO0 ? Debug : S;
 }
 
 CacheKey diskCacheKey(const CodeRequest &R) {
@@ -31,7 +33,7 @@ CacheKey diskCacheKey(const CodeRequest &R) {
   In.StagedBytes = R.Staged.stagedBytes();
   In.FactBytes = R.Staged.factBytes();
   In.Target = R.B.arch(); // the same entry serves GPU and PTX-only runs
-  In.JitOptionsText = jitOptionsText();
+  In.JitOptionsText = jitOptionsText(R.K.Blob.DebugAtO0);
   return makeCacheKey(In);
 }
 

@@ -112,7 +112,8 @@ void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
   if (!E.State.compare_exchange_strong(Empty, EntryState::Queued,
                                        std::memory_order_acq_rel))
     return;
-  Tiered = Tiered && tiersWanted();
+  // A -g -O0 unit's code is unoptimized already: tier 0 would be the same.
+  Tiered = Tiered && tiersWanted() && !K.Blob.DebugAtO0;
   queueCompile(K.Module, [&K, &E, Key = E.Key, EvaluateMs, D, Tiered] {
     compileInBackground(K, E, Key, EvaluateMs, D, Tiered);
   });

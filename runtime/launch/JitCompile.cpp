@@ -1,10 +1,15 @@
 //===- JitCompile.cpp - A specialization's PTX, from the JIT --------------===//
 #include "launch/JitCompile.h"
 #include "inspect/Dump.h"
+#include "inspect/Trace.h"
 #include "inspect/TraceEvents.h"
 #include "jit/JitCompiler.h"
 #include "launch/LaunchRequest.h"
 #include "support/Settings.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
 
 namespace mstage::rt {
 
@@ -18,9 +23,24 @@ static Specialization specializationOf(const CodeRequest &R) {
   return Spec;
 }
 
+// MSTAGE_TRACE says once per run that kernels of a unit built with -g at
+// -O0 compile for the debugger, so that their times are not taken for the
+// optimized code's.
+static void traceDebugBuildOnce(const KernelBlob &K) {
+  static std::once_flag Once;
+  std::call_once(Once, [&] {
+    llvm::errs() << "mstage: trace: " << K.PrettyName
+                 << " (and any other kernel of a unit built with -g at -O0) "
+                    "compiles without optimization, with full debug "
+                    "information, for cuda-gdb\n";
+  });
+}
+
 llvm::Expected<std::string> compileToPtx(const CodeRequest &R,
                                          uint64_t ShortHash, LaunchTimes &Times,
                                          bool Quick) {
+  if (R.K.Blob.DebugAtO0 && traceEnabled())
+    traceDebugBuildOnce(R.K.Blob);
   bool WantIR = dumpSettings().IR && !Quick;
   JitOptions Opts;
   Opts.Arch = R.B.arch();

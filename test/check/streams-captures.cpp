@@ -75,7 +75,8 @@ int main() {
     auto Add = [P] { mstage::atomic_ref<int>(*P).fetch_add(1); };
     mstage::kernel(Add, 1, N).on(S1)();
     mstage::kernel(Add, 1, N).on(S2)();
-    // CHECK-NEXT: mstage: stream check: kernel '{{[^']+}}' at streams-captures.cpp:[[#@LINE-1]] on stream {{[0-9]+}} writes the device_vector made at streams-captures.cpp:[[#@LINE-6]], written by kernel '{{[^']+}}' at streams-captures.cpp:[[#@LINE-2]] on stream {{[0-9]+}} with no event
+    // A kernel is named as the sites are, by its file without folders.
+    // CHECK-NEXT: mstage: stream check: kernel 'main::{{[^'@/]+}}@streams-captures.cpp:{{[0-9]+}}:{{[0-9]+}}' at streams-captures.cpp:[[#@LINE-2]] on stream {{[0-9]+}} writes the device_vector made at streams-captures.cpp:[[#@LINE-7]], written by kernel '{{[^']+}}' at streams-captures.cpp:[[#@LINE-3]] on stream {{[0-9]+}} with no event
     mstage::synchronize();
   }
   {

@@ -1,11 +1,13 @@
 //===- debug_step.cpp - A kernel to stop at and step through in cuda-gdb --===//
 //
-// Run by tools/gpu/check-tools.sh (section 4, cuda-gdb), not by the GPU
-// suite; built with -g -O0 (full DWARF in the device code). Prints the
-// kernel's readable name (`NAME main::debug_step`, from its label) and the
-// lines of the four statements of its body (`BODY <file> <first> <last>`),
-// then runs it on one warp and prints PASS debug_step when the result
-// matches the host's.
+// Run by tools/gpu/check-tools.sh (section 5, cuda-gdb), not by the GPU
+// suite; built with -g -O0, so the JIT compiles it without optimization and
+// with full DWARF. Prints the kernel's readable name (`NAME
+// main::debug_step`, from its label) and the lines of the four consecutive
+// statements of its body (`BODY <file> <first> <last>`): cuda-gdb stops at
+// the first and steps with `next` through each, then prints the locals I
+// and V (V is 2 * I + 1 at the last line). Then it runs the kernel on one
+// warp and prints PASS debug_step when the result matches the host's.
 //
 //===----------------------------------------------------------------------===//
 #include <mstage.hpp>

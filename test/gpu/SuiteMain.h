@@ -1,5 +1,5 @@
-// The shared main() of the GPU suite programs: an exception from the run
-// (a failed launch, say) becomes one FAIL line and exit status 1.
+// The shared main() and checks of the GPU suite programs: an exception from
+// the run (a failed launch, say) becomes one FAIL line and exit status 1.
 #ifndef MSTAGE_TEST_GPU_SUITEMAIN_H
 #define MSTAGE_TEST_GPU_SUITEMAIN_H
 
@@ -7,6 +7,7 @@
 
 #include "mstage/abi.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -33,6 +34,24 @@ inline int runSuiteProgram(const char *Name, int (*Run)(int, char **),
     return 1;
   }
 }
+
+// The checks of a program that makes several: report() prints each one's
+// PASS or FAIL line under the program's name, failed() whether any failed
+// (the program's exit status). Checks may report from several threads.
+class SuiteChecks {
+public:
+  explicit SuiteChecks(const char *Name) : Name(Name) {}
+  void report(bool OK, const std::string &What) {
+    std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
+    if (!OK)
+      Failed = true;
+  }
+  bool failed() const { return Failed; }
+
+private:
+  const char *Name;
+  std::atomic<bool> Failed{false};
+};
 
 // Prints the PASS or FAIL line of a check on a child process (ChildProcess.h)
 // and, when it failed, what the child printed; returns OK.

@@ -37,12 +37,8 @@ using namespace mstage;
 constexpr const char *Name = "argument_aliasing";
 constexpr unsigned Block = 256;
 std::size_t N = 1 << 20; // MSTAGE_SUITE_QUICK=1: 1000
-bool Failed = false;
 
-void report(bool OK, const std::string &What) {
-  std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
-  Failed = Failed || !OK;
-}
+SuiteChecks Checks(Name);
 
 auto Body = [](auto a, auto b, vector_view<int> sum) {
   unsigned i = Thread::get().global.x;
@@ -96,7 +92,7 @@ struct Family {
       Bad = std::string(Case) + ": " + Diff;
   }
   void done() {
-    report(Bad.empty(), std::string(What) + " (" + std::to_string(Cases) +
+    Checks.report(Bad.empty(), std::string(What) + " (" + std::to_string(Cases) +
                             " cases)" + (Bad.empty() ? "" : ": " + Bad));
   }
 };
@@ -215,7 +211,7 @@ void destroyedStream() {
   synchronize();
   bool Named = Error.find("kernel '") != std::string::npos &&
                Error.find("stream that was destroyed") != std::string::npos;
-  report(Ran && Named && d.get(0) == 2,
+  Checks.report(Ran && Named && d.get(0) == 2,
          "a kernel bound to a destroyed stream is an error: " +
              (Error.empty() ? std::string("no error") : Error));
 }
@@ -238,7 +234,7 @@ void onePastTheEnd() {
   }
   long Want = std::accumulate(host.begin(), host.end(), 0L);
   int Got = Error.empty() ? out.get(0) : 0;
-  report(Error.empty() && Got == int(Want),
+  Checks.report(Error.empty() && Got == int(Want),
          "a pointer one past the end of a device_vector: sum " +
              std::to_string(Got) + ", host " + std::to_string(Want) +
              (Error.empty() ? "" : ": " + Error));
@@ -251,18 +247,18 @@ int run(int Argc, char **Argv) {
     N = 1000;
   if (Argc == 2 && std::string(Argv[1]) == "--child") {
     allFamilies();
-    return Failed;
+    return Checks.failed();
   }
   allFamilies();
   ChildResult C = runThisProgram({"--child"}, {"MSTAGE_CHECK=cpu"});
   bool Differ = C.Output.find("differ") != std::string::npos ||
                 C.Output.find("FAIL") != std::string::npos;
-  report(C.Status == 0 && !Differ,
+  Checks.report(C.Status == 0 && !Differ,
          "the same under MSTAGE_CHECK=cpu (exit " + std::to_string(C.Status) +
              ")" + (C.Status == 0 && !Differ ? "" : ": " + C.Output));
   destroyedStream();
   onePastTheEnd();
-  return Failed;
+  return Checks.failed();
 }
 
 } // namespace

@@ -50,12 +50,8 @@ constexpr unsigned Block = 256;
 unsigned N = 1 << 18; // MSTAGE_SUITE_QUICK=1: 1 << 12
 constexpr int Replays = 10;
 constexpr unsigned Factor = 5;
-bool Failed = false;
 
-void report(bool OK, const std::string &What) {
-  std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
-  Failed = Failed || !OK;
-}
+SuiteChecks Checks(Name);
 
 std::string difference(const std::vector<unsigned> &Got,
                        const std::vector<unsigned> &Want,
@@ -156,7 +152,7 @@ void replayEqualsDirect() {
     D = difference(DX.download(), GotX, "direct x against replayed x");
   if (D.empty())
     D = difference(DY.download(), GotY, "direct y against replayed y");
-  report(G.valid() && D.empty(),
+  Checks.report(G.valid() && D.empty(),
          "3 captured launches (device_vectors, a staged value) replayed " +
              std::to_string(Replays) +
              " times equal the direct launches and the CPU reference" +
@@ -209,7 +205,7 @@ void fillAndCopyInside() {
     D = difference(B.download(), WantB, "b");
   if (D.empty())
     D = difference(C.download(), WantC, "c");
-  report(D.empty(), "fill() and copy_from() captured with launches on the "
+  Checks.report(D.empty(), "fill() and copy_from() captured with launches on the "
                     "current stream, replayed there twice and once on "
                     "another stream" +
                         (D.empty() ? std::string() : ": " + D));
@@ -248,7 +244,7 @@ void hostVectorInside() {
   S.synchronize();
   std::vector<unsigned> Want(N, 6u);
   std::string D = difference(V.download(), Want, "v");
-  report(Clear && !Valid && D.empty(),
+  Checks.report(Clear && !Valid && D.empty(),
          "a std::vector& argument inside a capture: " +
              (Message.empty() ? std::string("no error") : "'" + Message + "'") +
              (D.empty() ? "; the stream works afterwards" : "; then " + D));
@@ -287,7 +283,7 @@ void throwingCapture() {
     W += 2;
   if (D.empty())
     D = difference(V.download(), Start, "v after 2 replays");
-  report(Caught && D.empty(),
+  Checks.report(Caught && D.empty(),
          "a capture whose function throws is discarded" +
              std::string(Caught ? "" : "; the exception was lost") +
              (D.empty() ? std::string() : "; " + D));
@@ -319,7 +315,7 @@ void firstUseInsideCapture() {
     W = (W * 3u + 1u) * 3u + 1u;
   std::string D = Message.empty() ? difference(V.download(), Want, "v")
                                   : "'" + Message + "'";
-  report(D.empty(), "a device_vector of the current stream first used on s "
+  Checks.report(D.empty(), "a device_vector of the current stream first used on s "
                     "inside the capture, replayed twice" +
                         (D.empty() ? std::string() : ": " + D));
 }
@@ -398,7 +394,7 @@ void temporariesInsideCapture() {
       Want[I] += 2u * (HostX[I] * HostX[I] + 1u) + 2u;
   if (D.empty() && Message.empty())
     D = difference(std::vector<unsigned>(Y.begin(), Y.end()), Want, "y");
-  report(Message.empty() && D.empty(),
+  Checks.report(Message.empty() && D.empty(),
          "device_vector temporaries made inside a capture (the first "
          "allocation of the process), replayed " +
              std::to_string(Replays) + " times after their scope" +
@@ -438,7 +434,7 @@ void memoryOutlivesItsScope() {
   if (D.empty() && Sum.get(0) != WantSum)
     D = "sum " + std::to_string(Sum.get(0)) + ", expected " +
         std::to_string(WantSum);
-  report(D.empty(), "a device_vector destroyed after the capture and a "
+  Checks.report(D.empty(), "a device_vector destroyed after the capture and a "
                     "captured reduction, replayed twice after their scope" +
                         (D.empty() ? std::string() : ": " + D));
 }
@@ -473,7 +469,7 @@ void keptPastTheCapture() {
   G.launch(S);
   S.synchronize(); // download() waits for Y's home stream, not for S
   std::string D = difference(Y.download(), std::vector<unsigned>(N, 3u), "y");
-  report(Bad.empty() && D.empty(),
+  Checks.report(Bad.empty() && D.empty(),
          "a device_vector made or resized in a capture and alive at its end: " +
              (Bad.empty() ? "'" + Messages + "'" : Bad) +
              (D.empty() ? std::string() : "; then " + D));
@@ -510,7 +506,7 @@ void forkJoin() {
   std::string D = difference(A.download(), WantA, "a");
   if (D.empty())
     D = difference(B.download(), WantB, "b");
-  report(D.empty(), "a capture forked onto a second stream by an event and "
+  Checks.report(D.empty(), "a capture forked onto a second stream by an event and "
                     "joined back, replayed " +
                         std::to_string(Replays) + " times" +
                         (D.empty() ? std::string() : ": " + D));
@@ -530,7 +526,7 @@ int run() {
   memoryOutlivesItsScope();
   keptPastTheCapture();
   forkJoin();
-  return Failed ? 1 : 0;
+  return Checks.failed() ? 1 : 0;
 }
 
 } // namespace

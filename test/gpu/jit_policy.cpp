@@ -28,12 +28,8 @@
 namespace {
 
 constexpr const char *Name = "jit_policy";
-bool Failed = false;
 
-void report(bool OK, const std::string &What) {
-  std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
-  Failed = Failed || !OK;
-}
+SuiteChecks Checks(Name);
 
 const char *source() {
   static const char *Names[] = {"memory", "disk", "miss", "off", "generic"};
@@ -78,7 +74,7 @@ void longLaunch(unsigned Salt) {
   }
   std::string Expected = policy() == "async" ? "generic" : "miss";
   bool Sources = onCpu() || Source == Expected;
-  report(Diff.empty() && Sources,
+  Checks.report(Diff.empty() && Sources,
          "a long launch (" + policy() + ") ran " + Source + " code" +
              (Sources ? "" : ", expected " + Expected) +
              (Diff.empty() ? "" : ", " + Diff));
@@ -105,7 +101,7 @@ void shortLaunch(unsigned Salt) {
     Right = Right && Out[I] == int(I) + Add && Again[I] == int(I) + Add;
   std::string Expected = policy() == "sync" ? "miss" : "generic";
   bool Sources = onCpu() || (First == Expected && Second == "memory");
-  report(Right && Sources, "a short launch (" + policy() + ") ran " + First +
+  Checks.report(Right && Sources, "a short launch (" + policy() + ") ran " + First +
                                " code, then " + Second +
                                (Right ? "" : "; results differ"));
 }
@@ -117,7 +113,7 @@ int run() {
                            std::chrono::microseconds(1));
   longLaunch(Salt);
   shortLaunch(Salt);
-  return Failed ? 1 : 0;
+  return Checks.failed() ? 1 : 0;
 }
 
 } // namespace

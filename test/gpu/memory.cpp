@@ -39,12 +39,8 @@ namespace {
 constexpr const char *Name = "memory";
 constexpr unsigned Block = 256;
 unsigned N = 1 << 18; // MSTAGE_SUITE_QUICK=1: 1000 (not a multiple of 256)
-bool Failed = false;
 
-void report(bool OK, const std::string &What) {
-  std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
-  Failed = Failed || !OK;
-}
+SuiteChecks Checks(Name);
 
 unsigned blocks() { return (N + Block - 1) / Block; }
 
@@ -120,7 +116,7 @@ void constructGetDownload() {
                 has(Get, "mstage: device_vector::get(" + std::to_string(N) +
                              ") of a device_vector of " + std::to_string(N));
   bool Kept = Out == std::vector<int>(8, 1);
-  report(D.empty() && Throws && Kept,
+  Checks.report(D.empty() && Throws && Kept,
          "device_vector(n, value), get(i), download(span, offset) to the "
          "end; out of range: '" +
              Past + "', '" + Beyond + "', '" + Get + "'" +
@@ -185,7 +181,7 @@ void fills() {
     D = fillOne<Three>({1.5f, -2.25f, 3e10f}, {0.f, 0.f, 0.f});
   if (D.empty())
     D = fillOne<Sixteen>({1u, 0xffffffffu, 0x80000000u, 42u}, {5u, 6u, 7u, 8u});
-  report(D.empty(), "fill of 1-, 2-, 4-, 8-, 12- and 16-byte elements" +
+  Checks.report(D.empty(), "fill of 1-, 2-, 4-, 8-, 12- and 16-byte elements" +
                         (D.empty() ? std::string() : ": " + D));
 }
 
@@ -227,7 +223,7 @@ void copyAndResize() {
   A.resize(0);
   if (D.empty() && (A.size() != 0 || !A.download().empty()))
     D = "resize(0) left elements";
-  report(D.empty() && Throws,
+  Checks.report(D.empty() && Throws,
          "copy_from, copy_from of the wrong size ('" + Wrong +
              "'), resize up, down and to 0" +
              (D.empty() ? std::string() : "; " + D));
@@ -274,7 +270,7 @@ void overlappingCopies() {
                          std::to_string(M.From) + " to " +
                          std::to_string(M.To));
     }
-  report(D.empty(), "copy_from between overlapping ranges of one vector is "
+  Checks.report(D.empty(), "copy_from between overlapping ranges of one vector is "
                     "memmove (directly, on a stream, captured)" +
                         (D.empty() ? std::string() : "; " + D));
 }
@@ -305,7 +301,7 @@ void streamCopies() {
   if (D.empty())
     D = difference(Part.data(), Want.data() + N - 5, 5,
                    "download(span, offset, s)");
-  report(D.empty(), "upload, a kernel and downloads on one stream, "
+  Checks.report(D.empty(), "upload, a kernel and downloads on one stream, "
                     "pinned memory" +
                         (D.empty() ? std::string() : ": " + D));
 }
@@ -330,7 +326,7 @@ void pinnedArguments() {
   // The const input is still as it was.
   if (D.empty() && In[N - 1] != int((N - 1) % 4096) - 2048)
     D = "the const pinned_vector changed";
-  report(D.empty(), "pinned_vector arguments: const in, non-const out" +
+  Checks.report(D.empty(), "pinned_vector arguments: const in, non-const out" +
                         (D.empty() ? std::string() : ": " + D));
 }
 
@@ -374,7 +370,7 @@ void managed() {
   if (D.empty() && Sum[0] != WantSum)
     D = "a kernel sums " + std::to_string(Sum[0]) + ", expected " +
         std::to_string(WantSum);
-  report(D.empty(), "managed_vector: host writes, kernel writes, prefetch, "
+  Checks.report(D.empty(), "managed_vector: host writes, kernel writes, prefetch, "
                     "host reads" +
                         (D.empty() ? std::string() : ": " + D));
 }
@@ -397,7 +393,7 @@ void vectorsInALoop() {
       Want[I] += (I * R + 1) ^ R;
   }
   std::string D = difference(Acc, Want, "accumulated");
-  report(D.empty(), "std::vector arguments in a loop of 50 launches" +
+  Checks.report(D.empty(), "std::vector arguments in a loop of 50 launches" +
                         (D.empty() ? std::string() : ": " + D));
 }
 
@@ -414,7 +410,7 @@ int run() {
   pinnedArguments();
   managed();
   vectorsInALoop();
-  return Failed ? 1 : 0;
+  return Checks.failed() ? 1 : 0;
 }
 
 } // namespace

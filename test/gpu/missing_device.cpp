@@ -23,12 +23,8 @@
 namespace {
 
 constexpr const char *Name = "missing_device";
-bool Failed = false;
 
-void report(bool OK, const std::string &What) {
-  std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
-  Failed = Failed || !OK;
-}
+SuiteChecks Checks(Name);
 
 // What the child sees: its device count and where its launch ran, or the
 // errors.
@@ -63,7 +59,7 @@ int run(int Argc, char **Argv) {
   std::string Past = std::to_string(Count);
   ChildResult C = runThisProgram({"--child"}, {"MSTAGE_BACKEND",
                                                "MSTAGE_DEVICE=" + Past});
-  report(C.Status == 0 &&
+  Checks.report(C.Status == 0 &&
              contains(C.Output, "mstage: no device: MSTAGE_DEVICE=" + Past +
                                     " names device " + Past +
                                     ", but there") &&
@@ -75,7 +71,7 @@ int run(int Argc, char **Argv) {
   std::string Far = std::to_string(Count + 4);
   C = runThisProgram({"--child"},
                      {"MSTAGE_BACKEND", "MSTAGE_VISIBLE_DEVICES=" + Far});
-  report(C.Status == 0 &&
+  Checks.report(C.Status == 0 &&
              contains(C.Output, "MSTAGE_VISIBLE_DEVICES='" + Far +
                                     "' names device " + Far + ", but there") &&
              !contains(C.Output, "launched"),
@@ -84,10 +80,10 @@ int run(int Argc, char **Argv) {
   std::string Last = std::to_string(Count - 1);
   C = runThisProgram({"--child"},
                      {"MSTAGE_BACKEND", "MSTAGE_DEVICE=" + Last});
-  report(C.Status == 0 && contains(C.Output, "launched on " + Backend + ": 7"),
+  Checks.report(C.Status == 0 && contains(C.Output, "launched on " + Backend + ": 7"),
          "MSTAGE_DEVICE=" + Last + ", the last device, launches on " +
              Backend + ":\n" + C.Output);
-  return Failed ? 1 : 0;
+  return Checks.failed() ? 1 : 0;
 }
 
 } // namespace

@@ -33,12 +33,8 @@ namespace {
 
 constexpr const char *Name = "multi_device";
 unsigned N = 1 << 22; // MSTAGE_SUITE_QUICK=1: 1 << 12
-bool Failed = false;
 
-void report(bool OK, const std::string &What) {
-  std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
-  Failed = Failed || !OK;
-}
+SuiteChecks Checks(Name);
 
 void skip(const std::string &What) {
   std::printf("SKIP %s: %s\n", Name, What.c_str());
@@ -137,7 +133,7 @@ int run(int Argc, char **Argv) {
              (onCpu() || (D.total_memory() > 0 && D.native_handle() >= 0 &&
                           D.native_context()));
   }
-  report(Listed, "devices() lists " + std::to_string(All.size()) +
+  Checks.report(Listed, "devices() lists " + std::to_string(All.size()) +
                      " device(s), device 0 current, with their properties");
 
   // Per device: its stream, memory and launches.
@@ -175,14 +171,14 @@ int run(int Argc, char **Argv) {
              (Right ? "" : " result");
     PerDevice = PerDevice && OnIt && Right;
   }
-  report(PerDevice, "a stream, a device_vector and launches per device" + Why);
+  Checks.report(PerDevice, "a stream, a device_vector and launches per device" + Why);
 
   if (All.size() < 2) {
     skip("peer copies, peer launches, MSTAGE_PEER_ACCESS=0 and "
          "MSTAGE_VISIBLE_DEVICES need 2 GPUs");
-    return Failed ? 1 : 0;
+    return Checks.failed() ? 1 : 0;
   }
-  report(SecondSource == 0,
+  Checks.report(SecondSource == 0,
          "the second device's first launch found the code in memory "
          "(compiled once, loaded per device): source " +
              std::to_string(int(SecondSource)));
@@ -193,7 +189,7 @@ int run(int Argc, char **Argv) {
   Scale.on(All[0])(A, 2u);
   B.copy_from(A);
   Scale.on(All[1])(B, 3u);
-  report(B.download() == scaled(scaled(initial(5), 2), 3),
+  Checks.report(B.download() == scaled(scaled(initial(5), 2), 3),
          "copy_from device 0 to device 1 between their kernels");
 
   // Every copy waits for the source device's latest kernel, not only the
@@ -211,7 +207,7 @@ int run(int Argc, char **Argv) {
     std::copy(WantA.begin() + N / 2, WantA.end(), WantB.begin());
     Ordered = Ordered && B2.download() == WantB;
   }
-  report(Ordered, "each ranged copy_from from device 0 to device 1 waits "
+  Checks.report(Ordered, "each ranged copy_from from device 0 to device 1 waits "
                   "for device 0's latest kernel");
 
   bool Peer = All[1].can_access_peer(All[0]);
@@ -223,7 +219,7 @@ int run(int Argc, char **Argv) {
     std::vector<unsigned> Want = scaled(initial(5), 2), Bs = B.download();
     for (unsigned I = 0; I < N; ++I)
       Want[I] += Bs[I];
-    report(Out.download() == Want,
+    Checks.report(Out.download() == Want,
            "a kernel on device 1 reads device 0's memory by peer access");
   } else {
     skip("no peer access between devices 0 and 1");
@@ -232,10 +228,10 @@ int run(int Argc, char **Argv) {
   ChildResult Child = runThisProgram({"--child", "peer-off"},
                                      {"MSTAGE_PEER_ACCESS=0"}, true);
   const std::string &Out = Child.Output;
-  report(Child.Status == 0 &&
+  Checks.report(Child.Status == 0 &&
              Out.find("staged copy right") != std::string::npos,
          "MSTAGE_PEER_ACCESS=0: copy_from is staged through the host");
-  report(Out.find("argument 2 is memory of device 0 (") != std::string::npos &&
+  Checks.report(Out.find("argument 2 is memory of device 0 (") != std::string::npos &&
              Out.find("but the kernel runs on device 1 (") !=
                  std::string::npos &&
              Out.find("no peer access") != std::string::npos,
@@ -244,11 +240,11 @@ int run(int Argc, char **Argv) {
              Out);
   Child = runThisProgram({"--child", "visible"}, {"MSTAGE_VISIBLE_DEVICES=1"},
                          true);
-  report(Child.Status == 0 &&
+  Checks.report(Child.Status == 0 &&
              Child.Output.find("count 1 ordinal 1") != std::string::npos,
          "MSTAGE_VISIBLE_DEVICES=1: one device, CUDA's device 1: " +
              Child.Output);
-  return Failed ? 1 : 0;
+  return Checks.failed() ? 1 : 0;
 }
 
 } // namespace

@@ -26,12 +26,8 @@ namespace {
 constexpr const char *Name = "multi_device_threads";
 unsigned N = 1 << 22; // MSTAGE_SUITE_QUICK=1: 1 << 12
 constexpr unsigned Rounds = 200;
-bool Failed = false;
 
-void report(bool OK, const std::string &What) {
-  std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
-  Failed = Failed || !OK;
-}
+SuiteChecks Checks(Name);
 
 // x[i] = x[i] * Mul + i, Mul staged: one specialization per value.
 auto Step = mstage::kernel(
@@ -87,7 +83,7 @@ int run() {
   auto T0 = std::chrono::steady_clock::now();
   std::string Alone = drive(All[0], Results[0]);
   double AloneS = seconds(T0);
-  report(Alone.empty() && Results[0] == reference(0),
+  Checks.report(Alone.empty() && Results[0] == reference(0),
          "device 0 driven alone " + Alone);
 
   std::vector<std::string> Errors(All.size());
@@ -104,12 +100,12 @@ int run() {
       Why += " " + Errors[I];
     else if (Results[I] != reference(unsigned(I)))
       Why += " device " + std::to_string(I) + ": wrong result";
-  report(Why.empty(), std::to_string(All.size()) +
+  Checks.report(Why.empty(), std::to_string(All.size()) +
                           " threads drive one device each at once" + Why);
   std::printf("# one device alone %.3f s, %zu devices "
               "at once %.3f s\n",
               AloneS, All.size(), AllS);
-  return Failed ? 1 : 0;
+  return Checks.failed() ? 1 : 0;
 }
 
 } // namespace

@@ -28,12 +28,8 @@ namespace {
 constexpr const char *Name = "stream_check";
 constexpr unsigned Block = 256;
 unsigned N = 1 << 20; // MSTAGE_SUITE_QUICK=1: 1 << 12
-bool Failed = false;
 
-void report(bool OK, const std::string &What) {
-  std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
-  Failed = Failed || !OK;
-}
+SuiteChecks Checks(Name);
 
 unsigned blocks() { return (N + Block - 1) / Block; }
 
@@ -80,7 +76,7 @@ void capturedPipeline() {
   }
   bool OK = GotB == std::vector<unsigned>(N, WantB) &&
             A.download() == std::vector<unsigned>(N, WantA);
-  report(OK, "two streams in turn through captured views, events each way");
+  Checks.report(OK, "two streams in turn through captured views, events each way");
 }
 
 void managedRoundTrip() {
@@ -109,7 +105,7 @@ void managedRoundTrip() {
     Sum += X;
   for (unsigned I = 0; I < N; ++I)
     Want += (I + 1) * (I + 1);
-  report(OK && Sum == Want, "managed memory: host reads after an event, "
+  Checks.report(OK && Sum == Want, "managed memory: host reads after an event, "
                             "writes after a synchronization");
 }
 
@@ -147,7 +143,7 @@ void pinnedDoubleBuffer() {
   bool OK = true;
   for (unsigned I = 0; I < N; ++I)
     OK &= Got[I] == Chunks * I + unsigned(Chunks * (Chunks - 1) / 2);
-  report(OK, "pinned double buffer refilled after its upload's event");
+  Checks.report(OK, "pinned double buffer refilled after its upload's event");
 }
 
 int run() {
@@ -158,7 +154,7 @@ int run() {
   capturedPipeline();
   managedRoundTrip();
   pinnedDoubleBuffer();
-  return Failed ? 1 : 0;
+  return Checks.failed() ? 1 : 0;
 }
 
 } // namespace

@@ -33,12 +33,8 @@ namespace {
 constexpr const char *Name = "streams";
 constexpr unsigned Block = 256;
 unsigned N = 1 << 20; // MSTAGE_SUITE_QUICK=1: 1 << 12
-bool Failed = false;
 
-void report(bool OK, const std::string &What) {
-  std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
-  Failed = Failed || !OK;
-}
+SuiteChecks Checks(Name);
 
 // "" when Got == Want, else the first difference.
 std::string difference(const std::vector<unsigned> &Got,
@@ -107,7 +103,7 @@ void orderOnOneStream() {
     for (int R = 0; R < 100; ++R)
       V = step(V);
   std::string D = difference(X.download(), Want);
-  report(D.empty(), "100 dependent launches on one stream" +
+  Checks.report(D.empty(), "100 dependent launches on one stream" +
                         (D.empty() ? std::string() : ": " + D));
 }
 
@@ -133,7 +129,7 @@ void twoStreamsJoined() {
     Want[I] = WantA[I] * 3u + WantB[I];
   }
   std::string D = difference(Out.download(), Want);
-  report(D.empty(), "two streams at once, joined by s2.wait(s1.record())" +
+  Checks.report(D.empty(), "two streams at once, joined by s2.wait(s1.record())" +
                         (D.empty() ? std::string() : ": " + D));
 }
 
@@ -156,7 +152,7 @@ void events() {
   // for S again (download() waits only for the current stream).
   std::string D = difference(X.download(), Want);
   bool Handles = onCpu() || End.native_handle() != nullptr;
-  report(D.empty() && Done && Ms >= 0 && Handles,
+  Checks.report(D.empty() && Done && Ms >= 0 && Handles,
          "events: synchronize, query " + std::string(Done ? "true" : "false") +
              ", elapsed_ms " + std::to_string(Ms) +
              (Handles ? "" : ", null native handle") +
@@ -178,7 +174,7 @@ void synchronizeAll() {
       V = step(V);
   std::string D =
       difference(std::vector<unsigned>(Host.begin(), Host.end()), Want);
-  report(D.empty(), "mstage::synchronize() waits for another stream's "
+  Checks.report(D.empty(), "mstage::synchronize() waits for another stream's "
                     "download" +
                         (D.empty() ? std::string() : ": " + D));
 }
@@ -199,7 +195,7 @@ void handlesAndOn() {
     What += "; native handles on the CPU back end: " +
             std::string(S.native_handle() ? "non-null" : "null");
   }
-  report(OK, What);
+  Checks.report(OK, What);
 }
 
 // V[j + 1][i] = V[j][i] * 3 + j, one launch each, as futures on S.
@@ -239,7 +235,7 @@ void futuresInOrder(bool OnCurrent) {
   }
   Futures.front().get();
   bool Consumed = !Futures.front().valid() && Futures.back().valid();
-  report(D.empty() && AllReady && Consumed,
+  Checks.report(D.empty() && AllReady && Consumed,
          std::to_string(Steps) + " dependent async() launches on the " +
              (OnCurrent ? "current stream" : "stream of k.on(s)") +
              " complete in order" + (AllReady ? "" : "; an earlier future "
@@ -271,7 +267,7 @@ void futureRethrows() {
                AtWait.find("futureRethrows") != std::string::npos &&
                AtWait.find("empty launch configuration") != std::string::npos;
   bool Untouched = X.get(N - 1) == 7u;
-  report(AtAsync.empty() && Ready && Named && Untouched,
+  Checks.report(AtAsync.empty() && Ready && Named && Untouched,
          "a launch with an empty grid: " +
              (AtAsync.empty() ? "async() returned, wait() threw '" + AtWait +
                                     "'"
@@ -322,7 +318,7 @@ void vectorAcrossStreams() {
       Want[I] += V;
     }
   std::string D = difference(Result.download(), Want);
-  report(D.empty(), "a device_vector of the current stream written on s1, "
+  Checks.report(D.empty(), "a device_vector of the current stream written on s1, "
                     "read on s2 and destroyed while s2 runs" +
                         (D.empty() ? std::string() : ": " + D));
 }
@@ -341,7 +337,7 @@ int run() {
   futuresInOrder(/*OnCurrent=*/true);
   futureRethrows();
   vectorAcrossStreams();
-  return Failed ? 1 : 0;
+  return Checks.failed() ? 1 : 0;
 }
 
 } // namespace

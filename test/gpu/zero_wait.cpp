@@ -38,13 +38,9 @@ namespace {
 constexpr const char *Name = "zero_wait";
 constexpr unsigned Block = 128;
 unsigned N = 1 << 18; // MSTAGE_SUITE_QUICK=1: 1 << 10
-bool Failed = false;
 unsigned Salt = 0; // makes this run's specializations new
 
-void report(bool OK, const std::string &What) {
-  std::printf("%s %s: %s\n", OK ? "PASS" : "FAIL", Name, What.c_str());
-  Failed = Failed || !OK;
-}
+SuiteChecks Checks(Name);
 
 unsigned blocks() { return (N + Block - 1) / Block; }
 
@@ -82,7 +78,7 @@ void genericThenSpecialized(const std::string &What, L Launch,
     Diff = difference(Second, Want);
   bool Sources = onCpu() || (FirstSource == "generic" &&
                              SecondSource == "memory");
-  report(Diff.empty() && Sources,
+  Checks.report(Diff.empty() && Sources,
          What + ": first launch " + FirstSource + ", after jit_wait " +
              SecondSource + (Diff.empty() ? "" : ", " + Diff));
 }
@@ -217,7 +213,7 @@ void failingCompile() {
     ++Reports;
   bool Named = Out.find("mstage: kernel '") != std::string::npos &&
                Out.find("MSTAGE_LLVM_ARGS") != std::string::npos;
-  report(C.Status == 0 && Reports == 1 && Named &&
+  Checks.report(C.Status == 0 && Reports == 1 && Named &&
              Out.find("child: generic results right") != std::string::npos,
          "a failing background compile is reported once (" +
              std::to_string(Reports) + " reports) and the generic code "
@@ -256,7 +252,7 @@ void manyThreads() {
   for (int T = 0; T < Threads; ++T)
     if (!Problems[T].empty())
       All += " thread " + std::to_string(T) + ": " + Problems[T];
-  report(All.empty(), "16 threads launch 16 new specializations at once" +
+  Checks.report(All.empty(), "16 threads launch 16 new specializations at once" +
                           (All.empty() ? "" : ":" + All));
 }
 
@@ -277,7 +273,7 @@ int run(int Argc, char **Argv) {
   wideAndNarrow();
   failingCompile();
   manyThreads();
-  return Failed ? 1 : 0;
+  return Checks.failed() ? 1 : 0;
 }
 
 } // namespace

@@ -30,12 +30,17 @@
 #      a breakpoint at the kernel by each spelling (its readable name
 #      main::debug_step, its mangled symbol, its file:line, and `set cuda
 #      break_on_launch application`), each a PASS or FAIL line of its own;
-#      then two `next`s move through lines of the kernel's body. The raw
-#      output is $OUT/gdb-*.txt.
+#      then, from a breakpoint at the body's first line, three `next`s step
+#      through its four consecutive lines (the JIT compiles a -g -O0 unit
+#      without optimization), and `print` shows the locals I and V with
+#      V = 2 * I + 1. The raw output is $OUT/gdb-*.txt.
 # The programs print the lines they expect ("LINE <mode> <file>:<line>",
 # from __LINE__), so the checks name no line number themselves.
 #
 # Settings (environment):
+#   CHECKS       the sections to run, of memcheck, ncu (sections 2-4),
+#                cuda-gdb and cuda-gdb-step (section 5's stepping alone),
+#                separated by spaces (default: all)
 #   OUT          where the tools' full output goes (default .gpu-pack/out)
 #   ARCHIVE      the archive (default .gpu-pack/mstage-gpu.tar.xz)
 #   RUN_TIMEOUT  seconds one tool run may take (default 300)
@@ -57,6 +62,10 @@ pass() {
 fail() {
   echo "FAIL $*"
   failed=$((failed + 1))
+}
+# Whether CHECKS asks for section $1.
+want() {
+  [[ -z ${CHECKS:-} || " $CHECKS " == *" $1 "* ]]
 }
 finish() {
   echo "$passed passed, $failed failed"
@@ -84,7 +93,8 @@ export LD_LIBRARY_PATH="$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export CUDA_CACHE_DISABLE=1
 export MSTAGE_CACHE_DIR=$work/cache
 program=$work/test/gpu-tools/line_info
-if [[ ! -x $program ]]; then
+# Sections 1 and 2 run it; section 5 needs only debug_step.
+if [[ ! -x $program ]] && { want memcheck || want ncu; }; then
   fail "pack: no test/gpu-tools/line_info in $ARCHIVE (pack.sh of this version packs it)"
   finish
 fi
@@ -101,7 +111,9 @@ expected_line() {
 # 1. compute-sanitizer memcheck names file:line (owner: lineinfo)
 # ---------------------------------------------------------------------------
 sanitizer=$(find_tool compute-sanitizer)
-if [[ -z $sanitizer ]]; then
+if ! want memcheck; then
+  :
+elif [[ -z $sanitizer ]]; then
   fail "memcheck: compute-sanitizer not found"
 else
   for mode in body helper; do
@@ -132,7 +144,9 @@ fi
 # 2. Nsight Compute's source view maps SASS to C++ lines (owner: lineinfo)
 # ---------------------------------------------------------------------------
 ncu=$(find_tool ncu)
-if [[ -z $ncu ]]; then
+if ! want ncu; then
+  :
+elif [[ -z $ncu ]]; then
   fail "ncu-source: ncu not found"
 else
   want=$(MSTAGE_BACKEND=ptx expected_line saxpy)
@@ -196,7 +210,7 @@ check_kernel_names() {
   [[ -n $(sed -n 's/^NAME //p' "$out") ]] ||
     fail "ncu-names: the program printed no NAME (see $out)"
 }
-check_kernel_names
+want ncu && check_kernel_names
 
 # ncu on test/gpu-tools/nvtx_ranges with the NVTX filter Include, its
 # LaunchStats section and MSTAGE_STATS=1, into $OUT/ncu-nvtx-Name.txt; the
@@ -363,7 +377,7 @@ check_cuda_gdb() {
   # (a) A breakpoint at the kernel, by each spelling. A pending breakpoint
   # is resolved when the module that holds the kernel is loaded, at the
   # launch: what matters is whether cuda-gdb finds the JIT's kernel by it.
-  for spelling in "demangled:$kernel" "mangled:$symbol" \
+  want cuda-gdb && for spelling in "demangled:$kernel" "mangled:$symbol" \
     "file-line:$file:$first"; do
     name=break-${spelling%%:*}
     run_gdb "$name" "break ${spelling#*:}" run bt
@@ -373,37 +387,54 @@ check_cuda_gdb() {
       fail "cuda-gdb-$name: break ${spelling#*:} does not stop in $kernel (see $OUT/gdb-$name.txt)"
     fi
   done
-  run_gdb break-on-launch "set cuda break_on_launch application" run bt
-  if stopped_in break-on-launch "$kernel"; then
-    pass "cuda-gdb-break-on-launch: set cuda break_on_launch application stops in $kernel"
-  else
-    fail "cuda-gdb-break-on-launch: break_on_launch does not stop in $kernel (see $OUT/gdb-break-on-launch.txt)"
+  if want cuda-gdb; then
+    run_gdb break-on-launch "set cuda break_on_launch application" run bt
+    if stopped_in break-on-launch "$kernel"; then
+      pass "cuda-gdb-break-on-launch: set cuda break_on_launch application stops in $kernel"
+    else
+      fail "cuda-gdb-break-on-launch: break_on_launch does not stop in $kernel (see $OUT/gdb-break-on-launch.txt)"
+    fi
   fi
 
-  # (b) Two `next`s from the kernel's entry. The JIT optimizes the
-  # specialization even for a -O0 build, so the lines need not rise: each
-  # "info line" after a `next` names a line of the body, and the PC moved
-  # to another line at least once.
-  run_gdb step "set cuda break_on_launch application" run bt "info line" \
-    next "info line" next "info line"
+  # (b) From a breakpoint at the body's first line, three `next`s. The JIT
+  # compiles a -g -O0 unit without optimization, so each `next` goes to the
+  # body's next line: "info line" after each gives first, first+1, ...
+  # last. Then the locals: at the last line V = 2 * I + 1 (the body's
+  # statements), in local memory, which the DWARF describes.
+  run_gdb step "break $file:$first" run bt "info line" next "info line" \
+    next "info line" next "info line" "print I" "print V"
   # Line 24 of "/path/debug_step.cpp" starts at address ...
   lines=$(sed -n "s/^Line \([0-9]*\) of \".*$file\".*/\1/p" \
     "$OUT/gdb-step.txt" | tr '\n' ' ')
-  read -r -a seen <<<"$lines"
+  local expected="" l
+  for ((l = first; l <= last; ++l)); do
+    expected+="$l "
+  done
   if ! stopped_in step "$kernel"; then
     fail "cuda-gdb-step: did not stop in $kernel (see $OUT/gdb-step.txt)"
-  elif [[ ${#seen[@]} -lt 3 ]]; then
-    fail "cuda-gdb-step: info line gave lines '${lines}' of $file, not three (see $OUT/gdb-step.txt)"
-  elif ((seen[1] >= first && seen[1] <= last && seen[2] >= first &&
-    seen[2] <= last && (seen[1] != seen[0] || seen[2] != seen[1]))); then
-    pass "cuda-gdb-step: next steps through $file lines ${seen[0]}, ${seen[1]}, ${seen[2]} (body $first-$last)"
+  elif [[ $lines == "$expected" ]]; then
+    pass "cuda-gdb-step: next steps through $file lines ${lines% } (the body, one line at a time)"
   else
-    fail "cuda-gdb-step: next gave lines ${seen[*]} of $file, not moving within the body $first-$last (see $OUT/gdb-step.txt)"
+    fail "cuda-gdb-step: next gave lines '${lines% }' of $file, not '${expected% }' (see $OUT/gdb-step.txt)"
+  fi
+  # $1 = 0 / $2 = 1: print's answers, in order.
+  local values i v
+  values=$(sed -n 's/^\$[0-9]* = \(-\{0,1\}[0-9.]*\)$/\1/p' "$OUT/gdb-step.txt" |
+    tr '\n' ' ')
+  read -r i v <<<"$values"
+  if [[ -n $i && -n $v && $((2 * i + 1)) == "${v%.*}" && $v != *.[1-9]* ]]; then
+    pass "cuda-gdb-locals: print I gives $i, print V gives $v (2 * I + 1)"
+  else
+    fail "cuda-gdb-locals: print I and V gave '${values% }', not I and 2 * I + 1 (see $OUT/gdb-step.txt)"
   fi
 }
 
-check_nvtx_filter
-check_stats_registers
-check_cuda_gdb
+if want ncu; then
+  check_nvtx_filter
+  check_stats_registers
+fi
+if want cuda-gdb || want cuda-gdb-step; then
+  check_cuda_gdb
+fi
 
 finish

@@ -15,7 +15,7 @@
 // test can count the calls a launch makes; FAKECUDA_PTX_LOAD_MS how long a
 // load of PTX takes (the driver's JIT, which the JIT's tiers overlap);
 // FAKECUDA_LOADS=1 prints each load of PTX with its
-// CU_JIT_OPTIMIZATION_LEVEL. As the driver does,
+// CU_JIT_OPTIMIZATION_LEVEL and CU_JIT_GENERATE_DEBUG_INFO. As the driver does,
 // cuMemPoolCreate fails while a stream is captured.
 //
 // Graphs: a launch on a captured stream is recorded, not run, with its
@@ -326,11 +326,14 @@ CUresult cuModuleLoadDataEx(CUmodule *M, const void *Image, unsigned int N,
   if (Ms && Ptx)
     std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(Ms)));
   if (Ptx && std::getenv("FAKECUDA_LOADS")) {
-    std::string Level = "default";
+    std::string Level = "default", Debug;
     for (unsigned I = 0; I < N; ++I)
       if (O[I] == CU_JIT_OPTIMIZATION_LEVEL)
         Level = "-O" + std::to_string((unsigned)(uintptr_t)V[I]);
-    std::fprintf(stderr, "fakecuda: load ptx at %s\n", Level.c_str());
+      else if (O[I] == CU_JIT_GENERATE_DEBUG_INFO && V[I])
+        Debug = " with debug information";
+    std::fprintf(stderr, "fakecuda: load ptx at %s%s\n", Level.c_str(),
+                 Debug.c_str());
   }
   if (CUresult R = injected("cuModuleLoadDataEx")) {
     for (unsigned I = 0; I < N; ++I)

@@ -1,6 +1,6 @@
 // The extraction pass embeds the kernel and what it calls, retargeted to
 // nvptx64, with the host-only attributes gone and the builtins mapped to
-// NVVM. The same holds at -O0 and with -g (only -O0 -g keeps full DWARF).
+// NVVM. The same holds at -O0 and with -g (-O0 -g: full DWARF, unoptimized).
 //
 // RUN: %mstagexx -O2 -DNDEBUG -c %s -o %t.o
 // RUN: %mstage_ptx %t.o | FileCheck %s --check-prefix=LIST
@@ -37,9 +37,13 @@ int main() {
 
 // CHECK: target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 // CHECK: target triple = "nvptx64-nvidia-cuda"
+// At -O0 -g the code is embedded unoptimized, for the debugger: the helpers
+// that read the builtins are functions of their own, before the kernel.
+// FULL-DAG: call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+// FULL-DAG: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 // CHECK: define ptx_kernel void @{{_ZN4main[0-9]+kernel_L29E}}(ptr {{.*}}byval([4 x i8]) align 4 {{.*}}, ptr {{.*}}byval([16 x i8]) align 8 {{.*}}, ptr {{.*}}byval([16 x i8]) align 8
-// CHECK-DAG: call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-// CHECK-DAG: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+// LINES-DAG: call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+// LINES-DAG: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 // CHECK-NOT: optnone
 // CHECK-NOT: "target-cpu"
 // CHECK-NOT: "target-features"

@@ -27,7 +27,7 @@ constexpr size_t VersionAt = 8, HeaderSizeAt = 12, TotalSizeAt = 16,
                  HashAt = 24, BitcodeOffsetAt = 32, BitcodeSizeAt = 40,
                  NameOffsetAt = 48, NumParamsAt = 60, SitesOffsetAt = 64,
                  NumSitesAt = 68, SlotsOffsetAt = 72, NumSlotsAt = 76,
-                 HeaderBytes = 80, SiteBytes = 32;
+                 FlagsAt = 80, HeaderBytes = 88, SiteBytes = 32;
 
 const char Bitcode[] = "BC\xc0\xde some bitcode, not parsed here";
 
@@ -95,6 +95,7 @@ void expectSame(const KernelBlob &A, const KernelBlob &B) {
   EXPECT_EQ(A.BitcodeHash, B.BitcodeHash);
   EXPECT_EQ(A.Bitcode, B.Bitcode);
   EXPECT_EQ(A.PointerSlots, B.PointerSlots);
+  EXPECT_EQ(A.DebugAtO0, B.DebugAtO0);
   ASSERT_EQ(A.StageSites.size(), B.StageSites.size());
   for (size_t I = 0; I < A.StageSites.size(); ++I) {
     const StageSite &X = A.StageSites[I], &Y = B.StageSites[I];
@@ -112,7 +113,7 @@ TEST(KernelBlob, HeaderHasTheDocumentedLayout) {
   KernelBlob In = someBlob();
   std::string B = writeKernelBlob(In);
   EXPECT_EQ(B.substr(0, 8), "MSTGKRN1");
-  EXPECT_EQ(getLE(B, VersionAt, 4), 2u);
+  EXPECT_EQ(getLE(B, VersionAt, 4), 3u);
   EXPECT_EQ(getLE(B, HeaderSizeAt, 4), HeaderBytes);
   EXPECT_EQ(getLE(B, TotalSizeAt, 8), B.size());
   EXPECT_EQ(B.size() % KernelBlobAlign, 0u);
@@ -125,6 +126,7 @@ TEST(KernelBlob, HeaderHasTheDocumentedLayout) {
   EXPECT_EQ(getLE(B, NumSitesAt, 4), 2u);
   EXPECT_EQ(getLE(B, SlotsOffsetAt, 4), HeaderBytes + 2 * SiteBytes);
   EXPECT_EQ(getLE(B, NumSlotsAt, 4), 2u);
+  EXPECT_EQ(getLE(B, FlagsAt, 4), 0u);
   // The first site's record: kind, size, alignment, line, column.
   EXPECT_EQ(getLE(B, HeaderBytes, 4), uint32_t(StageKind::Signed));
   EXPECT_EQ(getLE(B, HeaderBytes + 4, 4), 4u);
@@ -140,6 +142,19 @@ TEST(KernelBlob, ReadsWhatItWrites) {
   expectSame(In, *Out);
   // The bitcode is read in place.
   EXPECT_EQ(Out->Bitcode.data(), B.data() + getLE(B, BitcodeOffsetAt, 8));
+}
+
+TEST(KernelBlob, DebugFlag) {
+  KernelBlob In = someBlob();
+  In.DebugAtO0 = true;
+  std::string B = writeKernelBlob(In);
+  EXPECT_EQ(getLE(B, FlagsAt, 4), 1u);
+  llvm::Expected<KernelBlob> Out = read(B);
+  ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+  expectSame(In, *Out);
+  // A flag this reader does not know is damage, not something to ignore.
+  EXPECT_EQ(failureOf(damaged(B, FlagsAt, 3, 4)),
+            "corrupt mstage kernel blob: unknown flags 3");
 }
 
 TEST(KernelBlob, EmptyKernel) {
@@ -167,7 +182,7 @@ TEST(KernelBlob, EveryTruncationIsAnError) {
             "corrupt mstage kernel blob: bad magic");
   EXPECT_EQ(failureOf(B.substr(0, B.size() - 1)),
             "corrupt mstage kernel blob: size " + std::to_string(B.size()) +
-                " out of range (80 to " + std::to_string(B.size() - 1) +
+                " out of range (88 to " + std::to_string(B.size() - 1) +
                 " bytes)");
 }
 
@@ -179,10 +194,10 @@ TEST(KernelBlob, NamedDamage) {
   const std::string P = "corrupt mstage kernel blob: ";
   EXPECT_EQ(Damaged(0, 'X', 1), P + "bad magic");
   EXPECT_EQ(Damaged(VersionAt, 1, 4),
-            P + "version 1, this tool reads version 2; rebuild with this "
+            P + "version 1, this tool reads version 3; rebuild with this "
                 "mstage++");
-  EXPECT_EQ(Damaged(HeaderSizeAt, 96, 4), P + "header size 96, expected 80");
-  EXPECT_EQ(Damaged(TotalSizeAt, 79, 8), P + "size 79 out of range (80 to " +
+  EXPECT_EQ(Damaged(HeaderSizeAt, 96, 4), P + "header size 96, expected 88");
+  EXPECT_EQ(Damaged(TotalSizeAt, 87, 8), P + "size 87 out of range (88 to " +
                                              std::to_string(Good.size()) +
                                              " bytes)");
   EXPECT_EQ(Damaged(TotalSizeAt, ~uint64_t(0), 8).rfind(P + "size 1844", 0),
@@ -193,9 +208,9 @@ TEST(KernelBlob, NamedDamage) {
   EXPECT_EQ(Damaged(BitcodeSizeAt, ~uint64_t(0) - 8, 8).rfind(P + "bitcode", 0),
             0u);
   EXPECT_EQ(Damaged(NumSitesAt, 0xffffffff, 4),
-            P + "stage-site table (offset 80, 4294967295 sites) out of range");
+            P + "stage-site table (offset 88, 4294967295 sites) out of range");
   EXPECT_EQ(Damaged(NumSlotsAt, MaxPointerSlots + 1, 4),
-            P + "pointer-slot table (offset 144, 4097 slots) out of range");
+            P + "pointer-slot table (offset 152, 4097 slots) out of range");
   EXPECT_EQ(Damaged(NameOffsetAt, Good.size(), 4),
             P + "string offset " + std::to_string(Good.size()) +
                 " out of range");

@@ -119,11 +119,20 @@ TEST(PrepareDeviceDebugInfo, FullDebugOnlyAtO0) {
   EXPECT_EQ(kindOf(*Optimized), DICompileUnit::DebugDirectivesOnly);
   EXPECT_EQ(lineOfStore(*Optimized), 4u);
   EXPECT_FALSE(verifyModule(*Optimized, &errs()));
+  // What the kernel blob's DebugAtO0 says.
+  EXPECT_FALSE(keepsFullDebugInfo(*Optimized));
 
   auto AtO0 = moduleWithLines(Ctx, DICompileUnit::FullDebug);
   prepareDeviceDebugInfo(*AtO0, /*FullDebugAtO0=*/true);
   EXPECT_EQ(kindOf(*AtO0), DICompileUnit::FullDebug);
   EXPECT_EQ(lineOfStore(*AtO0), 4u);
+  EXPECT_TRUE(keepsFullDebugInfo(*AtO0));
+
+  // Line tables at -O0 (-gline-tables-only -O0, or mstage++'s own) are not
+  // a build for the debugger.
+  auto Lines = moduleWithLines(Ctx, DICompileUnit::LineTablesOnly);
+  prepareDeviceDebugInfo(*Lines, /*FullDebugAtO0=*/true);
+  EXPECT_FALSE(keepsFullDebugInfo(*Lines));
 }
 
 TEST(PrepareDeviceDebugInfo, StrayLocationsWithoutAUnitGo) {
