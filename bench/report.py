@@ -361,11 +361,11 @@ def ports_report(path, checksums_path):
     print(f"issue 16 ports: {sum(met)} of {len(met)} targets met")
 
 
-APPS = ["walk", "xs", "micro"]
+APPS = ["walk", "xs", "micro", "adam"]
 # How far two sides' checksums may be apart: walk sums floats by atomics in
 # any order, xs counts the largest channel (fma contraction may tip one),
-# micro sums the output state.
-APP_CHECKSUM_RTOL = {"walk": 1e-4, "xs": 1e-5, "micro": 1e-5}
+# micro and adam sum the output state.
+APP_CHECKSUM_RTOL = {"walk": 1e-4, "xs": 1e-5, "micro": 1e-5, "adam": 1e-5}
 
 
 def apps_report(path, checksums_path):

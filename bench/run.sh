@@ -5,7 +5,7 @@
 # mstage_async), issue 16's ports (hotspot, transpose, scan, histogram:
 # *_baseline against mstage_*) and issue 18's scan and sort
 # (scan_sort_baseline, CUB, against mstage_scan_sort) and issue 34's
-# application ports (walk, xs, micro: *_baseline against mstage_*), and the
+# application ports (walk, xs, micro, adam: *_baseline against mstage_*), and the
 # launch-bound loops again with issue 36's MSTAGE_GRAPHS=auto ("+graphs"), in
 # one run, then prints the table of ratios.
 #
@@ -88,8 +88,8 @@ for port in hotspot transpose scan histogram; do
   run "mstage $port" "$here/mstage_$port" --reps "$reps"
 done
 # Issue 34's application ports: a random walk with atomics, cross-section
-# lookups, microphysics; nvcc, then mstage staged and unstaged.
-for app in walk xs micro; do
+# lookups, microphysics, an Adam step; nvcc, then mstage staged and unstaged.
+for app in walk xs micro adam; do
   run "$app baseline" "$here/${app}_baseline" --reps "$reps"
   run "mstage $app" "$here/mstage_$app" --reps "$reps"
 done

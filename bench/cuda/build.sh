@@ -21,15 +21,19 @@ flags=(-O3 "-arch=$arch" -std=c++17)
 mkdir -p "$out"
 # issue 16's ports: hotspot, transpose, scan, histogram; issue 18's scan
 # and sort against CUB (scan_sort_baseline); issue 34's application ports:
-# walk, xs, micro; issue 33's large generated stencil kernels
+# walk, xs, micro, adam; issue 33's large generated stencil kernels
 # (stencil_baseline).
 for prog in reduce_baselines nbody_baselines async_baselines heat_cold \
   hotspot_baseline transpose_baseline scan_baseline histogram_baseline \
-  scan_sort_baseline walk_baseline xs_baseline micro_baseline \
+  scan_sort_baseline walk_baseline xs_baseline micro_baseline adam_baseline \
   stencil_baseline; do
   echo "$nvcc ${flags[*]} $here/$prog.cu -o $out/$prog"
   "$nvcc" "${flags[@]}" "$here/$prog.cu" -o "$out/$prog"
 done
+# tools/gpu/xs-probe.sh's xs_baseline at mstage's 32 registers (nvcc's own
+# kernel at 8 blocks of 256 a multiprocessor, where its 34 allow 6).
+echo "$nvcc ${flags[*]} -maxrregcount=32 $here/xs_baseline.cu -o $out/xs_baseline_r32"
+"$nvcc" "${flags[@]}" -maxrregcount=32 "$here/xs_baseline.cu" -o "$out/xs_baseline_r32"
 # issue 18's algorithms (parallel_for, reductions, transform): CUB, Thrust.
 echo "$nvcc ${flags[*]} $here/algorithms_baseline.cu -o $out/algorithms_baseline"
 "$nvcc" "${flags[@]}" "$here/algorithms_baseline.cu" -o "$out/algorithms_baseline"

@@ -11,6 +11,12 @@
 // kernel's dynamic shared memory limit to all that the device allows, as
 // mstage's runtime did for every kernel with a shared_array before issue
 // 34's fix: tools/gpu/xs-probe.sh measures what that costs the lookups.
+// XS_CARVEOUT=P sets the kernel's preferred shared memory carveout to P
+// percent (cudaFuncAttributePreferredSharedMemoryCarveout; 0: the largest
+// L1), and stderr says the blocks per multiprocessor that the occupancy
+// calculator then gives: the xs probe's test of whether a larger L1 makes
+// up for the occupancy that 32 registers allow (8 blocks of 256 against
+// nvcc's 6 at 34 registers).
 #include "../AppsReference.h"
 #include "BenchTiming.cuh"
 
@@ -70,6 +76,16 @@ int main(int argc, char **argv) {
                                     Optin - int(A.sharedSizeBytes)));
     std::fprintf(stderr, "# xs_baseline: dynamic shared limit %d bytes\n",
                  Optin - int(A.sharedSizeBytes));
+  }
+  if (const char *Carveout = std::getenv("XS_CARVEOUT")) {
+    CUDA_CHECK(cudaFuncSetAttribute(
+        xsKernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+        std::atoi(Carveout)));
+    int Blocks;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&Blocks, xsKernel,
+                                                             kAppBlock, 0));
+    std::fprintf(stderr, "# xs_baseline: carveout %s%%, %d blocks/SM\n",
+                 Carveout, Blocks);
   }
   auto launch = [&] {
     xsKernel<<<Grid, kAppBlock>>>(Energy, Xs, Count, Nuclide, Conc,

@@ -3,6 +3,7 @@
 #define MSTAGE_CHECK_SITE_HPP
 
 #include "mstage/abi.h"
+#include "mstage/bounds_check.hpp"
 
 #include <cstddef>
 
@@ -27,19 +28,9 @@ inline bool streams_checked() {
          (on > 0 || mstage_rt_check_streams() != 0);
 }
 
-// An index with its caller's file:line, for operator[], which can take no
-// defaulted parameter: a converting constructor's defaulted arguments are
-// the caller's.
-struct sited_index {
-  std::size_t index;
-  call_site where;
-  sited_index(std::size_t index, call_site where = call_site::here())
-      : index(index), where(where) {}
-};
-
 // The check of a host access, out of line. It saves every register itself
-// (preserve_all), so that a host loop over the elements keeps its values in
-// registers across the call it does not make.
+// (preserve_all), so that a checked host loop over the elements keeps its
+// values in registers across the call it does not make.
 #if defined(__x86_64__) && defined(__has_attribute)
 #if __has_attribute(preserve_all)
 #define MSTAGE_DETAIL_SAVES_ALL __attribute__((preserve_all))
@@ -57,8 +48,8 @@ checked_host_use(const void *p, std::size_t bytes, bool written,
 }
 
 // The host's read or write of the bytes at p, from where, checked against
-// the streams' uses (managed and pinned memory); one load and a predictable
-// branch when the check is off.
+// the streams' uses (managed and pinned memory): data() and begin(), once
+// for every element.
 inline void check_host_use(const void *p, std::size_t bytes, bool written,
                            call_site where, const char *what) {
   if (__builtin_expect(
@@ -66,6 +57,31 @@ inline void check_host_use(const void *p, std::size_t bytes, bool written,
           0))
     checked_host_use(p, bytes, written, where, what);
 }
+
+// operator[]'s index. With the checks on (MSTAGE_BOUNDS_CHECK, as for the
+// views' bounds), each element access is checked too, and the index carries
+// its caller's file:line: operator[] can take no defaulted parameter, and a
+// converting constructor's defaulted arguments are the caller's. With them
+// off it is a plain index and an access is a load: a flag test in the loop
+// would keep the compiler from vectorizing a host loop over the elements.
+#if MSTAGE_BOUNDS_CHECK
+struct host_index {
+  std::size_t index;
+  call_site where;
+  host_index(std::size_t index, call_site where = call_site::here())
+      : index(index), where(where) {}
+};
+inline void check_host_element(const void *p, std::size_t bytes, bool written,
+                               const host_index &i, const char *what) {
+  check_host_use(p, bytes, written, i.where, what);
+}
+inline std::size_t host_index_value(const host_index &i) { return i.index; }
+#else
+using host_index = std::size_t;
+inline void check_host_element(const void *, std::size_t, bool, host_index,
+                               const char *) {}
+inline std::size_t host_index_value(host_index i) { return i; }
+#endif
 
 // Names the operations of its scope by the user's call: the outermost
 // call of the API names them (upload() calling upload() stays the user's).

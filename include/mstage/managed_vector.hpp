@@ -60,21 +60,29 @@ public:
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  // The host's accesses: with MSTAGE_CHECK=streams, each is checked against
-  // the kernels and copies on streams that the host has not waited for; a
-  // non-const one counts as a write. data() and begin() count as accesses
-  // of every element.
+  // The host's accesses: with MSTAGE_CHECK=streams, data() and begin() (as
+  // accesses of every element), and operator[] in units built with the
+  // checks, are checked against the kernels and copies on streams that the
+  // host has not waited for; a non-const one counts as a write.
   _Tp *data(detail::call_site where = detail::call_site::here()) {
     return accessed(0, size_, true, where, "managed_vector::data");
   }
   const _Tp *data(detail::call_site where = detail::call_site::here()) const {
     return accessed(0, size_, false, where, "managed_vector::data");
   }
-  _Tp &operator[](detail::sited_index i) {
-    return *accessed(i.index, 1, true, i.where, "managed_vector::operator[]");
+  // Checked element by element only in a unit built with the checks on
+  // (MSTAGE_BOUNDS_CHECK); otherwise a plain load, which a loop vectorizes.
+  _Tp &operator[](detail::host_index i) {
+    _Tp *p = data_ + detail::host_index_value(i);
+    detail::check_host_element(p, sizeof(_Tp), true, i,
+                               "managed_vector::operator[]");
+    return *p;
   }
-  const _Tp &operator[](detail::sited_index i) const {
-    return *accessed(i.index, 1, false, i.where, "managed_vector::operator[]");
+  const _Tp &operator[](detail::host_index i) const {
+    _Tp *p = data_ + detail::host_index_value(i);
+    detail::check_host_element(p, sizeof(_Tp), false, i,
+                               "managed_vector::operator[]");
+    return *p;
   }
   _Tp *begin(detail::call_site where = detail::call_site::here()) {
     return accessed(0, size_, true, where, "managed_vector::begin");

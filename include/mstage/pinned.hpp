@@ -45,10 +45,10 @@ template <class _Tp> struct pinned_allocator {
 // A std::vector in pinned memory (it is one: it converts to
 // std::vector<T, pinned_allocator<T>>& and adds no state). Passed to a
 // kernel it follows the std::vector rules; the copies are just faster.
-// With MSTAGE_CHECK=streams the host's accesses by operator[], data() and
-// begin() are checked against the copies on streams that the host has not
-// waited for (a non-const access counts as a write; data() and begin() as
-// accesses of every element).
+// With MSTAGE_CHECK=streams the host's accesses by data() and begin() (as
+// accesses of every element), and by operator[] in units built with the
+// checks (MSTAGE_BOUNDS_CHECK), are checked against the copies on streams
+// that the host has not waited for (a non-const access counts as a write).
 template <class _Tp>
 class pinned_vector : public std::vector<_Tp, pinned_allocator<_Tp>> {
   using base = std::vector<_Tp, pinned_allocator<_Tp>>;
@@ -64,11 +64,19 @@ public:
   const _Tp *data(detail::call_site where = detail::call_site::here()) const {
     return accessed(0, this->size(), false, where, "pinned_vector::data");
   }
-  _Tp &operator[](detail::sited_index i) {
-    return *accessed(i.index, 1, true, i.where, "pinned_vector::operator[]");
+  // Checked element by element only in a unit built with the checks on
+  // (MSTAGE_BOUNDS_CHECK); otherwise a plain load, which a loop vectorizes.
+  _Tp &operator[](detail::host_index i) {
+    _Tp *p = const_cast<_Tp *>(base::data()) + detail::host_index_value(i);
+    detail::check_host_element(p, sizeof(_Tp), true, i,
+                               "pinned_vector::operator[]");
+    return *p;
   }
-  const _Tp &operator[](detail::sited_index i) const {
-    return *accessed(i.index, 1, false, i.where, "pinned_vector::operator[]");
+  const _Tp &operator[](detail::host_index i) const {
+    _Tp *p = const_cast<_Tp *>(base::data()) + detail::host_index_value(i);
+    detail::check_host_element(p, sizeof(_Tp), false, i,
+                               "pinned_vector::operator[]");
+    return *p;
   }
   typename base::iterator
   begin(detail::call_site where = detail::call_site::here()) {

@@ -9,6 +9,7 @@
 #include "core/KernelRegistry.h"
 #include "core/Stream.h"
 #include "core/StreamCheckSlots.h"
+#include "inspect/ChecksNote.h"
 #include "inspect/Trace.h"
 #include "support/Export.h"
 #include "support/Settings.h"
@@ -21,6 +22,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,8 +33,9 @@
 using namespace mstage::rt;
 using namespace mstage::rt::streamcheck;
 
-// -1 until read: the first check reads the setting.
-extern "C" MSTAGE_EXPORT int mstage_rt_streams_checked = -1;
+// -1 until read: the first check reads the setting. C linkage from its
+// declaration in mstage/abi.h.
+MSTAGE_EXPORT int mstage_rt_streams_checked = -1;
 
 namespace {
 
@@ -280,6 +284,29 @@ void operate(Checker &C, Stream &S, const Site &At, llvm::ArrayRef<Use> Uses) {
 
 } // namespace
 
+// At exit, after the reports: the units whose operator[] of managed and
+// pinned memory the check cannot see (the headers test no flag per element
+// there, so that host loops vectorize; mstage/check_site.hpp).
+static void noteUncheckedElements(bool Order) {
+  static std::once_flag Once;
+  std::call_once(Once, [Order] {
+    static const char *Setting =
+        Order ? "MSTAGE_STREAM_ORDER=auto" : "MSTAGE_CHECK=streams";
+    std::atexit([] {
+      std::string Units = uncheckedUnits();
+      if (Units.empty())
+        return;
+      std::fflush(stdout);
+      llvm::errs() << "mstage: note: " << Setting
+                   << " does not see the managed_vector and pinned_vector "
+                      "operator[] of units built without the checks: "
+                   << Units
+                   << "; their data() and begin() it sees (-fmstage-checks "
+                      "checks each element)\n";
+    });
+  });
+}
+
 bool streamcheck::readSetting() {
   const CheckSettings &Settings = checkSettings();
   bool On = Settings.Streams || Settings.StreamOrder;
@@ -288,6 +315,8 @@ bool streamcheck::readSetting() {
     std::lock_guard<std::mutex> G(C.Lock);
     C.Order = Settings.StreamOrder;
   }
+  if (On)
+    noteUncheckedElements(Settings.StreamOrder);
   __atomic_store_n(&mstage_rt_streams_checked, On ? 1 : 0, __ATOMIC_RELAXED);
   return On;
 }

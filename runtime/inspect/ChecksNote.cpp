@@ -58,6 +58,16 @@ std::string checksSummary() {
   return Text;
 }
 
+std::string uncheckedUnits() {
+  Notes &N = notes();
+  std::lock_guard<std::mutex> G(N.Lock);
+  std::string Text;
+  for (const UnitChecks &U : N.Units)
+    if (!U.On)
+      Text += (Text.empty() ? "" : ", ") + U.Unit + " (" + U.Reason + ")";
+  return Text;
+}
+
 // Said at exit, after the launches' lines: in their midst it would split a
 // warning from the launch that it belongs to.
 void traceChecksOnce() {

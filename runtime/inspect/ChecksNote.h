@@ -22,6 +22,10 @@ void noteChecks(bool On, llvm::StringRef Reason, llvm::StringRef Unit);
 // NDEBUG)"; empty when no unit said anything.
 std::string checksSummary();
 
+// The units built without the checks, "a.cpp (built at -O1 or above), b.cpp
+// (...)"; empty when every unit has them or none said anything.
+std::string uncheckedUnits();
+
 // MSTAGE_TRACE: "mstage: trace: <summary>" on stderr, at the first launch.
 void traceChecksOnce();
 
