@@ -85,6 +85,72 @@ _Tp shfl_xor(_Tp v, int lane_mask, unsigned mask = full_mask,
   });
 }
 
+// The lanes of mask whose v equals the caller's (CUDA's __match_any_sync),
+// and mask when every lane of it has the caller's v, else 0 (CUDA's
+// __match_all_sync, whose predicate is the result's being non-zero).
+// match.sync (sm_70 and later); v is any trivially copyable value of 4 or 8
+// bytes, compared bit for bit.
+template <class _Tp> unsigned match_any(_Tp v, unsigned mask = full_mask) {
+  static_assert(std::is_trivially_copyable_v<_Tp> &&
+                    (sizeof(_Tp) == 4 || sizeof(_Tp) == 8),
+                "warp::match_any compares values of 4 or 8 bytes");
+  if constexpr (sizeof(_Tp) == 4) {
+    unsigned _Bits;
+    std::memcpy(&_Bits, &v, 4);
+    return __mstage_match_any_i32(mask, _Bits);
+  } else {
+    unsigned long long _Bits;
+    std::memcpy(&_Bits, &v, 8);
+    return __mstage_match_any_i64(mask, _Bits);
+  }
+}
+template <class _Tp> unsigned match_all(_Tp v, unsigned mask = full_mask) {
+  static_assert(std::is_trivially_copyable_v<_Tp> &&
+                    (sizeof(_Tp) == 4 || sizeof(_Tp) == 8),
+                "warp::match_all compares values of 4 or 8 bytes");
+  int _Pred;
+  if constexpr (sizeof(_Tp) == 4) {
+    unsigned _Bits;
+    std::memcpy(&_Bits, &v, 4);
+    return __mstage_match_all_i32(mask, _Bits, &_Pred);
+  } else {
+    unsigned long long _Bits;
+    std::memcpy(&_Bits, &v, 8);
+    return __mstage_match_all_i64(mask, _Bits, &_Pred);
+  }
+}
+
+// The reduction of v over the lanes of mask, given to each of them (CUDA's
+// __reduce_*_sync): redux.sync on sm_80 and later, 32 shuffles below. min
+// and max compare as the operand's type does; and, or and xor take unsigned.
+inline unsigned reduce_add(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_add(mask, v);
+}
+inline int reduce_add(int v, unsigned mask = full_mask) {
+  return int(__mstage_redux_add(mask, unsigned(v)));
+}
+inline unsigned reduce_min(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_umin(mask, v);
+}
+inline int reduce_min(int v, unsigned mask = full_mask) {
+  return __mstage_redux_min(mask, v);
+}
+inline unsigned reduce_max(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_umax(mask, v);
+}
+inline int reduce_max(int v, unsigned mask = full_mask) {
+  return __mstage_redux_max(mask, v);
+}
+inline unsigned reduce_and(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_and(mask, v);
+}
+inline unsigned reduce_or(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_or(mask, v);
+}
+inline unsigned reduce_xor(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_xor(mask, v);
+}
+
 } // namespace mstage::warp
 
 #endif
