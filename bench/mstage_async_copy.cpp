@@ -94,7 +94,7 @@ int main(int Argc, char **Argv) {
   Options O = parseOptions(Argc, Argv, "mstage_async_copy [--reps R] [--n N]");
   const bool Runs = requireExecution("mstage_async_copy");
   const unsigned Grid =
-      2 * unsigned(std::max(1, device::current().multiprocessors()));
+      2 * std::max(1u, unsigned(device::current().multiprocessors()));
   const std::size_t Wanted = O.N ? O.N : (std::size_t(1) << 26);
   const unsigned TilesPerBlock = unsigned(
       std::max<std::size_t>(1, Wanted / (std::size_t(Grid) * TileElems)));
