@@ -5,6 +5,7 @@
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DeviceStreamLoads.h"
 #include "transforms/DeviceWarpReductions.h"
+#include "transforms/DeviceWmma.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -171,6 +172,7 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
   optimizeDeviceModule(M, TM,
                        Quick ? OptimizationLevel::O1 : OptimizationLevel::O3,
                        /*LoopTransforms=*/!Quick);
+  useSharedWmmaAddresses(M);
   return Error::success();
 }
 

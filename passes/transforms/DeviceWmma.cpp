@@ -1,11 +1,17 @@
 //===- DeviceWmma.cpp - Tensor-core builtins as NVVM wmma intrinsics ------===//
 #include "transforms/DeviceWmma.h"
 
+#include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
+
+#define DEBUG_TYPE "mstage-wmma"
+
+STATISTIC(NumSharedWmma, "wmma loads and stores given the shared state space");
 
 namespace mstage {
 
@@ -102,6 +108,46 @@ Value *emitWmmaBuiltin(IRBuilder<> &B, StringRef Name, CallInst &CI) {
     return Mma;
   }
   return nullptr;
+}
+
+// Whether every object that P may point into is in shared memory.
+static bool pointsIntoShared(Value *P) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(P, Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+  return !Objects.empty() && all_of(Objects, [](const Value *O) {
+    return O->getType()->getPointerAddressSpace() == 3;
+  });
+}
+
+void useSharedWmmaAddresses(Module &M) {
+  SmallVector<Function *, 8> Flat;
+  for (Function &F : M)
+    if (F.isIntrinsic() && F.getName().starts_with("llvm.nvvm.wmma.") &&
+        (F.getName().contains(".load.") || F.getName().contains(".store.")) &&
+        F.getFunctionType()->getParamType(0)->getPointerAddressSpace() == 0)
+      Flat.push_back(&F);
+  for (Function *F : Flat) {
+    Function *Shared = nullptr;
+    for (User *U : make_early_inc_range(F->users())) {
+      auto *CI = dyn_cast<CallInst>(U);
+      if (!CI || CI->getCalledFunction() != F ||
+          !pointsIntoShared(CI->getArgOperand(0)))
+        continue;
+      IRBuilder<> B(CI);
+      if (!Shared)
+        Shared = Intrinsic::getOrInsertDeclaration(&M, F->getIntrinsicID(),
+                                                   {B.getPtrTy(3)});
+      SmallVector<Value *, 10> Ops(CI->args());
+      Ops[0] = B.CreateAddrSpaceCast(Ops[0], B.getPtrTy(3));
+      CallInst *New = B.CreateCall(Shared, Ops);
+      New->setDebugLoc(CI->getDebugLoc());
+      CI->replaceAllUsesWith(New);
+      CI->eraseFromParent();
+      ++NumSharedWmma;
+    }
+    if (F->use_empty())
+      F->eraseFromParent();
+  }
 }
 
 } // namespace mstage

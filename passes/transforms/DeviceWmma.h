@@ -15,6 +15,13 @@ namespace mstage {
 llvm::Value *emitWmmaBuiltin(llvm::IRBuilder<> &B, llvm::StringRef Name,
                              llvm::CallInst &CI);
 
+// Gives the wmma loads and stores whose address, after optimization, can
+// only point into shared memory (a `.shared` variable, through casts, GEPs,
+// selects and PHIs) the shared-state-space form of their intrinsic:
+// wmma.load.*.shared, which ptxas makes ldmatrix-like shared loads, rather
+// than generic loads through the address.
+void useSharedWmmaAddresses(llvm::Module &M);
+
 } // namespace mstage
 
 #endif
