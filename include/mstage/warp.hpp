@@ -90,34 +90,34 @@ _Tp shfl_xor(_Tp v, int lane_mask, unsigned mask = full_mask,
 // __match_all_sync, whose predicate is the result's being non-zero).
 // match.sync (sm_70 and later); v is any trivially copyable value of 4 or 8
 // bytes, compared bit for bit.
-template <class _Tp> unsigned match_any(_Tp v, unsigned mask = full_mask) {
+namespace detail {
+// V's bits, as the 32- or 64-bit operand of match.sync.
+template <class _Tp> auto matchBits(_Tp _Vp) {
   static_assert(std::is_trivially_copyable_v<_Tp> &&
                     (sizeof(_Tp) == 4 || sizeof(_Tp) == 8),
-                "warp::match_any compares values of 4 or 8 bytes");
-  if constexpr (sizeof(_Tp) == 4) {
-    unsigned _Bits;
-    std::memcpy(&_Bits, &v, 4);
-    return __mstage_match_any_i32(mask, _Bits);
-  } else {
-    unsigned long long _Bits;
-    std::memcpy(&_Bits, &v, 8);
-    return __mstage_match_any_i64(mask, _Bits);
-  }
+                "warp::match_any and match_all compare values of 4 or 8 bytes");
+  using _Bits =
+      std::conditional_t<sizeof(_Tp) == 4, unsigned, unsigned long long>;
+  _Bits _Bp;
+  std::memcpy(&_Bp, &_Vp, sizeof(_Tp));
+  return _Bp;
+}
+} // namespace detail
+
+template <class _Tp> unsigned match_any(_Tp v, unsigned mask = full_mask) {
+  auto _Bp = detail::matchBits(v);
+  if constexpr (sizeof(_Bp) == 4)
+    return __mstage_match_any_i32(mask, _Bp);
+  else
+    return __mstage_match_any_i64(mask, _Bp);
 }
 template <class _Tp> unsigned match_all(_Tp v, unsigned mask = full_mask) {
-  static_assert(std::is_trivially_copyable_v<_Tp> &&
-                    (sizeof(_Tp) == 4 || sizeof(_Tp) == 8),
-                "warp::match_all compares values of 4 or 8 bytes");
+  auto _Bp = detail::matchBits(v);
   int _Pred;
-  if constexpr (sizeof(_Tp) == 4) {
-    unsigned _Bits;
-    std::memcpy(&_Bits, &v, 4);
-    return __mstage_match_all_i32(mask, _Bits, &_Pred);
-  } else {
-    unsigned long long _Bits;
-    std::memcpy(&_Bits, &v, 8);
-    return __mstage_match_all_i64(mask, _Bits, &_Pred);
-  }
+  if constexpr (sizeof(_Bp) == 4)
+    return __mstage_match_all_i32(mask, _Bp, &_Pred);
+  else
+    return __mstage_match_all_i64(mask, _Bp, &_Pred);
 }
 
 // The reduction of v over the lanes of mask, given to each of them (CUDA's
