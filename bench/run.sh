@@ -5,7 +5,9 @@
 # mstage_async), issue 16's ports (hotspot, transpose, scan, histogram:
 # *_baseline against mstage_*) and issue 18's scan and sort
 # (scan_sort_baseline, CUB, against mstage_scan_sort) and issue 34's
-# application ports (walk, xs, micro, adam: *_baseline against mstage_*), and the
+# application ports (walk, xs, micro, adam: *_baseline against mstage_*), issue
+# 37's pipelined copy (mstage_async_copy: memcpy_async against sync copies),
+# and the
 # launch-bound loops again with issue 36's MSTAGE_GRAPHS=auto ("+graphs"), in
 # one run, then prints the table of ratios.
 #
@@ -93,6 +95,12 @@ for app in walk xs micro adam; do
   run "$app baseline" "$here/${app}_baseline" --reps "$reps"
   run "mstage $app" "$here/mstage_$app" --reps "$reps"
 done
+# Issue 37's pipelined copy to shared memory: cg::memcpy_async against
+# synchronous copies, both mstage.
+run "mstage async copy" "$here/mstage_async_copy" --reps "$reps"
+# Issue 37's tensor-core GEMM at 4096^3: cuBLAS, then mstage::wmma.
+run "hgemm baseline" "$here/hgemm_baseline" --reps 20
+run "mstage wmma gemm" "$here/mstage_wmma_gemm" --reps 20
 # Issue 18's algorithms (parallel_for, reductions, transform).
 run "algorithms baseline" "$here/algorithms_baseline" --reps "$reps"
 run "mstage algorithms" "$here/mstage_algorithms" --reps "$reps"

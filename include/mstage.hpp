@@ -16,6 +16,7 @@
 #include "mstage/ldg.hpp"
 #include "mstage/managed_vector.hpp"
 #include "mstage/mdspan.hpp"
+#include "mstage/memcpy_async.hpp"
 #include "mstage/nvtx.hpp"
 #include "mstage/pinned.hpp"
 #include "mstage/shared_memory.hpp"
@@ -24,6 +25,7 @@
 #include "mstage/vector_types.hpp"
 #include "mstage/vector_view.hpp"
 #include "mstage/warp.hpp"
+#include "mstage/wmma.hpp"
 
 // The float overloads of the C math functions in the global namespace
 // (exp(float), abs(float)), as CUDA declares them and kernel code expects:

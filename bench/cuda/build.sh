@@ -37,6 +37,9 @@ echo "$nvcc ${flags[*]} -maxrregcount=32 $here/xs_baseline.cu -o $out/xs_baselin
 # issue 18's algorithms (parallel_for, reductions, transform): CUB, Thrust.
 echo "$nvcc ${flags[*]} $here/algorithms_baseline.cu -o $out/algorithms_baseline"
 "$nvcc" "${flags[@]}" "$here/algorithms_baseline.cu" -o "$out/algorithms_baseline"
+# issue 37's tensor-core GEMM against cuBLAS (bench/mstage_wmma_gemm.cpp).
+echo "$nvcc ${flags[*]} $here/hgemm_baseline.cu -o $out/hgemm_baseline -lcublas"
+"$nvcc" "${flags[@]}" "$here/hgemm_baseline.cu" -o "$out/hgemm_baseline" -lcublas
 # NVRTC and the driver API; libcuda is the toolkit's stub at link time.
 echo "$nvcc ${flags[*]} $here/nvrtc_latency.cpp -o $out/nvrtc_latency -lnvrtc -lcuda"
 "$nvcc" "${flags[@]}" "$here/nvrtc_latency.cpp" -o "$out/nvrtc_latency" \

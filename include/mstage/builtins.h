@@ -83,6 +83,62 @@ int __mstage_shfl_i32(unsigned mask, int value, int src_lane, int width);
 int __mstage_shfl_up_i32(unsigned mask, int value, unsigned delta, int width);
 int __mstage_shfl_down_i32(unsigned mask, int value, unsigned delta, int width);
 int __mstage_shfl_xor_i32(unsigned mask, int value, int lane_mask, int width);
+/* CUDA's __match_any_sync (the lanes of mask whose value equals the
+ * caller's) and __match_all_sync (mask when every lane of it has the same
+ * value, else 0; *pred says which): match.sync, sm_70 and later. */
+unsigned __mstage_match_any_i32(unsigned mask, unsigned value);
+unsigned __mstage_match_any_i64(unsigned mask, unsigned long long value);
+unsigned __mstage_match_all_i32(unsigned mask, unsigned value, int *pred);
+unsigned __mstage_match_all_i64(unsigned mask, unsigned long long value,
+                                int *pred);
+/* CUDA's __reduce_*_sync: the reduction of value over the lanes of mask,
+ * given to each of them; min and max compare signed, umin and umax unsigned.
+ * redux.sync on sm_80 and later, 32 shuffles below: the device lowering
+ * keeps these calls until the architecture is known (lowerWarpReductions). */
+unsigned __mstage_redux_add(unsigned mask, unsigned value);
+int __mstage_redux_min(unsigned mask, int value);
+int __mstage_redux_max(unsigned mask, int value);
+unsigned __mstage_redux_umin(unsigned mask, unsigned value);
+unsigned __mstage_redux_umax(unsigned mask, unsigned value);
+unsigned __mstage_redux_and(unsigned mask, unsigned value);
+unsigned __mstage_redux_or(unsigned mask, unsigned value);
+unsigned __mstage_redux_xor(unsigned mask, unsigned value);
+
+/* Asynchronous copies to shared memory (mstage/memcpy_async.hpp): one of 4,
+ * 8 or 16 bytes from global memory at src to shared memory at dst, both
+ * aligned to the size (cp.async.ca, or cp.async.cg for 16 bytes, on sm_80
+ * and later; a load and a store below); commit closes the thread's batch of
+ * copies, and wait waits until at most pending batches of the thread are
+ * still in flight (a constant; anything else waits for all). The device
+ * lowering keeps these calls until the architecture is known
+ * (lowerAsyncCopies). */
+void __mstage_cp_async_4(void *dst, const void *src);
+void __mstage_cp_async_8(void *dst, const void *src);
+void __mstage_cp_async_16(void *dst, const void *src);
+void __mstage_cp_async_commit(void);
+void __mstage_cp_async_wait(unsigned pending);
+
+/* Tensor cores (mstage/wmma.hpp), 16 x 16 x 16 tiles: frag is the lane's
+ * fragment, ldm the leading dimension in elements; is_b, bf16 and col_major
+ * are constants (0 or 1) that name the intrinsic: on the device
+ * llvm.nvvm.wmma.m16n16k16.{load.a,load.b,load.c,store.d,mma}. A and B are
+ * half (16 per lane) or bfloat16 (8), the accumulator float (8). On the CPU
+ * back end the lanes hold the tile's elements in row order, 8 each, and mma
+ * is a warp operation. */
+void __mstage_wmma_load(void *frag, const void *src, unsigned ldm, int is_b,
+                        int bf16, int col_major);
+void __mstage_wmma_load_c(float *frag, const float *src, unsigned ldm,
+                          int col_major);
+void __mstage_wmma_store_d(float *dst, const float *frag, unsigned ldm,
+                           int col_major);
+void __mstage_wmma_mma(float *d, const void *a, const void *b, const float *c,
+                       int bf16, int a_col_major, int b_col_major);
+
+/* The grid barrier's word, for this_grid().sync() (cooperative_groups.hpp):
+ * on the device a zeroed `.global` variable of the module, whose presence
+ * makes every launch of the kernel a cooperative launch; on the CPU back end
+ * a word of the launch, whose blocks then all run at once. */
+unsigned *__mstage_grid_barrier(void);
 
 /* CUDA's atomicInc and atomicDec, relaxed and device scope: *p becomes
  * (*p >= limit ? 0 : *p + 1), or (*p == 0 || *p > limit ? limit : *p - 1);

@@ -18,7 +18,8 @@
 //    atomicDec, atomicCAS, atomicAnd, atomicOr, atomicXor, and the _block
 //    forms of the first nine (relaxed, as CUDA's);
 //  - __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync,
-//    __ballot_sync, __any_sync, __all_sync, __activemask;
+//    __ballot_sync, __any_sync, __all_sync, __activemask, __match_any_sync,
+//    __match_all_sync, and __reduce_add/min/max/and/or/xor_sync;
 //  - __ldg;
 //  - min and max of two numbers of one type, as CUDA's overloads;
 //  - the bit casts (__float_as_int, __int_as_float, ...);
@@ -166,6 +167,32 @@ MstageT __shfl_xor_sync(unsigned mstage_mask, MstageT mstage_v,
                         mstage_width);
 }
 
+template <class MstageT>
+unsigned __match_any_sync(unsigned mstage_mask, MstageT mstage_v) {
+  return warp::match_any(mstage_v, mstage_mask);
+}
+template <class MstageT>
+unsigned __match_all_sync(unsigned mstage_mask, MstageT mstage_v,
+                          int *mstage_pred) {
+  unsigned mstage_lanes = warp::match_all(mstage_v, mstage_mask);
+  *mstage_pred = mstage_lanes != 0;
+  return mstage_lanes;
+}
+#define MSTAGE_CUDA_REDUCE(OP, T)                                              \
+  inline T __reduce_##OP##_sync(unsigned mstage_mask, T mstage_v) {            \
+    return warp::reduce_##OP(mstage_v, mstage_mask);                           \
+  }
+MSTAGE_CUDA_REDUCE(add, int)
+MSTAGE_CUDA_REDUCE(add, unsigned)
+MSTAGE_CUDA_REDUCE(min, int)
+MSTAGE_CUDA_REDUCE(min, unsigned)
+MSTAGE_CUDA_REDUCE(max, int)
+MSTAGE_CUDA_REDUCE(max, unsigned)
+MSTAGE_CUDA_REDUCE(and, unsigned)
+MSTAGE_CUDA_REDUCE(or, unsigned)
+MSTAGE_CUDA_REDUCE(xor, unsigned)
+#undef MSTAGE_CUDA_REDUCE
+
 // CUDA's min and max of two ints, unsigneds, long longs, floats or doubles
 // (fminf and fmaxf for floats); parenthesized against function-like macros.
 #define MSTAGE_CUDA_MIN_MAX(T)                                                 \
@@ -251,6 +278,14 @@ using mstage::cuda::__float_as_uint;
 using mstage::cuda::__int_as_float;
 using mstage::cuda::__ldg;
 using mstage::cuda::__longlong_as_double;
+using mstage::cuda::__match_all_sync;
+using mstage::cuda::__match_any_sync;
+using mstage::cuda::__reduce_add_sync;
+using mstage::cuda::__reduce_and_sync;
+using mstage::cuda::__reduce_max_sync;
+using mstage::cuda::__reduce_min_sync;
+using mstage::cuda::__reduce_or_sync;
+using mstage::cuda::__reduce_xor_sync;
 using mstage::cuda::__shfl_down_sync;
 using mstage::cuda::__shfl_sync;
 using mstage::cuda::__shfl_up_sync;

@@ -85,6 +85,72 @@ _Tp shfl_xor(_Tp v, int lane_mask, unsigned mask = full_mask,
   });
 }
 
+// The lanes of mask whose v equals the caller's (CUDA's __match_any_sync),
+// and mask when every lane of it has the caller's v, else 0 (CUDA's
+// __match_all_sync, whose predicate is the result's being non-zero).
+// match.sync (sm_70 and later); v is any trivially copyable value of 4 or 8
+// bytes, compared bit for bit.
+namespace detail {
+// V's bits, as the 32- or 64-bit operand of match.sync.
+template <class _Tp> auto matchBits(_Tp _Vp) {
+  static_assert(std::is_trivially_copyable_v<_Tp> &&
+                    (sizeof(_Tp) == 4 || sizeof(_Tp) == 8),
+                "warp::match_any and match_all compare values of 4 or 8 bytes");
+  using _Bits =
+      std::conditional_t<sizeof(_Tp) == 4, unsigned, unsigned long long>;
+  _Bits _Bp;
+  std::memcpy(&_Bp, &_Vp, sizeof(_Tp));
+  return _Bp;
+}
+} // namespace detail
+
+template <class _Tp> unsigned match_any(_Tp v, unsigned mask = full_mask) {
+  auto _Bp = detail::matchBits(v);
+  if constexpr (sizeof(_Bp) == 4)
+    return __mstage_match_any_i32(mask, _Bp);
+  else
+    return __mstage_match_any_i64(mask, _Bp);
+}
+template <class _Tp> unsigned match_all(_Tp v, unsigned mask = full_mask) {
+  auto _Bp = detail::matchBits(v);
+  int _Pred;
+  if constexpr (sizeof(_Bp) == 4)
+    return __mstage_match_all_i32(mask, _Bp, &_Pred);
+  else
+    return __mstage_match_all_i64(mask, _Bp, &_Pred);
+}
+
+// The reduction of v over the lanes of mask, given to each of them (CUDA's
+// __reduce_*_sync): redux.sync on sm_80 and later, 32 shuffles below. min
+// and max compare as the operand's type does; and, or and xor take unsigned.
+inline unsigned reduce_add(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_add(mask, v);
+}
+inline int reduce_add(int v, unsigned mask = full_mask) {
+  return int(__mstage_redux_add(mask, unsigned(v)));
+}
+inline unsigned reduce_min(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_umin(mask, v);
+}
+inline int reduce_min(int v, unsigned mask = full_mask) {
+  return __mstage_redux_min(mask, v);
+}
+inline unsigned reduce_max(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_umax(mask, v);
+}
+inline int reduce_max(int v, unsigned mask = full_mask) {
+  return __mstage_redux_max(mask, v);
+}
+inline unsigned reduce_and(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_and(mask, v);
+}
+inline unsigned reduce_or(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_or(mask, v);
+}
+inline unsigned reduce_xor(unsigned v, unsigned mask = full_mask) {
+  return __mstage_redux_xor(mask, v);
+}
+
 } // namespace mstage::warp
 
 #endif

@@ -3,6 +3,7 @@
 #include "transforms/DeviceComplex.h"
 #include "transforms/DeviceSharedArrays.h"
 #include "transforms/DeviceStreamLoads.h"
+#include "transforms/DeviceWmma.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
@@ -42,6 +43,22 @@ static Value *emitWarpBuiltin(IRBuilder<> &B, StringRef Name, CallInst &CI) {
     return B.CreateZExt(
         B.CreateIntrinsic(Intrinsic::nvvm_vote_all_sync, {Arg(0), Pred()}),
         B.getInt32Ty());
+  // match.any.sync returns the lanes; match.all.sync also its predicate,
+  // which CUDA's __match_all_sync stores through its last operand.
+  if (Name == "__mstage_match_any_i32" || Name == "__mstage_match_any_i64")
+    return B.CreateIntrinsic(Name.ends_with("i32")
+                                 ? Intrinsic::nvvm_match_any_sync_i32
+                                 : Intrinsic::nvvm_match_any_sync_i64,
+                             {Arg(0), Arg(1)});
+  if (Name == "__mstage_match_all_i32" || Name == "__mstage_match_all_i64") {
+    Value *Pair = B.CreateIntrinsic(Name.ends_with("i32")
+                                        ? Intrinsic::nvvm_match_all_sync_i32p
+                                        : Intrinsic::nvvm_match_all_sync_i64p,
+                                    {Arg(0), Arg(1)});
+    B.CreateStore(B.CreateZExt(B.CreateExtractValue(Pair, 1), B.getInt32Ty()),
+                  Arg(2));
+    return B.CreateExtractValue(Pair, 0);
+  }
   // The shuffles' last operand packs the segment mask, 32 - width, in bits
   // 8-12 and the clamp lane in bits 0-4: 31, which the segment mask narrows
   // to the segment's last lane, or 0 (its first) for shfl.up. This is how
@@ -200,6 +217,8 @@ static Value *emitBuiltin(IRBuilder<> &B, Module &M, CheckFailures &Failures,
     return V;
   if (Value *V = emitCheckBuiltin(B, Failures, Name, CI))
     return V;
+  if (Value *V = emitWmmaBuiltin(B, Name, CI))
+    return V;
   static const std::pair<const char *, Intrinsic::ID> SRegs[] = {
       {"__mstage_tid_x", Intrinsic::nvvm_read_ptx_sreg_tid_x},
       {"__mstage_tid_y", Intrinsic::nvvm_read_ptx_sreg_tid_y},
@@ -249,6 +268,18 @@ static Value *emitBuiltin(IRBuilder<> &B, Module &M, CheckFailures &Failures,
   if (Name == "__mstage_nanosleep")
     return B.CreateIntrinsic(Intrinsic::nvvm_nanosleep, {CI.getArgOperand(0)});
 
+  // One zeroed word per module: the grid barrier of cooperative_groups.hpp
+  // adds up to 2^31 per barrier, so it needs no reset between launches.
+  if (Name == "__mstage_grid_barrier") {
+    auto *GV = M.getNamedGlobal(GridBarrierName);
+    if (!GV) {
+      GV = new GlobalVariable(
+          M, B.getInt32Ty(), false, GlobalValue::InternalLinkage, B.getInt32(0),
+          GridBarrierName, nullptr, GlobalValue::NotThreadLocal, 1);
+      GV->setAlignment(Align(4));
+    }
+    return B.CreateAddrSpaceCast(GV, B.getPtrTy());
+  }
   if (Name == "__mstage_shared_base") {
     auto *Arr = ArrayType::get(B.getInt8Ty(), 0);
     auto *GV = M.getNamedGlobal(DynamicSharedName);

@@ -11,6 +11,10 @@ namespace mstage {
 // The symbol of the launch's dynamic shared memory in device modules.
 inline constexpr const char *DynamicSharedName = "__mstage_dynamic_shared";
 
+// The grid barrier's word (this_grid().sync()) in device modules: a kernel
+// whose module has it is launched cooperatively (runtime/core/KernelTraits).
+inline constexpr const char *GridBarrierName = "__mstage_grid_barrier_word";
+
 // The messages of the failed checks __mstage_check_bounds (file, line,
 // function, index, what, size) and __mstage_check_shared (file, line,
 // function, needed, available); the host builtins print the same.

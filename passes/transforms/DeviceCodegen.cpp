@@ -1,8 +1,11 @@
 //===- DeviceCodegen.cpp - From a device module to PTX --------------------===//
 #include "transforms/DeviceCodegen.h"
 #include "DeviceLibraryFunctions.h"
+#include "transforms/DeviceAsyncCopies.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DeviceStreamLoads.h"
+#include "transforms/DeviceWarpReductions.h"
+#include "transforms/DeviceWmma.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -134,6 +137,8 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
                          bool FastMath, bool Quick, bool Debug) {
   assert(M.getTargetTriple().isNVPTX() && "device code is retargeted first");
   lowerStreamLoads(M, TM);
+  lowerWarpReductions(M, TM);
+  lowerAsyncCopies(M, TM);
   // Reading libdevice's symbol table costs 1-2 ms (a tenth of a small
   // kernel's compile): only a call that neither the kernel nor the target
   // (printf, assert) defines can need it.
@@ -171,6 +176,7 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
                             : Quick ? OptimizationLevel::O1
                                     : OptimizationLevel::O3;
   optimizeDeviceModule(M, TM, Level, /*LoopTransforms=*/!Quick && !Debug);
+  useSharedWmmaAddresses(M);
   return Error::success();
 }
 

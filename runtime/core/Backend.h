@@ -160,11 +160,12 @@ public:
                                   const std::string &Name,
                                   CUfunction *Function) const = 0;
   virtual llvm::Error unloadModule(unsigned Device, CUmodule Module) const = 0;
-  // Enqueues Function on S; only where loadsCode(). With ElapsedMs, the
-  // launch is timed and waited for.
+  // Enqueues Function on S; only where loadsCode(). Cooperative: all blocks
+  // resident at once (a kernel that synchronizes its grid), or an error that
+  // says how many fit. With ElapsedMs, the launch is timed and waited for.
   virtual llvm::Error launch(Stream &S, CUfunction Function,
                              const mstage_launch_config &Config, void **Params,
-                             float *ElapsedMs) const = 0;
+                             bool Cooperative, float *ElapsedMs) const = 0;
   // Lets the calling thread load modules while one of its streams is
   // captured (the GPU); returns what restoreCapture() takes back.
   virtual unsigned relaxCapture() const = 0;

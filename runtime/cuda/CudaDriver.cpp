@@ -622,11 +622,45 @@ Error CudaDriver::functionAttribute(CUfunction Function,
                "cuFuncGetAttribute(" + std::to_string(int(Attribute)) + ")");
 }
 
+// A grid barrier waits for every block, so a cooperative launch must fit on
+// the device at once: the driver would refuse it with
+// CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, which says neither how many blocks
+// fit nor why.
+static Error cooperativeFits(CudaDriver &D, CUfunction Function,
+                             const uint32_t Grid[3], const uint32_t Block[3],
+                             uint32_t SharedBytes) {
+  uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
+  uint64_t Blocks = uint64_t(Grid[0]) * Grid[1] * Grid[2];
+  int PerMultiprocessor = 0;
+  if (Error E =
+          D.occupancy(Function, int(Threads), SharedBytes, &PerMultiprocessor))
+    return E;
+  uint64_t Fit = uint64_t(PerMultiprocessor) * D.multiprocessorCount();
+  if (Blocks <= Fit)
+    return Error::success();
+  return failure(
+      "synchronizes its grid (this_grid().sync()), so all its blocks must be "
+      "resident at once, but " +
+          D.deviceName() + " holds at most " + std::to_string(Fit) +
+          " blocks of " + std::to_string(Threads) + " threads with " +
+          std::to_string(SharedBytes) + " bytes of dynamic shared memory (" +
+          std::to_string(PerMultiprocessor) + " per multiprocessor, " +
+          std::to_string(D.multiprocessorCount()) +
+          " multiprocessors), and the grid has " + std::to_string(Blocks) +
+          "; launch at most " + std::to_string(Fit) +
+          " blocks and loop over the work (a grid-stride loop)",
+      RuntimeFailure::Join::Clause);
+}
+
 Error CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
                          const uint32_t Block[3], uint32_t SharedBytes,
-                         void **Params, CUstream Stream, float *ElapsedMs) {
+                         void **Params, CUstream Stream, float *ElapsedMs,
+                         bool Cooperative) {
   if (Error E = bindThread())
     return E;
+  if (Cooperative)
+    if (Error E = cooperativeFits(*this, Function, Grid, Block, SharedBytes))
+      return E;
 
   // Made only on the error paths: a launch allocates nothing.
   auto Shared = [SharedBytes] {
@@ -643,9 +677,13 @@ Error CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
   if (ElapsedMs)
     Fn.cuEventRecord(Events[0], Stream);
   CUresult R =
-      Fn.cuLaunchKernel(Function, Grid[0], Grid[1], Grid[2], Block[0], Block[1],
-                        Block[2], SharedBytes, Stream, Params,
-                        /*extra=*/nullptr);
+      Cooperative
+          ? Fn.cuLaunchCooperativeKernel(Function, Grid[0], Grid[1], Grid[2],
+                                         Block[0], Block[1], Block[2],
+                                         SharedBytes, Stream, Params)
+          : Fn.cuLaunchKernel(Function, Grid[0], Grid[1], Grid[2], Block[0],
+                              Block[1], Block[2], SharedBytes, Stream, Params,
+                              /*extra=*/nullptr);
   if (ElapsedMs) {
     CUresult ER = Fn.cuEventRecord(Events[1], Stream);
     if (ER == CUDA_SUCCESS)
@@ -665,8 +703,10 @@ Error CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
            std::to_string(D[2]);
   };
   std::string Message =
-      errorText(R, "cuLaunchKernel(grid " + Dims(Grid) + ", block " +
-                       Dims(Block) + ", " + Shared() + " of shared memory)");
+      errorText(R, std::string(Cooperative ? "cuLaunchCooperativeKernel"
+                                           : "cuLaunchKernel") +
+                       "(grid " + Dims(Grid) + ", block " + Dims(Block) + ", " +
+                       Shared() + " of shared memory)");
   uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
   if (Threads > static_cast<uint64_t>(MaxThreadsPerBlock))
     Message += "; a block of " + std::to_string(Threads) +

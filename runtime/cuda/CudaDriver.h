@@ -145,11 +145,13 @@ public:
   // while the kernel runs surface in synchronize().
   static constexpr unsigned DefaultSharedLimit = 48 * 1024;
   // With ElapsedMs, the launch is bracketed by events and waited for, and
-  // ElapsedMs receives the kernel's GPU time.
+  // ElapsedMs receives the kernel's GPU time. Cooperative: through
+  // cuLaunchCooperativeKernel, after checking that every block of the grid
+  // can be resident at once (cooperativeFits).
   llvm::Error launch(CUfunction Function, const uint32_t Grid[3],
                      const uint32_t Block[3], uint32_t SharedBytes,
-                     void **Params, CUstream Stream,
-                     float *ElapsedMs = nullptr);
+                     void **Params, CUstream Stream, float *ElapsedMs = nullptr,
+                     bool Cooperative = false);
   // How many blocks of BlockSize threads with SharedBytes of dynamic shared
   // memory one multiprocessor runs at once (cuOccupancy...).
   llvm::Error occupancy(CUfunction Function, int BlockSize,

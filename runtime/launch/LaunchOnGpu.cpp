@@ -1,6 +1,7 @@
 //===- LaunchOnGpu.cpp - A launch through the CUDA driver -----------------===//
 #include "launch/LaunchOnGpu.h"
 #include "core/Backend.h"
+#include "core/KernelTraits.h"
 #include "core/ParamsInMemory.h"
 #include "core/Stream.h"
 #include "inspect/TraceEvents.h"
@@ -68,9 +69,11 @@ static void unloadUncached(const LaunchCode &Code, Stream &S) {
 
 // The driver refused the launch: the launch's own failure, or one that an
 // earlier kernel's fault makes every later call fail with (naming those).
+// A failure without a CUDA error is the runtime's own refusal (a cooperative
+// grid too large to be resident).
 static llvm::Error launchFailure(const LaunchRequest &L, llvm::Error St) {
   CUresult Code = cudaErrorCode(St);
-  if (Code == CUDA_ERROR_INVALID_VALUE ||
+  if (Code == CUDA_SUCCESS || Code == CUDA_ERROR_INVALID_VALUE ||
       Code == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
       Code == CUDA_ERROR_INVALID_HANDLE)
     return withKernel(std::move(St), *L.K);
@@ -125,8 +128,11 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   // back and replayed in a graph (docs/graphs.md); another one first enqueues
   // what is held, before its span and timing begin.
   bool Replay = !Capturing && replayOn();
-  bool Candidate =
-      Replay && !Timed && !L.InMemory && !Code.Generic && !Code.Uncached;
+  // A kernel that synchronizes its grid is launched cooperatively, and never
+  // held for a replay's graph.
+  bool Cooperative = kernelTraits(*L.K).SyncsGrid;
+  bool Candidate = Replay && !Timed && !L.InMemory && !Code.Generic &&
+                   !Code.Uncached && !Cooperative;
   if (Replay && !Candidate)
     if (llvm::Error E = enqueueHeldWork("a launch that cannot be replayed"))
       return E;
@@ -136,13 +142,14 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   GenericRunTimer Policy(L, Code.Generic, Capturing);
   bool Held = false;
   llvm::Error St = llvm::Error::success();
-  if (Replay) {
+  if (Replay && !Cooperative) {
     St = launchOrHold(S,
                       {Function, &L.Config, Params, L.paramSizes(), L.HostEntry,
                        &L.K->Blob.PrettyName},
                       Candidate, Timed ? &Ms : nullptr, Held);
   } else {
-    St = backend().launch(S, Function, L.Config, Params, Timed ? &Ms : nullptr);
+    St = backend().launch(S, Function, L.Config, Params, Cooperative,
+                          Timed ? &Ms : nullptr);
   }
   KernelMs = Ms;
   if (St) {

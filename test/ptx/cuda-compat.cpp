@@ -2,7 +2,8 @@
 // for them (compared with nvcc -arch=sm_90 -ptx on the same calls):
 // rsqrtf is rsqrt.approx.f32, __expf ex2.approx.f32, __fdividef
 // div.approx.f32, the _rn arithmetic is PTX's .rn, the conversions cvt with
-// their rounding, atomicInc atom.inc, __ldg ld.global.nc. Without fast math
+// their rounding, atomicInc atom.inc, __ldg ld.global.nc, __reduce_*_sync
+// redux.sync, __match_*_sync match.*.sync. Without fast math
 // nothing is flushed (no .ftz), as with nvcc without --use_fast_math.
 //
 // RUN: rm -rf %t.dump && %mstagexx -O2 -std=c++20 %s -o %t
@@ -98,6 +99,11 @@ void threads() {
         __syncthreads();
         u[4 + i] = __shfl_down_sync(0xffffffffu, i, 1u) +
                    __ballot_sync(0xffffffffu, i & 1) + gridDim.x;
+        int pred;
+        u[40 + i] = __reduce_add_sync(0xffffffffu, i) +
+                    __reduce_max_sync(0xffffu, int(i)) +
+                    __match_any_sync(0xffffffffu, i & 3) +
+                    __match_all_sync(0xffffffffu, i / 32, &pred) + pred;
       },
       2, 32)(f, u);
 }
@@ -111,6 +117,10 @@ void threads() {
 // THREADS-DAG: {{bar.sync|bar.red.popc}}
 // THREADS-DAG: shfl.sync.down.b32
 // THREADS-DAG: vote.sync.ballot.b32
+// THREADS-DAG: redux.sync.add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+|-1}};
+// THREADS-DAG: redux.sync.max.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+|65535}};
+// THREADS-DAG: match.any.sync.b32
+// THREADS-DAG: match.all.sync.b32
 // THREADS-DAG: %ctaid.x
 // THREADS-DAG: %tid.x
 // THREADS-NOT: atom.sys

@@ -8,23 +8,20 @@
 //    warp operation) runs its threads as a plain loop, x fastest;
 //  - any other kernel runs them as fibers (CpuFibers.h) that switch at each
 //    barrier and warp operation.
+// A kernel that synchronizes its grid runs every block at once instead, each
+// on an OS thread of its own (runAllAtOnce).
 // Staged values need no work here: the host body evaluates stage() itself.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/CpuLaunch.h"
-#include "core/RuntimeError.h"
-#include "core/ThreadOwned.h"
 #include "backends/cpu/CpuFibers.h"
 #include "backends/cpu/CpuThread.h"
 #include "backends/cpu/CpuThreadPool.h"
+#include "core/KernelTraits.h"
+#include "core/RuntimeError.h"
+#include "core/ThreadOwned.h"
 #include "inspect/Trace.h"
-#include "support/KeptStatics.h"
 #include "support/Settings.h"
-
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <atomic>
@@ -33,7 +30,8 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
+#include <thread>
+#include <vector>
 
 namespace mstage::rt {
 
@@ -41,50 +39,10 @@ thread_local CpuThread *CurrentCpuThread = nullptr;
 
 namespace {
 
-// Whether the kernel's threads must be able to wait for each other: its
-// device code (where the builtins are already NVVM intrinsics) calls a
-// barrier, a warp vote, shuffle or sync, or activemask. Read from the
-// embedded bitcode once per kernel; only the declarations are read.
-bool scanNeedsFibers(const KernelBlob &Blob) {
-  llvm::LLVMContext Ctx;
-  auto M = llvm::getLazyBitcodeModule(
-      llvm::MemoryBufferRef(Blob.Bitcode, Blob.Name), Ctx);
-  if (!M) {
-    llvm::consumeError(M.takeError());
-    return true; // unreadable: the general way is always right
-  }
-  static const char *const Synchronizing[] = {
-      "llvm.nvvm.barrier", "llvm.nvvm.bar.", "llvm.nvvm.vote.",
-      "llvm.nvvm.shfl.", "llvm.nvvm.activemask"};
-  for (const llvm::Function &F : **M)
-    for (const char *Prefix : Synchronizing)
-      if (F.getName().starts_with(Prefix))
-        return true;
-  return false;
-}
-
 enum class FiberMode { Auto, Always };
 
 FiberMode fiberMode() {
   return cpuFibersAlwaysSetting() ? FiberMode::Always : FiberMode::Auto;
-}
-
-bool needsFibers(const RegisteredKernel &K) {
-  thread_local const RegisteredKernel *Last = nullptr;
-  thread_local bool LastNeeds = false;
-  if (&K == Last)
-    return LastNeeds;
-  // Never destroyed: static destructors launch too.
-  static std::mutex &Lock = *new std::mutex;
-  static auto &Known = *new std::unordered_map<const RegisteredKernel *, bool>;
-  std::lock_guard<std::mutex> G(Lock);
-  auto [It, New] = Known.try_emplace(&K, false);
-  if (New) {
-    LlvmStaticsKept Kept;
-    It->second = scanNeedsFibers(K.Blob);
-  }
-  Last = &K;
-  return LastNeeds = It->second;
 }
 
 // What one OS thread keeps between the blocks it runs.
@@ -119,6 +77,8 @@ public:
     Proto.BlockThreads = C.block[0] * C.block[1] * C.block[2];
     Proto.SharedBytes = C.shared_bytes;
     Proto.KernelName = K.Blob.PrettyName.c_str();
+    if (kernelTraits(K).SyncsGrid)
+      Proto.GridBarrier = &GridBarrier;
   }
 
   void run(uint64_t Task) override {
@@ -174,11 +134,26 @@ private:
   mstage_invoke_fn Invoke;
   void *const *Params;
   bool Fibers;
+  unsigned GridBarrier = 0; // this launch's, when the kernel syncs its grid
   CpuThread Proto;
   std::atomic<bool> Failed{false};
   std::mutex ErrorLock;
   std::string Error;
 };
+
+// A grid barrier waits for every block of the grid: each block gets an OS
+// thread of its own (a pool's thread would wait for blocks queued behind
+// it), and the threads give way while they wait (__mstage_nanosleep).
+constexpr uint64_t MaxGridSyncBlocks = 1024;
+
+void runAllAtOnce(uint64_t Blocks, CpuTasks &Tasks) {
+  std::vector<std::thread> Threads;
+  Threads.reserve(Blocks);
+  for (uint64_t B = 0; B < Blocks; ++B)
+    Threads.emplace_back([&Tasks, B] { Tasks.run(B); });
+  for (std::thread &T : Threads)
+    T.join();
+}
 
 } // namespace
 
@@ -194,18 +169,32 @@ llvm::Error launchOnCpu(const RegisteredKernel &K, mstage_invoke_fn Invoke,
   auto T0 = std::chrono::steady_clock::now();
   uint64_t Threads = uint64_t(C.block[0]) * C.block[1] * C.block[2];
   // A block of one thread cannot wait for another: the loop is exact.
+  const KernelTraits &Traits = kernelTraits(K);
   bool Fibers =
-      Threads > 1 && (fiberMode() == FiberMode::Always || needsFibers(K));
+      Threads > 1 && (fiberMode() == FiberMode::Always || Traits.Synchronizes);
   uint64_t Blocks = uint64_t(C.grid[0]) * C.grid[1] * C.grid[2];
+  if (Traits.SyncsGrid && Blocks > MaxGridSyncBlocks)
+    return withKernel(
+        failure("synchronizes its grid (this_grid().sync()), so all " +
+                    std::to_string(Blocks) +
+                    " blocks must run at once, each on an OS thread of the "
+                    "CPU back end, which runs at most " +
+                    std::to_string(MaxGridSyncBlocks) + " at once",
+                RuntimeFailure::Join::Clause),
+        K);
   BlockTasks Tasks(K, Invoke, Params, C, Fibers);
-  runOnCpuThreads(Blocks, Tasks);
+  if (Traits.SyncsGrid)
+    runAllAtOnce(Blocks, Tasks);
+  else
+    runOnCpuThreads(Blocks, Tasks);
   double Ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - T0)
                   .count();
   if (KernelMs)
     *KernelMs = Ms;
   if (Trace)
-    traceCpuLaunch(K.Blob, C, Fibers, cpuThreadCount(), Ms);
+    traceCpuLaunch(K.Blob, C, Fibers,
+                   Traits.SyncsGrid ? unsigned(Blocks) : cpuThreadCount(), Ms);
   if (std::string Why = Tasks.error(); !Why.empty())
     return withKernel(
         context(failure(Why), "on the CPU", RuntimeFailure::Join::Clause), K);

@@ -30,6 +30,9 @@ struct CpuThread {
   // which it does only for kernels that never synchronize.
   FiberBlock *Fibers = nullptr;
   const char *KernelName = "";
+  // The launch's grid barrier word, for a kernel that synchronizes its grid;
+  // its blocks then run at once, each on its own OS thread (CpuLaunch.cpp).
+  unsigned *GridBarrier = nullptr;
 };
 
 // Initial-exec: one TLS read per builtin, as the builtins are called for

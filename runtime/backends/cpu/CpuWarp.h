@@ -21,8 +21,15 @@ enum class WarpOp : uint8_t {
   Shfl,
   ShflUp,
   ShflDown,
-  ShflXor
+  ShflXor,
+  MatchAny, // the lanes whose Key equals the caller's
+  MatchAll, // the mask's lanes when all their Keys are equal, else 0
+  Reduce,   // the reduction of the lanes' Values, WarpReduction(Arg)
+  Mma       // a tensor-core tile product (CpuWmma.h), bfloat16 if Arg
 };
+
+// The operations of CUDA's __reduce_*_sync.
+enum class WarpReduction : uint8_t { Add, Min, Max, UMin, UMax, And, Or, Xor };
 
 struct WarpCall {
   WarpOp Op = WarpOp::Sync;
@@ -30,6 +37,9 @@ struct WarpCall {
   int Value = 0; // the shuffled value, or the predicate
   int Arg = 0;   // source lane, delta or lane mask
   int Width = 32;
+  uint64_t Key = 0; // a match's value
+  // An mma's fragments, in the order of __mstage_wmma_mma: d, a, b, c.
+  void *Fragments[4] = {};
   int Result = 0;
 };
 

@@ -18,16 +18,18 @@
 #include "mstage/builtins.h"
 #include "mstage/ldg.hpp"
 
-#include "transforms/DeviceBuiltins.h"
 #include "backends/cpu/CpuFibers.h"
 #include "backends/cpu/CpuSharedArrays.h"
 #include "backends/cpu/CpuThread.h"
 #include "backends/cpu/CpuWarp.h"
+#include "backends/cpu/CpuWmma.h"
 #include "support/Export.h"
+#include "transforms/DeviceBuiltins.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 using namespace mstage::rt;
 
@@ -98,6 +100,26 @@ template <class Next> unsigned atomicUpdate(unsigned *P, Next Step) {
   return Old;
 }
 
+// A warp reduction of Op over the lanes of Mask.
+int warpReduce(WarpReduction Op, unsigned Mask, int Value) {
+  return warpCall({WarpOp::Reduce, Mask, Value, int(Op)}, "a warp reduction");
+}
+
+// Tensor-core tiles (CpuWmma.h): the lane's 8 elements of the tile, in row
+// order; each element of A and B is 2 bytes.
+template <class T>
+void wmmaMove(T *Frag, T *Tile, unsigned Ldm, int ColMajor, bool Load) {
+  unsigned Lane = current().Linear & 31;
+  for (unsigned J = 0; J < WmmaLaneElements; ++J) {
+    unsigned Row, Col;
+    wmmaElement(Lane, J, Row, Col);
+    T &Element = Tile[ColMajor ? Col * Ldm + Row : Row * Ldm + Col];
+    if (Load)
+      Frag[J] = Element;
+    else
+      Element = Frag[J];
+  }
+}
 } // namespace
 
 extern "C" {
@@ -217,6 +239,96 @@ MSTAGE_EXPORT int __mstage_shfl_xor_i32(unsigned Mask, int Value, int LaneMask,
   return warpCall({WarpOp::ShflXor, Mask, Value, LaneMask, Width},
                   "a warp shuffle");
 }
+MSTAGE_EXPORT unsigned __mstage_match_any_i32(unsigned Mask, unsigned Value) {
+  return unsigned(
+      warpCall({WarpOp::MatchAny, Mask, 0, 0, 32, Value}, "a warp match"));
+}
+MSTAGE_EXPORT unsigned __mstage_match_any_i64(unsigned Mask,
+                                              unsigned long long Value) {
+  return unsigned(
+      warpCall({WarpOp::MatchAny, Mask, 0, 0, 32, Value}, "a warp match"));
+}
+MSTAGE_EXPORT unsigned __mstage_match_all_i32(unsigned Mask, unsigned Value,
+                                              int *Pred) {
+  unsigned Lanes = unsigned(
+      warpCall({WarpOp::MatchAll, Mask, 0, 0, 32, Value}, "a warp match"));
+  *Pred = Lanes != 0;
+  return Lanes;
+}
+MSTAGE_EXPORT unsigned
+__mstage_match_all_i64(unsigned Mask, unsigned long long Value, int *Pred) {
+  unsigned Lanes = unsigned(
+      warpCall({WarpOp::MatchAll, Mask, 0, 0, 32, Value}, "a warp match"));
+  *Pred = Lanes != 0;
+  return Lanes;
+}
+MSTAGE_EXPORT unsigned __mstage_redux_add(unsigned Mask, unsigned Value) {
+  return unsigned(warpReduce(WarpReduction::Add, Mask, int(Value)));
+}
+MSTAGE_EXPORT int __mstage_redux_min(unsigned Mask, int Value) {
+  return warpReduce(WarpReduction::Min, Mask, Value);
+}
+MSTAGE_EXPORT int __mstage_redux_max(unsigned Mask, int Value) {
+  return warpReduce(WarpReduction::Max, Mask, Value);
+}
+MSTAGE_EXPORT unsigned __mstage_redux_umin(unsigned Mask, unsigned Value) {
+  return unsigned(warpReduce(WarpReduction::UMin, Mask, int(Value)));
+}
+MSTAGE_EXPORT unsigned __mstage_redux_umax(unsigned Mask, unsigned Value) {
+  return unsigned(warpReduce(WarpReduction::UMax, Mask, int(Value)));
+}
+MSTAGE_EXPORT unsigned __mstage_redux_and(unsigned Mask, unsigned Value) {
+  return unsigned(warpReduce(WarpReduction::And, Mask, int(Value)));
+}
+MSTAGE_EXPORT unsigned __mstage_redux_or(unsigned Mask, unsigned Value) {
+  return unsigned(warpReduce(WarpReduction::Or, Mask, int(Value)));
+}
+MSTAGE_EXPORT unsigned __mstage_redux_xor(unsigned Mask, unsigned Value) {
+  return unsigned(warpReduce(WarpReduction::Xor, Mask, int(Value)));
+}
+// Asynchronous copies land at once on the host: the wait that follows has
+// nothing to wait for.
+MSTAGE_EXPORT void __mstage_cp_async_4(void *Dst, const void *Src) {
+  std::memcpy(Dst, Src, 4);
+}
+MSTAGE_EXPORT void __mstage_cp_async_8(void *Dst, const void *Src) {
+  std::memcpy(Dst, Src, 8);
+}
+MSTAGE_EXPORT void __mstage_cp_async_16(void *Dst, const void *Src) {
+  std::memcpy(Dst, Src, 16);
+}
+MSTAGE_EXPORT void __mstage_cp_async_commit(void) {}
+MSTAGE_EXPORT void __mstage_cp_async_wait(unsigned) {}
+MSTAGE_EXPORT void __mstage_wmma_load(void *Frag, const void *Src, unsigned Ldm,
+                                      int, int, int ColMajor) {
+  wmmaMove(static_cast<uint16_t *>(Frag),
+           const_cast<uint16_t *>(static_cast<const uint16_t *>(Src)), Ldm,
+           ColMajor, /*Load=*/true);
+}
+MSTAGE_EXPORT void __mstage_wmma_load_c(float *Frag, const float *Src,
+                                        unsigned Ldm, int ColMajor) {
+  wmmaMove(Frag, const_cast<float *>(Src), Ldm, ColMajor, /*Load=*/true);
+}
+MSTAGE_EXPORT void __mstage_wmma_store_d(float *Dst, const float *Frag,
+                                         unsigned Ldm, int ColMajor) {
+  wmmaMove(const_cast<float *>(Frag), Dst, Ldm, ColMajor, /*Load=*/false);
+}
+MSTAGE_EXPORT void __mstage_wmma_mma(float *D, const void *A, const void *B,
+                                     const float *C, int Bf16, int, int) {
+  WarpCall Call{WarpOp::Mma, 0xffffffffu, 0, Bf16};
+  Call.Fragments[0] = D;
+  Call.Fragments[1] = const_cast<void *>(A);
+  Call.Fragments[2] = const_cast<void *>(B);
+  Call.Fragments[3] = const_cast<float *>(C);
+  warpCall(Call, "a warp's mma");
+}
+// Outside a grid-synchronizing CPU launch, a grid of one block: the barrier
+// passes at once.
+MSTAGE_EXPORT unsigned *__mstage_grid_barrier(void) {
+  static unsigned Alone = 0;
+  CpuThread *T = CurrentCpuThread;
+  return T && T->GridBarrier ? T->GridBarrier : &Alone;
+}
 MSTAGE_EXPORT unsigned __mstage_atomic_inc_u32(unsigned *P, unsigned Limit) {
   return atomicUpdate(P, [=](unsigned Old) { return Old >= Limit ? 0 : Old + 1; });
 }
@@ -226,8 +338,14 @@ MSTAGE_EXPORT unsigned __mstage_atomic_dec_u32(unsigned *P, unsigned Limit) {
   });
 }
 // A poll's pause: the CPU back end's polls meet a warp operation, where
-// the other fibers run, or another OS thread's progress.
-MSTAGE_EXPORT void __mstage_nanosleep(unsigned) {}
+// the other fibers run, or another OS thread's progress. In a launch whose
+// blocks all run at once (a grid barrier's wait), the OS thread gives way to
+// the blocks that have yet to arrive, which may outnumber the cores.
+MSTAGE_EXPORT void __mstage_nanosleep(unsigned) {
+  CpuThread *T = CurrentCpuThread;
+  if (T && T->GridBarrier)
+    std::this_thread::yield();
+}
 // mstage::ldg's chunks: plain loads on the host, where no cache is
 // non-coherent.
 MSTAGE_EXPORT unsigned char __mstage_ldg_u8(const void *P) {

@@ -412,10 +412,12 @@ llvm::Error CudaBackend::unloadModule(unsigned Device, CUmodule Module) const {
 
 llvm::Error CudaBackend::launch(Stream &S, CUfunction Function,
                                 const mstage_launch_config &Config,
-                                void **Params, float *ElapsedMs) const {
+                                void **Params, bool Cooperative,
+                                float *ElapsedMs) const {
   assert(S.driver() && "a GPU stream has its device's driver");
   return S.driver()->launch(Function, Config.grid, Config.block,
-                            Config.shared_bytes, Params, S.handle(), ElapsedMs);
+                            Config.shared_bytes, Params, S.handle(), ElapsedMs,
+                            Cooperative);
 }
 
 unsigned CudaBackend::relaxCapture() const {

@@ -404,6 +404,21 @@ CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
     std::fprintf(stderr, "%s\n", Line.c_str());
   return CUDA_SUCCESS;
 }
+// As cuLaunchKernel, and with FAKECUDA_LAUNCHES=1 a line before the launch's:
+// "fakecuda: cooperative launch of F (N blocks)".
+CUresult cuLaunchCooperativeKernel(CUfunction F, unsigned GX, unsigned GY,
+                                   unsigned GZ, unsigned BX, unsigned, unsigned,
+                                   unsigned, CUstream S, void **Params) {
+  LOG("cuLaunchCooperativeKernel");
+  FAIL("cuLaunchCooperativeKernel");
+  if (std::getenv("FAKECUDA_LAUNCHES"))
+    std::fprintf(stderr, "fakecuda: cooperative launch of %s (%u blocks)\n",
+                 (const char *)F, GX * GY * GZ);
+  std::string Line = launchLine(F, GX, BX, Params);
+  if (!Line.empty())
+    std::fprintf(stderr, "%s\n", Line.c_str());
+  return CUDA_SUCCESS;
+}
 CUresult cuEventCreate(CUevent *E, unsigned int) {
   LOG("cuEventCreate");
   FAIL("cuEventCreate");
