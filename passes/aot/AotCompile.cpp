@@ -13,8 +13,8 @@
 #include "transforms/LaunchFacts.h"
 
 #include "llvm/ADT/Statistic.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
@@ -258,7 +258,8 @@ void runContained(std::unique_ptr<KernelUnit> &U, function_ref<void()> Work) {
 }
 
 // K's generic form for Arch, optimized as the JIT optimizes it.
-void optimizeKernel(KernelUnit &U, const AotKernel &K, const std::string &Arch) {
+void optimizeKernel(KernelUnit &U, const AotKernel &K,
+                    const std::string &Arch) {
   TimeTraceScope Scope("mstage AOT optimize", K.PrettyName);
   U.Label = K.PrettyName;
   U.Ctx.setDiagnosticHandler(std::make_unique<CollectErrors>(U.Errors));
@@ -382,8 +383,9 @@ ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
     }
     return true;
   };
-  if (!EachKernel(
-          [&](KernelUnit &U, size_t I) { optimizeKernel(U, Kernels[I], Arch); }))
+  if (!EachKernel([&](KernelUnit &U, size_t I) {
+        optimizeKernel(U, Kernels[I], Arch);
+      }))
     return R;
   if (any_of(Units, [](const std::unique_ptr<KernelUnit> &U) {
         return any_of(U->M->debug_compile_units(), [](DICompileUnit *CU) {

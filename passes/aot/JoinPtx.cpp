@@ -28,8 +28,8 @@ std::optional<std::pair<unsigned, StringRef>> fileNumber(StringRef Line,
   unsigned N;
   if (End == 0 || Line.take_front(End).getAsInteger(10, N))
     return std::nullopt;
-  return std::make_pair(N, Line.drop_front(End == StringRef::npos ? Line.size()
-                                                                  : End));
+  return std::make_pair(
+      N, Line.drop_front(End == StringRef::npos ? Line.size() : End));
 }
 
 } // namespace
@@ -86,7 +86,8 @@ Expected<std::string> joinPtx(ArrayRef<StringRef> Modules) {
           auto It = At ? Renumber.find(At->first) : Renumber.end();
           if (It == Renumber.end())
             return fail("a .loc is inlined at an undeclared file");
-          ((Out += ", inlined_at ") += std::to_string(It->second)) += At->second;
+          ((Out += ", inlined_at ") += std::to_string(It->second)) +=
+              At->second;
         }
         Out += '\n';
         continue;
@@ -98,7 +99,8 @@ Expected<std::string> joinPtx(ArrayRef<StringRef> Modules) {
   if (Macinfo)
     (Out += EmptyMacinfo) += '\n';
   for (size_t I = 0; I < FileOrder.size(); ++I)
-    ((Out += "\t.file\t") += std::to_string(I + 1)) += FileOrder[I].str() + "\n";
+    ((Out += "\t.file\t") += std::to_string(I + 1)) +=
+        FileOrder[I].str() + "\n";
   return Out;
 }
 
