@@ -320,8 +320,13 @@ void renameSharedLocals(MutableArrayRef<std::unique_ptr<KernelUnit>> Units) {
     for (GlobalValue *GV : Locals) {
       if (!GV->hasName())
         GV->setName("mstage_aot_anon");
-      if (Defined.contains(GV->getName()))
-        GV->setName(GV->getName() + ".k" + Twine(I)); // the module uniques it
+      if (!Defined.contains(GV->getName()))
+        continue;
+      std::string Base = (GV->getName() + ".k" + Twine(I)).str(), Name = Base;
+      for (unsigned N = 1;
+           Defined.contains(Name) || Units[I]->M->getNamedValue(Name); ++N)
+        Name = Base + "." + std::to_string(N);
+      GV->setName(Name);
     }
     for (GlobalValue *GV : Locals)
       Defined.insert(GV->getName());
