@@ -11,7 +11,9 @@
 #   [REPS=R] [MSTAGEXX_FLAGS=...] bench/compile_time.sh [BUILD_DIR [SOURCE...]]
 #                      (default: build; the examples and mstage_stencil.cpp;
 #                       MSTAGEXX_FLAGS=-mstage-arch=none measures without the
-#                       ahead-of-time code)
+#                       ahead-of-time code; MSTAGEXX_FLAGS='-Xclang
+#                       -plugin-arg-mstage -Xclang aot-threads=1' with its
+#                       kernels' LLVM work on one thread, as before the pool)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$repo/build}

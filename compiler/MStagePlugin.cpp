@@ -244,6 +244,16 @@ protected:
         mstage::setStripHostDebugInfo(true);
       } else if (Arg == "no-stage-loop-check") {
         mstage::setCheckStageLoops(false);
+      } else if (llvm::StringRef Value = Arg;
+                 Value.consume_front("aot-threads=")) {
+        unsigned Threads;
+        if (Value.getAsInteger(10, Threads)) {
+          DiagnosticsEngine &D = CI.getDiagnostics();
+          D.Report(mstage::diagID(D, mstage::Diag::UnknownPluginArgument))
+              << Arg;
+          return false;
+        }
+        mstage::setAotThreads(Threads);
       } else if (llvm::StringRef(Arg).starts_with("aot-arch=")) {
         if (!parseAotArchs(CI, llvm::StringRef(Arg).drop_front(9)))
           return false;

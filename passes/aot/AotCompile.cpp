@@ -1,6 +1,7 @@
 //===- AotCompile.cpp - Compile a unit's generic kernels ahead of time ----===//
 #include "aot/AotCompile.h"
 #include "aot/CudaToolkit.h"
+#include "aot/JoinPtx.h"
 #include "aot/LibDevice.h"
 #include "aot/WorkerTimeTrace.h"
 #include "formats/AotImage.h"
@@ -13,8 +14,11 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -29,6 +33,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -201,83 +206,19 @@ static void addDisjointEntry(Module &M, Function &Generic, const AotKernel &K) {
   ++NumDisjointEntries;
 }
 
-// Compiles every kernel's generic form, in one module, to PTX for Arch.
-ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
-                          const std::string &Arch) {
-  ArchResult R;
-  R.Arch = Arch;
+// One kernel's generic code, in a context of its own, so that the unit's
+// kernels optimize and generate code on threads at once (one module of all
+// of them took one thread: docs/compiling.md).
+struct KernelUnit {
   LLVMContext Ctx;
-  std::string LlvmErrors;
-  Ctx.setDiagnosticHandler(std::make_unique<CollectErrors>(LlvmErrors));
-  auto TM = createNVPTXTargetMachine(Arch);
-  if (!TM) {
-    R.Failed = Failure{{}, toString(TM.takeError())};
-    return R;
-  }
-  std::unique_ptr<Module> All;
-  {
-    TimeTraceScope Scope("mstage AOT link", Arch);
-    for (const AotKernel &K : Kernels) {
-      auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
-      if (!ModOrErr) {
-        R.Failed = Failure{{K.PrettyName}, toString(ModOrErr.takeError())};
-        return R;
-      }
-      std::unique_ptr<Module> M = std::move(*ModOrErr);
-      if (Error E = makeGenericKernel(*M, K.Name, K.SiteSizes)) {
-        R.Failed = Failure{{K.PrettyName}, toString(std::move(E))};
-        return R;
-      }
-      if (Function *F = M->getFunction(K.Name))
-        addDisjointEntry(*M, *F, K);
-      // Parameters over the limit go to memory, as in the specialized code.
-      for (std::string Name : {K.Name, disjointEntryName(K.Name)})
-        if (Function *F = M->getFunction(Name)) {
-          uint64_t Staged = stagedParamSize(K.SiteSizes);
-          auto Moved = moveLargeParams(*F, Arch, Staged,
-                                       F->arg_size() - (Staged ? 1 : 0));
-          if (!Moved) {
-            R.Failed = Failure{{K.PrettyName}, toString(Moved.takeError())};
-            return R;
-          }
-        }
-      if (!All)
-        All = std::move(M);
-      else if (Linker::linkModules(*All, std::move(M))) {
-        R.Failed = Failure{{K.PrettyName}, "linking failed: " + LlvmErrors};
-        return R;
-      }
-    }
-  }
-  TimeTraceScope Scope("mstage AOT NVPTX codegen", Arch);
-  // A unit built with -g at -O0 (every kernel of it): unoptimized, with
-  // DWARF; ptxas compiles such PTX (".target sm_XY, debug") as with -g.
-  bool Debug = any_of(Kernels, [](const AotKernel &K) { return K.DebugAtO0; });
-  Expected<std::string> PTX = compileDeviceCode(*All, **TM, libdeviceBitcode(),
-                                                /*FastMath=*/false, Debug);
-  if (!PTX) {
-    R.Failed = Failure{{}, toString(PTX.takeError())};
-    return R;
-  }
-  if (!LlvmErrors.empty()) {
-    R.Failed = Failure{{}, "LLVM cannot compile it: " + LlvmErrors};
-    return R;
-  }
-  R.PTX = std::move(*PTX);
-  return R;
-}
-
-// ptxas makes R's cubin from PTX (R's own, or the lowest target's).
-void assemble(ArchResult &R, StringRef PTX, StringRef Ptxas,
-              StringRef FastCompile) {
-  TimeTraceScope Scope("mstage AOT ptxas", R.Arch);
-  Expected<std::string> Cubin = runPtxas(Ptxas, PTX, R.Arch, FastCompile);
-  if (Cubin) {
-    R.Cubin = std::move(*Cubin);
-    ++NumCubins;
-  } else
-    R.CubinFailed = Failure{{}, toString(Cubin.takeError())};
-}
+  std::string Errors; // what passes reported through Ctx
+  std::unique_ptr<TargetMachine> TM;
+  std::unique_ptr<Module> M;
+  std::string Label; // what its time-trace events name
+  std::string PTX;
+  std::optional<Failure> Failed;
+  bool Debug = false; // a -g -O0 unit's: unoptimized, NVPTX at -O0
+};
 
 // LLVM ends the process on a fatal error (NVPTX meeting an operation it
 // cannot select) once the handler returns, and clang's handler also reports
@@ -299,25 +240,202 @@ void onFatalError(void *, const char *Reason, bool GenCrashDiag) {
   sys::Process::Exit(GenCrashDiag ? 70 : 1);
 }
 
-// compileForArch, where a fatal error in LLVM is a failure of this target.
-// What an interrupted compile built is leaked: its state is not trusted.
-ArchResult compileContained(const std::vector<AotKernel> &Kernels,
-                            const std::string &Arch) {
-  std::optional<ArchResult> R;
+// Runs Work on *U, where a fatal error in LLVM is U's failure. What an
+// interrupted compile built is leaked (its state is not trusted): U becomes
+// a unit that holds only the failure.
+void runContained(std::unique_ptr<KernelUnit> &U, function_ref<void()> Work) {
   assert(!InAotCompile && "one ahead-of-time compile per thread at a time");
   InAotCompile = true;
   CrashRecoveryContext CRC;
-  bool Finished =
-      CRC.RunSafely([&] { R.emplace(compileForArch(Kernels, Arch)); });
+  bool Finished = CRC.RunSafely(Work);
   InAotCompile = false;
   if (Finished)
-    return std::move(*R);
-  ArchResult Failed;
-  Failed.Arch = Arch;
-  Failed.Failed = Failure{{},
-                          "LLVM cannot compile it: " +
-                              StringRef(AotFatalError).split('\n').first.str()};
-  return Failed;
+    return;
+  (void)U.release();
+  U = std::make_unique<KernelUnit>();
+  U->Failed = Failure{{},
+                      "LLVM cannot compile it: " +
+                          StringRef(AotFatalError).split('\n').first.str()};
+}
+
+// K's generic form for Arch, optimized as the JIT optimizes it.
+void optimizeKernel(KernelUnit &U, const AotKernel &K,
+                    const std::string &Arch) {
+  TimeTraceScope Scope("mstage AOT optimize", K.PrettyName);
+  U.Label = K.PrettyName;
+  U.Ctx.setDiagnosticHandler(std::make_unique<CollectErrors>(U.Errors));
+  auto TM = createNVPTXTargetMachine(Arch);
+  if (!TM) {
+    U.Failed = Failure{{}, toString(TM.takeError())};
+    return;
+  }
+  U.TM = std::move(*TM);
+  auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), U.Ctx);
+  if (!ModOrErr) {
+    U.Failed = Failure{{K.PrettyName}, toString(ModOrErr.takeError())};
+    return;
+  }
+  U.M = std::move(*ModOrErr);
+  if (Error E = makeGenericKernel(*U.M, K.Name, K.SiteSizes)) {
+    U.Failed = Failure{{K.PrettyName}, toString(std::move(E))};
+    return;
+  }
+  if (Function *F = U.M->getFunction(K.Name))
+    addDisjointEntry(*U.M, *F, K);
+  // Parameters over the limit go to memory, as in the specialized code.
+  for (std::string Name : {K.Name, disjointEntryName(K.Name)})
+    if (Function *F = U.M->getFunction(Name)) {
+      uint64_t Staged = stagedParamSize(K.SiteSizes);
+      auto Moved =
+          moveLargeParams(*F, Arch, Staged, F->arg_size() - (Staged ? 1 : 0));
+      if (!Moved) {
+        U.Failed = Failure{{K.PrettyName}, toString(Moved.takeError())};
+        return;
+      }
+    }
+  // A unit built with -g at -O0: unoptimized, with DWARF; ptxas compiles
+  // such PTX (".target sm_XY, debug") as with -g.
+  U.Debug = K.DebugAtO0;
+  if (Error E =
+          optimizeDeviceCode(*U.M, *U.TM, libdeviceBitcode(),
+                             /*FastMath=*/false, /*Quick=*/false, U.Debug))
+    U.Failed = Failure{{}, toString(std::move(E))};
+}
+
+void emitKernel(KernelUnit &U) {
+  TimeTraceScope Scope("mstage AOT NVPTX codegen", U.Label);
+  U.TM->setOptLevel(U.Debug ? CodeGenOptLevel::None
+                            : CodeGenOptLevel::Aggressive);
+  Expected<std::string> PTX = emitPTX(*U.M, *U.TM);
+  if (!PTX)
+    U.Failed = Failure{{}, toString(PTX.takeError())};
+  else
+    U.PTX = std::move(*PTX);
+}
+
+// The kernels' PTX become one module's: their local definitions (helpers,
+// libdevice's functions, string constants) must not share a name, and an
+// unnamed one would be given the same name in each. Renames only where an
+// earlier kernel defines the name, so that one kernel's code is its own.
+void renameSharedLocals(MutableArrayRef<std::unique_ptr<KernelUnit>> Units) {
+  StringSet<> Defined;
+  for (size_t I = 0; I < Units.size(); ++I) {
+    SmallVector<GlobalValue *, 16> Locals;
+    for (GlobalValue &GV : Units[I]->M->global_values())
+      if (GV.hasLocalLinkage() && !GV.isDeclaration())
+        Locals.push_back(&GV);
+    for (GlobalValue *GV : Locals) {
+      if (!GV->hasName())
+        GV->setName("mstage_aot_anon");
+      if (!Defined.contains(GV->getName()))
+        continue;
+      std::string Base = (GV->getName() + ".k" + Twine(I)).str(), Name = Base;
+      for (unsigned N = 1;
+           Defined.contains(Name) || Units[I]->M->getNamedValue(Name); ++N)
+        Name = Base + "." + std::to_string(N);
+      GV->setName(Name);
+    }
+    for (GlobalValue *GV : Locals)
+      Defined.insert(GV->getName());
+  }
+}
+
+// With debug information beyond line directives (-g -O0: DWARF sections),
+// each kernel's PTX would carry sections of its own, which joinPtx cannot
+// join: the optimized kernels are linked into the first one's module
+// instead, which then generates all the code (on one thread). Line
+// directives alone (.file/.loc, what other builds keep) are joined.
+Error linkUnits(std::vector<std::unique_ptr<KernelUnit>> &Units) {
+  TimeTraceScope Scope("mstage AOT link");
+  KernelUnit &First = *Units.front();
+  for (size_t I = 1; I < Units.size(); ++I) {
+    SmallString<0> Bitcode;
+    raw_svector_ostream OS(Bitcode);
+    WriteBitcodeToFile(*Units[I]->M, OS);
+    auto M = parseBitcodeFile(MemoryBufferRef(Bitcode, "kernel"), First.Ctx);
+    if (!M)
+      return M.takeError();
+    if (Linker::linkModules(*First.M, std::move(*M)))
+      return fail("linking the kernels failed: " + First.Errors);
+  }
+  Units.resize(1);
+  First.Label = "all kernels";
+  return Error::success();
+}
+
+// Compiles every kernel's generic form to one PTX module for Arch: each
+// kernel optimized and generated on a thread of the pool (Threads: 0 for
+// all the cores, 1 for one at a time, which makes the same PTX).
+ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
+                          const std::string &Arch, unsigned Threads,
+                          WorkerTimeTrace Trace) {
+  ArchResult R;
+  R.Arch = Arch;
+  std::vector<std::unique_ptr<KernelUnit>> Units;
+  for (size_t I = 0; I < Kernels.size(); ++I)
+    Units.push_back(std::make_unique<KernelUnit>());
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  // Runs Step on each unit not yet failed, at once; false after the first
+  // failure, in the kernels' order.
+  auto EachKernel = [&](auto Step) -> bool {
+    for (size_t I = 0; I < Units.size(); ++I)
+      Pool.async([&, I] {
+        WorkerTimeTrace::Scope Traced(Trace);
+        if (!Units[I]->Failed)
+          runContained(Units[I], [&] { Step(*Units[I], I); });
+      });
+    Pool.wait();
+    for (const std::unique_ptr<KernelUnit> &U : Units) {
+      if (!U->Failed && !U->Errors.empty())
+        U->Failed = Failure{{}, "LLVM cannot compile it: " + U->Errors};
+      if (U->Failed) {
+        R.Failed = U->Failed;
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!EachKernel([&](KernelUnit &U, size_t I) {
+        optimizeKernel(U, Kernels[I], Arch);
+      }))
+    return R;
+  if (any_of(Units, [](const std::unique_ptr<KernelUnit> &U) {
+        return any_of(U->M->debug_compile_units(), [](DICompileUnit *CU) {
+          return CU->getEmissionKind() != DICompileUnit::DebugDirectivesOnly &&
+                 CU->getEmissionKind() != DICompileUnit::NoDebug;
+        });
+      })) {
+    if (Error E = linkUnits(Units)) {
+      R.Failed = Failure{{}, toString(std::move(E))};
+      return R;
+    }
+  } else {
+    renameSharedLocals(Units);
+  }
+  if (!EachKernel([](KernelUnit &U, size_t) { emitKernel(U); }))
+    return R;
+  SmallVector<StringRef, 8> Modules;
+  for (const std::unique_ptr<KernelUnit> &U : Units)
+    Modules.push_back(U->PTX);
+  Expected<std::string> PTX = joinPtx(Modules);
+  if (!PTX) {
+    R.Failed = Failure{{}, toString(PTX.takeError())};
+    return R;
+  }
+  R.PTX = std::move(*PTX);
+  return R;
+}
+
+// ptxas makes R's cubin from PTX (R's own, or the lowest target's).
+void assemble(ArchResult &R, StringRef PTX, StringRef Ptxas,
+              StringRef FastCompile) {
+  TimeTraceScope Scope("mstage AOT ptxas", R.Arch);
+  Expected<std::string> Cubin = runPtxas(Ptxas, PTX, R.Arch, FastCompile);
+  if (Cubin) {
+    R.Cubin = std::move(*Cubin);
+    ++NumCubins;
+  } else
+    R.CubinFailed = Failure{{}, toString(Cubin.takeError())};
 }
 
 // One unit's compile, on a thread of its own. NVPTX generates the PTX of the
@@ -330,6 +448,7 @@ struct AotJob {
   std::vector<std::string> Archs;
   PtxasChoice Ptxas;
   std::string FastCompile; // ptxas's --Ofast-compile level, if any
+  unsigned Threads = 0;    // for the kernels' LLVM work; 0: all the cores
   WorkerTimeTrace Trace;
   uint64_t KernelsHash = 0;
   std::vector<ArchResult> Results;
@@ -352,7 +471,7 @@ void AotJob::run() {
   for (size_t I = 1; I < Archs.size(); ++I)
     if (archNumber(Archs[I]) < archNumber(Archs[Low]))
       Low = I;
-  Results[Low] = compileContained(Kernels, Archs[Low]);
+  Results[Low] = compileForArch(Kernels, Archs[Low], Threads, Trace);
   if (!Results[Low].Failed) {
     SharedPtxArch = Archs[Low];
     for (size_t I = 0; I < Archs.size(); ++I)
@@ -362,7 +481,7 @@ void AotJob::run() {
     // generates its own code, as it fails or succeeds alone.
     for (size_t I = 0; I < Archs.size(); ++I)
       if (I != Low)
-        Results[I] = compileContained(Kernels, Archs[I]);
+        Results[I] = compileForArch(Kernels, Archs[I], Threads, Trace);
   }
   if (Ptxas.Path.empty())
     return;
@@ -423,12 +542,13 @@ std::string describeFailures(const AotJob &Job, bool Cubins) {
 } // namespace
 
 void startAotCompile(Module &M, std::vector<AotKernel> Kernels,
-                     std::vector<std::string> Archs) {
+                     std::vector<std::string> Archs, unsigned Threads) {
   if (Archs.empty() || Kernels.empty())
     return;
   auto Job = std::make_unique<AotJob>();
   Job->Kernels = std::move(Kernels);
   Job->Archs = std::move(Archs);
+  Job->Threads = Threads;
   Job->Ptxas = findPtxas();
   if (!Job->Ptxas.Path.empty())
     Job->FastCompile = ptxasFastCompile();

@@ -2,8 +2,10 @@
 //
 // The extraction pass starts the compile of the unit's generic kernels
 // (GenericKernel.h) as soon as their blobs exist, on a background thread
-// (NVPTX code generation once, for the lowest target, then a ptxas per
-// target at once), so that it overlaps clang's host optimization;
+// (LLVM's optimization and NVPTX code generation once, for the lowest
+// target, each kernel on a thread of a pool, their PTX joined into one
+// module; then a ptxas per target at once), so that it overlaps clang's
+// host optimization;
 // AotEmbedPass, at the end of the optimization pipeline, waits for it and
 // embeds the images (AotImage.h). A failure never
 // fails the user's compile: it is one warning line, and the object gets no
@@ -36,9 +38,10 @@ struct AotKernel {
 };
 
 // Starts compiling Kernels, in their record order, for Archs (the plugin's
-// -mstage-arch; nothing when there are none).
+// -mstage-arch; nothing when there are none), each kernel's LLVM work on one
+// of Threads threads (0: as many as the machine has cores).
 void startAotCompile(llvm::Module &M, std::vector<AotKernel> Kernels,
-                     std::vector<std::string> Archs);
+                     std::vector<std::string> Archs, unsigned Threads = 0);
 
 // Waits for M's compile, if one was started, and embeds its images.
 struct AotEmbedPass : llvm::PassInfoMixin<AotEmbedPass> {

@@ -490,7 +490,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
       any_of(Link.Imports, [](const DeviceImport &I) { return !I.FromExport; });
   if (!Embedded.empty() && TM && !KernelsImport) {
     ++NumGenericCompiles;
-    startAotCompile(M, std::move(Generic), aotArchs());
+    startAotCompile(M, std::move(Generic), aotArchs(), aotThreads());
   }
   // mstage++ adds line tables so that errors can name source lines; they
   // leave the object unless the user asked for debug information.

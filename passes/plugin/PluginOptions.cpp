@@ -26,4 +26,8 @@ void setAotArchs(std::vector<std::string> Archs) {
   AotArchs = std::move(Archs);
 }
 
+static unsigned AotThreads = 0;
+unsigned aotThreads() { return AotThreads; }
+void setAotThreads(unsigned Threads) { AotThreads = Threads; }
+
 } // namespace mstage

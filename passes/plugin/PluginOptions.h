@@ -28,6 +28,12 @@ void setCheckStageLoops(bool Check);
 const std::vector<std::string> &aotArchs();
 void setAotArchs(std::vector<std::string> Archs);
 
+// The threads that compile the generic code's kernels (-plugin-arg-mstage
+// aot-threads=N): 0, the default, for all the cores; 1 compiles them one
+// after the other (the same code, for comparing and measuring).
+unsigned aotThreads();
+void setAotThreads(unsigned Threads);
+
 } // namespace mstage
 
 #endif
