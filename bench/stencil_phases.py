@@ -15,6 +15,7 @@ draws one stacked bar per label of the compile phases' summed time (the
 work) and, under it, a bar of the trace's length (the wall time), so that
 before and after can be set side by side (bench/README.md).
 """
+import gzip
 import json
 import statistics
 import sys
@@ -22,9 +23,9 @@ import sys
 # The compile's phases, in the order a compile runs them; "compile" is the
 # span around them (its time outside them is the rest: bitcode, keys,
 # stores).
-PHASES = ("optimize", "codegen", "ptxas", "load")
+PHASES = ("optimize", "codegen", "ptxas", "load module")
 COLORS = {"optimize": "#4e79a7", "codegen": "#f28e2b", "ptxas": "#e15759",
-          "load": "#76b7b2", "compile, other": "#bab0ac",
+          "load module": "#76b7b2", "compile, other": "#bab0ac",
           "trace length": "#59a14f"}
 
 
@@ -42,7 +43,8 @@ def union_ms(spans):
 
 def read_trace(path):
     """{(category, threads): (sum_ms, union_ms, count)} and the length."""
-    with open(path) as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
         events = json.load(f)["traceEvents"]
     main = set()
     for e in events:
@@ -92,7 +94,7 @@ def work(table):
 
 
 def svg(labels, title):
-    width, left, right, bar, gap = 760, 150, 30, 22, 14
+    width, left, right, bar, gap = 900, 150, 170, 22, 14
     scale_max = max(max(sum(v for _, v in work(t)), length)
                     for _, t, length in labels) or 1.0
     ms_to_px = (width - left - right) / scale_max
