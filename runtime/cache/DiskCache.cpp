@@ -451,6 +451,8 @@ bool adoptHandedOver(const CacheKey &Key) {
     storeInDiskCache(Key, Code);
   sys::fs::remove(CubinPath);
   sys::fs::remove(PtxPath);
+  // The handing-over process held Key's lock to its end: its file stays.
+  removeStaleCacheLock(pathFor(Key, LockSuffix));
   return Whole;
 }
 

@@ -243,8 +243,14 @@ Expected<std::string> assembleCubin(StringRef PTX, StringRef Arch,
   if (OnWait)
     OnWait(true);
   Expected<std::string> Cubin = std::move(*finishPtxas(**Run, /*Block=*/true));
-  if (OnWait)
+  if (OnWait) {
+    // Read: its files go now, as OnWait may not return (a handed-over run
+    // whose ptxas ends before its process).
+    for (const std::string &P :
+         {(*Run)->PtxPath, (*Run)->CubinPath, (*Run)->LogPath})
+      sys::fs::remove(P);
     OnWait(false);
+  }
   if (Report)
     *Report = std::move((*Run)->Report);
   return Cubin;
