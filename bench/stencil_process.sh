@@ -15,10 +15,15 @@
 # jit-cold,MODE,stencil-run-...,MS line: from its first launch to its end)
 # to $CSV (default $OUT/stencil-process.csv); prints the medians, and
 # mstage / nvcc against the targets (cold <= 1.2x, warm <= 1.0x) as PASS or
-# MISS lines. One more cold run writes $OUT/stencil-cold-trace.json
-# (MSTAGE_TRACE=chrome:) and $OUT/stencil-cold-stats.txt (MSTAGE_STATS=1),
-# and two "diagnostic: dlopen" lines time the driver's PTX JIT library and
-# the runtime library's loads.
+# MISS lines. The warm runs follow their cold run at once: a first launch
+# whose specialization the cold process's exit handed to ptxas waits for
+# that run (docs/compiling.md), as a user's next run would. One more cold
+# run writes $OUT/stencil-cold-trace.json (MSTAGE_TRACE=chrome:) and
+# $OUT/stencil-cold-stats.txt (MSTAGE_STATS=1), one more warm run
+# $OUT/stencil-warm-trace.json; bench/stencil_phases.py prints where each
+# one's time went (phases,... lines) and draws
+# $OUT/stencil-cold-phases.svg. Two "diagnostic: dlopen" lines time the
+# driver's PTX JIT library and the runtime library's loads.
 # Exits 1 if a run failed.
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
@@ -66,7 +71,18 @@ if ! env CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$d/cache" \
   status=1
   echo "FAILED: traced cold run" >&2
 fi
+echo "== stencil process: warm, traced" >&2
+if ! env CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$d/cache" \
+  MSTAGE_TRACE="chrome:$OUT/stencil-warm-trace.json" \
+  "$here/mstage_stencil" --mode run >/dev/null \
+  2>>"$OUT/stencil-process-stderr.log"; then
+  status=1
+  echo "FAILED: traced warm run" >&2
+fi
 rm -rf "$d"
+python3 "$here/stencil_phases.py" --svg "$OUT/stencil-cold-phases.svg" \
+  "cold=$OUT/stencil-cold-trace.json" "warm=$OUT/stencil-warm-trace.json" |
+  tee -a "$OUT/stencil-process-report.txt"
 # Two costs of a process's start that the build machine cannot measure (no
 # driver there): opening the driver's PTX JIT, which the runtime does at start
 # on the main thread, and loading the runtime library itself.

@@ -130,11 +130,14 @@ bool ptxasUsable() {
 }
 
 Expected<std::string> assembleWithPtxas(StringRef Kernel, StringRef PTX,
-                                        StringRef Arch, std::string *Report) {
+                                        StringRef Arch, std::string *Report,
+                                        std::optional<PtxasKeep> Keep,
+                                        function_ref<void(bool)> OnWait) {
   if (!ptxasUsable())
     return "";
   HostSpan Span(SpanKind::Ptxas);
-  auto Cubin = assembleCubin(PTX, Arch, cacheTemporaryDir(), Report);
+  auto Cubin = assembleCubin(PTX, Arch, cacheTemporaryDir(), Report,
+                             std::move(Keep), OnWait);
   if (Cubin)
     return std::move(*Cubin);
   Error E = Cubin.takeError();

@@ -14,6 +14,7 @@
 #define MSTAGE_RUNTIME_CACHE_CUBINWRITER_H
 
 #include "cache/CacheKey.h"
+#include "cuda/CudaTools.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -29,11 +30,13 @@ bool ptxasUsable();
 // as a tool (it cannot be run, or it crashed): after such a failure
 // (reported once, naming Kernel) ptxas is not used again. ptxas rejecting
 // the PTX is the kernel's error, returned as PtxRejected (CudaTools.h).
-// With Report, ptxas's resource report too (assembleCubin).
-llvm::Expected<std::string> assembleWithPtxas(llvm::StringRef Kernel,
-                                              llvm::StringRef PTX,
-                                              llvm::StringRef Arch,
-                                              std::string *Report = nullptr);
+// With Report, ptxas's resource report too; with Keep and OnWait, as
+// assembleCubin says.
+llvm::Expected<std::string>
+assembleWithPtxas(llvm::StringRef Kernel, llvm::StringRef PTX,
+                  llvm::StringRef Arch, std::string *Report = nullptr,
+                  std::optional<PtxasKeep> Keep = std::nullopt,
+                  llvm::function_ref<void(bool)> OnWait = {});
 
 // Writes Key's disk-cache entry with the PTX now, and starts ptxas for the
 // entry with the cubin; entries whose ptxas has finished are written. When

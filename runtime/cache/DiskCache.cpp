@@ -12,6 +12,7 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,8 +26,10 @@
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -39,6 +42,14 @@ constexpr StringLiteral EntrySuffix = ".mstage";
 constexpr StringLiteral TempSuffix = ".tmp";
 // Held by the process that compiles the entry of the same name (CacheLock.h).
 constexpr StringLiteral LockSuffix = ".lock";
+// The PTX and the cubin of a ptxas run that the process handed over at its
+// exit (CompilePool.h), moved here by the run once it succeeded; the next
+// lookup of the key makes them its entry. Counted and removed when stale
+// as temporaries are.
+constexpr StringLiteral HandedPtxSuffix = ".ptxas-ptx";
+constexpr StringLiteral HandedCubinSuffix = ".ptxas-cubin";
+// Holds the process id of the shell of a run in flight (CudaTools.h).
+constexpr StringLiteral HandedRunSuffix = ".ptxas-run";
 // The directory's size, the time of its last scan and the number of scans
 // (CacheIndex below).
 constexpr StringLiteral IndexName = ".mstage-index";
@@ -265,7 +276,8 @@ void scanAndEvict(StringRef Keep) {
     auto St = It->status();
     if (!St)
       continue;
-    if (Name.ends_with(TempSuffix)) {
+    if (Name.ends_with(TempSuffix) || Name.ends_with(HandedPtxSuffix) ||
+        Name.ends_with(HandedCubinSuffix) || Name.ends_with(HandedRunSuffix)) {
       if (Now - St->getLastModificationTime() > StaleAfter &&
           !sys::fs::remove(It->path()))
         continue;
@@ -384,17 +396,94 @@ std::optional<CachedCode> loadEntry(const CacheKey &Key,
   return Code;
 }
 
+// Whether Path is a regular file that may be used (not a link, not
+// another user's in a private cache).
+bool usableFile(const std::string &Path) {
+  struct stat St;
+  return !::lstat(Path.c_str(), &St) && S_ISREG(St.st_mode) &&
+         distrust(St, /*IsDir=*/false).empty();
+}
+
+// Whether a ptxas run for Key's entry is in flight in a live process (a
+// handed-over one, or another process's): its shell's id is in the file.
+bool handedOverRuns(const CacheKey &Key) {
+  auto Buf = MemoryBuffer::getFile(pathFor(Key, HandedRunSuffix));
+  if (!Buf)
+    return false;
+  long long Pid = 0;
+  if (StringRef((*Buf)->getBuffer()).trim().getAsInteger(10, Pid))
+    return true; // being written
+  return Pid > 0 && (!::kill(pid_t(Pid), 0) || errno == EPERM);
+}
+
+// Waits, at most MSTAGE_CACHE_LOCK_WAIT_MS, for a ptxas run in flight for
+// Key to finish (the next process after a cold one meets the runs that its
+// exit handed over): its output is then there to adopt.
+void waitForHandedOver(const CacheKey &Key) {
+  auto Deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(cacheSettings().LockWaitMs);
+  while (handedOverRuns(Key) && std::chrono::steady_clock::now() < Deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+}
+
+// Makes the files of Key's handed-over ptxas run its entry; false when
+// there are none (or they are not whole: then they are removed).
+bool adoptHandedOver(const CacheKey &Key) {
+  std::string CubinPath = pathFor(Key, HandedCubinSuffix);
+  if (!writable() || !usableFile(CubinPath))
+    return false;
+  // The run moves the cubin last: with it, the PTX is there, whole.
+  std::string PtxPath = pathFor(Key, HandedPtxSuffix);
+  auto Read = [](const std::string &P) -> std::string {
+    auto Buf = MemoryBuffer::getFile(P, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    return Buf ? (*Buf)->getBuffer().str() : "";
+  };
+  CachedCode Code;
+  if (usableFile(PtxPath)) {
+    Code.PTX = Read(PtxPath);
+    Code.Cubin = Read(CubinPath);
+  }
+  bool Whole = !Code.PTX.empty() && StringRef(Code.Cubin)
+                                        .starts_with("\x7f"
+                                                     "ELF");
+  if (Whole)
+    storeInDiskCache(Key, Code);
+  sys::fs::remove(CubinPath);
+  sys::fs::remove(PtxPath);
+  // The handing-over process held Key's lock to its end: its file stays.
+  removeStaleCacheLock(pathFor(Key, LockSuffix));
+  return Whole;
+}
+
 } // namespace
 
 std::optional<CachedCode> loadFromDiskCache(const CacheKey &Key) {
   std::optional<sys::fs::UniqueID> Damaged;
-  return loadEntry(Key, Damaged);
+  if (std::optional<CachedCode> Hit = loadEntry(Key, Damaged))
+    return Hit;
+  return adoptHandedOver(Key) ? loadEntry(Key, Damaged) : std::nullopt;
 }
 
 bool inDiskCache(const CacheKey &Key) {
   struct stat St;
-  return diskOn() && !::lstat(entryPath(Key).c_str(), &St) &&
-         S_ISREG(St.st_mode);
+  if (!diskOn())
+    return false;
+  if (!::lstat(entryPath(Key).c_str(), &St) && S_ISREG(St.st_mode))
+    return true;
+  // Handed over: its output is there, or will be soon (waited for).
+  return writable() &&
+         ((!::lstat(pathFor(Key, HandedCubinSuffix).c_str(), &St) &&
+           S_ISREG(St.st_mode)) ||
+          handedOverRuns(Key));
+}
+
+std::optional<PtxasKeep> handOverPaths(const CacheKey &Key) {
+  if (!writable())
+    return std::nullopt;
+  return PtxasKeep{pathFor(Key, HandedPtxSuffix),
+                   pathFor(Key, HandedCubinSuffix),
+                   pathFor(Key, HandedRunSuffix)};
 }
 
 std::optional<CachedCode> loadFromDiskCacheOrLock(const CacheKey &Key,
@@ -404,6 +493,10 @@ std::optional<CachedCode> loadFromDiskCacheOrLock(const CacheKey &Key,
     return Hit;
   if (!writable())
     return std::nullopt;
+  waitForHandedOver(Key);
+  if (adoptHandedOver(Key))
+    if (std::optional<CachedCode> Hit = loadEntry(Key, Damaged))
+      return Hit;
   const CacheSettings &S = cacheSettings();
   std::string LockPath = pathFor(Key, LockSuffix);
   switch (Lock.acquire(LockPath, std::chrono::milliseconds(S.LockWaitMs),

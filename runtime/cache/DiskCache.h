@@ -32,6 +32,7 @@
 
 #include "cache/CacheKey.h"
 #include "cache/CacheLock.h"
+#include "cuda/CudaTools.h"
 #include "support/Settings.h"
 
 #include "llvm/ADT/Twine.h"
@@ -67,6 +68,13 @@ std::optional<CachedCode> loadFromDiskCacheOrLock(const CacheKey &Key,
 // checked here): a first launch loads it rather than run the generic code
 // while it loads in the background.
 bool inDiskCache(const CacheKey &Key);
+
+// Where a ptxas run for Key's entry puts its PTX and cubin when it succeeds
+// (PtxasKeep), so that the run can outlive the process (CompilePool.h:
+// the exit hands running ptxas over): a later lookup of Key (the two
+// above, inDiskCache) makes them its entry. Nothing without a writable disk
+// cache.
+std::optional<PtxasKeep> handOverPaths(const CacheKey &Key);
 
 // Writes the entry for Key atomically, then evicts to the size cap. A
 // directory that cannot be written is reported once; the program goes on

@@ -94,13 +94,19 @@ PtxasRun::PtxasRun() : Creator(getpid()) {}
 PtxasRun::~PtxasRun() {
   if (getpid() != Creator)
     return;
+  // A run whose process waited for it removes what it kept, too: the
+  // process stores the entry itself (a handed-over run never gets here).
   for (const std::string &P : {PtxPath, CubinPath, LogPath})
     if (!P.empty())
       sys::fs::remove(P);
+  if (Keep)
+    for (const std::string &P : {Keep->CubinPath, Keep->PtxPath, Keep->RunPath})
+      sys::fs::remove(P);
 }
 
-Expected<std::unique_ptr<PtxasRun>>
-startPtxas(StringRef PTX, StringRef Arch, StringRef TempDir, bool Verbose) {
+Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
+                                               StringRef TempDir, bool Verbose,
+                                               std::optional<PtxasKeep> Keep) {
   const std::string &Ptxas = ptxasPath();
   if (Ptxas.empty())
     return failure("no ptxas");
@@ -138,14 +144,49 @@ startPtxas(StringRef PTX, StringRef Arch, StringRef TempDir, bool Verbose) {
     Args.push_back("-v"); // a report on its output; the same cubin
   Run->Command = join(Args, " ");
   Args.append({Run->PtxPath, "-o", Run->CubinPath});
+  StringRef Program = Ptxas;
+  // Kept: a shell links the files there once ptxas has succeeded, also
+  // after this process is gone (then it removes the temporaries, which the
+  // process would have), and removes RunPath, which names it. Its
+  // status is ptxas's (a file system without links keeps nothing); its
+  // arguments carry the paths, never its script.
+  SmallVector<StringRef, 16> Shell;
+  if (Keep) {
+    Run->Keep = std::move(Keep);
+    Program = "/bin/sh";
+    Shell = {"/bin/sh",
+             "-c",
+             "p=$1 kp=$2 c=$3 kc=$4 r=$5 l=$6; shift 6; "
+             "\"$@\"; s=$?; if [ $s = 0 ]; then ln -f -- \"$p\" \"$kp\" && "
+             "ln -f -- \"$c\" \"$kc\"; fi; kill -0 $PPID 2>/dev/null || "
+             "rm -f -- \"$p\" \"$c\" \"$l\"; rm -f -- \"$r\"; exit $s",
+             "mstage-ptxas",
+             Run->PtxPath,
+             Run->Keep->PtxPath,
+             Run->CubinPath,
+             Run->Keep->CubinPath,
+             Run->Keep->RunPath,
+             Run->LogPath};
+    Shell.append(Args.begin(), Args.end());
+  }
   std::optional<StringRef> Redirects[] = {
       StringRef(""), StringRef(Run->LogPath), StringRef(Run->LogPath)};
   std::string ExecError;
   bool Failed = false;
-  Run->Process = sys::ExecuteNoWait(Ptxas, Args, std::nullopt, Redirects,
-                                    /*MemoryLimit=*/0, &ExecError, &Failed);
+  Run->Process =
+      sys::ExecuteNoWait(Program, Run->Keep ? ArrayRef<StringRef>(Shell) : Args,
+                         std::nullopt, Redirects,
+                         /*MemoryLimit=*/0, &ExecError, &Failed);
   if (Failed || Run->Process.Pid == sys::ProcessInfo::InvalidPid)
     return failure("cannot run " + Run->Command + ": " + ExecError);
+  // Written before anyone waits for the run, so that a process that starts
+  // after this one's exit finds it; the shell removes it as it ends.
+  if (Run->Keep) {
+    std::error_code EC;
+    raw_fd_ostream OS(Run->Keep->RunPath, EC, sys::fs::OF_None);
+    if (!EC)
+      OS << Run->Process.Pid << "\n";
+  }
   return std::move(Run);
 }
 
@@ -192,11 +233,24 @@ std::optional<Expected<std::string>> finishPtxas(PtxasRun &Run, bool Block) {
 }
 
 Expected<std::string> assembleCubin(StringRef PTX, StringRef Arch,
-                                    StringRef TempDir, std::string *Report) {
-  auto Run = startPtxas(PTX, Arch, TempDir, /*Verbose=*/Report != nullptr);
+                                    StringRef TempDir, std::string *Report,
+                                    std::optional<PtxasKeep> Keep,
+                                    function_ref<void(bool)> OnWait) {
+  auto Run = startPtxas(PTX, Arch, TempDir, /*Verbose=*/Report != nullptr,
+                        std::move(Keep));
   if (!Run)
     return Run.takeError();
+  if (OnWait)
+    OnWait(true);
   Expected<std::string> Cubin = std::move(*finishPtxas(**Run, /*Block=*/true));
+  if (OnWait) {
+    // Read: its files go now, as OnWait may not return (a handed-over run
+    // whose ptxas ends before its process).
+    for (const std::string &P :
+         {(*Run)->PtxPath, (*Run)->CubinPath, (*Run)->LogPath})
+      sys::fs::remove(P);
+    OnWait(false);
+  }
   if (Report)
     *Report = std::move((*Run)->Report);
   return Cubin;

@@ -11,6 +11,7 @@
 #ifndef MSTAGE_RUNTIME_CUDA_CUDATOOLS_H
 #define MSTAGE_RUNTIME_CUDA_CUDATOOLS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/Program.h"
@@ -62,20 +63,33 @@ public:
   std::error_code convertToErrorCode() const override { return EC; }
 };
 
+// Where a ptxas run links its PTX and cubin once it has succeeded, when the
+// run may outlive its process (the exit hands it over, CompilePool.h): then
+// a shell runs ptxas and links the two files there (the cubin last), so
+// that a later process finds them whole. The run still reads its own files.
+// RunPath holds the shell's process id until it ends.
+struct PtxasKeep {
+  std::string PtxPath, CubinPath, RunPath;
+};
+
 // Assembles PTX into a cubin for Arch (sm_XY) with ptxasPath(). An error
 // carries ptxas's own message. Temporary files go to TempDir, else to the
 // system's temporary directory. With Report, ptxas runs with -v and Report
 // receives its resource report (PtxResources.h parses it).
-llvm::Expected<std::string> assembleCubin(llvm::StringRef PTX,
-                                          llvm::StringRef Arch,
-                                          llvm::StringRef TempDir = "",
-                                          std::string *Report = nullptr);
+// With Keep, the run keeps its files there (PtxasKeep) and OnWait is called
+// with true before the wait for ptxas and with false after it.
+llvm::Expected<std::string>
+assembleCubin(llvm::StringRef PTX, llvm::StringRef Arch,
+              llvm::StringRef TempDir = "", std::string *Report = nullptr,
+              std::optional<PtxasKeep> Keep = std::nullopt,
+              llvm::function_ref<void(bool)> OnWait = {});
 
 // The same in two steps, so that ptxas runs while the caller goes on: a
 // started ptxas process and its files (removed with it).
 struct PtxasRun {
   llvm::sys::ProcessInfo Process;
   std::string Command, PtxPath, CubinPath, LogPath, TempDir;
+  std::optional<PtxasKeep> Keep; // removed with the run, too
   bool Verbose = false; // ran with -v: Report has what it said
   std::string Report;
   // A forked child that inherits the run leaves the files to its parent.
@@ -85,7 +99,8 @@ struct PtxasRun {
 };
 llvm::Expected<std::unique_ptr<PtxasRun>>
 startPtxas(llvm::StringRef PTX, llvm::StringRef Arch,
-           llvm::StringRef TempDir = "", bool Verbose = false);
+           llvm::StringRef TempDir = "", bool Verbose = false,
+           std::optional<PtxasKeep> Keep = std::nullopt);
 // The cubin or ptxas's error once it has finished; nothing while it still
 // runs, unless Block waits for it. ptxas failing while its directory's disk
 // is full is a TempFilesFailed.

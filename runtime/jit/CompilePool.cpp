@@ -24,6 +24,7 @@
 #include <dlfcn.h>
 #include <mutex>
 #include <pthread.h>
+#include <unistd.h>
 #include <unordered_map>
 
 namespace mstage::rt {
@@ -65,19 +66,26 @@ public:
   void finish(const void *Owner) {
     std::unique_lock<std::mutex> G(Lock);
     llvm::erase_if(Queued, [&](const Job &J) { return J.Owner == Owner; });
-    Idle.wait(G, [&] { return RunningOf[Owner] == 0; });
+    // Once the exit has handed compiles over, none of them runs again.
+    Idle.wait(G, [&] { return HandedOver || RunningOf[Owner] == 0; });
     RunningOf.erase(Owner);
   }
 
   // At exit: what is queued gets MSTAGE_JIT_EXIT_WAIT_MS to finish, so
   // that a short program fills the disk cache and its dumps; what is left
-  // then is dropped (and said), and what runs finishes.
+  // then is dropped (and said), and what runs finishes, but for compiles
+  // that wait for ptxas: those are handed over (CompilePool.h).
   void exit() {
     std::unique_lock<std::mutex> G(Lock);
+    // Handed-over compiles never finish: an exit handler that runs again
+    // must not wait for them.
+    if (HandedOver)
+      return;
     unsigned Self = InJob ? 1 : 0;
+    auto Done = [&] { return Running == Self + InPtxas; };
     if (!Exiting) {
       auto Wait = std::chrono::milliseconds(jitSettings().ExitWaitMs);
-      Idle.wait_for(G, Wait, [&] { return Queued.empty() && Running == Self; });
+      Idle.wait_for(G, Wait, [&] { return Queued.empty() && Done(); });
       Exiting = true;
       if (!Queued.empty())
         warn("exit: " + llvm::Twine(Queued.size()) +
@@ -89,8 +97,38 @@ public:
       Queued.clear();
       Idle.notify_all();
     }
-    Idle.wait(G, [&] { return Running == Self; });
+    Idle.wait(G, Done);
     assert(Queued.empty() && "nothing is queued once the pool exits");
+    if (!InPtxas)
+      return;
+    HandedOver = true;
+    // Said in the text trace only: a cold process hands its last compiles
+    // over every time, which is not a problem.
+    if (traceSetting().Text)
+      llvm::errs() << "mstage: trace: exit: " << InPtxas
+                   << " background compile" << (InPtxas == 1 ? "" : "s")
+                   << " handed over to ptxas (the next process stores "
+                   << (InPtxas == 1 ? "its entry" : "their entries") << ")\n";
+  }
+
+  void waitingForPtxas(bool Starts) {
+    if (!InJob)
+      return;
+    std::unique_lock<std::mutex> G(Lock);
+    if (Starts) {
+      ++InPtxas;
+      Idle.notify_all();
+      return;
+    }
+    assert(InPtxas > 0 && "a compile that waited for ptxas was counted");
+    --InPtxas;
+    if (!HandedOver)
+      return;
+    // The exit went on without this compile, which must not run on under
+    // the process's static destructors: its thread ends with the process.
+    G.unlock();
+    for (;;)
+      pause();
   }
 
   bool exiting() {
@@ -128,8 +166,10 @@ private:
   std::condition_variable Idle;
   std::deque<Job> Queued;
   unsigned Running = 0;
+  unsigned InPtxas = 0; // running jobs that wait for a ptxas run kept apart
   std::unordered_map<const void *, unsigned> RunningOf;
   bool Exiting = false;
+  bool HandedOver = false; // the exit left jobs that wait for ptxas
   llvm::StdThreadPool Workers;
 };
 
@@ -212,6 +252,7 @@ CompilePool &pool() {
     (void)cacheSettings();
     (void)dumpSettings();
     (void)jitSettings();
+    (void)traceSetting();
     initCubinWriters();
     setStopCompilesAtExit(stopCompilePool);
     pthread_atfork([] { makeLock().lock(); }, [] { makeLock().unlock(); },
@@ -251,6 +292,13 @@ void stopCompilePool() { exitHandler(); }
 bool compilePoolClosed() {
   CompilePool *P = Made.load(std::memory_order_acquire);
   return P && P->exiting();
+}
+
+bool inCompileJob() { return InJob; }
+
+void waitingForPtxas(bool Starts) {
+  if (CompilePool *P = Made.load(std::memory_order_acquire))
+    P->waitingForPtxas(Starts);
 }
 
 void finishCompilesOf(const void *Owner) {

@@ -8,8 +8,12 @@
 // MSTAGE_JIT_EXIT_WAIT_MS to finish (a short program's specializations
 // reach the disk cache and the dumps), then what is still queued is dropped
 // and running ones finish, so that the exit neither hangs nor leaves a
-// partial cache entry. A fork()ed child starts with no pool: the parent's
-// workers are not in it.
+// partial cache entry. A compile that is waiting for ptxas when the process
+// exits is handed over instead: ptxas (a process of its own) runs on and
+// leaves its cubin beside the cache entry's name, which the next process's
+// lookup makes its entry (DiskCache.h, handOverPaths); the exit does not
+// wait for it, as the process's launches can no longer use that code. A
+// fork()ed child starts with no pool: the parent's workers are not in it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_JIT_COMPILEPOOL_H
@@ -41,6 +45,16 @@ void stopCompilePool();
 // Whether the pool has stopped taking compiles (the process is exiting):
 // a launch then compiles on its own thread.
 bool compilePoolClosed();
+
+// Whether the calling thread runs a job of the pool (a background compile).
+bool inCompileJob();
+
+// Called by a compile with true before it waits for a ptxas run that can
+// finish without this process (startPtxas with a PtxasKeep), and with false
+// after it: meanwhile the exit does not wait for the compile. If the exit
+// has handed it over, the call with false never returns (the thread waits
+// for the process's end). Nothing happens off the pool's workers.
+void waitingForPtxas(bool Starts);
 
 // Owner is being unloaded: drops its queued compiles and waits for its
 // running ones, which read its code.

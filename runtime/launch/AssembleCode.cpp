@@ -1,7 +1,9 @@
 //===- AssembleCode.cpp - PTX to cubin: ptxas or the driver's JIT ---------===//
 #include "launch/AssembleCode.h"
 #include "cache/CubinWriter.h"
+#include "jit/CompilePool.h"
 #include "launch/NoteResources.h"
+#include "support/Settings.h"
 
 namespace mstage::rt {
 
@@ -18,8 +20,8 @@ DriverJitClaim::DriverJitClaim(bool OnGpu, size_t PtxBytes) {
   Held = Counted;
 }
 
-llvm::Error assembleCode(const CodeRequest &R, const DriverJitClaim &DriverJit,
-                         CachedCode &Code) {
+llvm::Error assembleCode(const CodeRequest &R, const CacheKey &Key,
+                         const DriverJitClaim &DriverJit, CachedCode &Code) {
   // The driver JIT-compiles the PTX for this launch; the cubin for the disk
   // cache is made meanwhile (CubinWriter.h).
   if (R.B.loadsCode() && DriverJit.held())
@@ -31,8 +33,18 @@ llvm::Error assembleCode(const CodeRequest &R, const DriverJitClaim &DriverJit,
   // rejects is this kernel's error, and is not cached.
   // MSTAGE_STATS: ptxas reports what the code uses as it assembles it.
   std::string Report;
+  // A background compile's ptxas may be handed over at exit; not one whose
+  // dump this process writes after the compile, nor a launch's own.
+  const DumpSettings &Dump = dumpSettings();
+  std::optional<PtxasKeep> Keep;
+  llvm::function_ref<void(bool)> OnWait;
+  if (inCompileJob() && !Dump.IR && !Dump.PTX && !Dump.SASS)
+    Keep = handOverPaths(Key);
+  if (Keep)
+    OnWait = waitingForPtxas;
   auto Cubin = assembleWithPtxas(R.K.Blob.PrettyName, Code.PTX, R.B.arch(),
-                                 resourcesWanted() ? &Report : nullptr);
+                                 resourcesWanted() ? &Report : nullptr,
+                                 std::move(Keep), OnWait);
   if (!Cubin)
     return withKernel(Cubin.takeError(), R.K);
   if (!Report.empty())

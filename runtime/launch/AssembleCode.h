@@ -47,9 +47,11 @@ private:
 
 // Sets Code.Cubin to ptxas's cubin of Code.PTX where one is made now: on
 // the GPU while another compile holds the driver's JIT, and in PTX-only
-// mode. PTX that ptxas rejects is R's kernel's error.
-llvm::Error assembleCode(const CodeRequest &R, const DriverJitClaim &DriverJit,
-                         CachedCode &Code);
+// mode. PTX that ptxas rejects is R's kernel's error. A background compile
+// that waits for ptxas when the process exits is handed over: ptxas leaves
+// its output for Key's entry (CompilePool.h), unless code is dumped.
+llvm::Error assembleCode(const CodeRequest &R, const CacheKey &Key,
+                         const DriverJitClaim &DriverJit, CachedCode &Code);
 
 } // namespace mstage::rt
 

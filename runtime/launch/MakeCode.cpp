@@ -82,7 +82,7 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
     Code.PTX = std::move(*PTX);
     T0 = std::chrono::steady_clock::now();
     DriverJit.emplace(R.B.loadsCode(), Code.PTX.size());
-    if (llvm::Error E = assembleCode(R, *DriverJit, Code))
+    if (llvm::Error E = assembleCode(R, Key, *DriverJit, Code))
       return E;
   }
   if (llvm::Error E = loadCode(R, Code, Out))
