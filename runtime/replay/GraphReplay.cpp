@@ -15,6 +15,7 @@
 #include <cassert>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
 #include <vector>
 
 namespace mstage::rt {
@@ -94,6 +95,22 @@ std::string namesOf(llvm::ArrayRef<HeldLaunch> Period) {
   return Names;
 }
 
+// "launch(es)" while a period holds kernels alone, else "operation(s)";
+// "kernel nodes" or "nodes" likewise.
+bool kernelsOnly(llvm::ArrayRef<HeldLaunch> Period) {
+  for (const HeldLaunch &L : Period)
+    if (L.What != HeldLaunch::Kind::Kernel)
+      return false;
+  return true;
+}
+std::string countOf(size_t N, llvm::ArrayRef<HeldLaunch> Period) {
+  bool Kernels = kernelsOnly(Period);
+  return std::to_string(N) + (Kernels ? " launch" : " operation") +
+         (N == 1    ? ""
+          : Kernels ? "es"
+                    : "s");
+}
+
 StreamReplay &stateOf(Stream &S) {
   std::unique_ptr<StreamReplay> &R = replayer().Streams[&S];
   // A destroyed stream's object is reused for a later one.
@@ -105,11 +122,16 @@ StreamReplay &stateOf(Stream &S) {
 }
 
 llvm::Error enqueuePlain(Stream &S, const HeldLaunch &L) {
+  CudaDriver &D = *S.driver();
+  if (L.What == HeldLaunch::Kind::Fill)
+    return D.fillAsync(L.Dst, L.Bytes.data(), L.ElementBytes, L.Count,
+                       S.handle());
+  if (L.What == HeldLaunch::Kind::Copy)
+    return D.copyDeviceAsync(L.Dst, L.Src, L.ElementBytes, S.handle());
   llvm::SmallVector<void *, 16> Params;
   L.params(Params);
-  return S.driver()->launch(L.Function, L.Config.grid, L.Config.block,
-                            L.Config.shared_bytes, Params.data(), S.handle(),
-                            nullptr);
+  return D.launch(L.Function, L.Config.grid, L.Config.block,
+                  L.Config.shared_bytes, Params.data(), S.handle(), nullptr);
 }
 
 // The graph of R's period on S: found among R's graphs, or captured now.
@@ -147,7 +169,8 @@ llvm::Expected<PeriodGraph *> graphOf(Stream &S, StreamReplay &R,
   statsGraphMade();
   trace(S, "graph of " + std::to_string(Unroll) + " period" +
                (Unroll == 1 ? "" : "s") + " made (" +
-               std::to_string(Unroll * R.Period.size()) + " kernel nodes)");
+               std::to_string(Unroll * R.Period.size()) +
+               (kernelsOnly(R.Period) ? " kernel nodes)" : " nodes)"));
   if (R.Graphs.size() == MaxGraphs)
     R.Graphs.erase(R.Graphs.begin()); // a replay in flight is freed after it
   R.Graphs.push_back(std::move(G));
@@ -161,8 +184,7 @@ llvm::Error enqueueHeld(Stream &S, StreamReplay &R) {
     First = enqueuePlain(S, R.Period[I % R.Period.size()]);
   R.HeldCount = 0;
   if (First)
-    return context(std::move(First), "launching the kernels " +
-                                         namesOf(R.Period) +
+    return context(std::move(First), "enqueuing " + namesOf(R.Period) +
                                          " held back for graph replay");
   return llvm::Error::success();
 }
@@ -173,8 +195,8 @@ llvm::Error disarm(Stream &S, StreamReplay &R, const std::string &Why) {
     return llvm::Error::success();
   uint64_t Launches = R.Replays * (R.Current ? R.graphLaunches() : 0);
   trace(S, std::to_string(R.Replays) + " graph replay" +
-               (R.Replays == 1 ? "" : "s") + " (" + std::to_string(Launches) +
-               " launches); ended: " + Why);
+               (R.Replays == 1 ? "" : "s") + " (" +
+               countOf(Launches, R.Period) + "); ended: " + Why);
   llvm::Error E = enqueueHeld(S, R);
   R.Period.clear();
   R.Current = nullptr;
@@ -210,8 +232,31 @@ void arm(Stream &S, StreamReplay &R, unsigned P) {
   R.Replays = 0;
   R.Current = nullptr;
   AnyHeldWork.store(true, std::memory_order_release);
-  trace(S, "period of " + std::to_string(P) + " launch" + (P == 1 ? "" : "es") +
-               " (" + namesOf(R.Period) + ") found");
+  trace(S, "period of " + countOf(P, R.Period) + " (" + namesOf(R.Period) +
+               ") found");
+}
+
+// A loop that left its period for a check comes back to it: when L (or O)
+// is the first operation of a period whose graph R keeps, R arms with that
+// period at once, rather than after two more periods of plain launches.
+// Returns the graph found, or null.
+template <typename Offer>
+PeriodGraph *resumable(StreamReplay &R, const Offer &Matches) {
+  for (size_t I = R.Graphs.size(); I-- > 0;)
+    if (Matches(R.Graphs[I]->Period.front()))
+      return R.Graphs[I].get();
+  return nullptr;
+}
+
+void resume(Stream &S, StreamReplay &R, PeriodGraph &G) {
+  R.Period = G.Period;
+  R.Next = 0;
+  R.HeldCount = 0;
+  R.Replays = 0;
+  R.Current = &G;
+  AnyHeldWork.store(true, std::memory_order_release);
+  trace(S, "period of " + countOf(G.Period.size(), G.Period) + " (" +
+               namesOf(G.Period) + ") resumed");
 }
 
 // L equals the launch R expects: hold it, and launch the graph once a
@@ -220,7 +265,8 @@ llvm::Error hold(Stream &S, StreamReplay &R) {
   R.Next = (R.Next + 1) % R.Period.size();
   ++R.HeldCount;
   unsigned P = R.Period.size();
-  unsigned Unroll = (MinGraphLaunches + P - 1) / P;
+  unsigned Unroll =
+      R.Current ? R.Current->Unroll : (MinGraphLaunches + P - 1) / P;
   if (R.HeldCount < Unroll * P)
     return llvm::Error::success();
   if (!R.Current) {
@@ -269,44 +315,85 @@ llvm::Error enqueueAllHeld(const char *Why, bool Unloading) {
 
 } // namespace
 
+// A fork()ed child has none of its parent's CUDA objects: it must neither
+// launch the launches its parent held nor replay its parent's graphs (nor
+// destroy them). Its replay is off, and what it inherited is forgotten
+// (the graphs leaked, as the parent's context is not the child's).
+static void forgetReplayInChild() {
+  Replayer &Rp = replayer();
+  ReplayState.store(0);
+  for (auto &[S, R] : Rp.Streams) {
+    for (std::unique_ptr<PeriodGraph> &G : R->Graphs)
+      (void)G.release();
+  }
+  Rp.Streams.clear();
+  Rp.Lock.unlock(); // taken by the fork's prepare handler
+}
+
 bool decideReplay() {
   const BoolSetting &G = graphsSetting();
   bool On = (G.Value || !G.Error.empty()) && !launchBlockingSetting().Value;
   const CheckSettings &C = checkSettings();
   if (C.Cpu || C.Stage || C.Streams || C.StreamOrder)
     On = false;
-  if (On)
+  if (On) {
     setHeldWorkFlusher(enqueueAllHeld);
+    static std::once_flag AtFork;
+    std::call_once(AtFork, [] {
+      pthread_atfork([] { replayer().Lock.lock(); },
+                     [] { replayer().Lock.unlock(); }, forgetReplayInChild);
+    });
+  }
   int Undecided = -1;
   ReplayState.compare_exchange_strong(Undecided, On ? 1 : 0);
   return ReplayState.load() > 0;
 }
 
-llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
-                         float *ElapsedMs, bool &Held) {
+namespace {
+
+// One operation offered to S's replay: a kernel launch (View) or a fill or
+// a copy (Record). Held: it was held back; else it is enqueued here, after
+// what S held (ElapsedMs: a launch timed and waited for).
+llvm::Error offer(Stream &S, const LaunchView *View, const HeldLaunch *Record,
+                  bool Candidate, float *ElapsedMs, bool &Held) {
   Held = false;
   if (const std::string &Bad = graphsSetting().Error; !Bad.empty())
     return failure(Bad);
-  assert(!S.capturing() && "a captured stream's launches are the capture's");
+  assert(!S.capturing() && "a captured stream's operations are the capture's");
   Replayer &Rp = replayer();
   std::lock_guard<std::mutex> G(Rp.Lock);
   StreamReplay &R = stateOf(S);
   if (ReplayState.load(std::memory_order_relaxed) == 0)
     Candidate = false; // turned off since the caller looked
+  auto Matches = [&](const HeldLaunch &H) {
+    return View ? H.matches(*View) : H == *Record;
+  };
   if (R.armed()) {
-    if (Candidate && R.Period[R.Next].matches(L)) {
+    const HeldLaunch &Expected = R.Period[R.Next];
+    if (Candidate && Matches(Expected)) {
       Held = true;
       return hold(S, R);
     }
-    if (llvm::Error E = disarm(S, R,
-                               Candidate ? R.Period[R.Next].difference(L)
-                                         : "a launch of " + *L.Name +
-                                               " that cannot be replayed"))
+    std::string Why =
+        !Candidate ? (View ? "a launch of " + *View->Name : Record->name()) +
+                         " that cannot be replayed"
+        : View     ? Expected.difference(*View)
+                   : Expected.difference(*Record);
+    if (llvm::Error E = disarm(S, R, Why))
       return E;
   }
   if (Candidate) {
-    R.Ring[R.RingNext].assign(L);
-    R.Hashes[R.RingNext] = R.Ring[R.RingNext].Hash;
+    if (PeriodGraph *Kept = resumable(R, Matches)) {
+      resume(S, R, *Kept);
+      Held = true;
+      return hold(S, R);
+    }
+    HeldLaunch &Slot = R.Ring[R.RingNext];
+    if (View)
+      Slot.assign(*View);
+    else
+      Slot = *Record;
+    R.Hashes[R.RingNext] = Slot.Hash;
     R.RingNext = (R.RingNext + 1) % RingSize;
     R.RingCount = std::min(R.RingCount + 1, RingSize);
     if (unsigned P = findPeriod(R))
@@ -315,9 +402,41 @@ llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
     R.RingCount = 0;
   }
   // Under the lock: a barrier of another thread cannot come between.
-  return S.driver()->launch(
-      L.Function, L.Config->grid, L.Config->block, L.Config->shared_bytes,
-      const_cast<void **>(L.Params), S.handle(), ElapsedMs);
+  if (!View)
+    return enqueuePlain(S, *Record);
+  return S.driver()->launch(View->Function, View->Config->grid,
+                            View->Config->block, View->Config->shared_bytes,
+                            const_cast<void **>(View->Params), S.handle(),
+                            ElapsedMs);
+}
+
+// The record of a fill or a copy being offered, kept per thread so that
+// its storage is reused.
+HeldLaunch &scratchRecord() {
+  thread_local HeldLaunch Record;
+  return Record;
+}
+
+} // namespace
+
+llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
+                         float *ElapsedMs, bool &Held) {
+  return offer(S, &L, nullptr, Candidate, ElapsedMs, Held);
+}
+
+llvm::Error fillOrHold(Stream &S, CUdeviceptr Dst, const void *Pattern,
+                       size_t ElementBytes, size_t Count) {
+  HeldLaunch &Record = scratchRecord();
+  Record.assignFill(Dst, Pattern, ElementBytes, Count);
+  bool Held;
+  return offer(S, nullptr, &Record, /*Candidate=*/true, nullptr, Held);
+}
+
+llvm::Error copyOrHold(Stream &S, CUdeviceptr Dst, CUdeviceptr Src,
+                       size_t Bytes, bool &Held) {
+  HeldLaunch &Record = scratchRecord();
+  Record.assignCopy(Dst, Src, Bytes);
+  return offer(S, nullptr, &Record, /*Candidate=*/true, nullptr, Held);
 }
 
 void turnReplayOff(const char *Why) {
