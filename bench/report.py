@@ -218,6 +218,22 @@ def async_report(path, checksums_path):
                               f"(ms per step)",
                               ratio(replayed, ms("heat", "cuda", n)), "<=",
                               0.5 if n <= 1024 else 1.0))
+        # nvcc with a hand-written graph a segment: what a graph can reach.
+        graph = ms("heat", "cuda-graph", n)
+        if graph is not None:
+            def x(r):
+                return f"{r:.2f}x" if r is not None else "-"
+            print(f"  (no target) heat {n}x{n} nvcc hand-written graph / "
+                  f"<<<>>>: {x(ratio(graph, ms('heat', 'cuda', n)))}; "
+                  f"mstage MSTAGE_GRAPHS=auto / it: "
+                  f"{x(ratio(replayed, graph))}")
+            found = [v for (k, _), v in sums.items() if k == n]
+            pair = found[0] if found else {}
+            if "cuda" in pair and "cuda-graph" in pair:
+                same = pair["cuda"] == pair["cuda-graph"]
+                print(f"  heat {n}x{n} nvcc graph's final field: "
+                      f"{'identical' if same else 'DIFFERS'}")
+                met.append(same)
 
     met.append(target("transfer k(pinned_vector&) / CUDA pinned async (GB/s)",
                       ratio(gbps("transfer", "mstage-pinned"),
