@@ -32,6 +32,9 @@ constexpr unsigned RingSize = 2 * MaxPeriod;
 constexpr unsigned MinGraphLaunches = 16;
 // Graphs kept per stream, for periods that come back.
 constexpr size_t MaxGraphs = 8;
+// Where each hash was last seen, direct-mapped: a launch whose hash was not
+// seen in the last MaxPeriod launches starts no period, found with one look.
+constexpr unsigned SeenSlots = 128;
 
 // A period, repeated Unroll times, made into an executable graph.
 struct PeriodGraph {
@@ -53,6 +56,13 @@ struct StreamReplay {
   std::array<HeldLaunch, RingSize> Ring;
   std::array<uint64_t, RingSize> Hashes;
   unsigned RingNext = 0, RingCount = 0;
+  // Launches put in the ring, ever; LastSeen[H % SeenSlots]: the latest
+  // with hash H, by that count, valid from RingStart (the ring's reset).
+  uint64_t Count = 0, RingStart = 0;
+  struct Seen {
+    uint64_t Hash = 0, At = 0;
+  };
+  std::array<Seen, SeenSlots> LastSeen;
   // Armed: the period found; the next launch should equal Period[Next].
   std::vector<HeldLaunch> Period;
   unsigned Next = 0;
@@ -203,13 +213,25 @@ llvm::Error disarm(Stream &S, StreamReplay &R, const std::string &Why) {
   R.Next = 0;
   R.Replays = 0;
   R.RingCount = 0;
+  R.RingStart = R.Count;
   return E;
 }
 
-// The smallest period of R's last launches that shows twice, or 0.
-unsigned findPeriod(const StreamReplay &R) {
+// The smallest period of R's last launches that shows twice, or 0. The
+// latest launch's hash must have been seen in the last MaxPeriod launches:
+// P starts there.
+unsigned findPeriod(StreamReplay &R) {
   uint64_t Latest = R.Hashes[R.slot(0)];
-  for (unsigned P = 1; 2 * P <= R.RingCount; ++P) {
+  StreamReplay::Seen &Last = R.LastSeen[Latest % SeenSlots];
+  uint64_t Now = R.Count++;
+  unsigned First = 0;
+  if (Last.Hash == Latest && Last.At >= R.RingStart &&
+      Now - Last.At <= MaxPeriod)
+    First = unsigned(Now - Last.At);
+  Last = {Latest, Now};
+  if (!First)
+    return 0;
+  for (unsigned P = First; 2 * P <= R.RingCount; ++P) {
     if (R.Hashes[R.slot(P)] != Latest)
       continue;
     bool Repeats = true;
@@ -308,6 +330,7 @@ llvm::Error enqueueAllHeld(const char *Why, bool Unloading) {
     if (Unloading) { // the records may name its functions and its kernels
       R->Graphs.clear();
       R->RingCount = 0;
+      R->RingStart = R->Count;
     }
   }
   return First;
@@ -400,6 +423,7 @@ llvm::Error offer(Stream &S, const LaunchView *View, const HeldLaunch *Record,
       arm(S, R, P);
   } else {
     R.RingCount = 0;
+    R.RingStart = R.Count;
   }
   // Under the lock: a barrier of another thread cannot come between.
   if (!View)

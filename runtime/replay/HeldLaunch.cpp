@@ -1,7 +1,6 @@
 //===- HeldLaunch.cpp - One launch as automatic graph replay records it ---===//
 #include "replay/HeldLaunch.h"
 
-#include "llvm/ADT/Hashing.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cstring>
@@ -13,15 +12,28 @@ static bool sameConfig(const mstage_launch_config &A,
   return std::memcmp(&A, &B, sizeof(A)) == 0;
 }
 
-// The hash of everything the record runs with.
+// The hash of everything the record runs with: xxh3 of its bytes, mixed
+// with its other fields (a multiply-xor per word: cheaper than a hash of
+// each; the records are compared in full anyway).
 static uint64_t hashOf(const HeldLaunch &R) {
-  uint64_t Data = llvm::xxh3_64bits(llvm::ArrayRef(
+  uint64_t H = llvm::xxh3_64bits(llvm::ArrayRef(
       reinterpret_cast<const uint8_t *>(R.Bytes.data()), R.Bytes.size()));
-  uint64_t Shape = llvm::xxh3_64bits(llvm::ArrayRef(
-      reinterpret_cast<const uint8_t *>(&R.Config), sizeof(R.Config)));
-  return llvm::hash_combine(Data, Shape, R.Function, R.Ends.size(),
-                            uint8_t(R.What), R.Dst, R.Src, R.ElementBytes,
-                            R.Count);
+  auto Mix = [&H](uint64_t Word) {
+    H = (H ^ Word) * 0x9e3779b97f4a7c15ULL;
+    H ^= H >> 29;
+  };
+  static_assert(sizeof(R.Config) % 8 == 0, "the configuration is words");
+  uint64_t Words[sizeof(R.Config) / 8];
+  std::memcpy(Words, &R.Config, sizeof(R.Config));
+  for (uint64_t W : Words)
+    Mix(W);
+  Mix(reinterpret_cast<uintptr_t>(R.Function));
+  Mix(R.Dst);
+  Mix(R.Src);
+  Mix(R.ElementBytes);
+  Mix(R.Count);
+  Mix(R.Ends.size() << 8 | uint64_t(R.What));
+  return H;
 }
 
 void HeldLaunch::assign(const LaunchView &L) {
@@ -32,15 +44,23 @@ void HeldLaunch::assign(const LaunchView &L) {
   Config = *L.Config;
   Kernel = L.Kernel;
   Name = L.Name;
-  Bytes.clear();
-  Starts.clear();
-  Ends.clear();
-  for (size_t I = 0; I < L.Sizes.size(); ++I) {
-    const char *P = static_cast<const char *>(L.Params[I]);
-    Bytes.resize((Bytes.size() + 7) / 8 * 8);
-    Starts.push_back(uint32_t(Bytes.size()));
-    Bytes.append(P, P + L.Sizes[I]);
-    Ends.push_back(uint32_t(Bytes.size()));
+  // Sized once, then filled: this runs at every launch under replay.
+  size_t N = L.Sizes.size(), Size = 0;
+  Starts.resize_for_overwrite(N);
+  Ends.resize_for_overwrite(N);
+  for (size_t I = 0; I < N; ++I) {
+    Size = (Size + 7) / 8 * 8;
+    Starts[I] = uint32_t(Size);
+    Size += L.Sizes[I];
+    Ends[I] = uint32_t(Size);
+  }
+  Bytes.resize_for_overwrite(Size);
+  for (size_t I = 0; I < N; ++I) {
+    uint32_t End = I + 1 < N ? Starts[I + 1] : uint32_t(Size);
+    std::memcpy(Bytes.data() + Starts[I], L.Params[I], L.Sizes[I]);
+    // The padding too (under 8 bytes): equal launches have equal bytes.
+    for (uint32_t B = Ends[I]; B < End; ++B)
+      Bytes[B] = 0;
   }
   Hash = hashOf(*this);
 }
