@@ -9,6 +9,7 @@
 #include "support/Warning.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -68,6 +69,7 @@ struct StreamReplay {
   unsigned Next = 0;
   unsigned HeldCount = 0; // held back: Period[I % size] for I < HeldCount
   PeriodGraph *Current = nullptr; // Period's graph, once made or found
+  bool Resumed = false;           // armed by resume(), not findPeriod()
   uint64_t Replays = 0;           // graph launches since armed
   std::vector<std::unique_ptr<PeriodGraph>> Graphs; // newest last
 
@@ -199,14 +201,27 @@ llvm::Error enqueueHeld(Stream &S, StreamReplay &R) {
   return llvm::Error::success();
 }
 
-// Ends R's hold: enqueues it and forgets the period.
-llvm::Error disarm(Stream &S, StreamReplay &R, const std::string &Why) {
+// Ends R's hold: enqueues it and forgets the period. Why: said only when
+// traced (a hold ends at every check of a time loop).
+llvm::Error disarm(Stream &S, StreamReplay &R,
+                   llvm::function_ref<std::string()> Why) {
   if (!R.armed())
     return llvm::Error::success();
   uint64_t Launches = R.Replays * (R.Current ? R.graphLaunches() : 0);
-  trace(S, std::to_string(R.Replays) + " graph replay" +
-               (R.Replays == 1 ? "" : "s") + " (" +
-               countOf(Launches, R.Period) + "); ended: " + Why);
+  if (traceEnabled())
+    trace(S, std::to_string(R.Replays) + " graph replay" +
+                 (R.Replays == 1 ? "" : "s") + " (" +
+                 countOf(Launches, R.Period) + "); ended: " + Why());
+  // A kept graph that a resumed loop did not reach once is stale (a
+  // specialization replaced by a faster tier, another buffer): without it,
+  // the loop's period is found again, not resumed and ended at every step.
+  if (R.Resumed && R.Replays == 0)
+    for (auto It = R.Graphs.begin(); It != R.Graphs.end(); ++It)
+      if (It->get() == R.Current) {
+        R.Graphs.erase(It);
+        break;
+      }
+  R.Resumed = false;
   llvm::Error E = enqueueHeld(S, R);
   R.Period.clear();
   R.Current = nullptr;
@@ -276,6 +291,7 @@ void resume(Stream &S, StreamReplay &R, PeriodGraph &G) {
   R.HeldCount = 0;
   R.Replays = 0;
   R.Current = &G;
+  R.Resumed = true;
   AnyHeldWork.store(true, std::memory_order_release);
   trace(S, "period of " + countOf(G.Period.size(), G.Period) + " (" +
                namesOf(G.Period) + ") resumed");
@@ -300,7 +316,7 @@ llvm::Error hold(Stream &S, StreamReplay &R) {
                                       namesOf(R.Period)),
            "; replay is off from now on");
       ReplayState.store(0);
-      return disarm(S, R, "the graph could not be made");
+      return disarm(S, R, [] { return "the graph could not be made"; });
     }
     R.Current = *G;
   }
@@ -319,7 +335,7 @@ llvm::Error enqueueAllHeld(const char *Why, bool Unloading) {
   llvm::Error First = llvm::Error::success();
   for (auto &[S, R] : Rp.Streams) {
     if (R->armed() && S->id() == R->StreamId) {
-      llvm::Error E = disarm(*S, *R, Why);
+      llvm::Error E = disarm(*S, *R, [Why] { return std::string(Why); });
       if (E) // a fault of earlier work, most likely: name what was in flight
         E = asyncFailure(std::move(E), S, Why);
       if (E && !First)
@@ -397,11 +413,13 @@ llvm::Error offer(Stream &S, const LaunchView *View, const HeldLaunch *Record,
       Held = true;
       return hold(S, R);
     }
-    std::string Why =
-        !Candidate ? (View ? "a launch of " + *View->Name : Record->name()) +
-                         " that cannot be replayed"
-        : View     ? Expected.difference(*View)
-                   : Expected.difference(*Record);
+    auto Why = [&] {
+      return !Candidate
+                 ? (View ? "a launch of " + *View->Name : Record->name()) +
+                       " that cannot be replayed"
+             : View ? Expected.difference(*View)
+                    : Expected.difference(*Record);
+    };
     if (llvm::Error E = disarm(S, R, Why))
       return E;
   }

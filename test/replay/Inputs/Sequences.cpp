@@ -102,6 +102,15 @@ static int run(const std::string &Name) {
       if (I % 10 == 9)
         Host = Z.download();
     }
+  } else if (Name == "stale") {
+    // After the check the loop's second launch changes: the resumed period
+    // ends at once, its graph is dropped, and the new period is found.
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      KA(Y, X, I < 10 ? 1 : 2);
+      if (I == 9)
+        Host = Z.download();
+    }
   } else if (Name == "fork") {
     // Forked while 4 launches are held (2 + 3 graphs of 16 before): the
     // child neither enqueues them nor replays, even the same launches.
