@@ -16,10 +16,11 @@
 //            cost.
 // heat-host  the heat equation's loop of bench/mstage_async.cpp (its
 //            kernels, bench/HeatKernels.h; a check every 100 steps: fill,
-//            residual, get), S (default 1000) steps; per step, the host's
-//            time to enqueue it (the loop until its last get), N runs. On
-//            the fake driver (test/cuda/fake-driver, nothing runs) this is
-//            mstage's host path alone; the field is not checked (that is
+//            residual, get), S (default 1000) steps; per step, the wall
+//            time of the loop until its last get, N runs. On the fake
+//            driver (test/cuda/fake-driver, nothing runs) this is mstage's
+//            host path alone; on a GPU the gets wait for the kernels, as
+//            mstage_async's heat does. The field is not checked (that is
 //            mstage_async's). --sizes (default 256,1024) the fields.
 //
 // stdout: CSV  benchmark,variant,n,block,grid,median_ms,min_ms,gbps
