@@ -41,6 +41,7 @@ constexpr unsigned SeenSlots = 128;
 struct PeriodGraph {
   std::vector<HeldLaunch> Period;
   unsigned Unroll = 1;
+  bool Rest = false; // a hold's rest before a check: not one to resume
   CudaDriver *Driver = nullptr;
   CUgraph Graph = nullptr;
   CUgraphExec Exec = nullptr;
@@ -70,6 +71,7 @@ struct StreamReplay {
   unsigned HeldCount = 0; // held back: Period[I % size] for I < HeldCount
   PeriodGraph *Current = nullptr; // Period's graph, once made or found
   bool Resumed = false;           // armed by resume(), not findPeriod()
+  unsigned LastRest = 0;          // whole periods held when the last hold ended
   uint64_t Replays = 0;           // graph launches since armed
   std::vector<std::unique_ptr<PeriodGraph>> Graphs; // newest last
 
@@ -189,8 +191,38 @@ llvm::Expected<PeriodGraph *> graphOf(Stream &S, StreamReplay &R,
   return R.Graphs.back().get();
 }
 
-// Enqueues what R holds as plain launches, in order.
+// Said, and replay stops; the held launches still run, as they are.
+void cannotMakeGraph(StreamReplay &R, llvm::Error Failure) {
+  warn(context(std::move(Failure),
+               std::string("MSTAGE_GRAPHS=auto: cannot make a graph of ") +
+                   (kernelsOnly(R.Period) ? "the kernels " : "") +
+                   namesOf(R.Period)),
+       "; replay is off from now on");
+  ReplayState.store(0);
+}
+
+// Enqueues what R holds, in order: as plain launches, or, when the hold
+// ends with the same whole periods as the last time (a time loop's steps
+// between its last full graph and its check), as a graph of them.
 llvm::Error enqueueHeld(Stream &S, StreamReplay &R) {
+  unsigned P = R.Period.size(), Whole = R.HeldCount / P;
+  bool Periods = R.HeldCount && R.HeldCount % P == 0;
+  bool Again = Periods && Whole >= 2 && Whole == R.LastRest;
+  R.LastRest = Periods ? Whole : 0;
+  if (Again && ReplayState.load(std::memory_order_relaxed) > 0) {
+    llvm::Expected<PeriodGraph *> G = graphOf(S, R, Whole);
+    if (G) {
+      (*G)->Rest = true; // fewer periods than a hold's graph: not hold()'s
+      R.HeldCount = 0;
+      statsGraphReplay(Whole * P);
+      if (llvm::Error E = S.driver()->launchGraph((*G)->Exec, S.handle()))
+        return context(std::move(E), "replaying the kernels " +
+                                         namesOf(R.Period) +
+                                         " as a graph (MSTAGE_GRAPHS=auto)");
+      return llvm::Error::success();
+    }
+    cannotMakeGraph(R, G.takeError()); // then enqueued as plain launches
+  }
   llvm::Error First = llvm::Error::success();
   for (unsigned I = 0; I < R.HeldCount && !First; ++I)
     First = enqueuePlain(S, R.Period[I % R.Period.size()]);
@@ -202,9 +234,11 @@ llvm::Error enqueueHeld(Stream &S, StreamReplay &R) {
 }
 
 // Ends R's hold: enqueues it and forgets the period. Why: said only when
-// traced (a hold ends at every check of a time loop).
+// traced (a hold ends at every check of a time loop). Differs: another
+// launch or operation on the stream came, not a barrier.
 llvm::Error disarm(Stream &S, StreamReplay &R,
-                   llvm::function_ref<std::string()> Why) {
+                   llvm::function_ref<std::string()> Why,
+                   bool Differs = false) {
   if (!R.armed())
     return llvm::Error::success();
   uint64_t Launches = R.Replays * (R.Current ? R.graphLaunches() : 0);
@@ -212,10 +246,10 @@ llvm::Error disarm(Stream &S, StreamReplay &R,
     trace(S, std::to_string(R.Replays) + " graph replay" +
                  (R.Replays == 1 ? "" : "s") + " (" +
                  countOf(Launches, R.Period) + "); ended: " + Why());
-  // A kept graph that a resumed loop did not reach once is stale (a
+  // A kept graph that a resumed loop left before reaching it once is stale (a
   // specialization replaced by a faster tier, another buffer): without it,
   // the loop's period is found again, not resumed and ended at every step.
-  if (R.Resumed && R.Replays == 0)
+  if (R.Resumed && R.Replays == 0 && Differs)
     for (auto It = R.Graphs.begin(); It != R.Graphs.end(); ++It)
       if (It->get() == R.Current) {
         R.Graphs.erase(It);
@@ -280,7 +314,7 @@ void arm(Stream &S, StreamReplay &R, unsigned P) {
 template <typename Offer>
 PeriodGraph *resumable(StreamReplay &R, const Offer &Matches) {
   for (size_t I = R.Graphs.size(); I-- > 0;)
-    if (Matches(R.Graphs[I]->Period.front()))
+    if (!R.Graphs[I]->Rest && Matches(R.Graphs[I]->Period.front()))
       return R.Graphs[I].get();
   return nullptr;
 }
@@ -310,12 +344,7 @@ llvm::Error hold(Stream &S, StreamReplay &R) {
   if (!R.Current) {
     llvm::Expected<PeriodGraph *> G = graphOf(S, R, Unroll);
     if (!G) {
-      // Said, and replay stops; the held launches still run, as they are.
-      warn(context(G.takeError(), "MSTAGE_GRAPHS=auto: cannot make a graph of "
-                                  "the kernels " +
-                                      namesOf(R.Period)),
-           "; replay is off from now on");
-      ReplayState.store(0);
+      cannotMakeGraph(R, G.takeError());
       return disarm(S, R, [] { return "the graph could not be made"; });
     }
     R.Current = *G;
@@ -420,7 +449,7 @@ llvm::Error offer(Stream &S, const LaunchView *View, const HeldLaunch *Record,
              : View ? Expected.difference(*View)
                     : Expected.difference(*Record);
     };
-    if (llvm::Error E = disarm(S, R, Why))
+    if (llvm::Error E = disarm(S, R, Why, /*Differs=*/true))
       return E;
   }
   if (Candidate) {
