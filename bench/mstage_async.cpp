@@ -60,24 +60,6 @@ int AllocsPerRun = 10000;
 size_t TransferN = kTransferN;
 std::vector<size_t> HeatSizes = {256, 1024, 4096, 8192};
 
-double nowMs() {
-  using namespace std::chrono;
-  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
-      .count();
-}
-
-[[noreturn]] void fail(const std::string &What) {
-  std::fprintf(stderr, "FAIL: %s\n", What.c_str());
-  std::exit(1);
-}
-
-void printRow(const char *Benchmark, const char *Variant, size_t N,
-              unsigned Block, unsigned Grid, Summary T, double Gbps) {
-  std::printf("%s,%s,%zu,%u,%u,%.6f,%.6f,%.3f\n", Benchmark, Variant, N, Block,
-              Grid, T.Median, T.Min, Gbps);
-  std::fflush(stdout);
-}
-
 //===----------------------------------------------------------------------===//
 // Back-to-back tiny launches
 //===----------------------------------------------------------------------===//

@@ -31,7 +31,6 @@
 
 #include <mstage.hpp>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -49,24 +48,6 @@ namespace {
 int Reps = 7, Launches = 10000, Steps = 1000;
 bool HostOnly = false;
 std::vector<size_t> HeatSizes = {256, 1024};
-
-double nowMs() {
-  using namespace std::chrono;
-  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
-      .count();
-}
-
-[[noreturn]] void fail(const std::string &What) {
-  std::fprintf(stderr, "FAIL: %s\n", What.c_str());
-  std::exit(1);
-}
-
-void printRow(const char *Benchmark, size_t N, unsigned Block, unsigned Grid,
-              Summary T) {
-  std::printf("%s,mstage,%zu,%u,%u,%.6f,%.6f,0.000\n", Benchmark, N, Block,
-              Grid, T.Median, T.Min);
-  std::fflush(stdout);
-}
 
 void benchDistinct() {
   device_vector<int> D(kTinyN);
@@ -98,7 +79,7 @@ void benchDistinct() {
     if (R > 0)
       Ms.push_back((T1 - T0) / Launches);
   }
-  printRow("tiny-distinct", kTinyN, kTinyN, 1, summarize(Ms));
+  printRow("tiny-distinct", "mstage", kTinyN, kTinyN, 1, summarize(Ms), 0.0);
 }
 
 void benchHeatHost(size_t N) {
@@ -131,7 +112,8 @@ void benchHeatHost(size_t N) {
     if (R > 0)
       Ms.push_back((T1 - T0) / Steps);
   }
-  printRow("heat-host", N, kHeatBlockX * kHeatBlockY, 0, summarize(Ms));
+  printRow("heat-host", "mstage", N, kHeatBlockX * kHeatBlockY, 0,
+           summarize(Ms), 0.0);
 }
 
 [[noreturn]] void usage() {

@@ -12,7 +12,6 @@
 //
 // stdout: CSV  benchmark,variant,n,block,grid,median_ms,min_ms,gbps
 // (variant cuda). A wrong result prints FAIL on stderr and exits with 1.
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -55,34 +54,26 @@ int main(int Argc, char **Argv) {
     Want += unsigned(I);
   std::vector<int> Host(kTinyN);
   std::vector<double> Ms;
-  auto now = [] {
-    using namespace std::chrono;
-    return duration<double, std::milli>(steady_clock::now().time_since_epoch())
-        .count();
-  };
   for (int R = 0; R <= Reps; ++R) {
     CUDA_CHECK(cudaMemsetAsync(D, 0, kTinyN * sizeof(int), S));
     CUDA_CHECK(cudaStreamSynchronize(S));
-    double T0 = now();
+    double T0 = nowMs();
     for (int I = 0; I < Launches; ++I)
       addKernel<<<1, kTinyN, 0, S>>>(D, I);
     CUDA_CHECK(cudaStreamSynchronize(S));
-    double T1 = now();
+    double T1 = nowMs();
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaMemcpy(Host.data(), D, kTinyN * sizeof(int),
                           cudaMemcpyDeviceToHost));
     for (unsigned I = 0; I < kTinyN; ++I)
-      if (unsigned(Host[I]) != Want) {
-        std::fprintf(stderr, "FAIL: tiny-distinct cuda: element %u is %d\n", I,
-                     Host[I]);
-        return 1;
-      }
+      if (unsigned(Host[I]) != Want)
+        fail("tiny-distinct cuda: element " + std::to_string(I) + " is " +
+             std::to_string(Host[I]) + ", expected " + std::to_string(Want));
     if (R > 0)
       Ms.push_back((T1 - T0) / Launches);
   }
   Summary T = summarize(Ms);
-  std::printf("tiny-distinct,cuda,%u,%u,1,%.6f,%.6f,0.000\n", kTinyN, kTinyN,
-              T.Median, T.Min);
+  printRow("tiny-distinct", "cuda", kTinyN, kTinyN, 1, T, 0.0);
   CUDA_CHECK(cudaFree(D));
   CUDA_CHECK(cudaStreamDestroy(S));
   return 0;
