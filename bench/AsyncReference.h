@@ -2,7 +2,8 @@
 // (mstage) share, so that both sides of the asynchronous-API benchmarks do
 // the same work and are checked the same way: the sizes, the CPU reference of
 // the heat equation, the checksum of its final field, the summary of a
-// list of times, the clock, the CSV row and the failure. Plain C++17: nvcc's host compiler and mstage++ both read it.
+// list of times, the clock, the CSV row and the failure. Plain C++17: nvcc's
+// host compiler and mstage++ both read it.
 #ifndef MSTAGE_BENCH_ASYNCREFERENCE_H
 #define MSTAGE_BENCH_ASYNCREFERENCE_H
 
@@ -136,9 +137,8 @@ inline double nowMs() {
 }
 
 // One CSV row: benchmark,variant,n,block,grid,median_ms,min_ms,gbps.
-inline void printRow(const char *Benchmark, const char *Variant,
-                     std::size_t N, unsigned Block, unsigned Grid, Summary T,
-                     double Gbps) {
+inline void printRow(const char *Benchmark, const char *Variant, std::size_t N,
+                     unsigned Block, unsigned Grid, Summary T, double Gbps) {
   std::printf("%s,%s,%zu,%u,%u,%.6f,%.6f,%.3f\n", Benchmark, Variant, N, Block,
               Grid, T.Median, T.Min, Gbps);
   std::fflush(stdout);
