@@ -1,18 +1,23 @@
 // What bench/cuda/async_baselines.cu (nvcc) and bench/mstage_async.cpp
 // (mstage) share, so that both sides of the asynchronous-API benchmarks do
 // the same work and are checked the same way: the sizes, the CPU reference of
-// the heat equation, the checksum of its final field and the summary of a
-// list of times. Plain C++17: nvcc's host compiler and mstage++ both read it.
+// the heat equation, the checksum of its final field, the summary of a
+// list of times, the clock, the CSV row and the failure. Plain C++17: nvcc's
+// host compiler and mstage++ both read it.
 #ifndef MSTAGE_BENCH_ASYNCREFERENCE_H
 #define MSTAGE_BENCH_ASYNCREFERENCE_H
 
 #include "Checksum.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace asyncbench {
@@ -116,6 +121,27 @@ inline Summary summarize(std::vector<double> Ms) {
   std::size_t K = Ms.size();
   double Median = K % 2 ? Ms[K / 2] : 0.5 * (Ms[K / 2 - 1] + Ms[K / 2]);
   return {Median, Ms.front()};
+}
+
+// The host's clock, in ms.
+inline double nowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// A wrong result: FAIL on stderr, exit status 1.
+[[noreturn]] inline void fail(const std::string &What) {
+  std::fprintf(stderr, "FAIL: %s\n", What.c_str());
+  std::exit(1);
+}
+
+// One CSV row: benchmark,variant,n,block,grid,median_ms,min_ms,gbps.
+inline void printRow(const char *Benchmark, const char *Variant, std::size_t N,
+                     unsigned Block, unsigned Grid, Summary T, double Gbps) {
+  std::printf("%s,%s,%zu,%u,%u,%.6f,%.6f,%.3f\n", Benchmark, Variant, N, Block,
+              Grid, T.Median, T.Min, Gbps);
+  std::fflush(stdout);
 }
 
 } // namespace asyncbench

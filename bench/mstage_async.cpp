@@ -32,6 +32,7 @@
 // it is wrong. Times are host wall times; mstage's per-launch event timing
 // (mstage_rt_time_launches) stays off, since it would add work to each launch.
 #include "AsyncReference.h"
+#include "HeatKernels.h"
 
 #include <mstage.hpp>
 
@@ -58,24 +59,6 @@ int TinyLaunches = kTinyLaunches, GraphKernels = kGraphKernels;
 int AllocsPerRun = 10000;
 size_t TransferN = kTransferN;
 std::vector<size_t> HeatSizes = {256, 1024, 4096, 8192};
-
-double nowMs() {
-  using namespace std::chrono;
-  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
-      .count();
-}
-
-[[noreturn]] void fail(const std::string &What) {
-  std::fprintf(stderr, "FAIL: %s\n", What.c_str());
-  std::exit(1);
-}
-
-void printRow(const char *Benchmark, const char *Variant, size_t N,
-              unsigned Block, unsigned Grid, Summary T, double Gbps) {
-  std::printf("%s,%s,%zu,%u,%u,%.6f,%.6f,%.3f\n", Benchmark, Variant, N, Block,
-              Grid, T.Median, T.Min, Gbps);
-  std::fflush(stdout);
-}
 
 //===----------------------------------------------------------------------===//
 // Back-to-back tiny launches
@@ -165,43 +148,10 @@ void benchHeat(size_t N) {
   device_vector<unsigned> DResidual(1);
   const dim3 Grid(unsigned((N + kHeatBlockX - 1) / kHeatBlockX),
                   unsigned((N + kHeatBlockY - 1) / kHeatBlockY));
-  const unsigned BoundaryGrid = unsigned((N + kHeatThreads - 1) / kHeatThreads);
-
-  auto Interior = kernel(
-      [N](const auto &uold, auto &unew) {
-        Thread T = Thread::get();
-        size_t i = T.global.y, j = T.global.x; // row, column
-        if (i >= 1 && i + 1 < N && j >= 1 && j + 1 < N)
-          unew[i * N + j] =
-              0.25f * (uold[(i - 1) * N + j] + uold[(i + 1) * N + j] +
-                       uold[i * N + j + 1] + uold[i * N + j - 1]);
-      },
-      Grid, dim3(kHeatBlockX, kHeatBlockY));
-  auto Boundary = kernel(
-      [N](auto &u) {
-        size_t t = Thread::get().global.x;
-        if (t >= N)
-          return;
-        u[t * N] = 1.0f;
-        u[t * N + N - 1] = 0.0f;
-        if (t > 0) {
-          u[t] = 0.0f;
-          u[(N - 1) * N + t] = 0.0f;
-        }
-      },
-      BoundaryGrid, kHeatThreads);
-  // The values are >= 0, so their bits order as unsigned integers do.
-  auto Residual = kernel(
-      [](const auto &a, const auto &b, auto &result) {
-        size_t cells = a.size();
-        size_t stride = size_t(Grid::get().range.x) * Block::get().range.x;
-        float m = 0.0f;
-        for (size_t k = Thread::get().global.x; k < cells; k += stride)
-          m = std::max(m, std::fabs(a[k] - b[k]));
-        atomic_ref<unsigned>(result[0]).fetch_max(
-            __builtin_bit_cast(unsigned, m));
-      },
-      heatResidualGrid(N), kHeatThreads);
+  auto Kernels = heatKernels(N); // lambdas below capture them
+  auto &Interior = std::get<0>(Kernels);
+  auto &Boundary = std::get<1>(Kernels);
+  auto &Residual = std::get<2>(Kernels);
 
   int Cur = 0; // the buffer that holds the field
   auto reset = [&] {

@@ -93,7 +93,8 @@ def target(label, ratio, op, limit, unit="x"):
 
 
 ASYNC_BENCHMARKS = ("tiny-launch", "heat", "transfer", "alloc",
-                    "stream-order", "stream-order-host")
+                    "stream-order", "stream-order-host", "tiny-distinct",
+                    "heat-host")
 
 
 def middle_async_runs(rows):
@@ -137,7 +138,9 @@ def async_report(path, checksums_path):
     units = {"tiny-launch": ("us/kernel", 1000.0), "heat": ("us/step", 1000.0),
              "transfer": ("ms/iter", 1.0), "alloc": ("us/alloc", 1000.0),
              "stream-order": ("us/iter", 1000.0),
-             "stream-order-host": ("us/iter", 1000.0)}
+             "stream-order-host": ("us/iter", 1000.0),
+             "tiny-distinct": ("us/kernel", 1000.0),
+             "heat-host": ("us/step", 1000.0)}
     order = list(ASYNC_BENCHMARKS)
     for (bench, n), variants in sorted(by.items(),
                                        key=lambda kv: (order.index(kv[0][0]), kv[0][1])):
@@ -169,7 +172,65 @@ def async_report(path, checksums_path):
         if waits is not None:
             print(f"  (no target) {bench}: the waits MSTAGE_STREAM_ORDER=auto "
                   f"inserts / the program's own events: {waits:.2f}x")
+    def issue36_targets():
+        """Issue 36's targets: heat with automatic graph replay against nvcc's
+        <<<>>> and a hand-written graph, launches that never repeat."""
+        met = []
+        sums = load_checksums(checksums_path)
+        heat_ns = sorted({n for (b, n) in by if b == "heat"})
+        # Issue 36: heat with automatic graph replay against nvcc's <<<>>>,
+        # where bench/run.sh ran the "+graphs" rows.
+        for n in heat_ns:
+            replayed = ms("heat", "mstage+graphs", n)
+            if replayed is not None:
+                met.append(target(f"heat {n}x{n} mstage MSTAGE_GRAPHS=auto / nvcc "
+                                  f"(ms per step)",
+                                  ratio(replayed, ms("heat", "cuda", n)), "<=",
+                                  0.5 if n <= 1024 else 1.0))
+            # nvcc with a hand-written graph a segment: what a graph can reach.
+            graph = ms("heat", "cuda-graph", n)
+            if graph is not None:
+                def x(r):
+                    return f"{r:.2f}x" if r is not None else "-"
+                print(f"  (no target) heat {n}x{n} nvcc hand-written graph / "
+                      f"<<<>>>: {x(ratio(graph, ms('heat', 'cuda', n)))}; "
+                      f"mstage MSTAGE_GRAPHS=auto / it: "
+                      f"{x(ratio(replayed, graph))}")
+                found = [v for (k, _), v in sums.items() if k == n]
+                pair = found[0] if found else {}
+                if "cuda" in pair and "cuda-graph" in pair:
+                    same = pair["cuda"] == pair["cuda-graph"]
+                    print(f"  heat {n}x{n} nvcc graph's final field: "
+                          f"{'identical' if same else 'DIFFERS'}")
+                    met.append(same)
+
+        # Issue 36: launches that never repeat (bench/mstage_replay, distinct;
+        # bench/cuda/replay_baseline.cu): what replay's matching costs.
+        distinct = ms("tiny-distinct", "mstage+graphs")
+        if distinct is not None:
+            met.append(target("tiny launches that never repeat, mstage "
+                              "MSTAGE_GRAPHS=auto / CUDA <<<>>>",
+                              ratio(distinct, ms("tiny-distinct", "cuda")),
+                              "<=", 1.0))
+            met.append(target("a program that never repeats, MSTAGE_GRAPHS=auto "
+                              "/ off", ratio(distinct, ms("tiny-distinct", "mstage")),
+                              "<=", 1.02))
+        for n in sorted({k for (b, k) in by if b == "heat-host"}):
+            hosted = ratio(ms("heat-host", "mstage+graphs", n),
+                           ms("heat-host", "mstage", n))
+            if hosted is not None:
+                print(f"  (no target) heat {n}x{n} loop of mstage_replay (wall time "
+                      f"a step; on the fake driver the host path alone), "
+                      f"MSTAGE_GRAPHS=auto / off: {hosted:.2f}x")
+
+        return met
+
     if ms("tiny-launch", "cuda-async") is None:
+        if ms("heat", "cuda") is not None:  # BENCH_ONLY=replay
+            print()
+            print("issue 36 targets")
+            met = issue36_targets()
+            print(f"{sum(met)} of {len(met)} met")
         return  # BENCH_ONLY=order: no baselines, no targets
 
     print()
@@ -209,15 +270,7 @@ def async_report(path, checksums_path):
             print(f"  heat {n}x{n} final fields: no checksums to compare MISS")
             met.append(False)
 
-    # Issue 36: heat with automatic graph replay against nvcc's <<<>>>,
-    # where bench/run.sh ran the "+graphs" rows.
-    for n in heat_ns:
-        replayed = ms("heat", "mstage+graphs", n)
-        if replayed is not None:
-            met.append(target(f"heat {n}x{n} mstage MSTAGE_GRAPHS=auto / nvcc "
-                              f"(ms per step)",
-                              ratio(replayed, ms("heat", "cuda", n)), "<=",
-                              0.5 if n <= 1024 else 1.0))
+    met += issue36_targets()
 
     met.append(target("transfer k(pinned_vector&) / CUDA pinned async (GB/s)",
                       ratio(gbps("transfer", "mstage-pinned"),

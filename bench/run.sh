@@ -11,11 +11,11 @@
 # launch-bound loops again with issue 36's MSTAGE_GRAPHS=auto ("+graphs"), in
 # one run, then prints the table of ratios.
 #
-#   OUT=<folder> [BENCH_ONLY=kernels|jit|order] bench/run.sh [reps]
+#   OUT=<folder> [BENCH_ONLY=kernels|jit|order|replay] bench/run.sh [reps]
 #
 # Writes $OUT/bench.csv, $OUT/jit.csv, $OUT/cold.csv (cold starts), $OUT/checksums.csv (the heat
 # equation's final fields and issue 16's and 34's ports' results, nvcc and mstage),
-# $OUT/bench-report.txt and, with
+# $OUT/bench-report.txt, $OUT/heat.svg (heat_plot.py) and, with
 # matplotlib, $OUT/reduce.png, nbody.png, jit.png, async.png and ports.png.
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
@@ -42,7 +42,8 @@ echo "benchmark,variant,n,block,grid,median_ms,min_ms,gbps" >"$csv"
 # the JIT, cold-start and stencil ones (each half fits one 10-minute call on
 # the GPU machines; report.py takes both halves' CSVs), BENCH_ONLY=order
 # only the costs of MSTAGE_CHECK=streams and MSTAGE_STREAM_ORDER=auto (a
-# part of kernels); default: all.
+# part of kernels), BENCH_ONLY=replay only issue 36's figures (replay_costs,
+# about two minutes); default: all.
 part=${BENCH_ONLY:-all}
 # Issue 34: what MSTAGE_CHECK=streams and MSTAGE_STREAM_ORDER=auto cost
 # (variants suffixed "+streams" and "+order") against the same run without.
@@ -73,8 +74,28 @@ stream_costs() {
     done
   done
 }
+# Issue 36's automatic graph replay: heat (nvcc <<<>>>, nvcc with a
+# hand-written graph, mstage plain and "+graphs"), tiny launches that never
+# repeat (nvcc, mstage plain and "+graphs": replay's matching cost) and the
+# heat loop's host time to enqueue a step; five rounds, interleaved, and
+# report.py takes the middle run of each. The first mstage run of each
+# program also fills the JIT's disk cache.
+replay_costs() {
+  for _ in 1 2 3 4 5; do
+    run "async baselines heat" "$here/async_baselines" --only heat
+    run "mstage async heat" env MSTAGE_GRAPHS=off "$here/mstage_async" --only heat
+    run "mstage async heat, graphs auto" with_setting +graphs \
+      MSTAGE_GRAPHS=auto "$here/mstage_async" --only heat
+    run "replay baseline" "$here/replay_baseline"
+    run "mstage replay" env MSTAGE_GRAPHS=off "$here/mstage_replay"
+    run "mstage replay, graphs auto" with_setting +graphs MSTAGE_GRAPHS=auto \
+      "$here/mstage_replay"
+  done
+}
 if [[ $part == order ]]; then
   stream_costs
+elif [[ $part == replay ]]; then
+  replay_costs
 elif [[ $part != jit ]]; then
 run "reduce baselines" "$here/reduce_baselines" --reps "$reps"
 grid=$(awk -F, '$1 == "reduce" && $2 == "nvcc-template" { print $5; exit }' "$csv")
@@ -136,7 +157,7 @@ run "mstage scan/sort" "$here/mstage_scan_sort" --reps "$reps"
 fi
 echo "benchmark,variant,what,value" >"$OUT/cold.csv"
 : >"$OUT/jit.csv"
-if [[ $part != kernels && $part != order ]]; then
+if [[ $part != kernels && $part != order && $part != replay ]]; then
 # JIT latency, cold: no driver cache and an empty mstage cache directory.
 jitdir=$(mktemp -d /tmp/mstage-jit-XXXXXX)
 echo "== jit latency" >&2
@@ -222,6 +243,10 @@ grep '^checksum,' "$OUT/bench-stderr.log" >"$OUT/checksums.csv"
 
 python3 "$here/report.py" "$csv" "$OUT/jit.csv" "$OUT/checksums.csv" "$OUT/cold.csv" |
   tee "$OUT/bench-report.txt"
+# Issue 36's plot of heat (an SVG; no matplotlib needed).
+if grep -q '^heat,' "$csv"; then
+  python3 "$here/heat_plot.py" "$csv" "$OUT/heat.svg" || status=1
+fi
 if python3 -c "import matplotlib" 2>/dev/null; then
   python3 "$here/plot.py" "$csv" "$OUT/jit.csv" "$OUT" "$OUT/cold.csv" || status=1
 else

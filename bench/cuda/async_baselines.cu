@@ -24,6 +24,11 @@
 //              is copied back. --steps (default 1000) steps a run; median_ms
 //              and min_ms per step over --heat-reps (default 3) runs. gbps =
 //              8 bytes a cell (one read, one write) per step.
+//   cuda         <<<>>> launches; a cudaStreamSynchronize at each check
+//   cuda-graph   the same operations captured by hand: one graph a segment
+//                of 100 steps and its check (copy to pinned memory),
+//                launched and synchronized a segment at a time (issue 36's
+//                "nvcc with a hand-written graph")
 // transfer     y += x on 2^20 floats of host data; per iteration, median over
 //              --transfer-reps (default 50) iterations after 3 warm-ups.
 //              gbps = 12 bytes a float (x in, y in, y out) / time.
@@ -115,28 +120,10 @@ __global__ void addKernel(const float *x, float *y, size_t n) {
 namespace {
 
 //===----------------------------------------------------------------------===//
-// Host helpers
+// Settings
 //===----------------------------------------------------------------------===//
 
 int Reps = 7, HeatReps = 3, TransferReps = 50, Steps = 1000;
-
-double nowMs() {
-  using namespace std::chrono;
-  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
-      .count();
-}
-
-[[noreturn]] void fail(const std::string &What) {
-  std::fprintf(stderr, "FAIL: %s\n", What.c_str());
-  std::exit(1);
-}
-
-void printRow(const char *Benchmark, const char *Variant, size_t N,
-              unsigned Block, unsigned Grid, Summary T, double Gbps) {
-  std::printf("%s,%s,%zu,%u,%u,%.6f,%.6f,%.3f\n", Benchmark, Variant, N, Block,
-              Grid, T.Median, T.Min, Gbps);
-  std::fflush(stdout);
-}
 
 //===----------------------------------------------------------------------===//
 // Back-to-back tiny launches
@@ -207,14 +194,21 @@ void benchTiny(cudaStream_t S) {
 // 2-D heat equation
 //===----------------------------------------------------------------------===//
 
-void benchHeat(cudaStream_t S, size_t N) {
+// Variant cuda: <<<>>> launches. cuda-graph: the same operations captured
+// by hand, one graph per segment up to and including a check (kHeatCheckEvery
+// steps, then the memset, the residual kernel and the copy to pinned memory),
+// keyed by its length and the buffer it starts from; a run launches one graph
+// a segment and synchronizes after it, as the <<<>>> loop does at each check.
+void benchHeat(cudaStream_t S, size_t N, bool UseGraphs) {
+  const char *Variant = UseGraphs ? "cuda-graph" : "cuda";
   const size_t Cells = N * N;
   const std::vector<float> Initial = heatInitial(N);
   float *D[2] = {nullptr, nullptr};
-  unsigned *DResidual = nullptr;
+  unsigned *DResidual = nullptr, *HResidual = nullptr;
   for (float *&P : D)
     CUDA_CHECK(cudaMalloc(&P, Cells * sizeof(float)));
   CUDA_CHECK(cudaMalloc(&DResidual, sizeof(unsigned)));
+  CUDA_CHECK(cudaMallocHost(&HResidual, sizeof(unsigned)));
   const dim3 Block(kHeatBlockX, kHeatBlockY);
   const dim3 Grid(unsigned((N + kHeatBlockX - 1) / kHeatBlockX),
                   unsigned((N + kHeatBlockY - 1) / kHeatBlockY));
@@ -231,23 +225,66 @@ void benchHeat(cudaStream_t S, size_t N) {
     CUDA_CHECK(cudaDeviceSynchronize());
     Cur = 0;
   };
+  auto step = [&](int From) {
+    heatInterior<<<Grid, Block, 0, S>>>(D[From], D[1 - From], N);
+    heatBoundary<<<BoundaryGrid, kHeatThreads, 0, S>>>(D[1 - From], N);
+  };
+  // The check after a step that left the field in D[1 - From], read back
+  // into To (pinned for a graph; the <<<>>> loop's is on its stack).
+  auto check = [&](int From, unsigned *To) {
+    CUDA_CHECK(cudaMemsetAsync(DResidual, 0, sizeof(unsigned), S));
+    heatResidual<<<ResidualGrid, kHeatThreads, 0, S>>>(D[1 - From], D[From],
+                                                       Cells, DResidual);
+    CUDA_CHECK(cudaMemcpyAsync(To, DResidual, sizeof(unsigned),
+                               cudaMemcpyDeviceToHost, S));
+  };
+  // A segment's graph: Length steps from D[From], then the check.
+  std::vector<std::pair<std::pair<int, int>, cudaGraphExec_t>> Graphs;
+  auto graphOf = [&](int Length, int From) {
+    for (auto &[Key, Exec] : Graphs)
+      if (Key == std::make_pair(Length, From))
+        return Exec;
+    cudaGraph_t Graph;
+    cudaGraphExec_t Exec;
+    CUDA_CHECK(cudaStreamBeginCapture(S, cudaStreamCaptureModeThreadLocal));
+    int C = From;
+    for (int I = 0; I < Length; ++I, C = 1 - C)
+      step(C);
+    check(1 - C, HResidual);
+    CUDA_CHECK(cudaStreamEndCapture(S, &Graph));
+    CUDA_CHECK(cudaGraphInstantiate(&Exec, Graph, 0));
+    CUDA_CHECK(cudaGraphDestroy(Graph));
+    Graphs.push_back({{Length, From}, Exec});
+    return Exec;
+  };
+  auto asFloat = [](unsigned Bits) {
+    float Residual;
+    std::memcpy(&Residual, &Bits, sizeof Residual);
+    return Residual;
+  };
   // Runs Steps steps; returns the last residual read back.
   auto run = [&](int Steps) {
     float Residual = -1.0f;
-    for (int Step = 1; Step <= Steps; ++Step) {
-      heatInterior<<<Grid, Block, 0, S>>>(D[Cur], D[1 - Cur], N);
-      heatBoundary<<<BoundaryGrid, kHeatThreads, 0, S>>>(D[1 - Cur], N);
-      if (Step % kHeatCheckEvery == 0 || Step == Steps) {
-        unsigned Bits = 0;
-        CUDA_CHECK(cudaMemsetAsync(DResidual, 0, sizeof(unsigned), S));
-        heatResidual<<<ResidualGrid, kHeatThreads, 0, S>>>(D[1 - Cur], D[Cur],
-                                                           Cells, DResidual);
-        CUDA_CHECK(cudaMemcpyAsync(&Bits, DResidual, sizeof Bits,
-                                   cudaMemcpyDeviceToHost, S));
+    if (UseGraphs) {
+      for (int Done = 0; Done < Steps;) {
+        int Length = std::min(kHeatCheckEvery, Steps - Done);
+        CUDA_CHECK(cudaGraphLaunch(graphOf(Length, Cur), S));
         CUDA_CHECK(cudaStreamSynchronize(S));
-        std::memcpy(&Residual, &Bits, sizeof Residual);
+        Residual = asFloat(*HResidual);
+        Done += Length;
+        Cur = Length % 2 ? 1 - Cur : Cur;
       }
-      Cur = 1 - Cur;
+    } else {
+      for (int Step = 1; Step <= Steps; ++Step) {
+        step(Cur);
+        if (Step % kHeatCheckEvery == 0 || Step == Steps) {
+          unsigned Bits = 0;
+          check(Cur, &Bits);
+          CUDA_CHECK(cudaStreamSynchronize(S));
+          Residual = asFloat(Bits);
+        }
+        Cur = 1 - Cur;
+      }
     }
     CUDA_CHECK(cudaStreamSynchronize(S));
     CUDA_CHECK(cudaGetLastError());
@@ -269,16 +306,21 @@ void benchHeat(cudaStream_t S, size_t N) {
   float ExpectedRes = heatReference(N, CheckSteps, Expected);
   long long At = firstBitDifference(Field.data(), Expected.data(), Cells);
   if (At >= 0)
-    fail("heat cuda " + std::to_string(N) + ": after " +
+    fail(std::string("heat ") + Variant + " " + std::to_string(N) + ": after " +
          std::to_string(CheckSteps) + " steps cell " + std::to_string(At) +
          " is " + std::to_string(Field[At]) + ", expected " +
          std::to_string(Expected[At]));
   if (Residual != ExpectedRes)
-    fail("heat cuda " + std::to_string(N) + ": residual " +
-         std::to_string(Residual) + ", expected " +
+    fail(std::string("heat ") + Variant + " " + std::to_string(N) +
+         ": residual " + std::to_string(Residual) + ", expected " +
          std::to_string(ExpectedRes));
-  std::fprintf(stderr, "# heat %zu: %d steps match the CPU bit for bit\n", N,
-               CheckSteps);
+  std::fprintf(stderr, "# heat %s %zu: %d steps match the CPU bit for bit\n",
+               Variant, N, CheckSteps);
+  if (UseGraphs) { // made before the timed runs, as an application would
+    graphOf(std::min(kHeatCheckEvery, Steps), 0);
+    if (int Tail = Steps % kHeatCheckEvery; Tail && Steps > kHeatCheckEvery)
+      graphOf(Tail, 0);
+  }
 
   std::vector<double> Ms;
   std::uint64_t Checksum = 0;
@@ -291,7 +333,7 @@ void benchHeat(cudaStream_t S, size_t N) {
     download();
     std::uint64_t Sum = fieldChecksum(Field.data(), Cells);
     if (R > 0 && Sum != Checksum)
-      fail("heat cuda " + std::to_string(N) +
+      fail(std::string("heat ") + Variant + " " + std::to_string(N) +
            ": two runs end on different fields");
     Checksum = Sum;
   }
@@ -301,17 +343,21 @@ void benchHeat(cudaStream_t S, size_t N) {
     ExpectedRes = heatReference(N, Steps, Expected);
     if (firstBitDifference(Field.data(), Expected.data(), Cells) >= 0 ||
         Residual != ExpectedRes)
-      fail("heat cuda " + std::to_string(N) + ": after " +
-           std::to_string(Steps) + " steps the field differs from the CPU");
+      fail(std::string("heat ") + Variant + " " + std::to_string(N) +
+           ": after " + std::to_string(Steps) +
+           " steps the field differs from the CPU");
   }
   Summary T = summarize(Ms);
-  printRow("heat", "cuda", N, kHeatBlockX * kHeatBlockY, Grid.x * Grid.y, T,
+  printRow("heat", Variant, N, kHeatBlockX * kHeatBlockY, Grid.x * Grid.y, T,
            8.0 * Cells / (T.Median * 1e6));
-  std::fprintf(stderr, "checksum,heat,cuda,%zu,%d,%016llx,%.9g\n", N, Steps,
-               (unsigned long long)Checksum, Residual);
+  std::fprintf(stderr, "checksum,heat,%s,%zu,%d,%016llx,%.9g\n", Variant, N,
+               Steps, (unsigned long long)Checksum, Residual);
+  for (auto &[Key, Exec] : Graphs)
+    CUDA_CHECK(cudaGraphExecDestroy(Exec));
   for (float *P : D)
     CUDA_CHECK(cudaFree(P));
   CUDA_CHECK(cudaFree(DResidual));
+  CUDA_CHECK(cudaFreeHost(HResidual));
 }
 
 //===----------------------------------------------------------------------===//
@@ -499,7 +545,8 @@ int main(int Argc, char **Argv) {
     benchTiny(S);
   if (Only.empty() || Only == "heat")
     for (size_t N : {256, 1024, 4096, 8192})
-      benchHeat(S, N);
+      for (bool UseGraphs : {false, true})
+        benchHeat(S, N, UseGraphs);
   if (Only.empty() || Only == "transfer")
     benchTransfer(S);
   if (Only.empty() || Only == "alloc")

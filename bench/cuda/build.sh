@@ -22,11 +22,11 @@ mkdir -p "$out"
 # issue 16's ports: hotspot, transpose, scan, histogram; issue 18's scan
 # and sort against CUB (scan_sort_baseline); issue 34's application ports:
 # walk, xs, micro, adam; issue 33's large generated stencil kernels
-# (stencil_baseline).
+# (stencil_baseline); issue 36's never-repeating launches (replay_baseline).
 for prog in reduce_baselines nbody_baselines async_baselines heat_cold \
   hotspot_baseline transpose_baseline scan_baseline histogram_baseline \
   scan_sort_baseline walk_baseline xs_baseline micro_baseline adam_baseline \
-  stencil_baseline; do
+  stencil_baseline replay_baseline; do
   echo "$nvcc ${flags[*]} $here/$prog.cu -o $out/$prog"
   "$nvcc" "${flags[@]}" "$here/$prog.cu" -o "$out/$prog"
 done

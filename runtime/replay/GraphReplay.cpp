@@ -9,12 +9,14 @@
 #include "support/Warning.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
 #include <cassert>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
 #include <vector>
 
 namespace mstage::rt {
@@ -31,11 +33,15 @@ constexpr unsigned RingSize = 2 * MaxPeriod;
 constexpr unsigned MinGraphLaunches = 16;
 // Graphs kept per stream, for periods that come back.
 constexpr size_t MaxGraphs = 8;
+// Where each hash was last seen, direct-mapped: a launch whose hash was not
+// seen in the last MaxPeriod launches starts no period, found with one look.
+constexpr unsigned SeenSlots = 128;
 
 // A period, repeated Unroll times, made into an executable graph.
 struct PeriodGraph {
   std::vector<HeldLaunch> Period;
   unsigned Unroll = 1;
+  bool Rest = false; // a hold's rest before a check: not one to resume
   CudaDriver *Driver = nullptr;
   CUgraph Graph = nullptr;
   CUgraphExec Exec = nullptr;
@@ -52,11 +58,20 @@ struct StreamReplay {
   std::array<HeldLaunch, RingSize> Ring;
   std::array<uint64_t, RingSize> Hashes;
   unsigned RingNext = 0, RingCount = 0;
+  // Launches put in the ring, ever; LastSeen[H % SeenSlots]: the latest
+  // with hash H, by that count, valid from RingStart (the ring's reset).
+  uint64_t Count = 0, RingStart = 0;
+  struct Seen {
+    uint64_t Hash = 0, At = 0;
+  };
+  std::array<Seen, SeenSlots> LastSeen;
   // Armed: the period found; the next launch should equal Period[Next].
   std::vector<HeldLaunch> Period;
   unsigned Next = 0;
   unsigned HeldCount = 0; // held back: Period[I % size] for I < HeldCount
   PeriodGraph *Current = nullptr; // Period's graph, once made or found
+  bool Resumed = false;           // armed by resume(), not findPeriod()
+  unsigned LastRest = 0;          // whole periods held when the last hold ended
   uint64_t Replays = 0;           // graph launches since armed
   std::vector<std::unique_ptr<PeriodGraph>> Graphs; // newest last
 
@@ -94,6 +109,22 @@ std::string namesOf(llvm::ArrayRef<HeldLaunch> Period) {
   return Names;
 }
 
+// "launch(es)" while a period holds kernels alone, else "operation(s)";
+// "kernel nodes" or "nodes" likewise.
+bool kernelsOnly(llvm::ArrayRef<HeldLaunch> Period) {
+  for (const HeldLaunch &L : Period)
+    if (L.What != HeldLaunch::Kind::Kernel)
+      return false;
+  return true;
+}
+std::string countOf(size_t N, llvm::ArrayRef<HeldLaunch> Period) {
+  bool Kernels = kernelsOnly(Period);
+  return std::to_string(N) + (Kernels ? " launch" : " operation") +
+         (N == 1    ? ""
+          : Kernels ? "es"
+                    : "s");
+}
+
 StreamReplay &stateOf(Stream &S) {
   std::unique_ptr<StreamReplay> &R = replayer().Streams[&S];
   // A destroyed stream's object is reused for a later one.
@@ -105,11 +136,16 @@ StreamReplay &stateOf(Stream &S) {
 }
 
 llvm::Error enqueuePlain(Stream &S, const HeldLaunch &L) {
+  CudaDriver &D = *S.driver();
+  if (L.What == HeldLaunch::Kind::Fill)
+    return D.fillAsync(L.Dst, L.Bytes.data(), L.ElementBytes, L.Count,
+                       S.handle());
+  if (L.What == HeldLaunch::Kind::Copy)
+    return D.copyDeviceAsync(L.Dst, L.Src, L.ElementBytes, S.handle());
   llvm::SmallVector<void *, 16> Params;
   L.params(Params);
-  return S.driver()->launch(L.Function, L.Config.grid, L.Config.block,
-                            L.Config.shared_bytes, Params.data(), S.handle(),
-                            nullptr);
+  return D.launch(L.Function, L.Config.grid, L.Config.block,
+                  L.Config.shared_bytes, Params.data(), S.handle(), nullptr);
 }
 
 // The graph of R's period on S: found among R's graphs, or captured now.
@@ -147,47 +183,104 @@ llvm::Expected<PeriodGraph *> graphOf(Stream &S, StreamReplay &R,
   statsGraphMade();
   trace(S, "graph of " + std::to_string(Unroll) + " period" +
                (Unroll == 1 ? "" : "s") + " made (" +
-               std::to_string(Unroll * R.Period.size()) + " kernel nodes)");
+               std::to_string(Unroll * R.Period.size()) +
+               (kernelsOnly(R.Period) ? " kernel nodes)" : " nodes)"));
   if (R.Graphs.size() == MaxGraphs)
     R.Graphs.erase(R.Graphs.begin()); // a replay in flight is freed after it
   R.Graphs.push_back(std::move(G));
   return R.Graphs.back().get();
 }
 
-// Enqueues what R holds as plain launches, in order.
+// Said, and replay stops; the held launches still run, as they are.
+void cannotMakeGraph(StreamReplay &R, llvm::Error Failure) {
+  warn(context(std::move(Failure),
+               std::string("MSTAGE_GRAPHS=auto: cannot make a graph of ") +
+                   (kernelsOnly(R.Period) ? "the kernels " : "") +
+                   namesOf(R.Period)),
+       "; replay is off from now on");
+  ReplayState.store(0);
+}
+
+// Enqueues what R holds, in order: as plain launches, or, when the hold
+// ends with the same whole periods as the last time (a time loop's steps
+// between its last full graph and its check), as a graph of them.
 llvm::Error enqueueHeld(Stream &S, StreamReplay &R) {
+  unsigned P = R.Period.size(), Whole = R.HeldCount / P;
+  bool Periods = R.HeldCount && R.HeldCount % P == 0;
+  bool Again = Periods && Whole >= 2 && Whole == R.LastRest;
+  R.LastRest = Periods ? Whole : 0;
+  if (Again && ReplayState.load(std::memory_order_relaxed) > 0) {
+    llvm::Expected<PeriodGraph *> G = graphOf(S, R, Whole);
+    if (G) {
+      (*G)->Rest = true; // fewer periods than a hold's graph: not hold()'s
+      R.HeldCount = 0;
+      statsGraphReplay(Whole * P);
+      if (llvm::Error E = S.driver()->launchGraph((*G)->Exec, S.handle()))
+        return context(std::move(E), "replaying the kernels " +
+                                         namesOf(R.Period) +
+                                         " as a graph (MSTAGE_GRAPHS=auto)");
+      return llvm::Error::success();
+    }
+    cannotMakeGraph(R, G.takeError()); // then enqueued as plain launches
+  }
   llvm::Error First = llvm::Error::success();
   for (unsigned I = 0; I < R.HeldCount && !First; ++I)
     First = enqueuePlain(S, R.Period[I % R.Period.size()]);
   R.HeldCount = 0;
   if (First)
-    return context(std::move(First), "launching the kernels " +
-                                         namesOf(R.Period) +
+    return context(std::move(First), "enqueuing " + namesOf(R.Period) +
                                          " held back for graph replay");
   return llvm::Error::success();
 }
 
-// Ends R's hold: enqueues it and forgets the period.
-llvm::Error disarm(Stream &S, StreamReplay &R, const std::string &Why) {
+// Ends R's hold: enqueues it and forgets the period. Why: said only when
+// traced (a hold ends at every check of a time loop). Differs: another
+// launch or operation on the stream came, not a barrier.
+llvm::Error disarm(Stream &S, StreamReplay &R,
+                   llvm::function_ref<std::string()> Why,
+                   bool Differs = false) {
   if (!R.armed())
     return llvm::Error::success();
   uint64_t Launches = R.Replays * (R.Current ? R.graphLaunches() : 0);
-  trace(S, std::to_string(R.Replays) + " graph replay" +
-               (R.Replays == 1 ? "" : "s") + " (" + std::to_string(Launches) +
-               " launches); ended: " + Why);
+  if (traceEnabled())
+    trace(S, std::to_string(R.Replays) + " graph replay" +
+                 (R.Replays == 1 ? "" : "s") + " (" +
+                 countOf(Launches, R.Period) + "); ended: " + Why());
+  // A kept graph that a resumed loop left before reaching it once is stale (a
+  // specialization replaced by a faster tier, another buffer): without it,
+  // the loop's period is found again, not resumed and ended at every step.
+  if (R.Resumed && R.Replays == 0 && Differs)
+    for (auto It = R.Graphs.begin(); It != R.Graphs.end(); ++It)
+      if (It->get() == R.Current) {
+        R.Graphs.erase(It);
+        break;
+      }
+  R.Resumed = false;
   llvm::Error E = enqueueHeld(S, R);
   R.Period.clear();
   R.Current = nullptr;
   R.Next = 0;
   R.Replays = 0;
   R.RingCount = 0;
+  R.RingStart = R.Count;
   return E;
 }
 
-// The smallest period of R's last launches that shows twice, or 0.
-unsigned findPeriod(const StreamReplay &R) {
+// The smallest period of R's last launches that shows twice, or 0. The
+// latest launch's hash must have been seen in the last MaxPeriod launches:
+// P starts there.
+unsigned findPeriod(StreamReplay &R) {
   uint64_t Latest = R.Hashes[R.slot(0)];
-  for (unsigned P = 1; 2 * P <= R.RingCount; ++P) {
+  StreamReplay::Seen &Last = R.LastSeen[Latest % SeenSlots];
+  uint64_t Now = R.Count++;
+  unsigned First = 0;
+  if (Last.Hash == Latest && Last.At >= R.RingStart &&
+      Now - Last.At <= MaxPeriod)
+    First = unsigned(Now - Last.At);
+  Last = {Latest, Now};
+  if (!First)
+    return 0;
+  for (unsigned P = First; 2 * P <= R.RingCount; ++P) {
     if (R.Hashes[R.slot(P)] != Latest)
       continue;
     bool Repeats = true;
@@ -210,8 +303,32 @@ void arm(Stream &S, StreamReplay &R, unsigned P) {
   R.Replays = 0;
   R.Current = nullptr;
   AnyHeldWork.store(true, std::memory_order_release);
-  trace(S, "period of " + std::to_string(P) + " launch" + (P == 1 ? "" : "es") +
-               " (" + namesOf(R.Period) + ") found");
+  trace(S, "period of " + countOf(P, R.Period) + " (" + namesOf(R.Period) +
+               ") found");
+}
+
+// A loop that left its period for a check comes back to it: when L (or O)
+// is the first operation of a period whose graph R keeps, R arms with that
+// period at once, rather than after two more periods of plain launches.
+// Returns the graph found, or null.
+template <typename Offer>
+PeriodGraph *resumable(StreamReplay &R, const Offer &Matches) {
+  for (size_t I = R.Graphs.size(); I-- > 0;)
+    if (!R.Graphs[I]->Rest && Matches(R.Graphs[I]->Period.front()))
+      return R.Graphs[I].get();
+  return nullptr;
+}
+
+void resume(Stream &S, StreamReplay &R, PeriodGraph &G) {
+  R.Period = G.Period;
+  R.Next = 0;
+  R.HeldCount = 0;
+  R.Replays = 0;
+  R.Current = &G;
+  R.Resumed = true;
+  AnyHeldWork.store(true, std::memory_order_release);
+  trace(S, "period of " + countOf(G.Period.size(), G.Period) + " (" +
+               namesOf(G.Period) + ") resumed");
 }
 
 // L equals the launch R expects: hold it, and launch the graph once a
@@ -220,19 +337,15 @@ llvm::Error hold(Stream &S, StreamReplay &R) {
   R.Next = (R.Next + 1) % R.Period.size();
   ++R.HeldCount;
   unsigned P = R.Period.size();
-  unsigned Unroll = (MinGraphLaunches + P - 1) / P;
+  unsigned Unroll =
+      R.Current ? R.Current->Unroll : (MinGraphLaunches + P - 1) / P;
   if (R.HeldCount < Unroll * P)
     return llvm::Error::success();
   if (!R.Current) {
     llvm::Expected<PeriodGraph *> G = graphOf(S, R, Unroll);
     if (!G) {
-      // Said, and replay stops; the held launches still run, as they are.
-      warn(context(G.takeError(), "MSTAGE_GRAPHS=auto: cannot make a graph of "
-                                  "the kernels " +
-                                      namesOf(R.Period)),
-           "; replay is off from now on");
-      ReplayState.store(0);
-      return disarm(S, R, "the graph could not be made");
+      cannotMakeGraph(R, G.takeError());
+      return disarm(S, R, [] { return "the graph could not be made"; });
     }
     R.Current = *G;
   }
@@ -251,7 +364,7 @@ llvm::Error enqueueAllHeld(const char *Why, bool Unloading) {
   llvm::Error First = llvm::Error::success();
   for (auto &[S, R] : Rp.Streams) {
     if (R->armed() && S->id() == R->StreamId) {
-      llvm::Error E = disarm(*S, *R, Why);
+      llvm::Error E = disarm(*S, *R, [Why] { return std::string(Why); });
       if (E) // a fault of earlier work, most likely: name what was in flight
         E = asyncFailure(std::move(E), S, Why);
       if (E && !First)
@@ -262,6 +375,7 @@ llvm::Error enqueueAllHeld(const char *Why, bool Unloading) {
     if (Unloading) { // the records may name its functions and its kernels
       R->Graphs.clear();
       R->RingCount = 0;
+      R->RingStart = R->Count;
     }
   }
   return First;
@@ -269,55 +383,131 @@ llvm::Error enqueueAllHeld(const char *Why, bool Unloading) {
 
 } // namespace
 
+// A fork()ed child has none of its parent's CUDA objects: it must neither
+// launch the launches its parent held nor replay its parent's graphs (nor
+// destroy them). Its replay is off, and what it inherited is forgotten
+// (the graphs leaked, as the parent's context is not the child's).
+static void forgetReplayInChild() {
+  Replayer &Rp = replayer();
+  ReplayState.store(0);
+  for (auto &[S, R] : Rp.Streams) {
+    for (std::unique_ptr<PeriodGraph> &G : R->Graphs)
+      (void)G.release();
+  }
+  Rp.Streams.clear();
+  Rp.Lock.unlock(); // taken by the fork's prepare handler
+}
+
 bool decideReplay() {
   const BoolSetting &G = graphsSetting();
   bool On = (G.Value || !G.Error.empty()) && !launchBlockingSetting().Value;
   const CheckSettings &C = checkSettings();
   if (C.Cpu || C.Stage || C.Streams || C.StreamOrder)
     On = false;
-  if (On)
+  if (On) {
     setHeldWorkFlusher(enqueueAllHeld);
+    static std::once_flag AtFork;
+    std::call_once(AtFork, [] {
+      pthread_atfork([] { replayer().Lock.lock(); },
+                     [] { replayer().Lock.unlock(); }, forgetReplayInChild);
+    });
+  }
   int Undecided = -1;
   ReplayState.compare_exchange_strong(Undecided, On ? 1 : 0);
   return ReplayState.load() > 0;
 }
 
-llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
-                         float *ElapsedMs, bool &Held) {
+namespace {
+
+// One operation offered to S's replay: a kernel launch (View) or a fill or
+// a copy (Record). Held: it was held back; else it is enqueued here, after
+// what S held (ElapsedMs: a launch timed and waited for).
+llvm::Error offer(Stream &S, const LaunchView *View, const HeldLaunch *Record,
+                  bool Candidate, float *ElapsedMs, bool &Held) {
   Held = false;
   if (const std::string &Bad = graphsSetting().Error; !Bad.empty())
     return failure(Bad);
-  assert(!S.capturing() && "a captured stream's launches are the capture's");
+  assert(!S.capturing() && "a captured stream's operations are the capture's");
   Replayer &Rp = replayer();
   std::lock_guard<std::mutex> G(Rp.Lock);
   StreamReplay &R = stateOf(S);
   if (ReplayState.load(std::memory_order_relaxed) == 0)
     Candidate = false; // turned off since the caller looked
+  auto Matches = [&](const HeldLaunch &H) {
+    return View ? H.matches(*View) : H == *Record;
+  };
   if (R.armed()) {
-    if (Candidate && R.Period[R.Next].matches(L)) {
+    const HeldLaunch &Expected = R.Period[R.Next];
+    if (Candidate && Matches(Expected)) {
       Held = true;
       return hold(S, R);
     }
-    if (llvm::Error E = disarm(S, R,
-                               Candidate ? R.Period[R.Next].difference(L)
-                                         : "a launch of " + *L.Name +
-                                               " that cannot be replayed"))
+    auto Why = [&] {
+      return !Candidate
+                 ? (View ? "a launch of " + *View->Name : Record->name()) +
+                       " that cannot be replayed"
+             : View ? Expected.difference(*View)
+                    : Expected.difference(*Record);
+    };
+    if (llvm::Error E = disarm(S, R, Why, /*Differs=*/true))
       return E;
   }
   if (Candidate) {
-    R.Ring[R.RingNext].assign(L);
-    R.Hashes[R.RingNext] = R.Ring[R.RingNext].Hash;
+    if (PeriodGraph *Kept = resumable(R, Matches)) {
+      resume(S, R, *Kept);
+      Held = true;
+      return hold(S, R);
+    }
+    HeldLaunch &Slot = R.Ring[R.RingNext];
+    if (View)
+      Slot.assign(*View);
+    else
+      Slot = *Record;
+    R.Hashes[R.RingNext] = Slot.Hash;
     R.RingNext = (R.RingNext + 1) % RingSize;
     R.RingCount = std::min(R.RingCount + 1, RingSize);
     if (unsigned P = findPeriod(R))
       arm(S, R, P);
   } else {
     R.RingCount = 0;
+    R.RingStart = R.Count;
   }
   // Under the lock: a barrier of another thread cannot come between.
-  return S.driver()->launch(
-      L.Function, L.Config->grid, L.Config->block, L.Config->shared_bytes,
-      const_cast<void **>(L.Params), S.handle(), ElapsedMs);
+  if (!View)
+    return enqueuePlain(S, *Record);
+  return S.driver()->launch(View->Function, View->Config->grid,
+                            View->Config->block, View->Config->shared_bytes,
+                            const_cast<void **>(View->Params), S.handle(),
+                            ElapsedMs);
+}
+
+// The record of a fill or a copy being offered, kept per thread so that
+// its storage is reused.
+HeldLaunch &scratchRecord() {
+  thread_local HeldLaunch Record;
+  return Record;
+}
+
+} // namespace
+
+llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
+                         float *ElapsedMs, bool &Held) {
+  return offer(S, &L, nullptr, Candidate, ElapsedMs, Held);
+}
+
+llvm::Error fillOrHold(Stream &S, CUdeviceptr Dst, const void *Pattern,
+                       size_t ElementBytes, size_t Count) {
+  HeldLaunch &Record = scratchRecord();
+  Record.assignFill(Dst, Pattern, ElementBytes, Count);
+  bool Held;
+  return offer(S, nullptr, &Record, /*Candidate=*/true, nullptr, Held);
+}
+
+llvm::Error copyOrHold(Stream &S, CUdeviceptr Dst, CUdeviceptr Src,
+                       size_t Bytes, bool &Held) {
+  HeldLaunch &Record = scratchRecord();
+  Record.assignCopy(Dst, Src, Bytes);
+  return offer(S, nullptr, &Record, /*Candidate=*/true, nullptr, Held);
 }
 
 void turnReplayOff(const char *Why) {

@@ -1,8 +1,9 @@
 //===- GraphReplay.h - MSTAGE_GRAPHS=auto: repeating launches as graphs ---===//
 //
-// Finds the period of the launches on each GPU stream, holds the next
-// repetitions back and enqueues them as one CUDA graph launch; any other
-// launch or operation first enqueues what is held, in order
+// Finds the period of the launches (and device-vector fills and copies) on
+// each GPU stream, holds the next repetitions back and enqueues them as one
+// CUDA graph launch; any other launch or operation first enqueues what is
+// held, in order
 // (core/Stream.h, enqueueHeldWork). docs/graphs.md gives the design.
 //
 //===----------------------------------------------------------------------===//
@@ -37,6 +38,14 @@ inline bool replayOn() {
 // Backend::launch does). Held: it was held back.
 llvm::Error launchOrHold(Stream &S, const LaunchView &L, bool Candidate,
                          float *ElapsedMs, bool &Held);
+
+// Enqueues a fill (Count elements of the pattern) or a copy on one device
+// (Dst and Src apart) on S, or holds it back to replay, as a launch is:
+// a graph may hold them among the launches of a period.
+llvm::Error fillOrHold(Stream &S, CUdeviceptr Dst, const void *Pattern,
+                       size_t ElementBytes, size_t Count);
+llvm::Error copyOrHold(Stream &S, CUdeviceptr Dst, CUdeviceptr Src,
+                       size_t Bytes, bool &Held);
 
 // Enqueues what is held and turns replay off for the rest of the process:
 // the program takes native handles and may enqueue work mstage cannot see.

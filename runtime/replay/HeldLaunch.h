@@ -3,7 +3,9 @@
 // Everything a launch on the GPU runs with, copied at the launch: its
 // function (the specialization's, so its staged values), its configuration
 // and its parameters' bytes. Two launches with equal records run the same
-// kernel on the same data, so one may stand for the other in a graph.
+// kernel on the same data, so one may stand for the other in a graph. A
+// device-vector fill or a copy on one device is recorded the same way (its
+// addresses, sizes and pattern), as an operation a graph can hold too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_REPLAY_HELDLAUNCH_H
@@ -32,6 +34,12 @@ struct LaunchView {
 };
 
 struct HeldLaunch {
+  enum class Kind : uint8_t { Kernel, Fill, Copy };
+  Kind What = Kind::Kernel;
+  // A fill: Count elements of ElementBytes at Dst, the pattern in Bytes. A
+  // copy: ElementBytes bytes from Src to Dst (apart, on one device).
+  CUdeviceptr Dst = 0, Src = 0;
+  size_t ElementBytes = 0, Count = 0;
   CUfunction Function = nullptr;
   mstage_launch_config Config{};
   // The parameters, each at a multiple of 8 bytes (as a kernel's parameter
@@ -44,13 +52,20 @@ struct HeldLaunch {
 
   // Copies L into this record (reusing its storage).
   void assign(const LaunchView &L);
+  void assignFill(CUdeviceptr To, const void *Pattern, size_t ElementBytes,
+                  size_t Count);
+  void assignCopy(CUdeviceptr To, CUdeviceptr From, size_t Bytes);
   // Whether L would run as this record does.
   bool matches(const LaunchView &L) const;
   bool operator==(const HeldLaunch &O) const;
-  // How L differs from this record, for the trace: "another kernel (k)",
-  // "another launch configuration of k", "other staged values of k",
-  // "other arguments of k".
+  // How L (or the operation O) differs from this record, for the trace:
+  // "another kernel (k)", "another launch configuration of k", "other staged
+  // values of k", "other arguments of k", "another operation (filling
+  // memory)", "another fill", "another copy on the device".
   std::string difference(const LaunchView &L) const;
+  std::string difference(const HeldLaunch &O) const;
+  // "filling memory", "copying on the device"; a kernel's name.
+  const std::string &name() const;
   // Pointers to the parameters, for cuLaunchKernel.
   void params(llvm::SmallVectorImpl<void *> &Out) const;
 };

@@ -2,8 +2,10 @@
 //
 // Issue 36's automatic graph replay, each part in a child process (the
 // setting is read once per process):
-//  - "heat": a 2-D heat equation on 256x256, two buffers swapped each step
-//    (a period of 2 launches), the largest change every 100 steps
+//  - "heat": a 2-D heat equation on 256x256, two buffers swapped each step,
+//    each step's field copied on the device into a third vector (a period of
+//    2 launches and 2 copies, replayed with its copies), the largest change
+//    (its vector filled with -1 first) and the copy every 100 steps
 //    downloaded; 1000 steps (200 with MSTAGE_SUITE_QUICK). Its checksum (the bits of the final grid and of
 //    every check) with MSTAGE_GRAPHS=auto equals the one with replay off,
 //    and MSTAGE_STATS shows that graphs were replayed;
@@ -77,7 +79,8 @@ int heatChild() {
   std::vector<float> Init(Side * Side, 0.0f);
   for (unsigned X = 0; X < Side; ++X)
     Init[X] = 100.0f; // a hot edge
-  mstage::device_vector<float> A(Init), B(Init), Change(Side * Side);
+  mstage::device_vector<float> A(Init), B(Init), Change(Side * Side),
+      Last(Side * Side);
   auto Step = heatStep();
   auto Diff = maxChange();
   uint64_t H = 1469598103934665603ull;
@@ -86,9 +89,12 @@ int heatChild() {
       Step(B, A, 0.2f);
     else
       Step(A, B, 0.2f);
+    Last.copy_from(S % 2 ? B : A);
     if (S % 100 == 0) {
+      Change.fill(-1.0f);
       Diff(Change, A, B);
       H = mix(H, Change.download());
+      H = mix(H, Last.download());
     }
   }
   H = mix(H, A.download());

@@ -80,6 +80,7 @@ install -m 755 "$repo/tools/gpu/check-tools.sh" "$stage/check-tools.sh"
 install -m 755 "$repo/bench/run.sh" "$repo/bench/profile.sh" "$repo/bench/report.py" \
   "$repo/bench/plot.py" "$repo/bench/multi_gpu.sh" "$repo/bench/generic_ratio.sh" \
   "$repo/bench/stencil_process.sh" "$repo/bench/stencil_phases.py" "$repo/bench/common.sh" \
+  "$repo/bench/heat_plot.py" \
   "$stage/bench/"
 
 {

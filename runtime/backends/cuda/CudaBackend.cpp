@@ -8,6 +8,7 @@
 #include "cuda/CudaDriver.h"
 #include "inspect/TraceEvents.h"
 #include "jit/CompilePool.h"
+#include "replay/GraphReplay.h"
 #include "support/Settings.h"
 
 #include <cassert>
@@ -222,6 +223,17 @@ int CudaBackend::copyToHostAsync(Stream &S, void *Dst, const void *Src,
 
 int CudaBackend::copyOnDeviceAsync(Stream &S, void *Dst, const void *Src,
                                    size_t Bytes) const {
+  // MSTAGE_GRAPHS=auto: a copy between two apart ranges of one device may be
+  // held back and replayed with the launches around it (docs/graphs.md).
+  uintptr_t To = uintptr_t(Dst), From = uintptr_t(Src);
+  bool Apart = Bytes && (To >= From + Bytes || From >= To + Bytes);
+  if (Apart && CudaDriver::count() == 1 && !S.capturing() && replayOn()) {
+    GpuSpan Span(SpanKind::CopyOnDevice, *S.driver(), S.handle(), S.id(), false,
+                 Bytes);
+    bool Held = false;
+    int St = toStatus(copyOrHold(S, dev(Dst), dev(Src), Bytes, Held));
+    return Held ? St : Span.enqueued(St); // a held copy's span times nothing
+  }
   if (int St = toStatus(enqueueHeldWork("copying on the device")))
     return St;
   GpuSpan Span(SpanKind::CopyOnDevice, *S.driver(), S.handle(), S.id(),
@@ -241,6 +253,9 @@ int CudaBackend::copyOnDeviceAsync(Stream &S, void *Dst, const void *Src,
 
 int CudaBackend::fillAsync(Stream &S, void *Dst, const void *Pattern,
                            size_t ElementBytes, size_t Count) const {
+  // MSTAGE_GRAPHS=auto: may be held back with the launches around it.
+  if (Count && ElementBytes && !S.capturing() && replayOn())
+    return toStatus(fillOrHold(S, dev(Dst), Pattern, ElementBytes, Count));
   if (int St = toStatus(enqueueHeldWork("filling memory")))
     return St;
   return toStatus(S.driver()->fillAsync(dev(Dst), Pattern, ElementBytes, Count,

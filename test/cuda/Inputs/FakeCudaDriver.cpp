@@ -23,7 +23,8 @@
 // (prints) its launches in order. FAKECUDA_LAUNCHES=args prints, for
 // kernels of three parameters after the lambda (out, in, an int), the grid,
 // the block, the first 8 bytes of out and of in (their data pointers, as
-// "#N+offset" in the N-th allocation) and the int; FAKECUDA_GRAPHS=1 prints
+// "#N+offset" in the N-th allocation) and the int, and each memset and
+// copy on the device ("fakecuda: launch-free ..."); FAKECUDA_GRAPHS=1 prints
 // each graph launch.
 //
 //===----------------------------------------------------------------------===//
@@ -147,6 +148,25 @@ std::string launchLine(CUfunction F, unsigned GX, unsigned BX, void **Params) {
 using FakeGraph = std::vector<std::string>;
 std::mutex GraphLock;
 std::map<CUstream, FakeGraph *> Captures; // the streams being captured
+
+// Under FAKECUDA_LAUNCHES=args, a memset or a copy on the device prints a
+// line as a launch does (recorded, not printed, on a captured stream), with
+// a "launch" of its own in it so that the replay tests' filters keep it.
+// Whether it runs now: always without args; with it, not when captured.
+bool operationLine(CUstream S, const std::string &What) {
+  const char *Mode = std::getenv("FAKECUDA_LAUNCHES");
+  if (!Mode || std::strcmp(Mode, "args") != 0)
+    return true;
+  std::lock_guard<std::mutex> G(GraphLock);
+  auto It = Captures.find(S);
+  std::string Line = "fakecuda: launch-free " + What;
+  if (It != Captures.end()) {
+    It->second->push_back(Line);
+    return false;
+  }
+  std::fprintf(stderr, "%s\n", Line.c_str());
+  return true;
+}
 
 // Distinct non-null handles for the driver's opaque objects.
 int Dummy[8];
@@ -515,25 +535,37 @@ CUresult cuMemcpyDtoHAsync(void *D, CUdeviceptr S, size_t B, CUstream) {
   std::memcpy(D, (void *)S, B);
   return CUDA_SUCCESS;
 }
-CUresult cuMemcpyDtoDAsync(CUdeviceptr D, CUdeviceptr S, size_t B, CUstream) {
+CUresult cuMemcpyDtoDAsync(CUdeviceptr D, CUdeviceptr S, size_t B,
+                           CUstream St) {
   LOG("cuMemcpyDtoDAsync");
   FAIL("cuMemcpyDtoDAsync");
-  std::memmove((void *)D, (void *)S, B);
+  if (operationLine(St, "copy " + pointerText(S) + " to " + pointerText(D) +
+                            " " + std::to_string(B) + " bytes"))
+    std::memmove((void *)D, (void *)S, B);
   return CUDA_SUCCESS;
 }
-CUresult cuMemsetD8Async(CUdeviceptr, unsigned char, size_t, CUstream) {
+CUresult cuMemsetD8Async(CUdeviceptr D, unsigned char V, size_t N,
+                         CUstream S) {
   LOG("cuMemsetD8Async");
   FAIL("cuMemset");
+  operationLine(S, "memset8 " + pointerText(D) + " value " +
+                       std::to_string(V) + " x " + std::to_string(N));
   return CUDA_SUCCESS;
 }
-CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) {
+CUresult cuMemsetD16Async(CUdeviceptr D, unsigned short V, size_t N,
+                          CUstream S) {
   LOG("cuMemsetD16Async");
   FAIL("cuMemset");
+  operationLine(S, "memset16 " + pointerText(D) + " value " +
+                       std::to_string(V) + " x " + std::to_string(N));
   return CUDA_SUCCESS;
 }
-CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) {
+CUresult cuMemsetD32Async(CUdeviceptr D, unsigned int V, size_t N,
+                          CUstream S) {
   LOG("cuMemsetD32Async");
   FAIL("cuMemset");
+  operationLine(S, "memset32 " + pointerText(D) + " value " +
+                       std::to_string(V) + " x " + std::to_string(N));
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD2D8Async(CUdeviceptr, size_t, unsigned char, size_t, size_t,

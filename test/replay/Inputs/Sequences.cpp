@@ -7,8 +7,11 @@
 #include <mstage.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using Vec = mstage::device_vector<float>;
@@ -81,6 +84,56 @@ static int run(const std::string &Name) {
     for (int I = 0; I < 40; ++I) {
       KA(X, Y, 1);
       KA(I == 25 ? Z : Y, X, 1);
+    }
+  } else if (Name == "operations") {
+    // A fill and a copy on the device in the period: a graph holds them.
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      Z.fill(5.0f);
+      Z.copy_from(X);
+      KA(Y, X, 1);
+    }
+  } else if (Name == "resume") {
+    // A check every 10 steps (a download) leaves the period; the loop comes
+    // back to it, and to its graph, at once.
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      KA(Y, X, 1);
+      if (I % 10 == 9)
+        Host = Z.download();
+    }
+  } else if (Name == "stale") {
+    // After the check the loop's second launch changes: the resumed period
+    // ends at once, its graph is dropped, and the new period is found.
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      KA(Y, X, I < 10 ? 1 : 2);
+      if (I == 9)
+        Host = Z.download();
+    }
+  } else if (Name == "fork") {
+    // Forked while 4 launches are held (2 + 3 graphs of 16 before): the
+    // child neither enqueues them nor replays, even the same launches.
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      KA(Y, X, 1);
+      if (I != 27)
+        continue;
+      std::fflush(stderr);
+      pid_t Child = fork();
+      if (Child == 0) {
+        say("child begin");
+        Host = Z.download();
+        for (int J = 0; J < 40; ++J)
+          KA(Z, Z, 2);
+        Host = Z.download();
+        say("child end");
+        std::exit(0);
+      }
+      int Status = -1;
+      waitpid(Child, &Status, 0);
+      if (Status != 0)
+        say("error: the child failed");
     }
   } else {
     // A barrier of each kind in the middle of a period-2 loop.
