@@ -85,12 +85,20 @@ public:
   const _Tp &get() const { return value_; }
 
   // Copies value to the object on the current device, or on d.
-  void upload(const _Tp &value) { upload_to(mstage_rt_device_current(), value); }
-  void upload(const _Tp &value, const device &d) { upload_to(d.index(), value); }
+  void upload(const _Tp &value) {
+    upload_to(mstage_rt_device_current(), value);
+  }
+  void upload(const _Tp &value, const device &d) {
+    upload_to(d.index(), value);
+  }
 
   // Copies the object on the current device, or on d, to out.
-  void download(_Tp &out) const { download_from(mstage_rt_device_current(), out); }
-  void download(_Tp &out, const device &d) const { download_from(d.index(), out); }
+  void download(_Tp &out) const {
+    download_from(mstage_rt_device_current(), out);
+  }
+  void download(_Tp &out, const device &d) const {
+    download_from(d.index(), out);
+  }
   // The same, returned (not for arrays, which a function cannot return).
   template <class _Up = _Tp, class = std::enable_if_t<!std::is_array_v<_Up>>>
   _Up download() const {

@@ -10,6 +10,8 @@ namespace mstage {
 
 // The symbol of the launch's dynamic shared memory in device modules.
 inline constexpr const char *DynamicSharedName = "__mstage_dynamic_shared";
+// mstage::device_arch(), left for the JIT (DeviceCodegen.cpp) to fold.
+inline constexpr const char *DeviceArchBuiltin = "__mstage_device_arch";
 
 // The messages of the failed checks __mstage_check_bounds (file, line,
 // function, index, what, size) and __mstage_check_shared (file, line,

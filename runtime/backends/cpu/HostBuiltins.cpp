@@ -228,6 +228,10 @@ MSTAGE_EXPORT unsigned __mstage_atomic_dec_u32(unsigned *P, unsigned Limit) {
 // A poll's pause: the CPU back end's polls meet a warp operation, where
 // the other fibers run, or another OS thread's progress.
 MSTAGE_EXPORT void __mstage_nanosleep(unsigned) {}
+// mstage::on_device() and device_arch(): host code, as __CUDA_ARCH__ is
+// undefined in host code.
+MSTAGE_EXPORT int __mstage_on_device(void) { return 0; }
+MSTAGE_EXPORT unsigned __mstage_device_arch(void) { return 0; }
 // mstage::ldg's chunks: plain loads on the host, where no cache is
 // non-coherent.
 MSTAGE_EXPORT unsigned char __mstage_ldg_u8(const void *P) {
