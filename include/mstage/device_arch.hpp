@@ -10,8 +10,11 @@
 // back end alike, so `__CUDA_ARCH__` is never defined (the plugin warns where
 // kernel code tests it). on_device() is true in the device code of a kernel,
 // folded when the kernel is extracted; device_arch() is the architecture the
-// JIT compiles for (__CUDA_ARCH__'s 700, 800, 900, ...), folded by the JIT for
-// each GPU, so each branch not taken is gone from the PTX. In host code and on
+// code is compiled for (__CUDA_ARCH__'s 700, 800, 900, ...), folded by the
+// JIT, so each branch not taken is gone from the PTX: the GPU's own in a
+// specialization, the ahead-of-time target in the generic code that runs
+// while it compiles (800 in the sm_80 image on an sm_90 GPU), as
+// __CUDA_ARCH__ is for code nvcc compiled for sm_80. In host code and on
 // the CPU back end they are false and 0. Both branches are compiled, so both
 // must be valid kernel code (mstage's checks apply to both).
 #ifndef MSTAGE_DEVICE_ARCH_HPP
