@@ -98,6 +98,10 @@ public:
 
   ASTContext &getContext() const { return Ctx; }
   const KernelDiags &diags() const { return DiagIDs; }
+  bool isInSystemHeader(SourceLocation Loc) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    return Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc));
+  }
 
   // Records a call (or a reference) from the function being checked to
   // Callee at Loc: queues Callee if it has a body, reports it otherwise.
@@ -154,10 +158,6 @@ private:
   bool isKernelObjectMember(const FunctionDecl *FD) const;
   void noteCallChain();
   SourceLocation findUserCallSite() const;
-  bool isInSystemHeader(SourceLocation Loc) const {
-    const SourceManager &SM = Ctx.getSourceManager();
-    return Loc.isValid() && SM.isInSystemHeader(SM.getExpansionLoc(Loc));
-  }
   std::string describe(const FunctionDecl *FD) const;
   std::pair<std::string, bool> sharedArraySuggestion(const VarDecl *VD) const;
 
@@ -194,6 +194,19 @@ public:
       : K(K), Ctx(K.getContext()), DiagIDs(K.diags()) {}
 
   bool shouldVisitImplicitCode() const { return true; }
+
+  // The C++ library's throws stop the launch on the device
+  // (passes/transforms/DeviceThrows.h): what builds the exception object and
+  // the library's catch handlers never run there, and are not checked.
+  bool TraverseCXXThrowExpr(CXXThrowExpr *E) {
+    return K.isInSystemHeader(E->getThrowLoc()) ||
+           Base::TraverseCXXThrowExpr(E);
+  }
+  bool TraverseCXXTryStmt(CXXTryStmt *S) {
+    if (K.isInSystemHeader(S->getTryLoc()))
+      return TraverseStmt(S->getTryBlock());
+    return Base::TraverseCXXTryStmt(S);
+  }
 
   // Only the declarations that run code: variables and structured bindings.
   bool TraverseDecl(Decl *D) {
@@ -468,6 +481,8 @@ bool FunctionBodyChecker::VisitVarDecl(VarDecl *VD) {
   return true;
 }
 
+// The program's own throws and trys are errors; the library's are not
+// visited (TraverseCXXThrowExpr, TraverseCXXTryStmt).
 bool FunctionBodyChecker::VisitCXXThrowExpr(CXXThrowExpr *E) {
   K.error(E->getThrowLoc(), DiagIDs[Diag::Throw], nullptr);
   return true;
@@ -745,12 +760,20 @@ bool KernelChecker::isKernelObjectMember(const FunctionDecl *FD) const {
 }
 
 bool KernelChecker::isAvailableOnDevice(const FunctionDecl *FD) const {
+  // The global operator new and delete allocate from the device heap
+  // (passes/transforms/DeviceHeap.h); not the aligned forms, as the device's
+  // malloc aligns to 16 bytes only.
+  UnsignedOrNone AlignmentParam = std::nullopt;
+  if (FD->isReplaceableGlobalAllocationFunction(&AlignmentParam))
+    return !AlignmentParam;
   if (unsigned ID = FD->getBuiltinID()) {
     const Builtin::Context &Builtins = Ctx.BuiltinInfo;
-    // Target builtins are for the host's instruction set; the builtin
-    // operator new and delete call the host's allocator.
-    if (Builtins.isTSBuiltin(ID) || ID == Builtin::BI__builtin_operator_new ||
+    // Target builtins are for the host's instruction set. The builtin
+    // operator new and delete (std::allocator's) are the global ones.
+    if (ID == Builtin::BI__builtin_operator_new ||
         ID == Builtin::BI__builtin_operator_delete)
+      return true;
+    if (Builtins.isTSBuiltin(ID))
       return false;
     // std::move, std::forward and the like are casts.
     if (Builtins.isInStdNamespace(ID))
@@ -799,6 +822,14 @@ void KernelChecker::checkVariableUse(const VarDecl *VD, SourceLocation Loc) {
     return;
   }
   if (!VD->hasGlobalStorage() || VD->isConstexpr())
+    return;
+  // std::nothrow only selects operator new's form (DeviceHeap.h).
+  if (VD->isInStdNamespace() && VD->getIdentifier() &&
+      VD->getName() == "nothrow")
+    return;
+  // mstage::device_global: a variable of the device (DeviceGlobals.h).
+  if (deviceGlobalAnnotation(VD->getType()) && VD->isFileVarDecl() &&
+      VD->hasDefinition() != VarDecl::DeclarationOnly)
     return;
   // A constant with a constant initializer is folded or copied to the
   // device.

@@ -3,6 +3,7 @@
 #include "Diagnostics.h"
 #include "formats/KernelSymbol.h"
 #include "formats/KernelTags.h"
+#include "transforms/DeviceGlobals.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTLambda.h"
@@ -33,6 +34,29 @@ static bool isDetailTemplate(const FunctionDecl *FD, StringRef Name) {
     return false;
   auto *Outer = dyn_cast<NamespaceDecl>(NS->getDeclContext());
   return Outer && Outer->getIdentifier() && Outer->getName() == "mstage";
+}
+
+const char *deviceGlobalAnnotation(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->getIdentifier() || Spec->getName() != "device_global" ||
+      Spec->getTemplateArgs().size() != 2)
+    return nullptr;
+  auto *NS = dyn_cast<NamespaceDecl>(Spec->getDeclContext());
+  if (!NS || !NS->getIdentifier() || NS->getName() != "mstage")
+    return nullptr;
+  const auto *Space = Spec->getTemplateArgs()[1].getAsType()->getAsRecordDecl();
+  return Space && Space->getIdentifier() && Space->getName() == "constant"
+             ? DeviceConstantAnnotation
+             : DeviceGlobalAnnotation;
+}
+
+void tagDeviceGlobal(ASTContext &Ctx, VarDecl *VD) {
+  if (!VD->isFileVarDecl() || !VD->hasGlobalStorage() ||
+      VD->getType()->isDependentType())
+    return;
+  if (const char *Annotation = deviceGlobalAnnotation(VD->getType()))
+    VD->addAttr(AnnotateAttr::CreateImplicit(Ctx, Annotation, nullptr, 0));
 }
 
 bool isKernelEntry(const FunctionDecl *FD) {

@@ -13,7 +13,9 @@ class CallExpr;
 class CXXRecordDecl;
 class Decl;
 class FunctionDecl;
+class QualType;
 class SourceLocation;
+class VarDecl;
 } // namespace clang
 
 namespace mstage {
@@ -27,6 +29,15 @@ bool isStageEval(const clang::FunctionDecl *FD);
 // Attaches the staged type's name, kind, size and alignment to a stage_eval
 // instantiation for the extraction pass.
 void tagStageEval(clang::ASTContext &Ctx, clang::FunctionDecl *Eval);
+
+// The annotation that marks a variable of type T for the extraction pass
+// (transforms/DeviceGlobals.h) when T is mstage::device_global<U, Space>
+// (constant<U> too), else null.
+const char *deviceGlobalAnnotation(clang::QualType T);
+
+// Annotates a namespace-scope device_global variable, before code generation
+// emits it; other variables are left alone.
+void tagDeviceGlobal(clang::ASTContext &Ctx, clang::VarDecl *VD);
 
 // The names given so far in one translation unit, and the labels of
 // mstage::kernel("label", f, ...) calls, by kernel type.

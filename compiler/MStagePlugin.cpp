@@ -127,7 +127,7 @@ public:
   }
 
   // Definitions that other files' kernels may call, tagged before code
-  // generation emits them (KernelChecker.h).
+  // generation emits them (KernelChecker.h), and device_global variables.
   void tagDeviceExports(Decl *D) {
     if (auto *DC = dyn_cast<DeclContext>(D);
         DC && isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D)) {
@@ -139,6 +139,9 @@ public:
       if (mstage::isDeviceExportCandidate(*Ctx, FD))
         FD->addAttr(AnnotateAttr::CreateImplicit(
             *Ctx, mstage::DeviceExportAnnotation, nullptr, 0));
+    // Device globals too, for the runtime to find in the modules it loads.
+    if (auto *VD = dyn_cast<VarDecl>(D))
+      mstage::tagDeviceGlobal(*Ctx, VD);
   }
 
   void HandleTranslationUnit(ASTContext &C) override {

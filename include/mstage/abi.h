@@ -19,8 +19,8 @@ extern "C" {
 /* 4: records carry their blob's size and their stage checker; modules are
  * unregistered at unload. 5: modules carry ahead-of-time generic code.
  * 6: modules carry their device link data. 7: __mstage_shared_array takes
- * the declaration's site. */
-#define MSTAGE_ABI_VERSION 7u
+ * the declaration's site. 8: modules carry their device globals. */
+#define MSTAGE_ABI_VERSION 8u
 
 /* mstage_launch_config::flags */
 #define MSTAGE_LAUNCH_FAST_MATH 1u /* compile this kernel with fast math */
@@ -59,6 +59,17 @@ typedef struct mstage_aot_image_ref {
   uint64_t size; /* bytes; the runtime reads no further */
 } mstage_aot_image_ref;
 
+/* A device global of the unit (mstage/device_global.hpp): the host object,
+ * and the name of its module variable in device code: the object itself
+ * (.const) for a constant, a pointer to the device's one object (.global)
+ * otherwise. */
+typedef struct mstage_global_record {
+  const char *device_name;
+  void *host;
+  uint64_t size;     /* bytes of the object */
+  uint32_t constant; /* 1: constant memory */
+} mstage_global_record;
+
 typedef struct mstage_module_record {
   uint32_t abi_version;
   uint32_t num_kernels;
@@ -71,6 +82,8 @@ typedef struct mstage_module_record {
    * kernels import (passes/formats/KernelBlob.h), or null. */
   const void *device_link;
   uint64_t device_link_size; /* bytes; the runtime reads no further */
+  uint32_t num_globals;
+  const mstage_global_record *globals;
 } mstage_module_record;
 
 /* Called by the static constructor that the extraction pass emits. */
@@ -152,6 +165,20 @@ int mstage_rt_stream_create_on(unsigned device, mstage_stream **stream);
 /* The device whose memory ptr (from mstage_rt_alloc*) is in; -1 for host
  * memory and pointers the runtime did not allocate. */
 int mstage_rt_pointer_device(const void *ptr);
+/* A device global's value on device (mstage/device_global.hpp): host is the
+ * host object, size its bytes, constant 1 for constant memory. Both wait for
+ * the device's work; on a back end without a GPU they copy to and from the
+ * host object. */
+int mstage_rt_global_upload(void *host, uint64_t size, int constant,
+                            unsigned device, const void *value);
+int mstage_rt_global_download(const void *host, uint64_t size, int constant,
+                              unsigned device, void *value);
+/* The device heap that malloc and operator new use in kernels, on device:
+ * its size in bytes (CUDA's CU_LIMIT_MALLOC_HEAP_SIZE, 8 MiB by default). The
+ * driver fixes it at the first launch of a kernel that allocates. Off the GPU
+ * kernels use the host's heap: set does nothing, get says 0. */
+int mstage_rt_set_device_heap_size(unsigned device, uint64_t bytes);
+int mstage_rt_device_heap_size(unsigned device, uint64_t *bytes);
 
 /* A new non-blocking stream on the current device; destroy waits for it
  * and reports a failure on stderr. */

@@ -152,6 +152,13 @@ unsigned __mstage_atomic_dec_u32(unsigned *p, unsigned limit);
  * others run and the memory system rest. Nothing on the CPU back end. */
 void __mstage_nanosleep(unsigned ns);
 
+/* mstage::on_device() and mstage::device_arch() (mstage/device_arch.hpp): 1
+ * and the architecture as __CUDA_ARCH__ writes it (900 for sm_90) in device
+ * code, where the extraction and the JIT fold them to constants; 0 and 0 on
+ * the host and the CPU back end. */
+int __mstage_on_device(void) MSTAGE_LAUNCH_CONST;
+unsigned __mstage_device_arch(void) MSTAGE_LAUNCH_CONST;
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,8 +9,9 @@ using namespace llvm;
 
 namespace mstage {
 
-MapVector<Function *, SmallVector<StringRef, 2>> readAnnotations(Module &M) {
-  MapVector<Function *, SmallVector<StringRef, 2>> Result;
+MapVector<GlobalValue *, SmallVector<StringRef, 2>>
+readGlobalAnnotations(Module &M) {
+  MapVector<GlobalValue *, SmallVector<StringRef, 2>> Result;
   GlobalVariable *GA = M.getNamedGlobal("llvm.global.annotations");
   auto *Arr = GA ? dyn_cast<ConstantArray>(GA->getInitializer()) : nullptr;
   if (!Arr)
@@ -19,11 +20,19 @@ MapVector<Function *, SmallVector<StringRef, 2>> readAnnotations(Module &M) {
     auto *CS = dyn_cast<ConstantStruct>(Op);
     if (!CS || CS->getNumOperands() < 2)
       continue;
-    auto *F = dyn_cast<Function>(CS->getOperand(0)->stripPointerCasts());
+    auto *GV = dyn_cast<GlobalValue>(CS->getOperand(0)->stripPointerCasts());
     StringRef Str;
-    if (F && getConstantStringInfo(CS->getOperand(1), Str))
-      Result[F].push_back(Str);
+    if (GV && getConstantStringInfo(CS->getOperand(1), Str))
+      Result[GV].push_back(Str);
   }
+  return Result;
+}
+
+MapVector<Function *, SmallVector<StringRef, 2>> readAnnotations(Module &M) {
+  MapVector<Function *, SmallVector<StringRef, 2>> Result;
+  for (auto &[GV, Strings] : readGlobalAnnotations(M))
+    if (auto *F = dyn_cast<Function>(GV))
+      Result[F] = std::move(Strings);
   return Result;
 }
 

@@ -18,10 +18,15 @@
 
 namespace llvm {
 class Function;
+class GlobalValue;
 class Module;
 } // namespace llvm
 
 namespace mstage {
+
+// The annotate("...") strings of every annotated function or variable in M.
+llvm::MapVector<llvm::GlobalValue *, llvm::SmallVector<llvm::StringRef, 2>>
+readGlobalAnnotations(llvm::Module &M);
 
 // The annotate("...") strings of every annotated function in M.
 llvm::MapVector<llvm::Function *, llvm::SmallVector<llvm::StringRef, 2>>

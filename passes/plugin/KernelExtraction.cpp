@@ -10,6 +10,7 @@
 #include "transforms/DeviceBuiltins.h"
 #include "transforms/DeviceDebugInfo.h"
 #include "transforms/DeviceExports.h"
+#include "transforms/DeviceGlobals.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DevicePrintf.h"
 #include "transforms/DeviceRetarget.h"
@@ -66,7 +67,12 @@ bool checkGlobals(Module &M, const KernelEntry &K,
   bool OK = true;
   for (GlobalValue *GV : Reached) {
     auto *Var = dyn_cast<GlobalVariable>(GV);
-    if (!Var || (Var->isConstant() && !Var->isThreadLocal()))
+    // std::nothrow only selects operator new's form (DeviceHeap.h); the
+    // C++ runtime's type information is reached only from what a library
+    // throw builds, which never runs on the device (DeviceThrows.h).
+    if (!Var || (Var->isConstant() && !Var->isThreadLocal()) ||
+        isDeviceGlobal(*Var) || Var->getName() == "_ZSt7nothrow" ||
+        Var->getName().starts_with("_ZTVN10__cxxabiv1"))
       continue;
     reportError(M, "kernel '" + K.Info.PrettyName +
                        "' uses the host variable '" + demangle(Var->getName()) +
@@ -254,7 +260,7 @@ struct EmbeddedKernel {
 
 // Emits the blobs, the kernel table and the constructor that registers them.
 void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels,
-                      StringRef LinkBlob) {
+                      StringRef LinkBlob, ArrayRef<DeviceGlobalInfo> Globals) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::get(Ctx, 0);
   Type *I32 = Type::getInt32Ty(Ctx);
@@ -300,13 +306,35 @@ void emitRegistration(Module &M, ArrayRef<EmbeddedKernel> Kernels,
     GV->setAlignment(Align(KernelBlobAlign));
     Link = GV;
   }
-  auto *ModuleTy = StructType::get(Ctx, {I32, I32, Ptr, I32, Ptr, Ptr, I64});
+  // mstage_global_record: the runtime finds each in the modules it loads.
+  auto *GlobalTy = StructType::get(Ctx, {Ptr, Ptr, I64, I32});
+  SmallVector<Constant *, 4> GlobalRecords;
+  for (const DeviceGlobalInfo &G : Globals) {
+    Constant *Name = ConstantDataArray::getString(Ctx, G.DeviceName);
+    auto *NameGV = new GlobalVariable(M, Name->getType(), true,
+                                      GlobalValue::PrivateLinkage, Name,
+                                      "__mstage_global_name");
+    GlobalRecords.push_back(ConstantStruct::get(
+        GlobalTy, {NameGV, G.Host, ConstantInt::get(I64, G.Bytes),
+                   ConstantInt::get(I32, G.Constant)}));
+  }
+  Constant *GlobalTable = ConstantPointerNull::get(cast<PointerType>(Ptr));
+  if (!GlobalRecords.empty()) {
+    auto *Init = ConstantArray::get(
+        ArrayType::get(GlobalTy, GlobalRecords.size()), GlobalRecords);
+    GlobalTable = new GlobalVariable(M, Init->getType(), true,
+                                     GlobalValue::PrivateLinkage, Init,
+                                     "__mstage_globals");
+  }
+  auto *ModuleTy =
+      StructType::get(Ctx, {I32, I32, Ptr, I32, Ptr, Ptr, I64, I32, Ptr});
   auto *ModInit = ConstantStruct::get(
       ModuleTy,
       {ConstantInt::get(I32, MSTAGE_ABI_VERSION),
        ConstantInt::get(I32, Records.size()), Table, ConstantInt::get(I32, 0),
        ConstantPointerNull::get(cast<PointerType>(Ptr)), Link,
-       ConstantInt::get(I64, LinkBlob.size())});
+       ConstantInt::get(I64, LinkBlob.size()),
+       ConstantInt::get(I32, GlobalRecords.size()), GlobalTable});
   auto *Mod = new GlobalVariable(M, ModuleTy, true, GlobalValue::PrivateLinkage,
                                  ModInit, ModuleRecordName);
 
@@ -374,6 +402,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     consumeError(TMOrErr.takeError());
 
   numberSharedArrayDeclarations(M);
+  SmallVector<DeviceGlobalInfo, 4> Globals = markDeviceGlobals(M);
   StageFunctions StageFns = findStageFunctions(M);
   DeviceLinkBlob Link;
   std::string ExportsBitcode;
@@ -482,7 +511,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   if (!Link.Exports.empty() || !Link.Imports.empty())
     LinkBlob = writeDeviceLinkBlob(Link);
   if (!Embedded.empty() || !LinkBlob.empty())
-    emitRegistration(M, Embedded, LinkBlob);
+    emitRegistration(M, Embedded, LinkBlob, Globals);
   // Without an NVPTX target there is no generic code either; nor for kernels
   // that call other units' code, which is linked only at launch (ptxas
   // compiles a whole module).

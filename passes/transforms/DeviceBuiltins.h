@@ -10,6 +10,8 @@ namespace mstage {
 
 // The symbol of the launch's dynamic shared memory in device modules.
 inline constexpr const char *DynamicSharedName = "__mstage_dynamic_shared";
+// mstage::device_arch(), left for the JIT (DeviceCodegen.cpp) to fold.
+inline constexpr const char *DeviceArchBuiltin = "__mstage_device_arch";
 
 // The grid barrier's word (this_grid().sync()) in device modules: a kernel
 // whose module has it is launched cooperatively (runtime/core/KernelTraits).

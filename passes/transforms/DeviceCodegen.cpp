@@ -2,6 +2,8 @@
 #include "transforms/DeviceCodegen.h"
 #include "DeviceLibraryFunctions.h"
 #include "transforms/DeviceAsyncCopies.h"
+#include "transforms/DeviceBuiltins.h"
+#include "transforms/DeviceGlobals.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DeviceStreamLoads.h"
 #include "transforms/DeviceWarpReductions.h"
@@ -104,6 +106,25 @@ void foldReflectQueries(Module &M, bool FastMath) {
   }
 }
 
+// mstage::device_arch(): the architecture the code is compiled for, as
+// __CUDA_ARCH__ writes it (sm_90: 900).
+void foldDeviceArch(Module &M, const TargetMachine &TM) {
+  Function *Arch = M.getFunction(DeviceArchBuiltin);
+  if (!Arch)
+    return;
+  unsigned SM = 0;
+  bool Parsed = !TM.getTargetCPU().drop_front(3).consumeInteger(10, SM);
+  assert(TM.getTargetCPU().starts_with("sm_") && Parsed &&
+         "the JIT targets an sm_ architecture");
+  (void)Parsed;
+  for (User *U : make_early_inc_range(Arch->users()))
+    if (auto *CI = dyn_cast<CallInst>(U);
+        CI && CI->getCalledFunction() == Arch) {
+      CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), SM * 10));
+      CI->eraseFromParent();
+    }
+}
+
 // Declarations that the driver or the NVPTX back end provide.
 bool isProvidedByTarget(const Function &F) {
   return F.isIntrinsic() || F.getName() == "vprintf" ||
@@ -164,9 +185,12 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
   // IEEE-exact sqrt and division unless fast math was asked for.
   M.addModuleFlag(Module::Override, "nvvm-reflect-ftz", FastMath ? 1 : 0);
   foldReflectQueries(M, FastMath);
+  foldDeviceArch(M, TM);
+  // The runtime finds the kernels and the device globals by name.
   internalizeModule(M, [](const GlobalValue &GV) {
     auto *F = dyn_cast<Function>(&GV);
-    return F && F->getCallingConv() == CallingConv::PTX_Kernel;
+    return (F && F->getCallingConv() == CallingConv::PTX_Kernel) ||
+           isDeviceGlobal(GV);
   });
   if (Debug)
     removeUnreachedCode(M); // what optimization would have dropped

@@ -4,9 +4,12 @@
 #include "formats/KernelTags.h"
 #include "transforms/DeviceAtomics.h"
 #include "transforms/DeviceBuiltins.h"
+#include "transforms/DeviceGlobals.h"
+#include "transforms/DeviceHeap.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DevicePrintf.h"
 #include "transforms/DeviceRetarget.h"
+#include "transforms/DeviceThrows.h"
 #include "transforms/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -60,7 +63,8 @@ std::string typeText(const Function &F) {
 // call past a destructor is one, and the device lowering makes it a call.)
 bool isHostCode(GlobalValue *GV) {
   if (auto *Var = dyn_cast<GlobalVariable>(GV))
-    return !Var->isConstant() || Var->isThreadLocal();
+    return (!Var->isConstant() || Var->isThreadLocal()) &&
+           !isDeviceGlobal(*Var);
   auto *F = dyn_cast<Function>(GV);
   if (!F)
     return false;
@@ -127,8 +131,11 @@ SetVector<GlobalValue *> collectReachable(Function &Entry,
 }
 
 Error lowerForDevice(Module &Dev) {
+  lowerDeviceGlobals(Dev);
   retargetToNVPTX(Dev);
   lowerDeviceBuiltins(Dev);
+  lowerDeviceHeap(Dev);
+  lowerThrows(Dev);
   lowerAssert(Dev);
   scopeDeviceAtomics(Dev);
   fenceAtomicReadModifyWrites(Dev);

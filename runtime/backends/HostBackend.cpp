@@ -216,6 +216,31 @@ Backend::Pointer HostBackend::findPointer(uintptr_t, uintptr_t &) const {
   return Pointer::Unknown; // the allocation map holds all device memory
 }
 
+// The host object is the one kernels use; after the work in flight.
+llvm::Error HostBackend::uploadGlobal(void *Host, size_t Bytes, bool,
+                                      unsigned Device,
+                                      const void *Value) const {
+  if (Device >= deviceCount())
+    return failure("device_global upload to device " + std::to_string(Device) +
+                   ", and the " + name() + " back end has one device, 0");
+  if (llvm::Error E = synchronizeDevices())
+    return E;
+  std::memmove(Host, Value, Bytes);
+  return llvm::Error::success();
+}
+
+llvm::Error HostBackend::downloadGlobal(const void *Host, size_t Bytes, bool,
+                                        unsigned Device, void *Value) const {
+  if (Device >= deviceCount())
+    return failure("device_global download from device " +
+                   std::to_string(Device) + ", and the " + name() +
+                   " back end has one device, 0");
+  if (llvm::Error E = synchronizeDevices())
+    return E;
+  std::memmove(Value, Host, Bytes);
+  return llvm::Error::success();
+}
+
 llvm::Error HostBackend::runHostBody(const RegisteredKernel &, mstage_invoke_fn,
                                      void *const *,
                                      const mstage_launch_config &,

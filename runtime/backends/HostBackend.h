@@ -48,6 +48,10 @@ public:
                bool ToDevice) const override;
 
   Pointer findPointer(uintptr_t P, uintptr_t &Start) const override;
+  llvm::Error uploadGlobal(void *Host, size_t Bytes, bool Constant,
+                           unsigned Device, const void *Value) const override;
+  llvm::Error downloadGlobal(const void *Host, size_t Bytes, bool Constant,
+                             unsigned Device, void *Value) const override;
 
   // Nothing is loaded off the GPU: null modules and functions; a host body
   // runs only on the CPU back end, which says so.

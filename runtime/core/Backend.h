@@ -142,6 +142,16 @@ public:
   };
   virtual Pointer findPointer(uintptr_t P, uintptr_t &Start) const = 0;
 
+  // A device global's value on Device (mstage/device_global.hpp): Host is
+  // the host object, which back ends without a GPU copy to and from; the
+  // GPU's wait for the device's work first.
+  virtual llvm::Error uploadGlobal(void *Host, size_t Bytes, bool Constant,
+                                   unsigned Device,
+                                   const void *Value) const = 0;
+  virtual llvm::Error downloadGlobal(const void *Host, size_t Bytes,
+                                     bool Constant, unsigned Device,
+                                     void *Value) const = 0;
+
   //===--- Kernels (runtime/launch/) --------------------------------------===//
   // Runs K's host body over Config's blocks; only where runsHostBodies().
   // KernelMs, when not null, receives the launch's wall time.

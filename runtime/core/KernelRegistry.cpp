@@ -1,6 +1,7 @@
 //===- KernelRegistry.cpp - Kernels registered by the program's objects ---===//
 #include "core/KernelRegistry.h"
 #include "core/Backend.h"
+#include "core/DeviceGlobals.h"
 #include "core/HotTls.h"
 #include "cuda/CudaDriver.h"
 #include "jit/CompilePool.h"
@@ -225,6 +226,7 @@ __mstage_register_module(const mstage_module_record *Module) {
     return;
   }
   R.Modules.push_back(Module);
+  addDeviceGlobals(*Module);
   if (Module->device_link)
     if (llvm::Error E = addDeviceLink(
             Module, static_cast<const uint8_t *>(Module->device_link),
@@ -249,6 +251,7 @@ __mstage_unregister_module(const mstage_module_record *Module) {
       return;
     R.Modules.erase(M);
     removeDeviceLink(Module);
+    removeDeviceGlobals(*Module);
     if (auto G = R.Generic.find(Module); G != R.Generic.end()) {
       Generic = G->second;
       R.Generic.erase(G);

@@ -547,6 +547,33 @@ Error CudaDriver::getFunction(CUmodule Module, const std::string &Name,
   return Error::success();
 }
 
+Error CudaDriver::setLimit(CUlimit L, size_t Value) {
+  if (Error E = bindThread())
+    return E;
+  return check(Fn.cuCtxSetLimit(L, Value), "cuCtxSetLimit");
+}
+
+Error CudaDriver::getLimit(CUlimit L, size_t *Value) {
+  *Value = 0;
+  if (Error E = bindThread())
+    return E;
+  return check(Fn.cuCtxGetLimit(Value, L), "cuCtxGetLimit");
+}
+
+Error CudaDriver::getGlobal(CUmodule Module, const std::string &Name,
+                            CUdeviceptr *Ptr, size_t *Bytes) {
+  *Ptr = 0;
+  *Bytes = 0;
+  if (Error E = bindThread())
+    return E;
+  CUresult R = Fn.cuModuleGetGlobal(Ptr, Bytes, Module, Name.c_str());
+  if (R == CUDA_ERROR_NOT_FOUND) {
+    *Ptr = 0;
+    return Error::success();
+  }
+  return check(R, "cuModuleGetGlobal(\"" + Name + "\")");
+}
+
 bool CudaDriver::pointerRange(CUdeviceptr Ptr, CUdeviceptr *Start,
                               size_t *Size) {
   if (!succeeded(bindThread()))

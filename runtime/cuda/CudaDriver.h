@@ -135,6 +135,13 @@ public:
                                 int OptLevel = -1);
   // A cubin for this device (from ptxas) loads without the JIT.
   llvm::Error loadModuleFromCubin(const std::string &Cubin, CUmodule *Module);
+  // The context's limit L (cuCtxSetLimit, cuCtxGetLimit).
+  llvm::Error setLimit(CUlimit L, size_t Value);
+  llvm::Error getLimit(CUlimit L, size_t *Value);
+  // The module variable Name: its address and size; *Ptr is 0 when the
+  // module has none of that name.
+  llvm::Error getGlobal(CUmodule Module, const std::string &Name,
+                        CUdeviceptr *Ptr, size_t *Bytes);
   llvm::Error getFunction(CUmodule Module, const std::string &Name,
                           CUfunction *Function);
   llvm::Error unloadModule(CUmodule Module);

@@ -11,7 +11,7 @@
 #include <mstage.hpp>
 
 static int deviceHelper(int x) {
-// CHECK: cuda-arch-in-kernel-code.cpp:[[@LINE+1]]:2: warning: mstage: kernel code tests __CUDA_ARCH__, which mstage++ never defines: kernel code is compiled once, as host C++, for the GPU and the CPU back end alike, so the GPU runs the branch written for the host; write one version for both, or choose with a value the host computes, such as stage(...), which the JIT folds into the kernel
+// CHECK: cuda-arch-in-kernel-code.cpp:[[@LINE+1]]:2: warning: mstage: kernel code tests __CUDA_ARCH__, which mstage++ never defines: kernel code is compiled once, as host C++, for the GPU and the CPU back end alike, so the GPU runs the branch written for the host; test 'mstage::on_device()' or 'mstage::device_arch() >= N' instead (mstage/device_arch.hpp), which the JIT folds for each GPU
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   return x * 3;
 #else

@@ -346,6 +346,10 @@ MSTAGE_EXPORT void __mstage_nanosleep(unsigned) {
   if (T && T->GridBarrier)
     std::this_thread::yield();
 }
+// mstage::on_device() and device_arch(): host code, as __CUDA_ARCH__ is
+// undefined in host code.
+MSTAGE_EXPORT int __mstage_on_device(void) { return 0; }
+MSTAGE_EXPORT unsigned __mstage_device_arch(void) { return 0; }
 // mstage::ldg's chunks: plain loads on the host, where no cache is
 // non-coherent.
 MSTAGE_EXPORT unsigned char __mstage_ldg_u8(const void *P) {

@@ -1,5 +1,6 @@
 //===- CudaBackend.cpp - The GPU back end, by the CUDA driver -------------===//
 #include "backends/cuda/CudaBackend.h"
+#include "backends/cuda/CudaDeviceGlobals.h"
 #include "core/AllocationMap.h"
 #include "core/KernelRegistry.h"
 #include "core/LaunchLimits.h"
@@ -270,6 +271,27 @@ int CudaBackend::prefetch(mstage_stream *SP, const void *Ptr, size_t Bytes,
   return toStatus(S.driver()->prefetch(dev(Ptr), Bytes, ToDevice, S.handle()));
 }
 
+// As cudaMemcpyToSymbol: after the device's work.
+llvm::Error CudaBackend::uploadGlobal(void *Host, size_t Bytes, bool Constant,
+                                      unsigned Device,
+                                      const void *Value) const {
+  if (llvm::Error E = enqueueHeldWork("uploading a device_global"))
+    return E;
+  if (llvm::Error E = CudaDriver::at(Device)->synchronize())
+    return E;
+  return uploadDeviceGlobal(Device, Host, Bytes, Constant, Value);
+}
+
+llvm::Error CudaBackend::downloadGlobal(const void *Host, size_t Bytes,
+                                        bool Constant, unsigned Device,
+                                        void *Value) const {
+  if (llvm::Error E = enqueueHeldWork("downloading a device_global"))
+    return E;
+  if (llvm::Error E = CudaDriver::at(Device)->synchronize())
+    return E;
+  return downloadDeviceGlobal(Device, Host, Bytes, Constant, Value);
+}
+
 Backend::Pointer CudaBackend::findPointer(uintptr_t P, uintptr_t &Start) const {
   CUdeviceptr First;
   size_t Size;
@@ -409,8 +431,17 @@ llvm::Error CudaBackend::loadModule(unsigned Device, const std::string &Image,
                                     std::string *InfoLog,
                                     int PtxOptLevel) const {
   CudaDriver &D = *CudaDriver::at(Device);
-  return Cubin ? D.loadModuleFromCubin(Image, Module)
-               : D.loadModuleFromPtx(Image, Module, InfoLog, PtxOptLevel);
+  if (llvm::Error E =
+          Cubin ? D.loadModuleFromCubin(Image, Module)
+                : D.loadModuleFromPtx(Image, Module, InfoLog, PtxOptLevel))
+    return E;
+  // Before any of its kernels runs: the device globals it holds.
+  if (llvm::Error E = bindDeviceGlobals(Device, *Module)) {
+    llvm::consumeError(D.unloadModule(*Module));
+    *Module = nullptr;
+    return E;
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error CudaBackend::getFunction(unsigned Device, CUmodule Module,
@@ -422,6 +453,7 @@ llvm::Error CudaBackend::getFunction(unsigned Device, CUmodule Module,
 llvm::Error CudaBackend::unloadModule(unsigned Device, CUmodule Module) const {
   if (llvm::Error E = enqueueHeldWork("unloading a module", /*Unloading=*/true))
     return E;
+  forgetDeviceGlobals(Device, Module);
   return CudaDriver::at(Device)->unloadModule(Module);
 }
 

@@ -52,6 +52,10 @@ public:
   int prefetch(mstage_stream *S, const void *Ptr, size_t Bytes,
                bool ToDevice) const override;
   Pointer findPointer(uintptr_t P, uintptr_t &Start) const override;
+  llvm::Error uploadGlobal(void *Host, size_t Bytes, bool Constant,
+                           unsigned Device, const void *Value) const override;
+  llvm::Error downloadGlobal(const void *Host, size_t Bytes, bool Constant,
+                             unsigned Device, void *Value) const override;
 
   llvm::Error createEvent(mstage_event &E) const override;
   void destroyEvent(mstage_event &E) const override;

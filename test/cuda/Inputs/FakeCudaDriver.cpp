@@ -172,6 +172,11 @@ bool operationLine(CUstream S, const std::string &What) {
 int Dummy[8];
 void *handle(int I) { return &Dummy[I]; }
 
+// The PTX loaded so far, and the module variables found in it.
+std::mutex LoadedLock;
+std::string LoadedPtx;
+std::map<std::string, CUdeviceptr> Variables;
+
 } // namespace
 
 extern "C" {
@@ -345,6 +350,10 @@ CUresult cuModuleLoadDataEx(CUmodule *M, const void *Image, unsigned int N,
   bool Ptx = std::memcmp(Image, "\x7f" "ELF", 4) != 0;
   if (Ms && Ptx)
     std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(Ms)));
+  if (Ptx) {
+    std::lock_guard<std::mutex> G(LoadedLock);
+    LoadedPtx += static_cast<const char *>(Image);
+  }
   if (Ptx && std::getenv("FAKECUDA_LOADS")) {
     std::string Level = "default", Debug;
     for (unsigned I = 0; I < N; ++I)
@@ -370,6 +379,46 @@ CUresult cuModuleGetFunction(CUfunction *F, CUmodule, const char *Name) {
   LOG("cuModuleGetFunction");
   FAIL("cuModuleGetFunction");
   *F = (CUfunction)strdup(Name);
+  return CUDA_SUCCESS;
+}
+// The device heap's size, as the driver keeps it.
+static size_t FakeHeapSize = 8 << 20;
+CUresult cuCtxSetLimit(CUlimit L, size_t V) {
+  LOG("cuCtxSetLimit");
+  FAIL("cuCtxSetLimit");
+  if (L == CU_LIMIT_MALLOC_HEAP_SIZE)
+    FakeHeapSize = V;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxGetLimit(size_t *V, CUlimit L) {
+  LOG("cuCtxGetLimit");
+  FAIL("cuCtxGetLimit");
+  *V = L == CU_LIMIT_MALLOC_HEAP_SIZE ? FakeHeapSize : 0;
+  return CUDA_SUCCESS;
+}
+// A module variable is one whose name some loaded PTX declares (all fake
+// modules share one of each name): 8 bytes, or N for `name[N]`.
+CUresult cuModuleGetGlobal(CUdeviceptr *P, size_t *B, CUmodule,
+                           const char *Name) {
+  LOG("cuModuleGetGlobal");
+  FAIL("cuModuleGetGlobal");
+  std::lock_guard<std::mutex> G(LoadedLock);
+  size_t At = LoadedPtx.find(std::string(" ") + Name);
+  if (At == std::string::npos) {
+    *P = 0;
+    *B = 0;
+    return CUDA_ERROR_NOT_FOUND;
+  }
+  size_t After = At + 1 + std::strlen(Name);
+  *B = LoadedPtx[After] == '[' ? std::strtoul(&LoadedPtx[After + 1], nullptr, 10)
+                                : 8;
+  auto [It, New] = Variables.try_emplace(Name, 0);
+  if (New)
+    It->second = deviceMemory(*B);
+  *P = It->second;
+  if (std::getenv("FAKECUDA_LAUNCHES"))
+    std::fprintf(stderr, "fakecuda: module variable %s, %zu bytes\n", Name,
+                 *B);
   return CUDA_SUCCESS;
 }
 CUresult cuModuleUnload(CUmodule) {

@@ -1,0 +1,175 @@
+//===- CudaDeviceGlobals.cpp - device_global values on the GPU ------------===//
+#include "backends/cuda/CudaDeviceGlobals.h"
+#include "core/DeviceGlobals.h"
+#include "cuda/CudaDriver.h"
+#include "support/RuntimeFailure.h"
+
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mstage::rt {
+namespace {
+
+// One device's object of one device global.
+struct OnDevice {
+  CUdeviceptr Object = 0;  // a device global's allocation
+  std::vector<char> Value; // a constant's value
+  std::vector<std::pair<CUmodule, CUdeviceptr>> Copies; // a constant's
+};
+
+struct Global {
+  size_t Bytes = 0;
+  bool Constant = false;
+  std::map<unsigned, OnDevice> Devices;
+};
+
+struct State {
+  std::mutex Lock;
+  std::map<const void *, Global> Globals; // by host object
+};
+
+// Never destroyed: modules unload from static destructors.
+State &state() {
+  static State *S = new State;
+  return *S;
+}
+
+llvm::Error mismatch(const void *Host, size_t Bytes, const Global &G) {
+  return failure(
+      "device_global at " + std::to_string(reinterpret_cast<uintptr_t>(Host)) +
+      " is " + std::to_string(G.Bytes) + " bytes" +
+      (G.Constant ? " of constant memory" : "") + ", and a call treats it as " +
+      std::to_string(Bytes) + " bytes; its declarations differ between files");
+}
+
+// Device's object of G, made from the host object's bytes the first time.
+llvm::Expected<OnDevice *> onDevice(Global &G, const void *Host,
+                                    unsigned Device) {
+  auto [It, New] = G.Devices.try_emplace(Device);
+  OnDevice &D = It->second;
+  if (!New)
+    return &D;
+  if (G.Constant) {
+    D.Value.assign(static_cast<const char *>(Host),
+                   static_cast<const char *>(Host) + G.Bytes);
+    return &D;
+  }
+  CudaDriver &Driver = *CudaDriver::at(Device);
+  llvm::Error E = Driver.alloc(G.Bytes, &D.Object);
+  if (!E)
+    E = Driver.copyToDevice(D.Object, Host, G.Bytes);
+  if (E) {
+    if (D.Object)
+      llvm::consumeError(Driver.free(D.Object));
+    G.Devices.erase(It);
+    return std::move(E);
+  }
+  return &D;
+}
+
+llvm::Expected<Global *> find(State &S, const void *Host, size_t Bytes,
+                              bool Constant) {
+  auto [It, New] = S.Globals.try_emplace(Host);
+  Global &G = It->second;
+  if (New) {
+    G.Bytes = Bytes;
+    G.Constant = Constant;
+  } else if (G.Bytes != Bytes || G.Constant != Constant) {
+    return mismatch(Host, Bytes, G);
+  }
+  return &G;
+}
+
+} // namespace
+
+llvm::Error bindDeviceGlobals(unsigned Device, CUmodule Module) {
+  State &S = state();
+  std::lock_guard<std::mutex> L(S.Lock);
+  CudaDriver &Driver = *CudaDriver::at(Device);
+  llvm::Error First = llvm::Error::success();
+  forEachDeviceGlobal([&](const mstage_global_record &R) {
+    if (First)
+      return;
+    CUdeviceptr Var = 0;
+    size_t VarBytes = 0;
+    if ((First = Driver.getGlobal(Module, R.device_name, &Var, &VarBytes)) ||
+        !Var)
+      return;
+    auto G = find(S, R.host, R.size, R.constant != 0);
+    if (!G) {
+      First = G.takeError();
+      return;
+    }
+    auto D = onDevice(**G, R.host, Device);
+    if (!D) {
+      First = D.takeError();
+      return;
+    }
+    size_t Expected = R.constant ? R.size : sizeof(CUdeviceptr);
+    if (VarBytes != Expected) {
+      First = failure(std::string("the module variable ") + R.device_name +
+                      " is " + std::to_string(VarBytes) + " bytes, not " +
+                      std::to_string(Expected));
+      return;
+    }
+    if (R.constant) {
+      (*D)->Copies.emplace_back(Module, Var);
+      First = Driver.copyToDevice(Var, (*D)->Value.data(), R.size);
+    } else {
+      First = Driver.copyToDevice(Var, &(*D)->Object, sizeof(CUdeviceptr));
+    }
+  });
+  return First;
+}
+
+void forgetDeviceGlobals(unsigned Device, CUmodule Module) {
+  State &S = state();
+  std::lock_guard<std::mutex> L(S.Lock);
+  for (auto &[Host, G] : S.Globals)
+    if (auto D = G.Devices.find(Device); D != G.Devices.end())
+      llvm::erase_if(D->second.Copies,
+                     [&](const auto &C) { return C.first == Module; });
+}
+
+llvm::Error uploadDeviceGlobal(unsigned Device, const void *Host, size_t Bytes,
+                               bool Constant, const void *Value) {
+  State &S = state();
+  std::lock_guard<std::mutex> L(S.Lock);
+  auto G = find(S, Host, Bytes, Constant);
+  if (!G)
+    return G.takeError();
+  auto D = onDevice(**G, Host, Device);
+  if (!D)
+    return D.takeError();
+  CudaDriver &Driver = *CudaDriver::at(Device);
+  if (!Constant)
+    return Driver.copyToDevice((*D)->Object, Value, Bytes);
+  std::memcpy((*D)->Value.data(), Value, Bytes);
+  for (auto &[Module, Var] : (*D)->Copies)
+    if (llvm::Error E = Driver.copyToDevice(Var, Value, Bytes))
+      return E;
+  return llvm::Error::success();
+}
+
+llvm::Error downloadDeviceGlobal(unsigned Device, const void *Host,
+                                 size_t Bytes, bool Constant, void *Value) {
+  State &S = state();
+  std::lock_guard<std::mutex> L(S.Lock);
+  auto G = find(S, Host, Bytes, Constant);
+  if (!G)
+    return G.takeError();
+  auto D = onDevice(**G, Host, Device);
+  if (!D)
+    return D.takeError();
+  if (!Constant)
+    return CudaDriver::at(Device)->copyToHost(Value, (*D)->Object, Bytes);
+  // Kernels do not write constants: the kept value is the device's.
+  std::memcpy(Value, (*D)->Value.data(), Bytes);
+  return llvm::Error::success();
+}
+
+} // namespace mstage::rt

@@ -1,0 +1,48 @@
+//===- DeviceGlobals.cpp - The device globals of the registered units -----===//
+#include "core/DeviceGlobals.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <mutex>
+#include <vector>
+
+namespace mstage::rt {
+namespace {
+
+struct Units {
+  std::mutex Lock;
+  std::vector<const mstage_module_record *> WithGlobals;
+};
+
+// Never destroyed: units unregister from static destructors.
+Units &units() {
+  static Units *U = new Units;
+  return *U;
+}
+
+} // namespace
+
+void addDeviceGlobals(const mstage_module_record &Module) {
+  if (Module.num_globals == 0)
+    return;
+  Units &U = units();
+  std::lock_guard<std::mutex> G(U.Lock);
+  U.WithGlobals.push_back(&Module);
+}
+
+void removeDeviceGlobals(const mstage_module_record &Module) {
+  Units &U = units();
+  std::lock_guard<std::mutex> G(U.Lock);
+  llvm::erase(U.WithGlobals, &Module);
+}
+
+void forEachDeviceGlobal(
+    llvm::function_ref<void(const mstage_global_record &)> Fn) {
+  Units &U = units();
+  std::lock_guard<std::mutex> G(U.Lock);
+  for (const mstage_module_record *M : U.WithGlobals)
+    for (uint32_t I = 0; I < M->num_globals; ++I)
+      Fn(M->globals[I]);
+}
+
+} // namespace mstage::rt

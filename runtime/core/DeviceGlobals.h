@@ -1,0 +1,28 @@
+//===- DeviceGlobals.h - The device globals of the registered units -------===//
+//
+// Each unit's module record lists its mstage::device_global variables
+// (mstage_global_record: the module variable's name, the host object). The
+// GPU back end looks each up in every module it loads
+// (backends/cuda/CudaDeviceGlobals.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MSTAGE_RUNTIME_CORE_DEVICEGLOBALS_H
+#define MSTAGE_RUNTIME_CORE_DEVICEGLOBALS_H
+
+#include "mstage/abi.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace mstage::rt {
+
+void addDeviceGlobals(const mstage_module_record &Module);
+void removeDeviceGlobals(const mstage_module_record &Module);
+
+// Calls Fn for each device global of the registered units, under the
+// registry's lock (Fn must not register or unregister).
+void forEachDeviceGlobal(
+    llvm::function_ref<void(const mstage_global_record &)> Fn);
+
+} // namespace mstage::rt
+
+#endif
