@@ -8,6 +8,7 @@
 #include "formats/KernelBlob.h"
 #include "transforms/CaptureInMemory.h"
 #include "transforms/DeviceCodegen.h"
+#include "transforms/DeviceGlobals.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/GenericKernel.h"
 #include "transforms/LaunchFacts.h"
@@ -342,9 +343,22 @@ void renameSharedLocals(MutableArrayRef<std::unique_ptr<KernelUnit>> Units) {
 
 // With debug information beyond line directives (-g -O0: DWARF sections),
 // each kernel's PTX would carry sections of its own, which joinPtx cannot
-// join: the optimized kernels are linked into the first one's module
-// instead, which then generates all the code (on one thread). Line
-// directives alone (.file/.loc, what other builds keep) are joined.
+// join, and a device global (DeviceGlobals.h) would be defined in each
+// kernel's PTX, which ptxas refuses: the optimized kernels are linked into
+// the first one's module instead (the linker keeps one of the weak globals),
+// which then generates all the code (on one thread). Line directives alone
+// (.file/.loc, what other builds keep) are joined.
+bool needsOneModule(const Module &M) {
+  return any_of(M.debug_compile_units(),
+                [](DICompileUnit *CU) {
+                  return CU->getEmissionKind() !=
+                             DICompileUnit::DebugDirectivesOnly &&
+                         CU->getEmissionKind() != DICompileUnit::NoDebug;
+                }) ||
+         any_of(M.global_values(),
+                [](const GlobalValue &GV) { return isDeviceGlobal(GV); });
+}
+
 Error linkUnits(std::vector<std::unique_ptr<KernelUnit>> &Units) {
   TimeTraceScope Scope("mstage AOT link");
   KernelUnit &First = *Units.front();
@@ -400,10 +414,7 @@ ArchResult compileForArch(const std::vector<AotKernel> &Kernels,
       }))
     return R;
   if (any_of(Units, [](const std::unique_ptr<KernelUnit> &U) {
-        return any_of(U->M->debug_compile_units(), [](DICompileUnit *CU) {
-          return CU->getEmissionKind() != DICompileUnit::DebugDirectivesOnly &&
-                 CU->getEmissionKind() != DICompileUnit::NoDebug;
-        });
+        return needsOneModule(*U->M);
       })) {
     if (Error E = linkUnits(Units)) {
       R.Failed = Failure{{}, toString(std::move(E))};
