@@ -6,17 +6,18 @@
 // too: a check that the kernel gives the same output twice.
 //
 //===----------------------------------------------------------------------===//
+#include "backends/cpu/StageCheck.h"
 #include "core/Backend.h"
 #include "core/KernelRegistry.h"
+#include "core/KernelTraits.h"
 #include "core/RuntimeError.h"
-#include "backends/cpu/StageCheck.h"
 #include "support/Settings.h"
 #include "support/Warning.h"
 
 #include "mstage/abi.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "support/Export.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -41,12 +42,23 @@ extern "C" MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry,
       K && llvm::any_of(K->Blob.PointerSlots, [](const mstage::PointerSlot &S) {
         return S.Param == 0;
       });
-  if (Checkable && !Captures)
+  // A device global or the device heap holds state that the CPU's run
+  // does not share: its outputs would differ without a fault.
+  bool DeviceState = K && kernelTraits(*K).UsesDeviceState;
+  if (Checkable && !Captures && !DeviceState)
     return 1;
   static std::mutex &Lock = *new std::mutex; // never destroyed, as launches
   static auto &Warned = *new std::set<const void *>;
   std::lock_guard<std::mutex> G(Lock);
-  if (Warned.insert(HostEntry).second)
+  if (!Warned.insert(HostEntry).second)
+    return 0;
+  if (DeviceState && Checkable && !Captures)
+    warn(llvm::Twine("MSTAGE_CHECK=cpu: kernel '") +
+         mstage_rt_kernel_name(HostEntry) +
+         "' uses a device global or the device heap, whose state on the "
+         "device a run on the CPU does not share; its launches are not "
+         "checked");
+  else
     warn(llvm::Twine("MSTAGE_CHECK=cpu: kernel '") +
          mstage_rt_kernel_name(HostEntry) + "' " +
          (Captures ? "captures" : "takes") +

@@ -4,6 +4,7 @@
 #include "support/KeptStatics.h"
 
 #include "transforms/DeviceBuiltins.h"
+#include "transforms/DeviceGlobals.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -35,6 +36,21 @@ static KernelTraits scanKernelTraits(const KernelBlob &Blob) {
       if (F.getName().starts_with(Prefix))
         T.Synchronizes = true;
   T.SyncsGrid = (*M)->getNamedGlobal(GridBarrierName) != nullptr;
+  static const char *const Heap[] = {"malloc",
+                                     "free",
+                                     "_Znwm",
+                                     "_Znam",
+                                     "_ZnwmRKSt9nothrow_t",
+                                     "_ZnamRKSt9nothrow_t"};
+  T.UsesDeviceState =
+      llvm::any_of((*M)->globals(),
+                   [](const llvm::GlobalVariable &GV) {
+                     return isDeviceGlobal(GV) ||
+                            GV.getName().starts_with("__mstage_global_");
+                   }) ||
+      llvm::any_of(Heap, [&](const char *Name) {
+        return (*M)->getFunction(Name) != nullptr;
+      });
   return T;
 }
 

@@ -22,6 +22,9 @@ struct KernelTraits {
   // this_grid().sync(): every block must be resident at once, which the GPU
   // guarantees only to a cooperative launch (cuLaunchCooperativeKernel).
   bool SyncsGrid = false;
+  // A device global or the device heap (malloc, new): state on the device
+  // that a run on the CPU back end does not share (MSTAGE_CHECK=cpu).
+  bool UsesDeviceState = false;
 };
 
 // K's traits, read on the first call for K; later calls take no lock on the
