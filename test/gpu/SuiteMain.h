@@ -62,6 +62,19 @@ inline bool reportChild(const char *Name, bool OK, const std::string &What,
   return OK;
 }
 
+// True when the child failed (a non-zero exit) and printed each of Want;
+// else prints the FAIL line with the child's status and output.
+inline bool childFailedSaying(const char *Name, const ChildResult &C,
+                              const std::vector<std::string> &Want) {
+  bool OK = C.Status != 0;
+  for (const std::string &W : Want)
+    OK = OK && C.Output.find(W) != std::string::npos;
+  if (!OK)
+    std::printf("FAIL %s: the child exited with %d and printed:\n%s\n", Name,
+                C.Status, C.Output.c_str());
+  return OK;
+}
+
 // True when launches run on the CPU back end (MSTAGE_BACKEND=cpu, or auto
 // without a GPU): programs then check what is meaningful there.
 inline bool onCpu() { return std::string(mstage_rt_backend()) == "cpu"; }

@@ -39,7 +39,6 @@ int run(int Argc, char **Argv) {
   if (skipWithoutGpu(Name))
     return 0;
   ChildResult C = runThisProgram({"--child"});
-  const std::string &T = C.Output;
   bool Cpu = onCpu();
   std::vector<std::string> Want = {
       "device_assert.cpp:" + std::to_string(AssertLine),
@@ -48,14 +47,8 @@ int run(int Argc, char **Argv) {
   if (Cpu) // glibc's assert: "Assertion `e' failed." and abort()
     Want = {"device_assert.cpp:" + std::to_string(AssertLine),
             "Assertion `v[i] == 7 && i < 40' failed"};
-  bool OK = C.Status != 0;
-  for (const std::string &W : Want)
-    OK = OK && T.find(W) != std::string::npos;
-  if (!OK) {
-    std::printf("FAIL %s: the child exited with %d and printed:\n%s\n", Name,
-                C.Status, T.c_str());
+  if (!childFailedSaying(Name, C, Want))
     return 1;
-  }
   std::printf("PASS %s: the failed assert stopped the %s with its "
               "expression, file and line\n",
               Name, Cpu ? "process (CPU back end)" : "launch");

@@ -114,14 +114,8 @@ int run(int Argc, char **Argv) {
         "device_heap.cpp:" + std::to_string(NewLine),
         "operator new found the device heap exhausted", "CUDA_ERROR_ASSERT",
         "mstage: kernel '(anonymous namespace)::child::kernel_L"};
-    bool OK = C.Status != 0;
-    for (const std::string &W : Want)
-      OK = OK && C.Output.find(W) != std::string::npos;
-    if (!OK) {
-      std::printf("FAIL %s: the child exited with %d and printed:\n%s\n", Name,
-                  C.Status, C.Output.c_str());
+    if (!childFailedSaying(Name, C, Want))
       return 1;
-    }
   }
   std::printf("PASS %s\n", Name);
   return 0;
