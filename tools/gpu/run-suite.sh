@@ -39,6 +39,9 @@
 #                    would start later are not run and count as failed
 #   MODES            the modes to run (default: all, in the order above),
 #                    e.g. MODES=streamcheck
+#   JOBS             runs of the CPU-bound modes (cpucheck, streamcheck) at
+#                    once (default 1); each has its own folder and output, and
+#                    the log and the table keep the programs' order
 #   SANITIZER_QUICK  1: sanitizer runs get MSTAGE_SUITE_QUICK=1,
 #                    with which large programs use smaller sizes; 0 (default): full sizes
 #                    for memcheck (racecheck always runs the quick sizes)
@@ -64,6 +67,7 @@ MPI_PROGRAMS=(heat_mpi)
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 SUITE_BUDGET=${SUITE_BUDGET:-540}
 SANITIZER_QUICK=${SANITIZER_QUICK:-0}
+JOBS=${JOBS:-1}
 ARCHIVE=${ARCHIVE:-.gpu-pack/mstage-gpu.tar.xz}
 OUT=${OUT:-.gpu-pack/out}
 MODES=${MODES:-plain memcheck racecheck cpucheck jitsync streamcheck}
@@ -129,7 +133,7 @@ if ! tar -xJf "$ARCHIVE" -C "$work" >>"$log" 2>&1; then
   record archive unpack "FAIL(unpack)" 0
   finish
 fi
-mkdir -p "$work/run"
+mkdir -p "$work/run" "$work/runs"
 
 export LD_LIBRARY_PATH="$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export CUDA_CACHE_DISABLE=1
@@ -163,7 +167,7 @@ else
   say "compute-sanitizer: not found; its runs count as failed"
 fi
 say "CUDA_CACHE_DISABLE=$CUDA_CACHE_DISABLE SANITIZER_QUICK=$SANITIZER_QUICK" \
-  "RUN_TIMEOUT=$RUN_TIMEOUT SUITE_BUDGET=$SUITE_BUDGET"
+  "RUN_TIMEOUT=$RUN_TIMEOUT SUITE_BUDGET=$SUITE_BUDGET JOBS=$JOBS"
 
 # --- The programs -----------------------------------------------------------
 programs=()
@@ -235,13 +239,19 @@ judge() { # program mode status output-file
   fi
 }
 
-run_one() { # program mode
-  local program=$1 mode=$2 left limit status result start end seconds
-  local output=$work/output.txt
+# Runs one program in one mode into $work/runs/<id>.*: its log part (.log),
+# its table line (.line) and its record (.rec); collect() adds them to the
+# suite's log, stdout and table in order, so that runs may go in parallel.
+run_one() { # id program mode
+  local id=$1 program=$2 mode=$3 left limit status result start end seconds
+  local base=$work/runs/$id
+  local output=$base.out dir=$work/run/$id
+  mkdir -p "$dir"
   left=$((SUITE_BUDGET - (SECONDS - suite_start)))
   if ((left < 10)); then
-    say "-- $program $mode: not run, the suite's budget of ${SUITE_BUDGET}s is spent"
-    record "$program" "$mode" "FAIL(not run)" 0
+    echo "-- $program $mode: not run, the suite's budget of ${SUITE_BUDGET}s is spent" |
+      tee "$base.log" >"$base.line"
+    echo "$program|$mode|FAIL(not run)|0" >"$base.rec"
     return
   fi
   limit=$((left < RUN_TIMEOUT ? left : RUN_TIMEOUT))
@@ -256,8 +266,9 @@ run_one() { # program mode
     envs=(MSTAGE_CHECK=streams)
   elif [[ $mode != plain ]]; then
     if [[ -z $sanitizer ]]; then
-      say "-- $program $mode: compute-sanitizer not found"
-      record "$program" "$mode" "FAIL(no sanitizer)" 0
+      echo "-- $program $mode: compute-sanitizer not found" |
+        tee "$base.log" >"$base.line"
+      echo "$program|$mode|FAIL(no sanitizer)|0" >"$base.rec"
       return
     fi
     # Only the program itself: the sanitizer that follows child processes
@@ -283,22 +294,60 @@ run_one() { # program mode
     echo
     echo "== $program $mode (timeout ${limit}s)"
     echo "\$ ${envs[*]} ${cmd[*]}"
-  } >>"$log"
+  } >"$base.log"
   start=$(date +%s%N)
-  (cd "$work/run" && env "${envs[@]}" timeout -k 10 "$limit" "${cmd[@]}") \
+  (cd "$dir" && env "${envs[@]}" timeout -k 10 "$limit" "${cmd[@]}") \
     >"$output" 2>&1
   status=$?
   end=$(date +%s%N)
   seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
-  cat "$output" >>"$log"
+  cat "$output" >>"$base.log"
   result=$(judge "$program" "$mode" "$status" "$output")
-  echo "-- exit $status, $result, ${seconds}s" >>"$log"
-  printf '%-28s %-10s %-30s %8ss\n' "$program" "$mode" "$result" "$seconds"
-  if [[ $result != PASS ]]; then
-    # The end of the output, so that stdout alone shows why.
-    grep -v '^\s*$' "$output" | tail -n 15 | sed 's/^/    | /'
-  fi
+  echo "-- exit $status, $result, ${seconds}s" >>"$base.log"
+  {
+    printf '%-28s %-10s %-30s %8ss\n' "$program" "$mode" "$result" "$seconds"
+    if [[ $result != PASS ]]; then
+      # The end of the output, so that stdout alone shows why.
+      grep -v '^\s*$' "$output" | tail -n 15 | sed 's/^/    | /'
+    fi
+  } >"$base.line"
+  echo "$program|$mode|$result|$seconds" >"$base.rec"
+}
+
+collect() { # id
+  local base=$work/runs/$1 program mode result seconds
+  cat "$base.log" >>"$log"
+  cat "$base.line"
+  IFS='|' read -r program mode result seconds <"$base.rec"
   record "$program" "$mode" "$result" "$seconds"
+}
+
+next_id=0
+# Runs one mode over the given programs: JOBS at once for the CPU-bound
+# modes, else one after another.
+run_mode() { # mode program...
+  local mode=$1 width=1 first=$next_id id program
+  shift
+  [[ $mode == cpucheck || $mode == streamcheck ]] && width=$JOBS
+  for program in "$@"; do
+    id=$next_id
+    next_id=$((next_id + 1))
+    if ((width > 1)); then
+      while (($(jobs -rp | wc -l) >= width)); do
+        wait -n
+      done
+      run_one "$id" "$program" "$mode" &
+    else
+      run_one "$id" "$program" "$mode"
+      collect "$id"
+    fi
+  done
+  if ((width > 1)); then
+    wait
+    for ((id = first; id < next_id; id++)); do
+      collect "$id"
+    done
+  fi
 }
 
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
@@ -326,37 +375,41 @@ wants() { # mode
 
 say ""
 say "== runs (modes: $MODES)"
-for program in "${programs[@]}"; do
-  wants plain || break
-  run_one "$program" plain
-done
-for program in "${programs[@]}"; do
-  wants memcheck || break
-  listed "${program##*/}" "${NO_MEMCHECK_PROGRAMS[@]}" && continue
-  # One property program under memcheck is enough: they differ only in
-  # their random kernels, and the suite's time is limited.
-  [[ ${program##*/} == property_* && ${program##*/} != property_1 ]] && continue
-  run_one "$program" memcheck
-done
-for program in "${programs[@]}"; do
-  wants racecheck || break
-  if listed "${program##*/}" "${RACECHECK_PROGRAMS[@]}"; then
-    run_one "$program" racecheck
-  fi
-done
-for program in "${programs[@]}"; do
-  wants cpucheck || break
-  run_one "$program" cpucheck
-done
-for program in "${programs[@]}"; do
+selected=()
+if wants plain; then
+  run_mode plain "${programs[@]}"
+fi
+if wants memcheck; then
+  selected=()
+  for program in "${programs[@]}"; do
+    listed "${program##*/}" "${NO_MEMCHECK_PROGRAMS[@]}" && continue
+    # One property program under memcheck is enough: they differ only in
+    # their random kernels, and the suite's time is limited.
+    [[ ${program##*/} == property_* && ${program##*/} != property_1 ]] && continue
+    selected+=("$program")
+  done
+  run_mode memcheck "${selected[@]}"
+fi
+if wants racecheck; then
+  selected=()
+  for program in "${programs[@]}"; do
+    listed "${program##*/}" "${RACECHECK_PROGRAMS[@]}" && selected+=("$program")
+  done
+  run_mode racecheck "${selected[@]}"
+fi
+if wants cpucheck; then
+  run_mode cpucheck "${programs[@]}"
+fi
+if wants jitsync; then
+  selected=()
   # zero_wait checks the generic code's first launches: not a sync program.
-  wants jitsync || break
-  [[ ${program##*/} == zero_wait ]] && continue
-  run_one "$program" jitsync
-done
-for program in "${programs[@]}"; do
-  wants streamcheck || break
-  run_one "$program" streamcheck
-done
+  for program in "${programs[@]}"; do
+    [[ ${program##*/} == zero_wait ]] || selected+=("$program")
+  done
+  run_mode jitsync "${selected[@]}"
+fi
+if wants streamcheck; then
+  run_mode streamcheck "${programs[@]}"
+fi
 
 finish
