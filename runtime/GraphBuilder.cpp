@@ -126,8 +126,7 @@ Expected<uint64_t> GraphBuilder::addCaptured(GraphPtr Captured,
   N.What = describe(Rec);
   N.Ops = Rec.Ops;
   N.Kernels = Rec.Kernels;
-  bool OneLaunch =
-      Rec.Kernels.size() == 1 && Rec.Kernels[0].Launches == 1;
+  bool OneLaunch = Rec.Kernels.size() == 1 && Rec.Kernels[0].Launches == 1;
   CUDA_KERNEL_NODE_PARAMS Params = {};
   bool KernelNode = false;
   CUgraph Child = Captured->Graph;
@@ -185,8 +184,8 @@ Expected<uint64_t> GraphBuilder::addChild(GraphBuilder &Child,
   std::scoped_lock G(Lock, Child.Lock);
   if (Child.Driver != Driver)
     return failure("graph_builder: add_graph: graph " +
-                   std::to_string(Child.Id) + " is of another device than graph " +
-                   std::to_string(Id));
+                   std::to_string(Child.Id) +
+                   " is of another device than graph " + std::to_string(Id));
   Node N;
   N.What = "graph " + std::to_string(Child.Id);
   for (unsigned I : Child.order())
@@ -245,13 +244,13 @@ Error GraphBuilder::addDependency(uint64_t From, uint64_t To) {
     std::string Path = name(*T);
     for (int I = *F == *T ? -1 : Next[*T]; I >= 0; I = Next[I])
       Path += " -> " + name(unsigned(I));
-    return failure("graph_builder: add_dependency: " + name(*T) +
-                   " after " + name(*F) + " would make a cycle: " + Path +
-                   " -> " + name(*T) + " (each runs after the one before it)");
+    return failure("graph_builder: add_dependency: " + name(*T) + " after " +
+                   name(*F) + " would make a cycle: " + Path + " -> " +
+                   name(*T) + " (each runs after the one before it)");
   }
   if (Driver)
-    if (Error E = Driver->addDependency(Graph, Nodes[*F].Handle,
-                                        Nodes[*T].Handle))
+    if (Error E =
+            Driver->addDependency(Graph, Nodes[*F].Handle, Nodes[*T].Handle))
       return E;
   Nodes[*T].After.push_back(*F);
   return Error::success();

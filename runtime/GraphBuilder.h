@@ -77,20 +77,19 @@ public:
 
 private:
   struct Node {
-    std::string What;                // for errors: "kernel 'main::k'"
-    GraphPtr Captured;               // a capture's node
-    std::vector<HostOp> Ops;         // off the GPU: what it runs
-    std::vector<void *> Holds;       // a child's memory (GraphMemory.h)
+    std::string What;                    // for errors: "kernel 'main::k'"
+    GraphPtr Captured;                   // a capture's node
+    std::vector<HostOp> Ops;             // off the GPU: what it runs
+    std::vector<void *> Holds;           // a child's memory (GraphMemory.h)
     std::vector<InFlightKernel> Kernels; // the launches in it
-    const void *Kernel = nullptr;    // one launch of it: an update may
-                                     // change the arguments
-    CUgraphNode Handle = nullptr;    // on a GPU
+    const void *Kernel = nullptr;        // one launch of it: an update may
+                                         // change the arguments
+    CUgraphNode Handle = nullptr;        // on a GPU
     std::vector<unsigned> After;
   };
 
   llvm::Expected<unsigned> nodeOf(uint64_t NodeId, const char *What);
-  llvm::Expected<std::vector<unsigned>>
-  nodesOf(llvm::ArrayRef<uint64_t> After);
+  llvm::Expected<std::vector<unsigned>> nodesOf(llvm::ArrayRef<uint64_t> After);
   // Adds N after the nodes After (on a GPU, Add makes its CUDA node).
   llvm::Expected<uint64_t>
   add(Node N, llvm::ArrayRef<uint64_t> After,

@@ -46,8 +46,8 @@ MSTAGE_EXPORT int mstage_rt_graph_builder_create(mstage_stream *SP,
   *Out = nullptr;
   if (llvm::Error E = checkStreamAlive(SP, "graph_builder"))
     return failWith(std::move(E));
-  *Out = reinterpret_cast<mstage_graph_builder *>(
-      new GraphBuilder(streamOf(SP)));
+  *Out =
+      reinterpret_cast<mstage_graph_builder *>(new GraphBuilder(streamOf(SP)));
   return 0;
 }
 
@@ -63,9 +63,11 @@ MSTAGE_EXPORT size_t mstage_rt_graph_builder_size(mstage_graph_builder *B) {
   return builderOf(B).size();
 }
 
-MSTAGE_EXPORT int mstage_rt_graph_builder_add_captured(
-    mstage_graph_builder *B, mstage_stream *S, const uint64_t *After,
-    size_t NumAfter, uint64_t *Out) {
+MSTAGE_EXPORT int mstage_rt_graph_builder_add_captured(mstage_graph_builder *B,
+                                                       mstage_stream *S,
+                                                       const uint64_t *After,
+                                                       size_t NumAfter,
+                                                       uint64_t *Out) {
   *Out = 0;
   GraphPtr Captured;
   if (int Err = endNodeCapture(S, Captured))
@@ -75,25 +77,29 @@ MSTAGE_EXPORT int mstage_rt_graph_builder_add_captured(
                  Out);
 }
 
-MSTAGE_EXPORT int mstage_rt_graph_builder_add_host(
-    mstage_graph_builder *B, void (*Fn)(void *), void *Data,
-    void (*Free)(void *), const uint64_t *After, size_t NumAfter,
-    uint64_t *Out) {
-  return nodeOut(builderOf(B).addHost(Fn, Data, Free,
-                                      llvm::ArrayRef(After, NumAfter)),
-                 Out);
+MSTAGE_EXPORT int
+mstage_rt_graph_builder_add_host(mstage_graph_builder *B, void (*Fn)(void *),
+                                 void *Data, void (*Free)(void *),
+                                 const uint64_t *After, size_t NumAfter,
+                                 uint64_t *Out) {
+  return nodeOut(
+      builderOf(B).addHost(Fn, Data, Free, llvm::ArrayRef(After, NumAfter)),
+      Out);
 }
 
-MSTAGE_EXPORT int mstage_rt_graph_builder_add_graph(
-    mstage_graph_builder *B, mstage_graph_builder *Child,
-    const uint64_t *After, size_t NumAfter, uint64_t *Out) {
-  return nodeOut(builderOf(B).addChild(builderOf(Child),
-                                       llvm::ArrayRef(After, NumAfter)),
-                 Out);
+MSTAGE_EXPORT int mstage_rt_graph_builder_add_graph(mstage_graph_builder *B,
+                                                    mstage_graph_builder *Child,
+                                                    const uint64_t *After,
+                                                    size_t NumAfter,
+                                                    uint64_t *Out) {
+  return nodeOut(
+      builderOf(B).addChild(builderOf(Child), llvm::ArrayRef(After, NumAfter)),
+      Out);
 }
 
-MSTAGE_EXPORT int mstage_rt_graph_builder_add_dependency(
-    mstage_graph_builder *B, uint64_t From, uint64_t To) {
+MSTAGE_EXPORT int
+mstage_rt_graph_builder_add_dependency(mstage_graph_builder *B, uint64_t From,
+                                       uint64_t To) {
   return toStatus(builderOf(B).addDependency(From, To));
 }
 

@@ -47,7 +47,8 @@ int mstage::rt::endCapture(Stream &S, mstage_graph **Out, bool Instantiate) {
   G->Rec = S.takeRecording();
   std::string Escaped;
   G->Holds = holdGraphMemory(G->Rec, Escaped);
-  if (llvm::Error E = backend().endCapture(S, *G, Instantiate && Out && Escaped.empty())) {
+  if (llvm::Error E =
+          backend().endCapture(S, *G, Instantiate && Out && Escaped.empty())) {
     mstage_rt_graph_destroy(G.release());
     return failWith(context(std::move(E), "capture"));
   }

@@ -154,8 +154,8 @@ public:
     }
     std::vector<std::uint64_t> ids = ids_of(deps);
     std::uint64_t id = 0;
-    detail::check(mstage_rt_graph_builder_add_captured(
-        b_, s_.get(), ids.data(), ids.size(), &id));
+    detail::check(mstage_rt_graph_builder_add_captured(b_, s_.get(), ids.data(),
+                                                       ids.size(), &id));
     return graph_node(id);
   }
 
@@ -247,8 +247,7 @@ private:
     return ids;
   }
   template <class _Kp, class... _Args>
-  void update_in(mstage_graph *e, graph_node n, const _Kp &k,
-                 _Args &&...args) {
+  void update_in(mstage_graph *e, graph_node n, const _Kp &k, _Args &&...args) {
     begin();
     try {
       k.on(stream_ref(s_))(std::forward<_Args>(args)...);
@@ -256,8 +255,7 @@ private:
       mstage_rt_capture_end(s_.get(), nullptr);
       throw;
     }
-    detail::check(
-        mstage_rt_graph_builder_update(b_, e, n.id(), s_.get()));
+    detail::check(mstage_rt_graph_builder_update(b_, e, n.id(), s_.get()));
   }
 
   stream s_; // where nodes are captured

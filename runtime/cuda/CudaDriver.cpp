@@ -18,9 +18,9 @@
 #include <vector>
 
 using namespace mstage::rt;
+using llvm::ArrayRef;
 using llvm::consumeError;
 using llvm::Error;
-using llvm::ArrayRef;
 using llvm::Expected;
 using llvm::make_error;
 
@@ -1045,12 +1045,11 @@ Error CudaDriver::addChildNode(CUgraph Graph, ArrayRef<CUgraphNode> Deps,
   if (Error E = bindThread())
     return E;
   if (!Child)
-    return check(
-        Fn.cuGraphAddEmptyNode(Node, Graph, Deps.data(), Deps.size()),
-        "cuGraphAddEmptyNode");
-  return check(Fn.cuGraphAddChildGraphNode(Node, Graph, Deps.data(),
-                                           Deps.size(), Child),
-               "cuGraphAddChildGraphNode");
+    return check(Fn.cuGraphAddEmptyNode(Node, Graph, Deps.data(), Deps.size()),
+                 "cuGraphAddEmptyNode");
+  return check(
+      Fn.cuGraphAddChildGraphNode(Node, Graph, Deps.data(), Deps.size(), Child),
+      "cuGraphAddChildGraphNode");
 }
 
 Error CudaDriver::addHostNode(CUgraph Graph, ArrayRef<CUgraphNode> Deps,
@@ -1088,8 +1087,8 @@ Expected<bool> CudaDriver::onlyKernelNode(CUgraph Graph,
   if (Error E = bindThread())
     return std::move(E);
   CUgraphNode Node = nullptr;
-  if (Error E = check(Fn.cuGraphGetNodes(Graph, nullptr, Count),
-                      "cuGraphGetNodes"))
+  if (Error E =
+          check(Fn.cuGraphGetNodes(Graph, nullptr, Count), "cuGraphGetNodes"))
     return std::move(E);
   if (*Count != 1)
     return false;

@@ -243,9 +243,8 @@ public:
   llvm::Error addDependency(CUgraph Graph, CUgraphNode From, CUgraphNode To);
   // When Graph's only node is a kernel node: its parameters (valid while
   // Graph lives), and true; else false. Count: Graph's nodes.
-  llvm::Expected<bool> onlyKernelNode(CUgraph Graph,
-                                      CUDA_KERNEL_NODE_PARAMS *Params,
-                                      size_t *Count);
+  llvm::Expected<bool>
+  onlyKernelNode(CUgraph Graph, CUDA_KERNEL_NODE_PARAMS *Params, size_t *Count);
   // Sets the kernel node Node of Graph, and in Exec (when not null), an
   // executable graph instantiated from Graph, to launch as Params says.
   llvm::Error setKernelNode(CUgraphNode Node, CUgraphExec Exec,
