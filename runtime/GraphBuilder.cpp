@@ -130,13 +130,15 @@ Expected<uint64_t> GraphBuilder::addCaptured(GraphPtr Captured,
   CUDA_KERNEL_NODE_PARAMS Params = {};
   bool KernelNode = false;
   CUgraph Child = Captured->Graph;
+  CUgraphNode Like = nullptr;
   if (Driver) {
     size_t Count = 0;
-    Expected<bool> Only =
+    Expected<CUgraphNode> Only =
         Driver->onlyKernelNode(Captured->Graph, &Params, &Count);
     if (!Only)
       return Only.takeError();
-    KernelNode = *Only && OneLaunch;
+    Like = *Only;
+    KernelNode = Like && OneLaunch;
     if (!Count) // nothing was enqueued: an empty node
       Child = nullptr;
   } else {
@@ -150,7 +152,8 @@ Expected<uint64_t> GraphBuilder::addCaptured(GraphPtr Captured,
   return add(std::move(N), After,
              [&](ArrayRef<CUgraphNode> Deps, CUgraphNode *Handle) -> Error {
                if (KernelNode)
-                 return Driver->addKernelNode(Graph, Deps, Params, Handle);
+                 return Driver->addKernelNode(Graph, Deps, Params, Like,
+                                              Handle);
                return Driver->addChildNode(Graph, Deps, Child, Handle);
              });
 }
@@ -363,7 +366,7 @@ Error GraphBuilder::update(mstage_graph *Exec, uint64_t NodeId,
   if (Driver) {
     CUDA_KERNEL_NODE_PARAMS Params = {};
     size_t Count = 0;
-    Expected<bool> Only =
+    Expected<CUgraphNode> Only =
         Driver->onlyKernelNode(Captured->Graph, &Params, &Count);
     if (!Only)
       return Only.takeError();

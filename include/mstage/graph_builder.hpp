@@ -129,10 +129,12 @@ public:
     detail::check(mstage_rt_graph_builder_create(s_.get(), &b_));
   }
   graph_builder(graph_builder &&other) noexcept
-      : s_(std::move(other.s_)), b_(std::exchange(other.b_, nullptr)),
+      : s_(std::move(other.s_)), adding_(std::move(other.adding_)),
+        b_(std::exchange(other.b_, nullptr)),
         errors_(std::move(other.errors_)) {}
   graph_builder &operator=(graph_builder &&other) noexcept {
     std::swap(s_, other.s_);
+    std::swap(adding_, other.adding_);
     std::swap(b_, other.b_);
     std::swap(errors_, other.errors_);
     return *this;
@@ -145,6 +147,7 @@ public:
   // lone kernel launch is a kernel node; anything else (several launches,
   // copies, nothing) a child graph.
   template <class _Fp> graph_node add(_Fp &&enqueue, after deps = {}) {
+    std::lock_guard<std::recursive_mutex> g(*adding_);
     begin();
     try {
       std::forward<_Fp>(enqueue)(stream_ref(s_));
@@ -248,6 +251,7 @@ private:
   }
   template <class _Kp, class... _Args>
   void update_in(mstage_graph *e, graph_node n, const _Kp &k, _Args &&...args) {
+    std::lock_guard<std::recursive_mutex> g(*adding_);
     begin();
     try {
       k.on(stream_ref(s_))(std::forward<_Args>(args)...);
@@ -259,6 +263,10 @@ private:
   }
 
   stream s_; // where nodes are captured
+  // One capture of s_ at a time: other threads wait; the same thread (an add
+  // inside a node's function) is told that s_ is being captured.
+  std::unique_ptr<std::recursive_mutex> adding_ =
+      std::make_unique<std::recursive_mutex>();
   mstage_graph_builder *b_ = nullptr;
   std::shared_ptr<detail::graph_host_errors> errors_ =
       std::make_shared<detail::graph_host_errors>();

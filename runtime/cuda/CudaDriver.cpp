@@ -1064,12 +1064,15 @@ Error CudaDriver::addHostNode(CUgraph Graph, ArrayRef<CUgraphNode> Deps,
 
 Error CudaDriver::addKernelNode(CUgraph Graph, ArrayRef<CUgraphNode> Deps,
                                 const CUDA_KERNEL_NODE_PARAMS &Params,
-                                CUgraphNode *Node) {
+                                CUgraphNode Like, CUgraphNode *Node) {
   if (Error E = bindThread())
     return E;
-  return check(
-      Fn.cuGraphAddKernelNode(Node, Graph, Deps.data(), Deps.size(), &Params),
-      "cuGraphAddKernelNode");
+  if (Error E = check(
+          Fn.cuGraphAddKernelNode(Node, Graph, Deps.data(), Deps.size(), &Params),
+          "cuGraphAddKernelNode"))
+    return E;
+  return check(Fn.cuGraphKernelNodeCopyAttributes(*Node, Like),
+               "cuGraphKernelNodeCopyAttributes");
 }
 
 Error CudaDriver::addDependency(CUgraph Graph, CUgraphNode From,
@@ -1080,18 +1083,18 @@ Error CudaDriver::addDependency(CUgraph Graph, CUgraphNode From,
                "cuGraphAddDependencies");
 }
 
-Expected<bool> CudaDriver::onlyKernelNode(CUgraph Graph,
-                                          CUDA_KERNEL_NODE_PARAMS *Params,
-                                          size_t *Count) {
+Expected<CUgraphNode>
+CudaDriver::onlyKernelNode(CUgraph Graph, CUDA_KERNEL_NODE_PARAMS *Params,
+                           size_t *Count) {
   *Count = 0;
   if (Error E = bindThread())
     return std::move(E);
   CUgraphNode Node = nullptr;
-  if (Error E =
-          check(Fn.cuGraphGetNodes(Graph, nullptr, Count), "cuGraphGetNodes"))
+  if (Error E = check(Fn.cuGraphGetNodes(Graph, nullptr, Count),
+                      "cuGraphGetNodes"))
     return std::move(E);
   if (*Count != 1)
-    return false;
+    return nullptr;
   if (Error E =
           check(Fn.cuGraphGetNodes(Graph, &Node, Count), "cuGraphGetNodes"))
     return std::move(E);
@@ -1099,11 +1102,11 @@ Expected<bool> CudaDriver::onlyKernelNode(CUgraph Graph,
   if (Error E = check(Fn.cuGraphNodeGetType(Node, &Type), "cuGraphNodeGetType"))
     return std::move(E);
   if (Type != CU_GRAPH_NODE_TYPE_KERNEL)
-    return false;
+    return nullptr;
   if (Error E = check(Fn.cuGraphKernelNodeGetParams(Node, Params),
                       "cuGraphKernelNodeGetParams"))
     return std::move(E);
-  return true;
+  return Node;
 }
 
 Error CudaDriver::setKernelNode(CUgraphNode Node, CUgraphExec Exec,

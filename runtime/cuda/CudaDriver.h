@@ -237,14 +237,17 @@ public:
                            CUgraph Child, CUgraphNode *Node);
   llvm::Error addHostNode(CUgraph Graph, llvm::ArrayRef<CUgraphNode> Deps,
                           CUhostFn Fn, void *Data, CUgraphNode *Node);
+  // A kernel node launching as Params says, with the launch attributes
+  // (cooperative, say) of the kernel node Like.
   llvm::Error addKernelNode(CUgraph Graph, llvm::ArrayRef<CUgraphNode> Deps,
                             const CUDA_KERNEL_NODE_PARAMS &Params,
-                            CUgraphNode *Node);
+                            CUgraphNode Like, CUgraphNode *Node);
   llvm::Error addDependency(CUgraph Graph, CUgraphNode From, CUgraphNode To);
-  // When Graph's only node is a kernel node: its parameters (valid while
-  // Graph lives), and true; else false. Count: Graph's nodes.
-  llvm::Expected<bool>
-  onlyKernelNode(CUgraph Graph, CUDA_KERNEL_NODE_PARAMS *Params, size_t *Count);
+  // When Graph's only node is a kernel node: that node, and its parameters
+  // in Params (valid while Graph lives); else null. Count: Graph's nodes.
+  llvm::Expected<CUgraphNode> onlyKernelNode(CUgraph Graph,
+                                             CUDA_KERNEL_NODE_PARAMS *Params,
+                                             size_t *Count);
   // Sets the kernel node Node of Graph, and in Exec (when not null), an
   // executable graph instantiated from Graph, to launch as Params says.
   llvm::Error setKernelNode(CUgraphNode Node, CUgraphExec Exec,

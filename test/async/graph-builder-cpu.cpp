@@ -10,6 +10,7 @@
 //  - update() of a kernel node's argument and of its staged value (another
 //    specialization), in the executable graph and in later instantiations;
 //  - one executable graph launched on two streams;
+//  - two threads adding nodes to one builder at once;
 //  - a device_vector destroyed before the graph runs, and the builder
 //    destroyed before its graph (the graph holds what its nodes use).
 //
@@ -22,8 +23,10 @@
 #include <mstage/graph_builder.hpp>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -189,6 +192,31 @@ int main() {
     std::printf("two streams: %s\n",
                 compare(V, std::vector<int>(N, 2)).c_str());
     // CHECK: two streams: ok
+  }
+
+  // Two threads add nodes to one builder at once.
+  {
+    mstage::device_vector<int> V(N, 0), W(N, 0);
+    auto Inc = mstage::kernel(
+        [](auto &V, int By) {
+          unsigned I = mstage::Thread::get().global.x;
+          if (I < V.size())
+            V[I] += mstage::stage(By);
+        },
+        2, 32);
+    mstage::graph_builder T;
+    auto Adder = [&](mstage::device_vector<int> &Into, int By) {
+      for (int I = 0; I < 20; ++I)
+        T.add_kernel(Inc, Into, By);
+    };
+    std::thread One(Adder, std::ref(V), 1), Two(Adder, std::ref(W), 3);
+    One.join();
+    Two.join();
+    T.instantiate().launch();
+    std::printf("two threads: %zu nodes, v %s, w %s\n", T.size(),
+                compare(V, std::vector<int>(N, 20)).c_str(),
+                compare(W, std::vector<int>(N, 60)).c_str());
+    // CHECK: two threads: 40 nodes, v ok, w ok
   }
 
   // What the nodes use lives as long as the graph.

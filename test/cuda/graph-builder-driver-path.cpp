@@ -2,7 +2,8 @@
 // prints the driver calls and what each graph launch runs (device memory is
 // host memory, kernels do nothing, a graph's nodes run in the order added):
 //  - a lone kernel launch becomes a kernel node (cuGraphAddKernelNode with
-//    the captured launch's parameters), a fill a child graph, a host
+//    the captured launch's parameters and, by
+//    cuGraphKernelNodeCopyAttributes, its attributes), a fill a child graph, a host
 //    function a host node (run by the graph launch), an extra edge
 //    cuGraphAddDependencies;
 //  - instantiate() is one cuGraphInstantiateWithFlags of the builder's graph;
@@ -51,6 +52,7 @@ int main(int Argc, char **Argv) {
   // CHECK: fakecuda: call cuGraphKernelNodeGetParams
   // CHECK: fakecuda: call cuGraphCreate
   // CHECK: fakecuda: call cuGraphAddKernelNode
+  // CHECK: fakecuda: call cuGraphKernelNodeCopyAttributes
   std::fprintf(stderr, "add fill\n");
   auto Fill = G.add_fill(In, 2);
   // CHECK-LABEL: add fill

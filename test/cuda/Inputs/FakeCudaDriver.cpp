@@ -875,6 +875,11 @@ CUresult cuGraphKernelNodeSetParams(CUgraphNode Node,
   (*R->Graph)[R->Index] = kernelNode(*P);
   return CUDA_SUCCESS;
 }
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode, CUgraphNode) {
+  LOG("cuGraphKernelNodeCopyAttributes");
+  FAIL("cuGraphKernelNodeCopyAttributes");
+  return CUDA_SUCCESS;
+}
 CUresult cuGraphExecKernelNodeSetParams(CUgraphExec E, CUgraphNode Node,
                                         const CUDA_KERNEL_NODE_PARAMS *P) {
   LOG("cuGraphExecKernelNodeSetParams");
