@@ -1067,9 +1067,9 @@ Error CudaDriver::addKernelNode(CUgraph Graph, ArrayRef<CUgraphNode> Deps,
                                 CUgraphNode Like, CUgraphNode *Node) {
   if (Error E = bindThread())
     return E;
-  if (Error E = check(
-          Fn.cuGraphAddKernelNode(Node, Graph, Deps.data(), Deps.size(), &Params),
-          "cuGraphAddKernelNode"))
+  if (Error E = check(Fn.cuGraphAddKernelNode(Node, Graph, Deps.data(),
+                                              Deps.size(), &Params),
+                      "cuGraphAddKernelNode"))
     return E;
   return check(Fn.cuGraphKernelNodeCopyAttributes(*Node, Like),
                "cuGraphKernelNodeCopyAttributes");
@@ -1090,8 +1090,8 @@ CudaDriver::onlyKernelNode(CUgraph Graph, CUDA_KERNEL_NODE_PARAMS *Params,
   if (Error E = bindThread())
     return std::move(E);
   CUgraphNode Node = nullptr;
-  if (Error E = check(Fn.cuGraphGetNodes(Graph, nullptr, Count),
-                      "cuGraphGetNodes"))
+  if (Error E =
+          check(Fn.cuGraphGetNodes(Graph, nullptr, Count), "cuGraphGetNodes"))
     return std::move(E);
   if (*Count != 1)
     return nullptr;

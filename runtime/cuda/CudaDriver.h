@@ -245,9 +245,8 @@ public:
   llvm::Error addDependency(CUgraph Graph, CUgraphNode From, CUgraphNode To);
   // When Graph's only node is a kernel node: that node, and its parameters
   // in Params (valid while Graph lives); else null. Count: Graph's nodes.
-  llvm::Expected<CUgraphNode> onlyKernelNode(CUgraph Graph,
-                                             CUDA_KERNEL_NODE_PARAMS *Params,
-                                             size_t *Count);
+  llvm::Expected<CUgraphNode>
+  onlyKernelNode(CUgraph Graph, CUDA_KERNEL_NODE_PARAMS *Params, size_t *Count);
   // Sets the kernel node Node of Graph, and in Exec (when not null), an
   // executable graph instantiated from Graph, to launch as Params says.
   llvm::Error setKernelNode(CUgraphNode Node, CUgraphExec Exec,
