@@ -3,9 +3,9 @@
 // host memory, kernels do nothing, a graph's nodes run in the order added):
 //  - a lone kernel launch becomes a kernel node (cuGraphAddKernelNode with
 //    the captured launch's parameters and, by
-//    cuGraphKernelNodeCopyAttributes, its attributes), a fill a child graph, a host
-//    function a host node (run by the graph launch), an extra edge
-//    cuGraphAddDependencies;
+//    cuGraphKernelNodeCopyAttributes, its attributes), a fill a child
+//    graph, a host function a host node (run by the graph launch), an extra
+//    edge cuGraphAddDependencies;
 //  - instantiate() is one cuGraphInstantiateWithFlags of the builder's graph;
 //  - update() of a kernel node's int argument is
 //    cuGraphExecKernelNodeSetParams (and cuGraphKernelNodeSetParams): the
