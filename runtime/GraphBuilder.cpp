@@ -24,6 +24,11 @@ void GraphDeleter::operator()(mstage_graph *G) const {
   mstage_rt_graph_destroy(G);
 }
 
+BuiltGraph::~BuiltGraph() {
+  if (Driver && !Keep.empty()) // a destructor's: a failure stays recorded
+    llvm::consumeError(Driver->synchronize());
+}
+
 namespace {
 
 std::atomic<uint64_t> NextBuilderId{1};
@@ -316,6 +321,7 @@ Expected<GraphPtr> GraphBuilder::instantiate() {
       if (Error E = Driver->createGraph(&Graph))
         return std::move(E);
     G->Driver = Driver; // the builder's graph stays the builder's
+    B.Driver = Driver;
     if (Error E = Driver->instantiate(Graph, &G->Exec))
       return std::move(E);
     return std::move(G);

@@ -35,6 +35,10 @@ using GraphPtr = std::unique_ptr<mstage_graph, GraphDeleter>;
 
 // What an executable graph of a builder keeps (mstage_graph::Built).
 struct BuiltGraph {
+  // On a GPU, with host functions: waits for the device's work, which may
+  // still call them, before their data goes.
+  ~BuiltGraph();
+  CudaDriver *Driver = nullptr; // null off the GPU
   uint64_t BuilderId = 0;
   unsigned Nodes = 0; // the builder's nodes then
   // The host functions' data, alive while the graph is.

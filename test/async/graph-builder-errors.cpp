@@ -4,8 +4,8 @@
 //  - a dependency on a node of another builder, and on a default graph_node;
 //  - update() with another kernel, of a node that is not a kernel node, and
 //    of a node added after the instantiation;
-//  - a host node that throws: its dependents still run, and launch()
-//    rethrows it once;
+//  - a host node that throws: its dependents still run, and launch() (or,
+//    on a GPU, check() after a synchronize) rethrows it once;
 //  - an exception in a node's function: no node is added;
 //  - an empty graph instantiates and launches, doing nothing.
 //
@@ -97,7 +97,12 @@ int main() {
     auto T = H.add_host([] { throw std::runtime_error("host node failed"); });
     H.add_host([&] { ++Ran; }, {T});
     mstage::graph_exec HX = H.instantiate();
-    std::string Thrown = attempt([&] { HX.launch(); });
+    // The same on a GPU, where the host node runs after launch() returns.
+    std::string Thrown = attempt([&] {
+      HX.launch();
+      mstage::synchronize();
+      HX.check();
+    });
     std::printf("throwing host node: %s, dependent ran %d\n", Thrown.c_str(),
                 Ran);
     std::printf("checked again: %s\n", attempt([&] { HX.check(); }).c_str());
