@@ -7,6 +7,7 @@
 // graph is the list of host operations its capture recorded.
 //
 //===----------------------------------------------------------------------===//
+#include "Capture.h"
 #include "GraphMemory.h"
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
@@ -30,6 +31,43 @@ namespace {
 thread_local Stream *CapturedOn[MaxDevices] = {};
 
 } // namespace
+
+int mstage::rt::endCapture(Stream &S, mstage_graph **Out, bool Instantiate) {
+  if (Out)
+    *Out = nullptr;
+  if (!S.capturing())
+    return failWith(failure("capture: stream " + std::to_string(S.id()) +
+                            " is not being captured"));
+  S.setCapturing(false);
+  if (CapturedOn[S.device()] == &S)
+    CapturedOn[S.device()] = nullptr;
+  auto G = std::make_unique<mstage_graph>();
+  if (streamcheck::on())
+    streamcheck::captureEnded(S, Out ? G.get() : nullptr);
+  G->Rec = S.takeRecording();
+  std::string Escaped;
+  G->Holds = holdGraphMemory(G->Rec, Escaped);
+  if (llvm::Error E =
+          backend().endCapture(S, *G, Instantiate && Out && Escaped.empty())) {
+    mstage_rt_graph_destroy(G.release());
+    return failWith(context(std::move(E), "capture"));
+  }
+  if (Out && !Escaped.empty()) {
+    mstage_rt_graph_destroy(G.release());
+    return failWith(failure(
+        "capture: " + Escaped +
+        " made inside the capture (a device_vector made or resized in the "
+        "captured function) outlive it; memory made in a capture belongs to "
+        "the graph and exists only while a replay runs: make it before "
+        "capture(), or let it go out of scope inside the captured function"));
+  }
+  if (!Out) { // discarded: an exception left the captured function
+    mstage_rt_graph_destroy(G.release());
+    return 0;
+  }
+  *Out = G.release();
+  return 0;
+}
 
 extern "C" {
 
@@ -215,40 +253,7 @@ MSTAGE_EXPORT mstage_stream *mstage_rt_capture_stream_on(unsigned Device) {
 }
 
 MSTAGE_EXPORT int mstage_rt_capture_end(mstage_stream *SP, mstage_graph **Out) {
-  Stream &S = streamOf(SP);
-  if (Out)
-    *Out = nullptr;
-  if (!S.capturing())
-    return failWith(failure("capture: stream " + std::to_string(S.id()) +
-                            " is not being captured"));
-  S.setCapturing(false);
-  if (CapturedOn[S.device()] == &S)
-    CapturedOn[S.device()] = nullptr;
-  auto G = std::make_unique<mstage_graph>();
-  if (streamcheck::on())
-    streamcheck::captureEnded(S, Out ? G.get() : nullptr);
-  G->Rec = S.takeRecording();
-  std::string Escaped;
-  G->Holds = holdGraphMemory(G->Rec, Escaped);
-  if (llvm::Error E = backend().endCapture(S, *G, Out && Escaped.empty())) {
-    mstage_rt_graph_destroy(G.release());
-    return failWith(context(std::move(E), "capture"));
-  }
-  if (Out && !Escaped.empty()) {
-    mstage_rt_graph_destroy(G.release());
-    return failWith(failure(
-        "capture: " + Escaped +
-        " made inside the capture (a device_vector made or resized in the "
-        "captured function) outlive it; memory made in a capture belongs to "
-        "the graph and exists only while a replay runs: make it before "
-        "capture(), or let it go out of scope inside the captured function"));
-  }
-  if (!Out) { // discarded: an exception left the captured function
-    mstage_rt_graph_destroy(G.release());
-    return 0;
-  }
-  *Out = G.release();
-  return 0;
+  return endCapture(streamOf(SP), Out, /*Instantiate=*/true);
 }
 
 MSTAGE_EXPORT int mstage_rt_graph_launch(mstage_graph *G, mstage_stream *SP) {

@@ -217,6 +217,44 @@ int mstage_rt_graph_launch(mstage_graph *graph, mstage_stream *stream);
 void mstage_rt_graph_destroy(mstage_graph *graph);
 /* The stream the calling thread captures on device, or null. */
 mstage_stream *mstage_rt_capture_stream_on(unsigned device);
+
+/* Graphs built node by node (mstage/graph_builder.hpp). A node is the work
+ * captured on a stream between mstage_rt_capture_begin and add_captured
+ * (one kernel launch is a kernel node), a host function (free(data) when
+ * the last graph that uses it goes), or a copy of another builder's graph;
+ * it runs after the nodes after[0..num_after). Node ids name their builder:
+ * a node of another builder is an error. */
+typedef struct mstage_graph_builder mstage_graph_builder;
+int mstage_rt_graph_builder_create(mstage_stream *stream,
+                                   mstage_graph_builder **builder);
+void mstage_rt_graph_builder_destroy(mstage_graph_builder *builder);
+uint64_t mstage_rt_graph_builder_id(mstage_graph_builder *builder);
+size_t mstage_rt_graph_builder_size(mstage_graph_builder *builder);
+/* Ends stream's capture into a new node (*node its id). */
+int mstage_rt_graph_builder_add_captured(mstage_graph_builder *builder,
+                                         mstage_stream *stream,
+                                         const uint64_t *after,
+                                         size_t num_after, uint64_t *node);
+int mstage_rt_graph_builder_add_host(mstage_graph_builder *builder,
+                                     void (*fn)(void *), void *data,
+                                     void (*free)(void *),
+                                     const uint64_t *after, size_t num_after,
+                                     uint64_t *node);
+int mstage_rt_graph_builder_add_graph(mstage_graph_builder *builder,
+                                      mstage_graph_builder *child,
+                                      const uint64_t *after, size_t num_after,
+                                      uint64_t *node);
+/* to runs after from; an edge that closes a cycle is refused. */
+int mstage_rt_graph_builder_add_dependency(mstage_graph_builder *builder,
+                                           uint64_t from, uint64_t to);
+/* A replayable graph of the nodes so far (mstage_rt_graph_launch). */
+int mstage_rt_graph_builder_instantiate(mstage_graph_builder *builder,
+                                        mstage_graph **graph);
+/* Ends stream's capture, one launch of node's kernel, which node (and
+ * graph, an instantiation of builder, when not null) launches from now on. */
+int mstage_rt_graph_builder_update(mstage_graph_builder *builder,
+                                   mstage_graph *graph, uint64_t node,
+                                   mstage_stream *stream);
 /* While stream is captured: the graph uses the allocation at device_ptr, so
  * a free of it waits until the graph is destroyed. 0 otherwise. */
 int mstage_rt_capture_uses(mstage_stream *stream, const void *device_ptr);

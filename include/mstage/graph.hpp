@@ -36,6 +36,7 @@ public:
     detail::check(mstage_rt_graph_launch(g_, s.get()));
   }
   bool valid() const { return g_ != nullptr; }
+  mstage_graph *get() const { return g_; }
 
 private:
   mstage_graph *g_ = nullptr;

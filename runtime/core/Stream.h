@@ -30,6 +30,8 @@
 
 namespace mstage::rt {
 
+struct BuiltGraph;
+
 // A host operation: returns 0, or the status of failWith().
 using HostOp = std::function<int()>;
 
@@ -197,6 +199,8 @@ struct mstage_graph {
   CUgraphExec Exec = nullptr;
   mstage::rt::Recording Rec; // off the GPU: the operations; on it: kernels
   std::vector<void *> Holds; // memory kept for it (GraphMemory.h)
+  // A graph_builder's executable graph: what it keeps (GraphBuilder.h).
+  std::shared_ptr<mstage::rt::BuiltGraph> Built;
 };
 
 #endif

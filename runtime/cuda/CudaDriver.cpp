@@ -18,8 +18,10 @@
 #include <vector>
 
 using namespace mstage::rt;
+using llvm::ArrayRef;
 using llvm::consumeError;
 using llvm::Error;
+using llvm::Expected;
 using llvm::make_error;
 
 namespace {
@@ -1029,6 +1031,94 @@ void CudaDriver::destroyGraph(CUgraph Graph, CUgraphExec Exec) {
     Fn.cuGraphExecDestroy(Exec);
   if (Graph)
     Fn.cuGraphDestroy(Graph);
+}
+
+Error CudaDriver::createGraph(CUgraph *Graph) {
+  *Graph = nullptr;
+  if (Error E = bindThread())
+    return E;
+  return check(Fn.cuGraphCreate(Graph, 0), "cuGraphCreate");
+}
+
+Error CudaDriver::addChildNode(CUgraph Graph, ArrayRef<CUgraphNode> Deps,
+                               CUgraph Child, CUgraphNode *Node) {
+  if (Error E = bindThread())
+    return E;
+  if (!Child)
+    return check(Fn.cuGraphAddEmptyNode(Node, Graph, Deps.data(), Deps.size()),
+                 "cuGraphAddEmptyNode");
+  return check(
+      Fn.cuGraphAddChildGraphNode(Node, Graph, Deps.data(), Deps.size(), Child),
+      "cuGraphAddChildGraphNode");
+}
+
+Error CudaDriver::addHostNode(CUgraph Graph, ArrayRef<CUgraphNode> Deps,
+                              CUhostFn HostFn, void *Data, CUgraphNode *Node) {
+  if (Error E = bindThread())
+    return E;
+  CUDA_HOST_NODE_PARAMS Params = {HostFn, Data};
+  return check(
+      Fn.cuGraphAddHostNode(Node, Graph, Deps.data(), Deps.size(), &Params),
+      "cuGraphAddHostNode");
+}
+
+Error CudaDriver::addKernelNode(CUgraph Graph, ArrayRef<CUgraphNode> Deps,
+                                const CUDA_KERNEL_NODE_PARAMS &Params,
+                                CUgraphNode Like, CUgraphNode *Node) {
+  if (Error E = bindThread())
+    return E;
+  if (Error E = check(Fn.cuGraphAddKernelNode(Node, Graph, Deps.data(),
+                                              Deps.size(), &Params),
+                      "cuGraphAddKernelNode"))
+    return E;
+  return check(Fn.cuGraphKernelNodeCopyAttributes(*Node, Like),
+               "cuGraphKernelNodeCopyAttributes");
+}
+
+Error CudaDriver::addDependency(CUgraph Graph, CUgraphNode From,
+                                CUgraphNode To) {
+  if (Error E = bindThread())
+    return E;
+  return check(Fn.cuGraphAddDependencies(Graph, &From, &To, nullptr, 1),
+               "cuGraphAddDependencies");
+}
+
+Expected<CUgraphNode>
+CudaDriver::onlyKernelNode(CUgraph Graph, CUDA_KERNEL_NODE_PARAMS *Params,
+                           size_t *Count) {
+  *Count = 0;
+  if (Error E = bindThread())
+    return std::move(E);
+  CUgraphNode Node = nullptr;
+  if (Error E =
+          check(Fn.cuGraphGetNodes(Graph, nullptr, Count), "cuGraphGetNodes"))
+    return std::move(E);
+  if (*Count != 1)
+    return nullptr;
+  if (Error E =
+          check(Fn.cuGraphGetNodes(Graph, &Node, Count), "cuGraphGetNodes"))
+    return std::move(E);
+  CUgraphNodeType Type;
+  if (Error E = check(Fn.cuGraphNodeGetType(Node, &Type), "cuGraphNodeGetType"))
+    return std::move(E);
+  if (Type != CU_GRAPH_NODE_TYPE_KERNEL)
+    return nullptr;
+  if (Error E = check(Fn.cuGraphKernelNodeGetParams(Node, Params),
+                      "cuGraphKernelNodeGetParams"))
+    return std::move(E);
+  return Node;
+}
+
+Error CudaDriver::setKernelNode(CUgraphNode Node, CUgraphExec Exec,
+                                const CUDA_KERNEL_NODE_PARAMS &Params) {
+  if (Error E = bindThread())
+    return E;
+  if (Exec)
+    if (Error E = check(Fn.cuGraphExecKernelNodeSetParams(Exec, Node, &Params),
+                        "cuGraphExecKernelNodeSetParams"))
+      return E;
+  return check(Fn.cuGraphKernelNodeSetParams(Node, &Params),
+               "cuGraphKernelNodeSetParams");
 }
 
 bool CudaDriver::peerAccess(CudaDriver &Owner) {

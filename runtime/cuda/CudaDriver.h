@@ -23,6 +23,8 @@
 #include "support/RuntimeFailure.h"
 #include "support/Settings.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cuda.h>
 
 #include <atomic>
@@ -225,6 +227,30 @@ public:
   llvm::Error instantiate(CUgraph Graph, CUgraphExec *Exec);
   llvm::Error launchGraph(CUgraphExec Exec, CUstream Stream);
   void destroyGraph(CUgraph Graph, CUgraphExec Exec);
+
+  // Graphs built node by node (mstage/graph_builder.hpp). Deps: the nodes
+  // a new node runs after.
+  llvm::Error createGraph(CUgraph *Graph);
+  // Node is Child's clone (a child graph node), or an empty node when Child
+  // is null.
+  llvm::Error addChildNode(CUgraph Graph, llvm::ArrayRef<CUgraphNode> Deps,
+                           CUgraph Child, CUgraphNode *Node);
+  llvm::Error addHostNode(CUgraph Graph, llvm::ArrayRef<CUgraphNode> Deps,
+                          CUhostFn Fn, void *Data, CUgraphNode *Node);
+  // A kernel node launching as Params says, with the launch attributes
+  // (cooperative, say) of the kernel node Like.
+  llvm::Error addKernelNode(CUgraph Graph, llvm::ArrayRef<CUgraphNode> Deps,
+                            const CUDA_KERNEL_NODE_PARAMS &Params,
+                            CUgraphNode Like, CUgraphNode *Node);
+  llvm::Error addDependency(CUgraph Graph, CUgraphNode From, CUgraphNode To);
+  // When Graph's only node is a kernel node: that node, and its parameters
+  // in Params (valid while Graph lives); else null. Count: Graph's nodes.
+  llvm::Expected<CUgraphNode>
+  onlyKernelNode(CUgraph Graph, CUDA_KERNEL_NODE_PARAMS *Params, size_t *Count);
+  // Sets the kernel node Node of Graph, and in Exec (when not null), an
+  // executable graph instantiated from Graph, to launch as Params says.
+  llvm::Error setKernelNode(CUgraphNode Node, CUgraphExec Exec,
+                            const CUDA_KERNEL_NODE_PARAMS &Params);
 
   // "<What>: <CUDA_ERROR_NAME> (<error string>)"
   std::string errorText(CUresult Code, std::string_view What) const;

@@ -25,7 +25,10 @@
 // the block, the first 8 bytes of out and of in (their data pointers, as
 // "#N+offset" in the N-th allocation) and the int, and each memset and
 // copy on the device ("fakecuda: launch-free ..."); FAKECUDA_GRAPHS=1 prints
-// each graph launch.
+// each graph launch. Graphs built node by node (cuGraphCreate,
+// cuGraphAdd*Node) run their nodes in the order they were added, host
+// nodes included; a kernel node made from a captured one's parameters, or
+// updated with them, prints that one's line.
 //
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
@@ -35,6 +38,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -144,8 +148,21 @@ std::string launchLine(CUfunction F, unsigned GX, unsigned BX, void **Params) {
   return Line;
 }
 
-// A graph is the lines of its launches; its executable graph a copy.
-using FakeGraph = std::vector<std::string>;
+// A graph is its nodes in the order they were added (which the tests keep
+// a topological one); its executable graph a copy. A node is what a launch
+// of it prints (a kernel launch; a memset or copy under
+// FAKECUDA_LAUNCHES=args), a host function, or a child graph.
+struct FakeNode {
+  FakeNode(std::string Line = "") : Line(std::move(Line)) {}
+  std::string Line;
+  bool Kernel = false;
+  CUfunction Func = nullptr;
+  unsigned GX = 0, BX = 0;
+  CUhostFn Host = nullptr;
+  void *Data = nullptr;
+  std::shared_ptr<std::vector<FakeNode>> Child;
+};
+using FakeGraph = std::vector<FakeNode>;
 std::mutex GraphLock;
 std::map<CUstream, FakeGraph *> Captures; // the streams being captured
 
@@ -166,6 +183,48 @@ bool operationLine(CUstream S, const std::string &What) {
   }
   std::fprintf(stderr, "%s\n", Line.c_str());
   return true;
+}
+
+// A launch of a graph: its lines printed, its host functions called.
+void runGraph(const FakeGraph &Nodes) {
+  for (const FakeNode &N : Nodes)
+    if (N.Host)
+      N.Host(N.Data);
+    else if (N.Child)
+      runGraph(*N.Child);
+    else if (!N.Line.empty())
+      std::fprintf(stderr, "%s\n", N.Line.c_str());
+}
+
+// A CUgraphNode: its graph and its place there (the same in an executable
+// graph of it). A kernel node's parameters, as cuGraphKernelNodeGetParams
+// gives them, point to its reference, so that a kernel node made from them
+// prints the same line.
+struct FakeNodeRef {
+  FakeGraph *Graph;
+  size_t Index;
+};
+std::vector<FakeNodeRef *> NodeRefs; // under GraphLock, never freed
+FakeNodeRef *nodeRef(FakeGraph *G, size_t Index) {
+  for (FakeNodeRef *R : NodeRefs)
+    if (R->Graph == G && R->Index == Index)
+      return R;
+  NodeRefs.push_back(new FakeNodeRef{G, Index});
+  return NodeRefs.back();
+}
+// The node that kernel parameters describe.
+FakeNode kernelNode(const CUDA_KERNEL_NODE_PARAMS &P) {
+  FakeNode N;
+  for (FakeNodeRef *R : NodeRefs)
+    if ((void *)R == (void *)P.kernelParams)
+      N = (*R->Graph)[R->Index];
+  if (N.Line.empty() && !N.Kernel)
+    N.Line = launchLine(P.func, P.gridDimX, P.blockDimX, P.kernelParams);
+  N.Kernel = true;
+  N.Func = P.func;
+  N.GX = P.gridDimX;
+  N.BX = P.blockDimX;
+  return N;
 }
 
 // Distinct non-null handles for the driver's opaque objects.
@@ -467,9 +526,14 @@ CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
   FAIL("cuLaunchKernel");
   std::string Line = launchLine(F, GX, BX, Params);
   std::lock_guard<std::mutex> G(GraphLock);
-  if (auto It = Captures.find(S); It != Captures.end())
-    It->second->push_back(Line);
-  else if (!Line.empty())
+  if (auto It = Captures.find(S); It != Captures.end()) {
+    FakeNode N(Line);
+    N.Kernel = true;
+    N.Func = F;
+    N.GX = GX;
+    N.BX = BX;
+    It->second->push_back(N);
+  } else if (!Line.empty())
     std::fprintf(stderr, "%s\n", Line.c_str());
   return CUDA_SUCCESS;
 }
@@ -689,13 +753,11 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *E, CUgraph G,
 CUresult cuGraphLaunch(CUgraphExec E, CUstream) {
   LOG("cuGraphLaunch");
   FAIL("cuGraphLaunch");
-  const FakeGraph &Lines = *(const FakeGraph *)E;
+  const FakeGraph &Nodes = *(const FakeGraph *)E;
   if (std::getenv("FAKECUDA_GRAPHS"))
     std::fprintf(stderr, "fakecuda: graph launch (%zu kernels)\n",
-                 Lines.size());
-  for (const std::string &Line : Lines)
-    if (!Line.empty())
-      std::fprintf(stderr, "%s\n", Line.c_str());
+                 Nodes.size());
+  runGraph(Nodes);
   return CUDA_SUCCESS;
 }
 CUresult cuGraphExecDestroy(CUgraphExec E) {
@@ -711,6 +773,120 @@ CUresult cuPointerGetAttributes(unsigned int, CUpointer_attribute *, void **,
 CUresult cuGraphDestroy(CUgraph G) {
   LOG("cuGraphDestroy");
   delete (FakeGraph *)G;
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphCreate(CUgraph *G, unsigned) {
+  LOG("cuGraphCreate");
+  FAIL("cuGraphCreate");
+  *G = (CUgraph) new FakeGraph;
+  return CUDA_SUCCESS;
+}
+// Adds N to G (after the nodes before it: dependencies are not kept).
+CUresult addNode(CUgraphNode *Node, CUgraph G, FakeNode N) {
+  std::lock_guard<std::mutex> L(GraphLock);
+  FakeGraph &Nodes = *(FakeGraph *)G;
+  Nodes.push_back(std::move(N));
+  *Node = (CUgraphNode)nodeRef(&Nodes, Nodes.size() - 1);
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphAddChildGraphNode(CUgraphNode *Node, CUgraph G,
+                                  const CUgraphNode *, size_t, CUgraph Child) {
+  LOG("cuGraphAddChildGraphNode");
+  FAIL("cuGraphAddChildGraphNode");
+  FakeNode N;
+  N.Child = std::make_shared<FakeGraph>(*(FakeGraph *)Child);
+  return addNode(Node, G, std::move(N));
+}
+CUresult cuGraphAddEmptyNode(CUgraphNode *Node, CUgraph G, const CUgraphNode *,
+                             size_t) {
+  LOG("cuGraphAddEmptyNode");
+  FAIL("cuGraphAddEmptyNode");
+  return addNode(Node, G, FakeNode());
+}
+CUresult cuGraphAddHostNode(CUgraphNode *Node, CUgraph G, const CUgraphNode *,
+                            size_t, const CUDA_HOST_NODE_PARAMS *P) {
+  LOG("cuGraphAddHostNode");
+  FAIL("cuGraphAddHostNode");
+  FakeNode N;
+  N.Host = P->fn;
+  N.Data = P->userData;
+  return addNode(Node, G, std::move(N));
+}
+CUresult cuGraphAddKernelNode(CUgraphNode *Node, CUgraph G,
+                              const CUgraphNode *, size_t,
+                              const CUDA_KERNEL_NODE_PARAMS *P) {
+  LOG("cuGraphAddKernelNode");
+  FAIL("cuGraphAddKernelNode");
+  FakeNode N;
+  {
+    std::lock_guard<std::mutex> L(GraphLock);
+    N = kernelNode(*P);
+  }
+  return addNode(Node, G, std::move(N));
+}
+CUresult cuGraphAddDependencies(CUgraph, const CUgraphNode *,
+                                const CUgraphNode *, const CUgraphEdgeData *,
+                                size_t) {
+  LOG("cuGraphAddDependencies");
+  FAIL("cuGraphAddDependencies");
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphGetNodes(CUgraph G, CUgraphNode *Nodes, size_t *Count) {
+  LOG("cuGraphGetNodes");
+  std::lock_guard<std::mutex> L(GraphLock);
+  FakeGraph &All = *(FakeGraph *)G;
+  if (Nodes)
+    for (size_t I = 0; I < *Count && I < All.size(); ++I)
+      Nodes[I] = (CUgraphNode)nodeRef(&All, I);
+  *Count = All.size();
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphNodeGetType(CUgraphNode Node, CUgraphNodeType *Type) {
+  LOG("cuGraphNodeGetType");
+  std::lock_guard<std::mutex> L(GraphLock);
+  auto *R = (FakeNodeRef *)Node;
+  const FakeNode &N = (*R->Graph)[R->Index];
+  *Type = N.Kernel  ? CU_GRAPH_NODE_TYPE_KERNEL
+          : N.Host  ? CU_GRAPH_NODE_TYPE_HOST
+          : N.Child ? CU_GRAPH_NODE_TYPE_GRAPH
+                    : CU_GRAPH_NODE_TYPE_MEMSET;
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphKernelNodeGetParams(CUgraphNode Node,
+                                    CUDA_KERNEL_NODE_PARAMS *P) {
+  LOG("cuGraphKernelNodeGetParams");
+  FAIL("cuGraphKernelNodeGetParams");
+  std::lock_guard<std::mutex> L(GraphLock);
+  auto *R = (FakeNodeRef *)Node;
+  const FakeNode &N = (*R->Graph)[R->Index];
+  *P = {};
+  P->func = N.Func;
+  P->gridDimX = N.GX;
+  P->blockDimX = N.BX;
+  P->kernelParams = (void **)R;
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphKernelNodeSetParams(CUgraphNode Node,
+                                    const CUDA_KERNEL_NODE_PARAMS *P) {
+  LOG("cuGraphKernelNodeSetParams");
+  FAIL("cuGraphKernelNodeSetParams");
+  std::lock_guard<std::mutex> L(GraphLock);
+  auto *R = (FakeNodeRef *)Node;
+  (*R->Graph)[R->Index] = kernelNode(*P);
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode, CUgraphNode) {
+  LOG("cuGraphKernelNodeCopyAttributes");
+  FAIL("cuGraphKernelNodeCopyAttributes");
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphExecKernelNodeSetParams(CUgraphExec E, CUgraphNode Node,
+                                        const CUDA_KERNEL_NODE_PARAMS *P) {
+  LOG("cuGraphExecKernelNodeSetParams");
+  FAIL("cuGraphExecKernelNodeSetParams");
+  std::lock_guard<std::mutex> L(GraphLock);
+  auto *R = (FakeNodeRef *)Node;
+  (*(FakeGraph *)E)[R->Index] = kernelNode(*P);
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceTotalMem(size_t *B, CUdevice) {

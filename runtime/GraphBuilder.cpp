@@ -1,0 +1,400 @@
+//===- GraphBuilder.cpp - Graphs built node by node -----------------------===//
+//
+// See GraphBuilder.h. Edges only ever join existing nodes, and one that
+// would close a cycle is refused, so the graph is always acyclic and an
+// order exists.
+//
+//===----------------------------------------------------------------------===//
+#include "GraphBuilder.h"
+#include "GraphMemory.h"
+#include "core/Backend.h"
+#include "core/RuntimeError.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <atomic>
+#include <cassert>
+
+using namespace mstage::rt;
+using llvm::ArrayRef;
+using llvm::Error;
+using llvm::Expected;
+
+void GraphDeleter::operator()(mstage_graph *G) const {
+  mstage_rt_graph_destroy(G);
+}
+
+BuiltGraph::~BuiltGraph() {
+  if (Driver && !Keep.empty()) // a destructor's: a failure stays recorded
+    llvm::consumeError(Driver->synchronize());
+}
+
+namespace {
+
+std::atomic<uint64_t> NextBuilderId{1};
+
+constexpr unsigned IdShift = 32;
+
+uint64_t nodeId(uint64_t Builder, unsigned Index) {
+  return Builder << IdShift | Index;
+}
+
+// "kernel 'main::k'", "2 kernels", "a copy or fill" for a capture's node.
+std::string describe(const Recording &Rec) {
+  uint64_t Launches = 0;
+  for (const InFlightKernel &K : Rec.Kernels)
+    Launches += K.Launches;
+  if (Rec.Kernels.size() == 1 && Launches == 1)
+    return "kernel '" + Rec.Kernels[0].Name + "'";
+  if (Launches)
+    return std::to_string(Launches) + " kernel launches";
+  return "copies and fills";
+}
+
+} // namespace
+
+GraphBuilder::GraphBuilder(Stream &S)
+    : S(S), Id(NextBuilderId.fetch_add(1)), Driver(S.driver()) {}
+
+GraphBuilder::~GraphBuilder() {
+  for (Node &N : Nodes)
+    releaseGraphMemory(N.Holds);
+  if (Graph)
+    Driver->destroyGraph(Graph, nullptr);
+}
+
+size_t GraphBuilder::size() {
+  std::lock_guard<std::mutex> G(Lock);
+  return Nodes.size();
+}
+
+std::string GraphBuilder::name(unsigned I) const {
+  return "node " + std::to_string(I) + " (" + Nodes[I].What + ")";
+}
+
+Expected<unsigned> GraphBuilder::nodeOf(uint64_t NodeId, const char *What) {
+  uint64_t Owner = NodeId >> IdShift;
+  unsigned Index = unsigned(NodeId);
+  if (!NodeId)
+    return failure(std::string("graph_builder: ") + What +
+                   ": a node that was never added (a default graph_node)");
+  if (Owner != Id)
+    return failure(std::string("graph_builder: ") + What + ": node " +
+                   std::to_string(Index) + " belongs to graph " +
+                   std::to_string(Owner) + ", not to graph " +
+                   std::to_string(Id) +
+                   "; a node depends only on nodes of its own graph (add the "
+                   "other graph as a child with add_graph)");
+  assert(Index < Nodes.size() && "node ids are handed out by add()");
+  return Index;
+}
+
+Expected<std::vector<unsigned>>
+GraphBuilder::nodesOf(ArrayRef<uint64_t> After) {
+  std::vector<unsigned> Indices;
+  for (uint64_t NodeId : After) {
+    Expected<unsigned> I = nodeOf(NodeId, "a dependency");
+    if (!I)
+      return I.takeError();
+    if (!llvm::is_contained(Indices, *I))
+      Indices.push_back(*I);
+  }
+  return Indices;
+}
+
+Expected<uint64_t> GraphBuilder::add(
+    Node N, ArrayRef<uint64_t> After,
+    llvm::function_ref<Error(ArrayRef<CUgraphNode>, CUgraphNode *)> Add) {
+  Expected<std::vector<unsigned>> Deps = nodesOf(After);
+  if (!Deps)
+    return Deps.takeError();
+  N.After = std::move(*Deps);
+  if (Driver) {
+    if (!Graph)
+      if (Error E = Driver->createGraph(&Graph))
+        return std::move(E);
+    std::vector<CUgraphNode> Handles;
+    for (unsigned D : N.After)
+      Handles.push_back(Nodes[D].Handle);
+    if (Error E = Add(Handles, &N.Handle))
+      return std::move(E);
+  }
+  Nodes.push_back(std::move(N));
+  return nodeId(Id, unsigned(Nodes.size() - 1));
+}
+
+Expected<uint64_t> GraphBuilder::addCaptured(GraphPtr Captured,
+                                             ArrayRef<uint64_t> After) {
+  std::lock_guard<std::mutex> G(Lock);
+  Node N;
+  const Recording &Rec = Captured->Rec;
+  N.What = describe(Rec);
+  N.Ops = Rec.Ops;
+  N.Kernels = Rec.Kernels;
+  bool OneLaunch = Rec.Kernels.size() == 1 && Rec.Kernels[0].Launches == 1;
+  CUDA_KERNEL_NODE_PARAMS Params = {};
+  bool KernelNode = false;
+  CUgraph Child = Captured->Graph;
+  CUgraphNode Like = nullptr;
+  if (Driver) {
+    size_t Count = 0;
+    Expected<CUgraphNode> Only =
+        Driver->onlyKernelNode(Captured->Graph, &Params, &Count);
+    if (!Only)
+      return Only.takeError();
+    Like = *Only;
+    KernelNode = Like && OneLaunch;
+    if (!Count) // nothing was enqueued: an empty node
+      Child = nullptr;
+  } else {
+    KernelNode = OneLaunch && Rec.Ops.size() == 1;
+  }
+  if (KernelNode)
+    N.Kernel = Rec.Kernels[0].Key;
+  N.Captured = std::move(Captured);
+  // A kernel node, so that its arguments can be updated; a capture of
+  // anything else is a child graph (an empty one, an empty node).
+  return add(std::move(N), After,
+             [&](ArrayRef<CUgraphNode> Deps, CUgraphNode *Handle) -> Error {
+               if (KernelNode)
+                 return Driver->addKernelNode(Graph, Deps, Params, Like,
+                                              Handle);
+               return Driver->addChildNode(Graph, Deps, Child, Handle);
+             });
+}
+
+Expected<uint64_t> GraphBuilder::addHost(void (*Fn)(void *), void *Data,
+                                         void (*Free)(void *),
+                                         ArrayRef<uint64_t> After) {
+  std::shared_ptr<void> Owned(Data, Free);
+  std::lock_guard<std::mutex> G(Lock);
+  Node N;
+  N.What = "host function";
+  N.Ops.push_back([Fn, Data] {
+    Fn(Data);
+    return 0;
+  });
+  Expected<uint64_t> NodeId =
+      add(std::move(N), After,
+          [&](ArrayRef<CUgraphNode> Deps, CUgraphNode *Handle) {
+            return Driver->addHostNode(Graph, Deps, Fn, Data, Handle);
+          });
+  if (NodeId)
+    Keep.push_back(std::move(Owned));
+  return NodeId;
+}
+
+Expected<uint64_t> GraphBuilder::addChild(GraphBuilder &Child,
+                                          ArrayRef<uint64_t> After) {
+  if (&Child == this)
+    return failure("graph_builder: add_graph: graph " + std::to_string(Id) +
+                   " cannot contain itself");
+  std::scoped_lock G(Lock, Child.Lock);
+  if (Child.Driver != Driver)
+    return failure("graph_builder: add_graph: graph " +
+                   std::to_string(Child.Id) +
+                   " is of another device than graph " + std::to_string(Id));
+  Node N;
+  N.What = "graph " + std::to_string(Child.Id);
+  for (unsigned I : Child.order())
+    llvm::append_range(N.Ops, Child.Nodes[I].Ops);
+  for (const Node &C : Child.Nodes)
+    llvm::append_range(N.Kernels, C.Kernels);
+  // The child's memory and host functions live as long as this graph.
+  Recording Uses;
+  Uses.Uses = Child.memory();
+  std::string Escaped;
+  N.Holds = holdGraphMemory(Uses, Escaped);
+  assert(Escaped.empty() && "memory a node's capture made is refused then");
+  CUgraph ChildGraph = Child.Graph;
+  Expected<uint64_t> NodeId =
+      add(std::move(N), After,
+          [&](ArrayRef<CUgraphNode> Deps, CUgraphNode *Handle) {
+            return Driver->addChildNode(Graph, Deps, ChildGraph, Handle);
+          });
+  if (NodeId)
+    llvm::append_range(Keep, Child.Keep);
+  return NodeId;
+}
+
+Error GraphBuilder::addDependency(uint64_t From, uint64_t To) {
+  std::lock_guard<std::mutex> G(Lock);
+  Expected<unsigned> F = nodeOf(From, "add_dependency");
+  if (!F)
+    return F.takeError();
+  Expected<unsigned> T = nodeOf(To, "add_dependency");
+  if (!T)
+    return T.takeError();
+  if (llvm::is_contained(Nodes[*T].After, *F))
+    return Error::success();
+  // A cycle when From already runs after To: find that path.
+  std::vector<int> Next(Nodes.size(), -1); // toward To, along After edges
+  std::vector<unsigned> Work = {*F};
+  std::vector<bool> Seen(Nodes.size());
+  Seen[*F] = true;
+  bool Cycle = *F == *T;
+  while (!Cycle && !Work.empty()) {
+    unsigned I = Work.back();
+    Work.pop_back();
+    for (unsigned D : Nodes[I].After) {
+      if (Seen[D])
+        continue;
+      Seen[D] = true;
+      Next[D] = int(I);
+      if (D == *T) {
+        Cycle = true;
+        break;
+      }
+      Work.push_back(D);
+    }
+  }
+  if (Cycle) {
+    std::string Path = name(*T);
+    for (int I = *F == *T ? -1 : Next[*T]; I >= 0; I = Next[I])
+      Path += " -> " + name(unsigned(I));
+    return failure("graph_builder: add_dependency: " + name(*T) + " after " +
+                   name(*F) + " would make a cycle: " + Path + " -> " +
+                   name(*T) + " (each runs after the one before it)");
+  }
+  if (Driver)
+    if (Error E =
+            Driver->addDependency(Graph, Nodes[*F].Handle, Nodes[*T].Handle))
+      return E;
+  Nodes[*T].After.push_back(*F);
+  return Error::success();
+}
+
+std::vector<unsigned> GraphBuilder::order() const {
+  // Kahn's algorithm, lowest number first: the order of adding where the
+  // edges allow it.
+  std::vector<unsigned> Waiting(Nodes.size());
+  std::vector<std::vector<unsigned>> Then(Nodes.size());
+  for (unsigned I = 0; I < Nodes.size(); ++I) {
+    Waiting[I] = unsigned(Nodes[I].After.size());
+    for (unsigned D : Nodes[I].After)
+      Then[D].push_back(I);
+  }
+  std::vector<unsigned> Order, Ready;
+  for (unsigned I = Nodes.size(); I-- > 0;)
+    if (!Waiting[I])
+      Ready.push_back(I);
+  while (!Ready.empty()) {
+    unsigned I = Ready.back();
+    Ready.pop_back();
+    Order.push_back(I);
+    for (unsigned T : Then[I])
+      if (!--Waiting[T]) {
+        auto At = llvm::lower_bound(Ready, T, std::greater<unsigned>());
+        Ready.insert(At, T);
+      }
+  }
+  assert(Order.size() == Nodes.size() && "addDependency refuses cycles");
+  return Order;
+}
+
+std::vector<void *> GraphBuilder::memory() const {
+  std::vector<void *> All;
+  for (const Node &N : Nodes) {
+    if (N.Captured)
+      llvm::append_range(All, N.Captured->Holds);
+    llvm::append_range(All, N.Holds);
+  }
+  return All;
+}
+
+Expected<GraphPtr> GraphBuilder::instantiate() {
+  std::lock_guard<std::mutex> L(Lock);
+  GraphPtr G(new mstage_graph);
+  G->Built = std::make_shared<BuiltGraph>();
+  BuiltGraph &B = *G->Built;
+  B.BuilderId = Id;
+  B.Nodes = unsigned(Nodes.size());
+  B.Keep = Keep;
+  for (const Node &N : Nodes)
+    llvm::append_range(G->Rec.Kernels, N.Kernels);
+  Recording Uses;
+  Uses.Uses = memory();
+  std::string Escaped;
+  G->Holds = holdGraphMemory(Uses, Escaped);
+  if (Driver) {
+    if (!Graph) // an empty graph
+      if (Error E = Driver->createGraph(&Graph))
+        return std::move(E);
+    G->Driver = Driver; // the builder's graph stays the builder's
+    B.Driver = Driver;
+    if (Error E = Driver->instantiate(Graph, &G->Exec))
+      return std::move(E);
+    return std::move(G);
+  }
+  for (const Node &N : Nodes)
+    B.Slots.push_back(std::make_shared<std::vector<HostOp>>(N.Ops));
+  for (unsigned I : order())
+    G->Rec.Ops.push_back([Slot = B.Slots[I]] {
+      for (const HostOp &Op : *Slot)
+        if (int Err = Op())
+          return Err;
+      return 0;
+    });
+  return std::move(G);
+}
+
+Error GraphBuilder::update(mstage_graph *Exec, uint64_t NodeId,
+                           GraphPtr Captured) {
+  std::lock_guard<std::mutex> L(Lock);
+  Expected<unsigned> I = nodeOf(NodeId, "update");
+  if (!I)
+    return I.takeError();
+  Node &N = Nodes[*I];
+  if (Exec && (!Exec->Built || Exec->Built->BuilderId != Id))
+    return failure("graph_builder: update: the executable graph is not one "
+                   "of graph " +
+                   std::to_string(Id) + " (instantiate() of this builder)");
+  if (Exec && *I >= Exec->Built->Nodes)
+    return failure("graph_builder: update: " + name(*I) +
+                   " was added after the executable graph was instantiated; "
+                   "instantiate again");
+  if (!N.Kernel)
+    return failure("graph_builder: update: " + name(*I) +
+                   " is not a kernel node (one kernel launch); only a kernel "
+                   "node's arguments can be updated");
+  const Recording &Rec = Captured->Rec;
+  if (Rec.Kernels.size() != 1 || Rec.Kernels[0].Launches != 1 ||
+      (!Driver && Rec.Ops.size() != 1))
+    return failure("graph_builder: update of " + name(*I) +
+                   ": the update is not one kernel launch but " +
+                   describe(Rec));
+  if (Rec.Kernels[0].Key != N.Kernel)
+    return failure("graph_builder: update of " + name(*I) + ": it launches '" +
+                   Rec.Kernels[0].Name +
+                   "'; a kernel node keeps its kernel (its arguments, staged "
+                   "values and launch shape may change): add a node for "
+                   "another kernel and instantiate again");
+  if (Driver) {
+    CUDA_KERNEL_NODE_PARAMS Params = {};
+    size_t Count = 0;
+    Expected<CUgraphNode> Only =
+        Driver->onlyKernelNode(Captured->Graph, &Params, &Count);
+    if (!Only)
+      return Only.takeError();
+    if (!*Only)
+      return failure("graph_builder: update of " + name(*I) +
+                     ": the launch was captured as more than a kernel node");
+    if (Error E = Driver->setKernelNode(N.Handle, Exec ? Exec->Exec : nullptr,
+                                        Params))
+      return E;
+  } else {
+    N.Ops = Rec.Ops;
+    if (Exec)
+      *Exec->Built->Slots[*I] = Rec.Ops;
+  }
+  // The executable graph holds the new launch's memory too.
+  if (Exec) {
+    Recording Uses;
+    Uses.Uses = Captured->Holds;
+    std::string Escaped;
+    llvm::append_range(Exec->Holds, holdGraphMemory(Uses, Escaped));
+  }
+  N.Kernels = Rec.Kernels;
+  N.Captured = std::move(Captured);
+  return Error::success();
+}
