@@ -169,8 +169,8 @@ static const char *inputIsOutput(int Argc, char **Argv) {
 // object of their own, joined to it afterwards, so that clang's host code
 // generation does not wait for them (docs/compiling.md); "" where the
 // command writes no single object file at a known path (no -o, -o -,
-// -save-temps, LTO's bitcode, -S, -E, ...): the images are then embedded in
-// the host object, after a wait.
+// -save-temps, LTO's bitcode, -S, -E, a device such as /dev/null, ...): the
+// images are then embedded in the host object, after a wait.
 static std::string joinableObject(int Argc, char **Argv) {
   if (!hasArg(Argc, Argv, "-c"))
     return "";
@@ -184,7 +184,10 @@ static std::string joinableObject(int Argc, char **Argv) {
       return "";
   }
   std::string Out = outputFile(Argc, Argv);
-  return Out == "-" ? "" : Out;
+  // Not a device or a pipe (-o /dev/null): only a regular file is replaced.
+  if (Out == "-" || (sys::fs::exists(Out) && !sys::fs::is_regular_file(Out)))
+    return "";
+  return Out;
 }
 
 // A command as -v shows it.
