@@ -1,5 +1,4 @@
-//===- AotObject.cpp - The table of a unit's ahead-of-time images
-//----------===//
+//===- AotObject.cpp - Ahead-of-time images' table and object -------------===//
 #include "aot/AotObject.h"
 #include "formats/AotImage.h"
 

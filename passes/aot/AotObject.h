@@ -1,5 +1,4 @@
-//===- AotObject.h - The table of a unit's ahead-of-time images
-//------------===//
+//===- AotObject.h - Ahead-of-time images' table and object ---------------===//
 //
 // The module record (mstage_module_record) points at a table of the unit's
 // ahead-of-time images. The table is either in the host module (the compile
