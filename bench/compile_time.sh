@@ -13,7 +13,9 @@
 #                       MSTAGEXX_FLAGS=-mstage-arch=none measures without the
 #                       ahead-of-time code; MSTAGEXX_FLAGS='-Xclang
 #                       -plugin-arg-mstage -Xclang aot-threads=1' with its
-#                       kernels' LLVM work on one thread, as before the pool)
+#                       kernels' LLVM work on one thread, as before the pool;
+#                       MSTAGEXX_FLAGS=-fno-mstage-aot-overlap with the host
+#                       waiting for the generic code, as before the overlap)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$repo/build}

@@ -3,7 +3,8 @@
 // One shared object, loaded twice by mstage++: with -fplugin it adds an AST
 // action that tags and checks kernels; with -fpass-plugin it registers the
 // kernel extraction pass at the start of the optimization pipeline, and the
-// pass that embeds the kernels' ahead-of-time code at its end.
+// pass that embeds the kernels' ahead-of-time code at its end (or, from
+// mstage++ -c, writes it into an object of its own after the host object).
 //
 //===----------------------------------------------------------------------===//
 #include "Diagnostics.h"
@@ -257,6 +258,9 @@ protected:
           return false;
         }
         mstage::setAotThreads(Threads);
+      } else if (llvm::StringRef Value = Arg;
+                 Value.consume_front("aot-object=") && !Value.empty()) {
+        mstage::setAotObjectPath(Value.str());
       } else if (llvm::StringRef(Arg).starts_with("aot-arch=")) {
         if (!parseAotArchs(CI, llvm::StringRef(Arg).drop_front(9)))
           return false;
@@ -293,10 +297,42 @@ private:
   }
 };
 
+// Runs after code generation has written the host object: with
+// aot-object=PATH, the ahead-of-time images that compiled beside it go into
+// PATH (mstage++ joins the two objects).
+class AotObjectConsumer : public ASTConsumer {
+public:
+  explicit AotObjectConsumer(DiagnosticsEngine &D) : D(D) {}
+  void HandleTranslationUnit(ASTContext &) override {
+    if (llvm::Error E = mstage::writeDeferredAotObject())
+      D.Report(mstage::diagID(D, mstage::Diag::AotObjectFailed))
+          << llvm::toString(std::move(E));
+  }
+
+private:
+  DiagnosticsEngine &D;
+};
+
+class AotObjectAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    return std::make_unique<AotObjectConsumer>(CI.getDiagnostics());
+  }
+  bool ParseArgs(const CompilerInstance &,
+                 const std::vector<std::string> &) override {
+    return true;
+  }
+  ActionType getActionType() override { return AddAfterMainAction; }
+};
+
 } // namespace
 
 static FrontendPluginRegistry::Add<KernelAction>
     X("mstage", "tag and check mstage kernels");
+static FrontendPluginRegistry::Add<AotObjectAction>
+    Y("mstage-aot-object",
+      "write the ahead-of-time images after the host object");
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
@@ -306,11 +342,13 @@ llvmGetPassPluginInfo() {
                   MPM.addPass(mstage::KernelExtractionPass());
                 });
             // The ahead-of-time generic code compiles while clang optimizes
-            // the host code, and is embedded at the end.
+            // the host code, and is embedded at the end, or, with
+            // aot-object=PATH, goes into PATH after the host code generation
+            // (AotObjectAction).
             PB.registerOptimizerLastEPCallback([](llvm::ModulePassManager &MPM,
                                                   llvm::OptimizationLevel,
                                                   llvm::ThinOrFullLTOPhase) {
-              MPM.addPass(mstage::AotEmbedPass());
+              MPM.addPass(mstage::AotEmbedPass{{}, mstage::aotObjectPath()});
             });
           }};
 }

@@ -8,9 +8,12 @@
 // build tree has the same layout (build/include links to the sources').
 //
 //===----------------------------------------------------------------------===//
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -162,6 +165,85 @@ static const char *inputIsOutput(int Argc, char **Argv) {
   return nullptr;
 }
 
+// The object that -c writes where the ahead-of-time images can go into an
+// object of their own, joined to it afterwards, so that clang's host code
+// generation does not wait for them (docs/compiling.md); "" where the
+// command writes no single object file at a known path (no -o, -o -,
+// -save-temps, LTO's bitcode, -S, -E, a device such as /dev/null, ...): the
+// images are then embedded in the host object, after a wait.
+static std::string joinableObject(int Argc, char **Argv) {
+  if (!hasArg(Argc, Argv, "-c"))
+    return "";
+  for (int I = 1; I < Argc; ++I) {
+    StringRef A = Argv[I];
+    if (A == "-S" || A == "-E" || A == "-emit-llvm" || A == "-fsyntax-only" ||
+        A == "-M" || A == "-MM" || A == "-###" ||
+        A.starts_with("-save-temps") || A.starts_with("--save-temps") ||
+        (A.starts_with("-flto") && A != "-flto=none" && A != "-fno-lto") ||
+        A == "-fno-mstage-aot-overlap")
+      return "";
+  }
+  std::string Out = outputFile(Argc, Argv);
+  // Not a device or a pipe (-o /dev/null): only a regular file is replaced.
+  if (Out == "-" || (sys::fs::exists(Out) && !sys::fs::is_regular_file(Out)))
+    return "";
+  return Out;
+}
+
+// A command as -v shows it.
+static void showCommand(ArrayRef<std::string> Args) {
+  errs() << "mstage++:";
+  for (const std::string &A : Args) {
+    errs() << ' ';
+    sys::printArg(errs(), A, /*Quote=*/true);
+  }
+  errs() << '\n';
+  errs().flush();
+}
+
+// Runs Program with Args, shown first under -v; its exit status, or -1 when
+// it could not run (Error says why).
+static int runProgram(StringRef Program, ArrayRef<std::string> Args,
+                      bool Verbose, std::string &Error) {
+  if (Verbose)
+    showCommand(Args);
+  SmallVector<StringRef, 64> Refs(Args.begin(), Args.end());
+  int Rc = sys::ExecuteAndWait(Program, Refs, std::nullopt, {}, 0, 0, &Error);
+  return Rc == -2 ? 1 : Rc; // -2: it crashed, and said so
+}
+
+// Joins the images' object Aot to the host object Out (`ld -r`), in place.
+// False, with the reason said, when that fails: Out is then removed, since
+// it names a table that only Aot defines.
+static bool joinObjects(const std::string &Out, const std::string &Aot,
+                        bool Verbose) {
+  auto Fail = [&](const Twine &Why) {
+    errs() << "mstage++: error: cannot join the ahead-of-time code's object "
+              "to "
+           << Out << ": " << Why << "\n";
+    sys::fs::remove(Out);
+    return false;
+  };
+  ErrorOr<std::string> Ld = sys::findProgramByName("ld");
+  if (!Ld)
+    return Fail("no 'ld' on PATH (or build with -fno-mstage-aot-overlap)");
+  SmallString<128> Joined;
+  int FD;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Out + ".mstage-%%%%%%.o", FD, Joined))
+    return Fail(EC.message());
+  sys::Process::SafelyCloseFileDescriptor(FD);
+  FileRemover RemoveJoined(Joined);
+  std::string Error;
+  int Rc = runProgram(*Ld, {*Ld, "-r", "-o", Joined.str().str(), Out, Aot},
+                      Verbose, Error);
+  if (Rc != 0)
+    return Fail(Rc < 0 ? Error : *Ld + " -r failed");
+  if (std::error_code EC = sys::fs::rename(Joined, Out))
+    return Fail(EC.message());
+  return true;
+}
+
 int main(int Argc, char **Argv) {
   if (const char *In = inputIsOutput(Argc, Argv)) {
     fprintf(stderr,
@@ -234,6 +316,12 @@ int main(int Argc, char **Argv) {
       AotArchs = Argv[I] + 13;
       continue;
     }
+    // -f[no-]mstage-aot-overlap: whether -c writes the ahead-of-time code
+    // into an object of its own beside the host code generation (the
+    // default) or waits for it and embeds it (joinableObject).
+    if (StringRef(Argv[I]) == "-fmstage-aot-overlap" ||
+        StringRef(Argv[I]) == "-fno-mstage-aot-overlap")
+      continue;
     // -f[no-]mstage-checks: bounds and barrier checks on or off, whatever
     // the optimization level (mstage/bounds_check.hpp).
     if (StringRef(Argv[I]) == "-fmstage-checks" ||
@@ -269,16 +357,40 @@ int main(int Argc, char **Argv) {
     Args.push_back("-pthread");
   }
 
-  // -v: clang shows its own commands; the one that runs clang is ours.
-  if (hasArg(Argc, Argv, "-v")) {
-    errs() << "mstage++:";
-    for (const std::string &A : Args) {
-      errs() << ' ';
-      sys::printArg(errs(), A, /*Quote=*/true);
+  // -v: clang shows its own commands; the ones that run clang and ld are ours.
+  bool Verbose = hasArg(Argc, Argv, "-v");
+  std::string Object = joinableObject(Argc, Argv);
+  if (!Object.empty() && StringRef(AotArchs ? AotArchs : "") != "none") {
+    SmallString<128> Aot;
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("mstage-aot", "o", Aot)) {
+      fprintf(stderr, "mstage++: error: cannot create a temporary file: %s\n",
+              EC.message().c_str());
+      return 1;
     }
-    errs() << '\n';
-    errs().flush();
+    FileRemover RemoveAot(Aot);
+    for (const std::string &A :
+         {std::string("-Xclang"), std::string("-plugin-arg-mstage"),
+          std::string("-Xclang"), "aot-object=" + Aot.str().str()})
+      Args.push_back(A);
+    std::string Error;
+    int Rc = runProgram(Clang, Args, Verbose, Error);
+    if (Rc < 0) {
+      fprintf(stderr, "mstage++: error: cannot run %s: %s\n", Clang.c_str(),
+              Error.c_str());
+      return 1;
+    }
+    if (Rc != 0)
+      return Rc;
+    // Empty: the unit had no ahead-of-time code to write.
+    uint64_t Size = 0;
+    if (sys::fs::file_size(Aot, Size) || Size == 0)
+      return 0;
+    return joinObjects(Object, Aot.str().str(), Verbose) ? 0 : 1;
   }
+
+  if (Verbose)
+    showCommand(Args);
 
   std::vector<char *> CArgs;
   for (std::string &A : Args)

@@ -75,7 +75,9 @@ typedef struct mstage_module_record {
   uint32_t num_kernels;
   const mstage_kernel_record *kernels;
   /* The unit's kernels compiled unfolded, one image per target (none with
-   * -mstage-arch=none): launched while a specialization compiles. */
+   * -mstage-arch=none): launched while a specialization compiles. An
+   * entry {null, 0} is an empty slot (mstage++ -c sizes the table before
+   * the images exist). */
   uint32_t num_aot_images;
   const mstage_aot_image_ref *aot_images;
   /* The device code the unit exports to other units' kernels and what its

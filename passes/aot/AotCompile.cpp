@@ -1,5 +1,6 @@
 //===- AotCompile.cpp - Compile a unit's generic kernels ahead of time ----===//
 #include "aot/AotCompile.h"
+#include "aot/AotObject.h"
 #include "aot/CudaToolkit.h"
 #include "aot/JoinPtx.h"
 #include "aot/LibDevice.h"
@@ -19,6 +20,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -37,7 +39,9 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <map>
@@ -579,39 +583,28 @@ void startAotCompile(Module &M, std::vector<AotKernel> Kernels,
   pendingJobs()[&M] = std::move(Job);
 }
 
-PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
-  auto It = pendingJobs().find(&M);
-  if (It == pendingJobs().end())
-    return PreservedAnalyses::all();
-  std::unique_ptr<AotJob> Job = std::move(It->second);
-  pendingJobs().erase(It);
-  {
-    // Where the host compile waits for the generic code (none where the
-    // ahead-of-time compile ran beside the host optimization to its end).
-    TimeTraceScope Scope("mstage AOT wait");
-    Job->join();
-  }
-  assert(Job->Results.size() == Job->Archs.size() &&
+// The images of a finished Job, a cubin per architecture and one PTX (newer
+// GPUs compile it): the lowest target's that every cubin was made from, or
+// else the highest target's; without ptxas, each target's own PTX. What
+// failed is one warning line.
+static std::vector<std::string> collectImages(const AotJob &Job) {
+  assert(Job.Results.size() == Job.Archs.size() &&
          "one result per architecture");
-
-  // A cubin per architecture, and one PTX (newer GPUs compile it): the
-  // lowest target's that every cubin was made from, or else the highest
-  // target's; without ptxas, each target's own PTX.
   unsigned Highest = 0;
-  for (const std::string &A : Job->Archs)
+  for (const std::string &A : Job.Archs)
     Highest = std::max(Highest, archNumber(A));
-  bool HavePtxas = !Job->Ptxas.Path.empty();
-  bool Shared = !Job->SharedPtxArch.empty();
+  bool HavePtxas = !Job.Ptxas.Path.empty();
+  bool Shared = !Job.SharedPtxArch.empty();
   std::vector<std::string> Images, PtxImages;
-  for (const ArchResult &R : Job->Results) {
+  for (const ArchResult &R : Job.Results) {
     if (R.Failed) {
       ++NumArchsFailed;
       continue;
     }
     AotImage Image;
     Image.Arch = R.Arch;
-    Image.KernelsHash = Job->KernelsHash;
-    for (const AotKernel &K : Job->Kernels)
+    Image.KernelsHash = Job.KernelsHash;
+    for (const AotKernel &K : Job.Kernels)
       Image.Kernels.push_back(K.Name);
     if (!R.Cubin.empty()) {
       Image.Kind = AotKind::Cubin;
@@ -629,60 +622,123 @@ PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
   }
   append_range(Images, PtxImages);
 
-  std::string Failed = describeFailures(*Job, /*Cubins=*/false);
+  std::string Failed = describeFailures(Job, /*Cubins=*/false);
   if (!Failed.empty())
     report("warning") << "no ahead-of-time code for " << Failed
                       << "; the first launches wait for the JIT\n";
-  std::string NoCubin = describeFailures(*Job, /*Cubins=*/true);
+  std::string NoCubin = describeFailures(Job, /*Cubins=*/true);
   if (!NoCubin.empty())
     report("warning") << "no ahead-of-time cubin for " << NoCubin
                       << "; the embedded PTX is used\n";
   static bool Noted = false;
   if (!HavePtxas && !Noted) {
     Noted = true;
-    report("note") << Job->Ptxas.Why
+    report("note") << Job.Ptxas.Why
                    << "; kernels' ahead-of-time code is embedded as PTX\n";
   }
   LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << Images.size() << " images for "
-                    << Job->Kernels.size() << " kernels\n");
+                    << Job.Kernels.size() << " kernels\n");
   NumImagesEmbedded += Images.size();
-  if (Images.empty())
-    return PreservedAnalyses::all();
+  return Images;
+}
 
+// The module record's initializer, when it has the image fields.
+static ConstantStruct *recordInit(Module &M) {
   GlobalVariable *Record = M.getNamedGlobal(ModuleRecordName);
   auto *Init = Record
                    ? dyn_cast_or_null<ConstantStruct>(Record->getInitializer())
                    : nullptr;
-  if (!Init || Init->getNumOperands() < 5)
-    return PreservedAnalyses::all();
-  LLVMContext &Ctx = M.getContext();
-  Type *Ptr = PointerType::get(Ctx, 0);
-  Type *I64 = Type::getInt64Ty(Ctx);
-  auto *RefTy = StructType::get(Ctx, {Ptr, I64});
-  SmallVector<Constant *, 4> Refs;
-  for (const std::string &Bytes : Images) {
-    auto *Data =
-        ConstantDataArray::getRaw(Bytes, Bytes.size(), Type::getInt8Ty(Ctx));
-    auto *GV = new GlobalVariable(M, Data->getType(), true,
-                                  GlobalValue::PrivateLinkage, Data,
-                                  "__mstage_aot_image");
-    GV->setSection(AotImageSection);
-    GV->setAlignment(Align(AotImageAlign));
-    Refs.push_back(
-        ConstantStruct::get(RefTy, {GV, ConstantInt::get(I64, Bytes.size())}));
-  }
-  auto *TableInit =
-      ConstantArray::get(ArrayType::get(RefTy, Refs.size()), Refs);
-  auto *Table = new GlobalVariable(M, TableInit->getType(), true,
-                                   GlobalValue::PrivateLinkage, TableInit,
-                                   "__mstage_aot_images");
+  return Init && Init->getNumOperands() >= 5 ? Init : nullptr;
+}
+
+// Points M's record at Count images of Table.
+static void setRecordImages(Module &M, unsigned Count, GlobalVariable *Table) {
+  ConstantStruct *Init = recordInit(M);
+  assert(Init && "the caller checked the record");
   SmallVector<Constant *, 8> Fields;
   for (const Use &Op : Init->operands())
     Fields.push_back(cast<Constant>(Op.get()));
-  Fields[3] = ConstantInt::get(Type::getInt32Ty(Ctx), Images.size());
+  Fields[3] = ConstantInt::get(Type::getInt32Ty(M.getContext()), Count);
   Fields[4] = Table;
-  Record->setInitializer(ConstantStruct::get(Init->getType(), Fields));
+  M.getNamedGlobal(ModuleRecordName)
+      ->setInitializer(ConstantStruct::get(Init->getType(), Fields));
+}
+
+// A job whose images go into an object of their own (aot-object=PATH), and
+// what that object needs of the host module.
+struct DeferredObject {
+  std::unique_ptr<AotJob> Job;
+  std::string Path;
+  Triple TT;
+  std::string DataLayout;
+  std::string Table;
+  unsigned Slots = 0;
+};
+
+static std::optional<DeferredObject> &deferredObject() {
+  static std::optional<DeferredObject> Deferred;
+  return Deferred;
+}
+
+// The table's symbol: the same for units whose images are the same (the
+// kernels, the targets, ptxas's options), so that their weak definitions
+// may stand for one another.
+static std::string tableName(const AotJob &Job) {
+  std::string Key = utohexstr(Job.KernelsHash) + ";" + join(Job.Archs, ",") +
+                    ";" + Job.FastCompile + ";" + Job.Ptxas.Path;
+  return "__mstage_aot_images_" + utohexstr(xxh3_64bits(Key), true, 16);
+}
+
+PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
+  auto It = pendingJobs().find(&M);
+  if (It == pendingJobs().end())
+    return PreservedAnalyses::all();
+  std::unique_ptr<AotJob> Job = std::move(It->second);
+  pendingJobs().erase(It);
+  if (!ObjectPath.empty() && recordInit(M)) {
+    // The host code generation runs while the job finishes: the record
+    // names a table of a fixed size that the other object defines.
+    assert(!deferredObject() && "one host module per compile");
+    DeferredObject &D = deferredObject().emplace();
+    D.Slots = 2 * Job->Archs.size(); // a cubin and a PTX per target at most
+    D.Table = tableName(*Job);
+    D.Path = ObjectPath;
+    D.TT = M.getTargetTriple();
+    D.DataLayout = M.getDataLayoutStr();
+    setRecordImages(M, D.Slots, declareAotImageTable(M, D.Slots, D.Table));
+    D.Job = std::move(Job);
+    return PreservedAnalyses::none();
+  }
+  {
+    // Where the host compile waits for the generic code (none where the
+    // ahead-of-time compile ran beside the host optimization to its end).
+    TimeTraceScope Scope("mstage AOT wait");
+    Job->join();
+  }
+  std::vector<std::string> Images = collectImages(*Job);
+  if (Images.empty() || !recordInit(M))
+    return PreservedAnalyses::all();
+  setRecordImages(M, Images.size(),
+                  addAotImageTable(M, Images, Images.size(),
+                                   "__mstage_aot_images",
+                                   GlobalValue::PrivateLinkage));
   return PreservedAnalyses::none();
+}
+
+Error writeDeferredAotObject() {
+  std::optional<DeferredObject> D = std::move(deferredObject());
+  deferredObject().reset();
+  if (!D)
+    return Error::success();
+  {
+    // Where the compile waits for the generic code after the host object.
+    TimeTraceScope Scope("mstage AOT wait");
+    D->Job->join();
+  }
+  std::vector<std::string> Images = collectImages(*D->Job);
+  TimeTraceScope Scope("mstage AOT object");
+  return writeAotObject(D->Path, D->TT, DataLayout(D->DataLayout), Images,
+                        D->Slots, D->Table);
 }
 
 } // namespace mstage

@@ -7,7 +7,9 @@
 // module; then a ptxas per target at once), so that it overlaps clang's
 // host optimization;
 // AotEmbedPass, at the end of the optimization pipeline, waits for it and
-// embeds the images (AotImage.h). A failure never
+// embeds the images (AotImage.h), or, given an object path, lets the host
+// code generation run while it finishes and writeDeferredAotObject() puts
+// the images into that object (AotObject.h). A failure never
 // fails the user's compile: it is one warning line, and the object gets no
 // images (the runtime then waits for the JIT).
 //
@@ -18,6 +20,7 @@
 #include "formats/PointerSlots.h"
 
 #include "llvm/IR/PassManager.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <string>
@@ -43,11 +46,18 @@ struct AotKernel {
 void startAotCompile(llvm::Module &M, std::vector<AotKernel> Kernels,
                      std::vector<std::string> Archs, unsigned Threads = 0);
 
-// Waits for M's compile, if one was started, and embeds its images.
+// Waits for M's compile, if one was started, and embeds its images; with
+// ObjectPath (mstage++'s aot-object=PATH), only points M's record at the
+// table that writeDeferredAotObject() will write there.
 struct AotEmbedPass : llvm::PassInfoMixin<AotEmbedPass> {
+  std::string ObjectPath;
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };
+
+// After the host object is written: waits for the compile that AotEmbedPass
+// deferred, if any, and writes its object.
+llvm::Error writeDeferredAotObject();
 
 } // namespace mstage
 

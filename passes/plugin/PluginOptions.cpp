@@ -30,4 +30,8 @@ static unsigned AotThreads = 0;
 unsigned aotThreads() { return AotThreads; }
 void setAotThreads(unsigned Threads) { AotThreads = Threads; }
 
+static std::string AotObject;
+const std::string &aotObjectPath() { return AotObject; }
+void setAotObjectPath(std::string Path) { AotObject = std::move(Path); }
+
 } // namespace mstage

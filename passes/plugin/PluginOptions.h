@@ -34,6 +34,13 @@ void setAotArchs(std::vector<std::string> Archs);
 unsigned aotThreads();
 void setAotThreads(unsigned Threads);
 
+// Where the ahead-of-time images go (-plugin-arg-mstage aot-object=PATH,
+// from mstage++ -c): an object of their own that mstage++ joins to the host
+// object, so that the host code generation need not wait for them; "" (the
+// default) embeds them in the host module.
+const std::string &aotObjectPath();
+void setAotObjectPath(std::string Path);
+
 } // namespace mstage
 
 #endif

@@ -58,6 +58,10 @@ void GenericCode::load() {
   std::vector<AotImage> Images;
   for (uint32_t I = 0; I < Module.num_aot_images; ++I) {
     const mstage_aot_image_ref &Ref = Module.aot_images[I];
+    // mstage++ -c gives the table a slot per possible image
+    // (passes/aot/AotObject.h); the ones not made are empty.
+    if (!Ref.data && Ref.size == 0)
+      continue;
     auto Image =
         readAotImage(static_cast<const uint8_t *>(Ref.data), size_t(Ref.size));
     if (!Image)
