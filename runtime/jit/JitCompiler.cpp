@@ -13,6 +13,7 @@
 #include "transforms/DeviceCodegen.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DeviceRetarget.h"
+#include "transforms/KernelEntryWait.h"
 #include "transforms/SmallCopies.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -400,6 +401,9 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     if (PassFailure)
       return jitError(K, toString(std::move(PassFailure)));
   }
+  // After the optimizer, so that nothing of the kernel's moves above it.
+  if (Opts.EntryWait)
+    addKernelEntryWait(*M->getFunction(K.Name));
   JitOutput Out;
   Out.OptimizeMs = msSince(T0);
   Out.OptimizeStart = T0;
