@@ -13,7 +13,6 @@
 #include "transforms/DeviceCodegen.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DeviceRetarget.h"
-#include "transforms/KernelEntryWait.h"
 #include "transforms/SmallCopies.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -402,8 +401,13 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
       return jitError(K, toString(std::move(PassFailure)));
   }
   // After the optimizer, so that nothing of the kernel's moves above it.
-  if (Opts.EntryWait)
-    addKernelEntryWait(*M->getFunction(K.Name));
+  if (Opts.EntryWait) {
+    ModulePassManager Wait;
+    Wait.addPass(KernelEntryWaitPass(Choice(KernelChoice())));
+    runMStagePasses(Wait, *M);
+    if (PassFailure)
+      return jitError(K, toString(std::move(PassFailure)));
+  }
   JitOutput Out;
   Out.OptimizeMs = msSince(T0);
   Out.OptimizeStart = T0;
