@@ -207,6 +207,20 @@ Expected<CaptureInMemoryOptions> parseCaptureOptions(StringRef Params) {
   return O;
 }
 
+Expected<KernelChoice> parseEntryWaitOptions(StringRef Params) {
+  KernelChoice O;
+  Error E = forEachParam(Params, [&](StringRef Key, StringRef Value) -> Error {
+    if (Key != "kernel")
+      return bad("mstage-kernel-entry-wait",
+                 "unknown parameter '" + Key + "' (kernel)");
+    O.Kernel = Value.str();
+    return Error::success();
+  });
+  if (E)
+    return std::move(E);
+  return O;
+}
+
 Expected<GenericKernelOptions> parseGenericOptions(StringRef Params) {
   constexpr StringLiteral Pass = "mstage-generic-kernel";
   GenericKernelOptions O;
@@ -274,7 +288,9 @@ bool parseModulePass(StringRef Name, ModulePassManager &MPM,
          addParametrized<CaptureInMemoryPass>(Name, "mstage-capture-in-memory",
                                               parseCaptureOptions, MPM) ||
          addParametrized<GenericKernelPass>(Name, "mstage-generic-kernel",
-                                            parseGenericOptions, MPM);
+                                            parseGenericOptions, MPM) ||
+         addParametrized<KernelEntryWaitPass>(Name, "mstage-kernel-entry-wait",
+                                              parseEntryWaitOptions, MPM);
 }
 
 bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM,

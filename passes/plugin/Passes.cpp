@@ -19,6 +19,7 @@
 #include "transforms/Diagnostics.h"
 #include "transforms/GenericKernel.h"
 #include "transforms/KernelEntries.h"
+#include "transforms/KernelEntryWait.h"
 #include "transforms/LaunchFacts.h"
 #include "transforms/SmallCopies.h"
 #include "transforms/StageSlicing.h"
@@ -221,6 +222,14 @@ PreservedAnalyses GenericKernelPass::run(Module &M, ModuleAnalysisManager &) {
   std::string Name = K->getName().str(); // K is replaced
   if (Error E = makeGenericKernel(M, Name, Opts.SiteSizes))
     reportError(M, Pass, Opts, std::move(E));
+  return PreservedAnalyses::none();
+}
+
+PreservedAnalyses KernelEntryWaitPass::run(Module &M, ModuleAnalysisManager &) {
+  Function *K = chooseKernel(M, "mstage-kernel-entry-wait", Opts);
+  if (!K)
+    return PreservedAnalyses::all();
+  addKernelEntryWait(*K);
   return PreservedAnalyses::none();
 }
 

@@ -172,6 +172,15 @@ struct GenericKernelPass : llvm::PassInfoMixin<GenericKernelPass> {
   GenericKernelOptions Opts;
 };
 
+// mstage-kernel-entry-wait<kernel=K>: addKernelEntryWait (griddepcontrol
+// at the kernel's entry, for a programmatic launch; MSTAGE_PDL).
+struct KernelEntryWaitPass : llvm::PassInfoMixin<KernelEntryWaitPass> {
+  explicit KernelEntryWaitPass(KernelChoice Opts) : Opts(std::move(Opts)) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+  KernelChoice Opts;
+};
+
 } // namespace mstage
 
 #endif

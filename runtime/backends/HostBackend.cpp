@@ -268,8 +268,8 @@ llvm::Error HostBackend::unloadModule(unsigned, CUmodule Module) const {
 }
 
 llvm::Error HostBackend::launch(Stream &, CUfunction,
-                                const mstage_launch_config &, void **, bool,
-                                float *) const {
+                                const mstage_launch_config &, void **,
+                                LaunchKind, float *) const {
   assert(false && "compiled code runs only on a GPU");
   return failure(std::string("the ") + name() + " back end launches no code");
 }

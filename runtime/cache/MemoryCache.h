@@ -40,6 +40,8 @@ struct OtherDevices {
 
 struct CompiledKernel {
   bool FromCubin = false; // else from PTX
+  // It begins with griddepcontrol.wait: launched programmatically.
+  bool EntryWaits = false;
   CUmodule Module = nullptr;
   CUfunction Function = nullptr;
   unsigned Device = 0;                  // where Module is loaded

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include "cuda/LaunchKind.h"
 #include "mstage/abi.h"
 
 #include <cuda.h>
@@ -172,10 +173,11 @@ public:
   virtual llvm::Error unloadModule(unsigned Device, CUmodule Module) const = 0;
   // Enqueues Function on S; only where loadsCode(). Cooperative: all blocks
   // resident at once (a kernel that synchronizes its grid), or an error that
-  // says how many fit. With ElapsedMs, the launch is timed and waited for.
+  // says how many fit; Programmatic: it may overlap the kernel before it
+  // (cuda/LaunchKind.h). With ElapsedMs, the launch is timed and waited for.
   virtual llvm::Error launch(Stream &S, CUfunction Function,
                              const mstage_launch_config &Config, void **Params,
-                             bool Cooperative, float *ElapsedMs) const = 0;
+                             LaunchKind Kind, float *ElapsedMs) const = 0;
   // Lets the calling thread load modules while one of its streams is
   // captured (the GPU); returns what restoreCapture() takes back.
   virtual unsigned relaxCapture() const = 0;

@@ -684,9 +684,10 @@ static Error cooperativeFits(CudaDriver &D, CUfunction Function,
 Error CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
                          const uint32_t Block[3], uint32_t SharedBytes,
                          void **Params, CUstream Stream, float *ElapsedMs,
-                         bool Cooperative) {
+                         LaunchKind Kind) {
   if (Error E = bindThread())
     return E;
+  bool Cooperative = Kind == LaunchKind::Cooperative;
   if (Cooperative)
     if (Error E = cooperativeFits(*this, Function, Grid, Block, SharedBytes))
       return E;
@@ -705,14 +706,23 @@ Error CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
         return cudaFailure(ER, errorText(ER, "cuEventCreate"));
   if (ElapsedMs)
     Fn.cuEventRecord(Events[0], Stream);
-  CUresult R =
-      Cooperative
-          ? Fn.cuLaunchCooperativeKernel(Function, Grid[0], Grid[1], Grid[2],
-                                         Block[0], Block[1], Block[2],
-                                         SharedBytes, Stream, Params)
-          : Fn.cuLaunchKernel(Function, Grid[0], Grid[1], Grid[2], Block[0],
-                              Block[1], Block[2], SharedBytes, Stream, Params,
-                              /*extra=*/nullptr);
+  CUresult R;
+  if (Kind == LaunchKind::Programmatic) {
+    CUlaunchAttribute Overlap{};
+    Overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    Overlap.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig Config{Grid[0],  Grid[1],     Grid[2], Block[0], Block[1],
+                          Block[2], SharedBytes, Stream,  &Overlap, 1};
+    R = Fn.cuLaunchKernelEx(&Config, Function, Params, /*extra=*/nullptr);
+  } else if (Cooperative) {
+    R = Fn.cuLaunchCooperativeKernel(Function, Grid[0], Grid[1], Grid[2],
+                                     Block[0], Block[1], Block[2], SharedBytes,
+                                     Stream, Params);
+  } else {
+    R = Fn.cuLaunchKernel(Function, Grid[0], Grid[1], Grid[2], Block[0],
+                          Block[1], Block[2], SharedBytes, Stream, Params,
+                          /*extra=*/nullptr);
+  }
   if (ElapsedMs) {
     CUresult ER = Fn.cuEventRecord(Events[1], Stream);
     if (ER == CUDA_SUCCESS)
@@ -731,11 +741,12 @@ Error CudaDriver::launch(CUfunction Function, const uint32_t Grid[3],
     return std::to_string(D[0]) + "x" + std::to_string(D[1]) + "x" +
            std::to_string(D[2]);
   };
-  std::string Message =
-      errorText(R, std::string(Cooperative ? "cuLaunchCooperativeKernel"
-                                           : "cuLaunchKernel") +
-                       "(grid " + Dims(Grid) + ", block " + Dims(Block) + ", " +
-                       Shared() + " of shared memory)");
+  std::string Message = errorText(
+      R, std::string(Cooperative ? "cuLaunchCooperativeKernel"
+                     : Kind == LaunchKind::Programmatic ? "cuLaunchKernelEx"
+                                                        : "cuLaunchKernel") +
+             "(grid " + Dims(Grid) + ", block " + Dims(Block) + ", " +
+             Shared() + " of shared memory)");
   uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
   if (Threads > static_cast<uint64_t>(MaxThreadsPerBlock))
     Message += "; a block of " + std::to_string(Threads) +

@@ -20,6 +20,7 @@
 #ifndef MSTAGE_RUNTIME_CUDA_CUDADRIVER_H
 #define MSTAGE_RUNTIME_CUDA_CUDADRIVER_H
 
+#include "cuda/LaunchKind.h"
 #include "support/RuntimeFailure.h"
 #include "support/Settings.h"
 
@@ -156,11 +157,12 @@ public:
   // With ElapsedMs, the launch is bracketed by events and waited for, and
   // ElapsedMs receives the kernel's GPU time. Cooperative: through
   // cuLaunchCooperativeKernel, after checking that every block of the grid
-  // can be resident at once (cooperativeFits).
+  // can be resident at once (cooperativeFits). Programmatic: through
+  // cuLaunchKernelEx with programmatic stream serialization (LaunchKind.h).
   llvm::Error launch(CUfunction Function, const uint32_t Grid[3],
                      const uint32_t Block[3], uint32_t SharedBytes,
                      void **Params, CUstream Stream, float *ElapsedMs = nullptr,
-                     bool Cooperative = false);
+                     LaunchKind Kind = LaunchKind::Plain);
   // How many blocks of BlockSize threads with SharedBytes of dynamic shared
   // memory one multiprocessor runs at once (cuOccupancy...).
   llvm::Error occupancy(CUfunction Function, int BlockSize,

@@ -400,6 +400,14 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     if (PassFailure)
       return jitError(K, toString(std::move(PassFailure)));
   }
+  // After the optimizer, so that nothing of the kernel's moves above it.
+  if (Opts.EntryWait) {
+    ModulePassManager Wait;
+    Wait.addPass(KernelEntryWaitPass(Choice(KernelChoice())));
+    runMStagePasses(Wait, *M);
+    if (PassFailure)
+      return jitError(K, toString(std::move(PassFailure)));
+  }
   JitOutput Out;
   Out.OptimizeMs = msSince(T0);
   Out.OptimizeStart = T0;

@@ -19,6 +19,9 @@ struct JitOptions {
   // Tier 0: O1 without loop transforms and NVPTX's codegen at -O0, for code
   // that runs only until the full compile (tier 1) replaces it.
   bool Quick = false;
+  // The kernel begins with griddepcontrol.wait and launch_dependents
+  // (transforms/KernelEntryWait.h): launched programmatically (MSTAGE_PDL).
+  bool EntryWait = false;
 };
 
 // What one launch fixes: the staged values (one per stage site, in order)

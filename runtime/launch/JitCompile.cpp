@@ -36,6 +36,14 @@ static void traceDebugBuildOnce(const KernelBlob &K) {
   });
 }
 
+bool entryWaitWanted(const CodeRequest &R) {
+  if (!pdlSetting().Value || R.K.Blob.DebugAtO0)
+    return false;
+  llvm::StringRef Arch = R.B.arch();
+  unsigned SM = 0;
+  return Arch.consume_front("sm_") && !Arch.consumeInteger(10, SM) && SM >= 90;
+}
+
 llvm::Expected<std::string> compileToPtx(const CodeRequest &R,
                                          uint64_t ShortHash, LaunchTimes &Times,
                                          bool Quick) {
@@ -45,6 +53,7 @@ llvm::Expected<std::string> compileToPtx(const CodeRequest &R,
   JitOptions Opts;
   Opts.Arch = R.B.arch();
   Opts.Quick = Quick;
+  Opts.EntryWait = entryWaitWanted(R);
   auto Result = compileKernel(R.K.Blob, specializationOf(R), Opts, WantIR);
   if (!Result)
     return Result.takeError();

@@ -12,6 +12,12 @@
 
 namespace mstage::rt {
 
+// Whether R's specialization begins with griddepcontrol.wait
+// (transforms/KernelEntryWait.h), so that it is launched programmatically:
+// MSTAGE_PDL is on, R's target is sm_90 or newer, and the kernel is not one
+// compiled for the debugger. The disk cache's key includes it.
+bool entryWaitWanted(const CodeRequest &R);
+
 // R's specialization compiled to PTX (jit/JitCompiler.h), the times of its
 // phases in Times. Under MSTAGE_DUMP=ir its optimized IR is dumped, named
 // with ShortHash. Quick: tier 0's pipeline, whose IR is not dumped (the

@@ -131,6 +131,12 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   // A kernel that synchronizes its grid is launched cooperatively, and never
   // held for a replay's graph.
   bool Cooperative = kernelTraits(*L.K).SyncsGrid;
+  // A specialization that waits at its entry may overlap the kernel before
+  // it (MSTAGE_PDL); the generic code has no wait.
+  LaunchKind How = Cooperative ? LaunchKind::Cooperative
+                   : !Code.Generic && Code.Compiled->EntryWaits
+                       ? LaunchKind::Programmatic
+                       : LaunchKind::Plain;
   bool Candidate = Replay && !Timed && !L.InMemory && !Code.Generic &&
                    !Code.Uncached && !Cooperative;
   if (Replay && !Candidate)
@@ -145,10 +151,10 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   if (Replay && !Cooperative) {
     St = launchOrHold(S,
                       {Function, &L.Config, Params, L.paramSizes(), L.HostEntry,
-                       &L.K->Blob.PrettyName},
+                       &L.K->Blob.PrettyName, How},
                       Candidate, Timed ? &Ms : nullptr, Held);
   } else {
-    St = backend().launch(S, Function, L.Config, Params, Cooperative,
+    St = backend().launch(S, Function, L.Config, Params, How,
                           Timed ? &Ms : nullptr);
   }
   KernelMs = Ms;

@@ -1,6 +1,7 @@
 //===- LoadCode.cpp - A specialization's module on each device ------------===//
 #include "launch/LoadCode.h"
 #include "inspect/TraceEvents.h"
+#include "launch/JitCompile.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include "support/Warning.h"
@@ -95,6 +96,7 @@ static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
 
 llvm::Error loadCode(const CodeRequest &R, const CachedCode &Code,
                      CompiledKernel &Out, int PtxOptLevel) {
+  Out.EntryWaits = entryWaitWanted(R);
   if (!R.B.loadsCode()) {
     Out.FromCubin = !Code.Cubin.empty();
     return llvm::Error::success();

@@ -32,8 +32,10 @@ llvm::Error placeParams(LaunchRequest &L, const StagedLaunch &Staged,
                         LaunchTimes &Times) {
   assert(L.S && "resolveArguments resolves the stream first");
   const std::string &Arch = backend().arch();
-  L.InMemory = paramsInMemory(L.paramSizes(), Staged.stagedBytes().size(),
-                              kernelParamLimit(Arch));
+  // Parsed once: one back end per process (about 100 instructions a launch).
+  static const uint64_t Limit = kernelParamLimit(Arch);
+  L.InMemory =
+      paramsInMemory(L.paramSizes(), Staged.stagedBytes().size(), Limit);
   if (!L.InMemory)
     return llvm::Error::success();
   Times.BytesInMemory = bytesInMemory(L.paramSizes(), L.InMemory);

@@ -73,6 +73,12 @@ struct StreamReplay {
   bool Resumed = false;           // armed by resume(), not findPeriod()
   unsigned LastRest = 0;          // whole periods held when the last hold ended
   uint64_t Replays = 0;           // graph launches since armed
+  // The last period that findPeriod armed and another launch ended (its
+  // hashes), and how many times in a row it had come: it is taken again
+  // only when it comes more often (a "B A A" loop would otherwise find "A"
+  // again after each B, never "B A A").
+  llvm::SmallVector<uint64_t, 4> Broken;
+  uint64_t BrokenRepeats = 0;
   std::vector<std::unique_ptr<PeriodGraph>> Graphs; // newest last
 
   unsigned slot(unsigned Back) const {
@@ -81,6 +87,17 @@ struct StreamReplay {
   const HeldLaunch &recent(unsigned Back) const { return Ring[slot(Back)]; }
   bool armed() const { return !Period.empty(); }
   unsigned graphLaunches() const { return Current->Unroll * Period.size(); }
+  // The ring's next slot, to fill, then pushed() as the latest launch.
+  HeldLaunch &nextSlot() { return Ring[RingNext]; }
+  void pushed() {
+    Hashes[RingNext] = Ring[RingNext].Hash;
+    RingNext = (RingNext + 1) % RingSize;
+    RingCount = std::min(RingCount + 1, RingSize);
+  }
+  void forgetRing() {
+    RingCount = 0;
+    RingStart = Count;
+  }
 };
 
 struct Replayer {
@@ -145,7 +162,8 @@ llvm::Error enqueuePlain(Stream &S, const HeldLaunch &L) {
   llvm::SmallVector<void *, 16> Params;
   L.params(Params);
   return D.launch(L.Function, L.Config.grid, L.Config.block,
-                  L.Config.shared_bytes, Params.data(), S.handle(), nullptr);
+                  L.Config.shared_bytes, Params.data(), S.handle(), nullptr,
+                  L.How);
 }
 
 // The graph of R's period on S: found among R's graphs, or captured now.
@@ -233,6 +251,20 @@ llvm::Error enqueueHeld(Stream &S, StreamReplay &R) {
   return llvm::Error::success();
 }
 
+// Counts the ring's latest launch: how many launches ago its hash was last
+// seen (at most MaxPeriod, since the ring's reset), or 0.
+unsigned noteLatest(StreamReplay &R) {
+  uint64_t Latest = R.Hashes[R.slot(0)];
+  StreamReplay::Seen &Last = R.LastSeen[Latest % SeenSlots];
+  uint64_t Now = R.Count++;
+  unsigned First = 0;
+  if (Last.Hash == Latest && Last.At >= R.RingStart &&
+      Now - Last.At <= MaxPeriod)
+    First = unsigned(Now - Last.At);
+  Last = {Latest, Now};
+  return First;
+}
+
 // Ends R's hold: enqueues it and forgets the period. Why: said only when
 // traced (a hold ends at every check of a time loop). Differs: another
 // launch or operation on the stream came, not a barrier.
@@ -255,31 +287,69 @@ llvm::Error disarm(Stream &S, StreamReplay &R,
         R.Graphs.erase(It);
         break;
       }
+  // A period that another launch ended stays in the ring with what was held
+  // of it, so that a longer period that holds it is found there (only the
+  // order of the launches matters, not how many came before).
+  bool KeepRing = Differs && !R.Resumed;
+  if (KeepRing) {
+    unsigned P = R.Period.size();
+    R.Broken.assign(R.Period.size(), 0);
+    for (unsigned I = 0; I < P; ++I)
+      R.Broken[I] = R.Period[I].Hash;
+    R.BrokenRepeats =
+        2 + R.Replays * (R.Current ? R.Current->Unroll : 0) + R.HeldCount / P;
+    for (unsigned I = R.HeldCount > RingSize ? R.HeldCount - RingSize : 0;
+         I < R.HeldCount; ++I) {
+      R.nextSlot() = R.Period[I % P];
+      R.pushed();
+      noteLatest(R);
+    }
+  }
   R.Resumed = false;
   llvm::Error E = enqueueHeld(S, R);
   R.Period.clear();
   R.Current = nullptr;
   R.Next = 0;
   R.Replays = 0;
-  R.RingCount = 0;
-  R.RingStart = R.Count;
+  if (!KeepRing)
+    R.forgetRing();
   return E;
 }
 
-// The smallest period of R's last launches that shows twice, or 0. The
-// latest launch's hash must have been seen in the last MaxPeriod launches:
-// P starts there.
+// Whether the last P launches of R came Times times in a row (by hash).
+bool comesTimes(const StreamReplay &R, unsigned P, uint64_t Times) {
+  if (Times * P > R.RingCount)
+    return false;
+  for (unsigned I = 0; I + P < Times * P; ++I)
+    if (R.Hashes[R.slot(I)] != R.Hashes[R.slot(I + P)])
+      return false;
+  return true;
+}
+
+// Whether the last P launches are R's broken period, from any of its
+// launches on.
+bool isBroken(const StreamReplay &R, unsigned P) {
+  if (P != R.Broken.size())
+    return false;
+  for (unsigned From = 0; From < P; ++From) {
+    bool Same = true;
+    for (unsigned I = 0; I < P && Same; ++I)
+      Same = R.Hashes[R.slot(P - 1 - I)] == R.Broken[(From + I) % P];
+    if (Same)
+      return true;
+  }
+  return false;
+}
+
+// The smallest period of R's last launches that shows twice (a broken one
+// more often than it came before, or as often as the ring holds), or 0.
+// The latest launch's hash must have been seen in the last MaxPeriod
+// launches: P starts there.
 unsigned findPeriod(StreamReplay &R) {
-  uint64_t Latest = R.Hashes[R.slot(0)];
-  StreamReplay::Seen &Last = R.LastSeen[Latest % SeenSlots];
-  uint64_t Now = R.Count++;
-  unsigned First = 0;
-  if (Last.Hash == Latest && Last.At >= R.RingStart &&
-      Now - Last.At <= MaxPeriod)
-    First = unsigned(Now - Last.At);
-  Last = {Latest, Now};
+  unsigned First = noteLatest(R);
   if (!First)
     return 0;
+  uint64_t Latest = R.Hashes[R.slot(0)];
   for (unsigned P = First; 2 * P <= R.RingCount; ++P) {
     if (R.Hashes[R.slot(P)] != Latest)
       continue;
@@ -288,6 +358,10 @@ unsigned findPeriod(StreamReplay &R) {
       Repeats = R.Hashes[R.slot(I)] == R.Hashes[R.slot(I + P)];
     for (unsigned I = 0; I < P && Repeats; ++I)
       Repeats = R.recent(I) == R.recent(I + P);
+    if (Repeats && isBroken(R, P) &&
+        !comesTimes(R, P,
+                    std::min<uint64_t>(R.BrokenRepeats + 1, RingSize / P)))
+      continue;
     if (Repeats)
       return P;
   }
@@ -374,8 +448,7 @@ llvm::Error enqueueAllHeld(const char *Why, bool Unloading) {
     }
     if (Unloading) { // the records may name its functions and its kernels
       R->Graphs.clear();
-      R->RingCount = 0;
-      R->RingStart = R->Count;
+      R->forgetRing();
     }
   }
   return First;
@@ -458,19 +531,15 @@ llvm::Error offer(Stream &S, const LaunchView *View, const HeldLaunch *Record,
       Held = true;
       return hold(S, R);
     }
-    HeldLaunch &Slot = R.Ring[R.RingNext];
     if (View)
-      Slot.assign(*View);
+      R.nextSlot().assign(*View);
     else
-      Slot = *Record;
-    R.Hashes[R.RingNext] = Slot.Hash;
-    R.RingNext = (R.RingNext + 1) % RingSize;
-    R.RingCount = std::min(R.RingCount + 1, RingSize);
+      R.nextSlot() = *Record;
+    R.pushed();
     if (unsigned P = findPeriod(R))
       arm(S, R, P);
   } else {
-    R.RingCount = 0;
-    R.RingStart = R.Count;
+    R.forgetRing();
   }
   // Under the lock: a barrier of another thread cannot come between.
   if (!View)
@@ -478,7 +547,7 @@ llvm::Error offer(Stream &S, const LaunchView *View, const HeldLaunch *Record,
   return S.driver()->launch(View->Function, View->Config->grid,
                             View->Config->block, View->Config->shared_bytes,
                             const_cast<void **>(View->Params), S.handle(),
-                            ElapsedMs);
+                            ElapsedMs, View->How);
 }
 
 // The record of a fill or a copy being offered, kept per thread so that

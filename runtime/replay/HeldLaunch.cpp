@@ -41,6 +41,7 @@ void HeldLaunch::assign(const LaunchView &L) {
   Dst = Src = 0;
   ElementBytes = Count = 0;
   Function = L.Function;
+  How = L.How;
   Config = *L.Config;
   Kernel = L.Kernel;
   Name = L.Name;
@@ -77,6 +78,7 @@ static void assignOperation(HeldLaunch &R, HeldLaunch::Kind What,
   R.ElementBytes = Bytes;
   R.Count = Count;
   R.Function = nullptr;
+  R.How = LaunchKind::Plain;
   R.Config = {};
   R.Kernel = nullptr;
   R.Name = What == HeldLaunch::Kind::Fill ? &Fill : &Copy;

@@ -11,6 +11,7 @@
 #ifndef MSTAGE_RUNTIME_REPLAY_HELDLAUNCH_H
 #define MSTAGE_RUNTIME_REPLAY_HELDLAUNCH_H
 
+#include "cuda/LaunchKind.h"
 #include "mstage/abi.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -31,6 +32,9 @@ struct LaunchView {
   llvm::ArrayRef<uint32_t> Sizes;    // one per parameter
   const void *Kernel = nullptr;      // the kernel's host entry
   const std::string *Name = nullptr; // its name, kept for the process
+  // Plain or Programmatic (its code begins with the wait: LaunchKind.h),
+  // which its function decides.
+  LaunchKind How = LaunchKind::Plain;
 };
 
 struct HeldLaunch {
@@ -41,6 +45,7 @@ struct HeldLaunch {
   CUdeviceptr Dst = 0, Src = 0;
   size_t ElementBytes = 0, Count = 0;
   CUfunction Function = nullptr;
+  LaunchKind How = LaunchKind::Plain; // follows Function
   mstage_launch_config Config{};
   // The parameters, each at a multiple of 8 bytes (as a kernel's parameter
   // space aligns them), from Starts[I] to Ends[I].

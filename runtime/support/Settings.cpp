@@ -353,6 +353,10 @@ const BoolSetting &graphsSetting() {
   });
 }
 
+const BoolSetting &pdlSetting() {
+  return once<BoolSetting>([] { return readBool("MSTAGE_PDL"); });
+}
+
 const BoolSetting &fastMathSetting() {
   return once<BoolSetting>([] { return readBool("MSTAGE_FAST_MATH"); });
 }

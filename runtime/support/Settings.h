@@ -81,6 +81,11 @@ const BoolSetting &launchBlockingSetting();
 // value is an Error that fails launches on the GPU.
 const BoolSetting &graphsSetting();
 
+// MSTAGE_PDL: JIT specializations for sm_90 and newer begin with
+// griddepcontrol.wait and are launched with programmatic stream
+// serialization (cuda/LaunchKind.h); off: neither.
+const BoolSetting &pdlSetting();
+
 // MSTAGE_FAST_MATH: fast math for every launch.
 const BoolSetting &fastMathSetting();
 

@@ -5,10 +5,13 @@
 // multiprocessors, so 264 blocks fit and 265 fail before the launch, with an
 // error that names the kernel and says how many fit. A kernel without a grid
 // barrier keeps cuLaunchKernel, and so does MSTAGE_GRAPHS=auto's path.
+// Under MSTAGE_PDL=1 the plain kernel's launch is programmatic and the
+// cooperative one stays cooperative only.
 //
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync FAKECUDA_LAUNCHES=1 %t 264 2>&1 | FileCheck %s --check-prefix=FITS
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_GRAPHS=auto FAKECUDA_LAUNCHES=1 %t 264 2>&1 | FileCheck %s --check-prefix=FITS
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_PDL=1 FAKECUDA_LAUNCHES=1 %t 264 2>&1 | FileCheck %s --check-prefixes=FITS,PDL
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync FAKECUDA_LAUNCHES=1 %t 265 2>&1 | FileCheck %s --check-prefix=LARGE
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync FAKECUDA_CALLS=1 FAKECUDA_FAIL=cuOccupancyMaxActiveBlocksPerMultiprocessor=2 %t 8 2>&1 | FileCheck %s --check-prefix=OCCUPANCY
 // UNSUPPORTED: gpu
@@ -42,9 +45,10 @@ int main(int argc, char **argv) {
 
 // FITS-NOT:   cooperative launch
 // FITS:       fakecuda: launch [[PLAIN:_ZN[A-Za-z0-9_]+]]
+// PDL-SAME:   (programmatic)
 // FITS:       plain launched
 // FITS:       fakecuda: cooperative launch of [[K:_ZN[A-Za-z0-9_]+]] (264 blocks)
-// FITS-NEXT:  fakecuda: launch [[K]]
+// FITS-NEXT:  fakecuda: launch [[K]]{{$}}
 // FITS:       cooperative launched
 
 // LARGE:      plain launched

@@ -8,7 +8,8 @@
 //    (its vector filled with -1 first) and the copy every 100 steps
 //    downloaded; 1000 steps (200 with MSTAGE_SUITE_QUICK). Its checksum (the bits of the final grid and of
 //    every check) with MSTAGE_GRAPHS=auto equals the one with replay off,
-//    and MSTAGE_STATS shows that graphs were replayed;
+//    and MSTAGE_STATS shows that graphs were replayed; with programmatic
+//    launches (MSTAGE_PDL=1), with replay and without, it is the same again;
 //  - "fault": a period of two kernels (a heat step, and a kernel that counts
 //    its launches in device memory) whose second faults at its 60th launch,
 //    inside a replayed graph: synchronize() throws, naming that kernel and a
@@ -159,6 +160,18 @@ int run(int Argc, char **Argv) {
                    " steps: the same bits with and without replay (" + Sum +
                    ")",
                Off.Output + Auto.Output);
+  // Programmatic launches (MSTAGE_PDL=1), plain and in replayed graphs.
+  for (const char *Graphs : {"MSTAGE_GRAPHS=off", "MSTAGE_GRAPHS=auto"}) {
+    ChildResult Pdl = runThisProgram(
+        {"--child", "heat"},
+        {Graphs, "MSTAGE_PDL=1", "MSTAGE_JIT=sync", "MSTAGE_CHECK"});
+    OK &= reportChild(Name,
+                      Pdl.Status == 0 && !Sum.empty() &&
+                          Sum == checksumOf(Pdl.Output),
+                      std::string("heat with MSTAGE_PDL=1 ") + Graphs +
+                          ": the same bits as without (" + Sum + ")",
+                      Pdl.Output);
+  }
   if (onCpu()) {
     std::printf("SKIP %s: replay and faults need a GPU\n", Name);
     return OK ? 0 : 1;

@@ -459,12 +459,12 @@ llvm::Error CudaBackend::unloadModule(unsigned Device, CUmodule Module) const {
 
 llvm::Error CudaBackend::launch(Stream &S, CUfunction Function,
                                 const mstage_launch_config &Config,
-                                void **Params, bool Cooperative,
+                                void **Params, LaunchKind Kind,
                                 float *ElapsedMs) const {
   assert(S.driver() && "a GPU stream has its device's driver");
   return S.driver()->launch(Function, Config.grid, Config.block,
                             Config.shared_bytes, Params, S.handle(), ElapsedMs,
-                            Cooperative);
+                            Kind);
 }
 
 unsigned CudaBackend::relaxCapture() const {

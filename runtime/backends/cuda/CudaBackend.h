@@ -85,7 +85,7 @@ public:
   llvm::Error unloadModule(unsigned Device, CUmodule Module) const override;
   llvm::Error launch(Stream &S, CUfunction Function,
                      const mstage_launch_config &Config, void **Params,
-                     bool Cooperative, float *ElapsedMs) const override;
+                     LaunchKind Kind, float *ElapsedMs) const override;
   unsigned relaxCapture() const override;
   void restoreCapture(unsigned Mode) const override;
 

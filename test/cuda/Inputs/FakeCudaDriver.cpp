@@ -537,6 +537,29 @@ CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
     std::fprintf(stderr, "%s\n", Line.c_str());
   return CUDA_SUCCESS;
 }
+// As cuLaunchKernel; with FAKECUDA_LAUNCHES, a launch with programmatic
+// stream serialization ends its line with " (programmatic)" (printed, or
+// kept in the graph of a captured stream, as its edge would be).
+CUresult cuLaunchKernelEx(const CUlaunchConfig *C, CUfunction F, void **Params,
+                          void **) {
+  LOG("cuLaunchKernelEx");
+  FAIL("cuLaunchKernelEx");
+  bool Programmatic = false;
+  for (unsigned I = 0; I < C->numAttrs; ++I)
+    if (C->attrs[I].id ==
+        CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+      Programmatic =
+          C->attrs[I].value.programmaticStreamSerializationAllowed != 0;
+  std::string Line = launchLine(F, C->gridDimX, C->blockDimX, Params);
+  if (Programmatic && !Line.empty())
+    Line += " (programmatic)";
+  std::lock_guard<std::mutex> G(GraphLock);
+  if (auto It = Captures.find(C->hStream); It != Captures.end())
+    It->second->push_back(Line);
+  else if (!Line.empty())
+    std::fprintf(stderr, "%s\n", Line.c_str());
+  return CUDA_SUCCESS;
+}
 // As cuLaunchKernel, and with FAKECUDA_LAUNCHES=1 a line before the launch's:
 // "fakecuda: cooperative launch of F (N blocks)".
 CUresult cuLaunchCooperativeKernel(CUfunction F, unsigned GX, unsigned GY,

@@ -52,6 +52,13 @@ static int run(const std::string &Name) {
       KB(Y, Z, 2);
       KC(Z, X, 3);
     }
+  } else if (Name == "baa") {
+    // "B A A": the two A's look like a period of 1 until B comes again.
+    for (int I = 0; I < 30; ++I) {
+      KB(Y, Z, 2);
+      KA(X, Y, 1);
+      KA(X, Y, 1);
+    }
   } else if (Name == "other-kernel") {
     for (int I = 0; I < 40; ++I) {
       KA(X, Y, 1);
