@@ -1,30 +1,35 @@
 #!/usr/bin/env bash
 # Issue 33's stencil process rows: the whole process of the large generated
-# stencil benchmark, JIT included, timed from outside: mstage_stencil --mode
-# run on an empty cache (async-cold), again on the cache it left
-# (async-warm), the same warm run with MSTAGE_JIT=sync (sync-warm: every
-# first launch loads its cached specialization before it runs, which the
-# default now does too, so the two should agree), and nvcc's
-# stencil_baseline --mode run; SAMPLES rounds (default 3), alternating.
-# bench/run.sh runs it in its jit part. Run from the folder
-# tools/gpu/pack.sh made, on a GPU.
+# stencil benchmark, JIT included, timed from outside, against nvcc's
+# stencil_baseline --mode run.
 #
-#   OUT=<folder> [SAMPLES=3] [CSV=file] bench/stencil_process.sh
+#   OUT=<folder> [SAMPLES=3] [WARM_SAMPLES=5] [CSV=file] bench/stencil_process.sh
+#
+# Cold: SAMPLES rounds of mstage_stencil --mode run on an empty cache
+# (async-cold) and one nvcc run. A cold process's exit hands the ptxas runs
+# still in flight over (docs/compiling.md): they go on after it, so each
+# round waits for them (settle below: the cache's KEY.ptxas-run files, which
+# each run's shell removes as it ends) before the next process is timed,
+# and says how long ("settle,..." rows).
+# Warm: one cache filled by a cold run (one more async-cold row) and settled, then one run that adopts
+# the handed-over cubins as cache entries (warm-adopt: what a user's second
+# run pays once; no target), then WARM_SAMPLES rounds of nvcc, async-warm
+# (the default policy) and sync-warm (MSTAGE_JIT=sync), alternating.
+# bench/run.sh runs it in its jit part. Run from the folder tools/gpu/pack.sh
+# made, on a GPU.
 #
 # Appends jit-cold,VARIANT,stencil-process,MS rows (and each run's own
 # jit-cold,MODE,stencil-run-...,MS line: from its first launch to its end)
 # to $CSV (default $OUT/stencil-process.csv); prints the medians, and
 # mstage / nvcc against the targets (cold <= 1.2x, warm <= 1.0x) as PASS or
-# MISS lines. The warm runs follow their cold run at once: a first launch
-# whose specialization the cold process's exit handed to ptxas waits for
-# that run (docs/compiling.md), as a user's next run would. One more cold
-# run writes $OUT/stencil-cold-trace.json (MSTAGE_TRACE=chrome:) and
-# $OUT/stencil-cold-stats.txt (MSTAGE_STATS=1), one more warm run
-# $OUT/stencil-warm-trace.json; bench/stencil_phases.py prints where each
-# one's time went (phases,... lines) and draws
-# $OUT/stencil-cold-phases.svg. Two "diagnostic: dlopen" lines time the
-# driver's PTX JIT library and the runtime library's loads.
-# Exits 1 if a run failed.
+# MISS lines. One more cold run writes $OUT/stencil-cold-trace.json
+# (MSTAGE_TRACE=chrome:) and $OUT/stencil-cold-stats.txt (MSTAGE_STATS=1),
+# and, settled and adopted, one more warm run $OUT/stencil-warm-trace.json;
+# bench/stencil_phases.py prints where each one's time went (phases,...
+# lines) and draws $OUT/stencil-cold-phases.svg. Two "diagnostic: dlopen"
+# lines time the driver's PTX JIT library and the runtime library's loads.
+# Exits 1 if a run failed or a hand-over did not finish in SETTLE_S seconds
+# (default 120).
 set -uo pipefail
 source "$(dirname "$0")/common.sh"
 CSV=${CSV:-$OUT/stencil-process.csv}
@@ -48,14 +53,53 @@ timed() { # VARIANT CACHE_DIR [VAR=value...] program args...: one process
     tee -a "$CSV" >>"$rows"
 }
 
+# Waits until no ptxas run that a process handed over is in flight in the
+# cache folder $1: each run's shell holds KEY.ptxas-run (its process id)
+# until it ends (runtime/cuda/CudaTools.cpp); a file whose process is gone
+# is a killed run's. Appends a settle row with the ms waited.
+settle() {
+  local s e f pid live deadline=$(($(date +%s) + ${SETTLE_S:-120}))
+  s=$(date +%s%N)
+  while :; do
+    live=0
+    for f in "$1"/*.ptxas-run; do
+      [[ -e $f ]] || continue
+      pid=$(cat "$f" 2>/dev/null)
+      # Being written (no id yet) counts as live, as the runtime counts it.
+      if [[ -z $pid ]] || kill -0 "$pid" 2>/dev/null; then live=1; fi
+    done
+    ((live)) || break
+    if (($(date +%s) >= deadline)); then
+      echo "FAILED: handed-over ptxas runs in $1 still running after ${SETTLE_S:-120} s" >&2
+      status=1
+      break
+    fi
+    sleep 0.02
+  done
+  e=$(date +%s%N)
+  awk -v ns=$((e - s)) \
+    'BEGIN { printf "settle,handed-over,stencil-process,%.3f\n", ns / 1e6 }' |
+    tee -a "$CSV" >>"$rows"
+}
+
 for _ in $(seq "$samples"); do
   d=$(mktemp -d /tmp/mstage-stencil-XXXXXX)
   timed async-cold "$d/cache" "$here/mstage_stencil" --mode run
-  timed async-warm "$d/cache" "$here/mstage_stencil" --mode run
-  timed sync-warm "$d/cache" MSTAGE_JIT=sync "$here/mstage_stencil" --mode run
+  settle "$d/cache"
   rm -rf "$d"
   timed nvcc "$d/none" "$here/stencil_baseline" --mode run
 done
+
+d=$(mktemp -d /tmp/mstage-stencil-XXXXXX)
+timed async-cold "$d/cache" "$here/mstage_stencil" --mode run
+settle "$d/cache"
+timed warm-adopt "$d/cache" "$here/mstage_stencil" --mode run
+for _ in $(seq "${WARM_SAMPLES:-5}"); do
+  timed nvcc "$d/none" "$here/stencil_baseline" --mode run
+  timed async-warm "$d/cache" "$here/mstage_stencil" --mode run
+  timed sync-warm "$d/cache" MSTAGE_JIT=sync "$here/mstage_stencil" --mode run
+done
+rm -rf "$d"
 
 # Where a cold process's time goes, for the next session: one more cold run
 # (not in the medians) with a timeline of its launches, cache lookups,
@@ -71,6 +115,10 @@ if ! env CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$d/cache" \
   status=1
   echo "FAILED: traced cold run" >&2
 fi
+settle "$d/cache"
+env CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$d/cache" \
+  "$here/mstage_stencil" --mode run >/dev/null \
+  2>>"$OUT/stencil-process-stderr.log" || status=1
 echo "== stencil process: warm, traced" >&2
 if ! env CUDA_CACHE_DISABLE=1 MSTAGE_CACHE_DIR="$d/cache" \
   MSTAGE_TRACE="chrome:$OUT/stencil-warm-trace.json" \
@@ -113,8 +161,8 @@ awk -F, '
       printf "stencil process %-10s median %9.1f ms (samples%s)\n", v, m[v], t[v]
     }
     if (!("nvcc" in m) || m["nvcc"] <= 0) exit
-    split("async-cold 1.2 async-warm 1.0 sync-warm -", g, " ")
-    for (i = 1; i < 6; i += 2) {
+    split("async-cold 1.2 async-warm 1.0 sync-warm - warm-adopt -", g, " ")
+    for (i = 1; i < 8; i += 2) {
       v = g[i]
       if (!(v in m)) continue
       r = m[v] / m["nvcc"]

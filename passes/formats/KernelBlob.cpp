@@ -7,6 +7,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/xxhash.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace llvm;
@@ -29,12 +30,14 @@ struct Header {
   uint32_t PointerSlotsOffset; // PointerSlot records: {Param, Offset}
   uint32_t NumPointerSlots;
   uint32_t Flags; // BlobFlag bits
-  uint32_t Reserved;
+  uint32_t LoopDepth; // KernelWork's, as the two below (version 4)
+  uint64_t Instructions;
+  double ThreadInstructions;
 };
 
 // test/inspect/Inputs/craft_blob.py and fuzz/KernelBlobFuzzer.cpp know
 // this layout.
-static_assert(sizeof(Header) == 88, "the kernel blob header changed");
+static_assert(sizeof(Header) == 104, "the kernel blob header changed");
 
 enum BlobFlag : uint32_t { DebugAtO0Flag = 1 };
 
@@ -85,7 +88,9 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
   H.PointerSlotsOffset = SlotsOff;
   H.NumPointerSlots = Blob.PointerSlots.size();
   H.Flags = Blob.DebugAtO0 ? DebugAtO0Flag : 0;
-  H.Reserved = 0;
+  H.LoopDepth = Blob.Work.LoopDepth;
+  H.Instructions = Blob.Work.Instructions;
+  H.ThreadInstructions = Blob.Work.ThreadInstructions;
   for (SiteRecord &R : Sites) {
     R.ExpressionOffset += StringsOff;
     R.TypeNameOffset += StringsOff;
@@ -155,6 +160,11 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
   B.NumParams = H.NumParams;
   B.BitcodeHash = H.BitcodeHash;
   B.DebugAtO0 = H.Flags & DebugAtO0Flag;
+  // The policy divides and compares with it: NaN or a negative is damage.
+  if (!(H.ThreadInstructions >= 0) || std::isinf(H.ThreadInstructions))
+    return bad("the weight of '" + B.Name + "' is " +
+               std::to_string(H.ThreadInstructions) + " instructions a thread");
+  B.Work = {H.Instructions, H.ThreadInstructions, H.LoopDepth};
   for (uint32_t I = 0; I < H.NumStageSites; ++I) {
     auto R = recordAt<SiteRecord>(Data, H.StageSitesOffset, I);
     if (!isKnownKind(R.Kind) || R.Size > MaxStageValueSize || R.Align == 0 ||

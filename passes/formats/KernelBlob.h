@@ -10,6 +10,7 @@
 #ifndef MSTAGE_PASSES_FORMATS_KERNELBLOB_H
 #define MSTAGE_PASSES_FORMATS_KERNELBLOB_H
 
+#include "formats/KernelWork.h"
 #include "formats/PointerSlots.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -24,8 +25,9 @@ namespace mstage {
 
 inline constexpr char KernelBlobMagic[8] = {'M', 'S', 'T', 'G',
                                             'K', 'R', 'N', '1'};
-// 2: pointer slots; 3: flags (a unit built with -g at -O0).
-inline constexpr uint32_t KernelBlobVersion = 3;
+// 2: pointer slots; 3: flags (a unit built with -g at -O0); 4: the
+// kernel's weight (formats/KernelWork.h).
+inline constexpr uint32_t KernelBlobVersion = 4;
 inline constexpr const char *KernelBlobSection = "mstage_kernels";
 inline constexpr unsigned KernelBlobAlign = 16;
 
@@ -54,6 +56,8 @@ struct KernelBlob {
   // keeps full debug information, and the JIT and ptxas compile it so for a
   // debugger to step through (docs/inspecting.md#stepping-in-cuda-gdb).
   bool DebugAtO0 = false;
+  // Measured by the plugin on Bitcode, for the JIT policy.
+  KernelWork Work;
 };
 
 // Serializes Blob (with Bitcode) into bytes, padded to KernelBlobAlign.

@@ -18,6 +18,7 @@
 #include "transforms/Diagnostics.h"
 #include "transforms/KernelEntries.h"
 #include "transforms/StageSlicing.h"
+#include "transforms/WorkMeasure.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/Statistic.h"
@@ -181,6 +182,7 @@ struct DeviceCode {
   std::string Bitcode;                   // what the blob embeds
   std::vector<PointerSlot> PointerSlots; // what each launch reads
   std::vector<DeviceImport> Imports;     // what other units' exports define
+  KernelWork Work;                       // the JIT policy's weight
   // The optimizer's errors and warnings, said on the host module's context.
   std::vector<std::pair<DiagnosticSeverity, std::string>> Diagnostics;
 };
@@ -241,6 +243,9 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
   for (Function &F : **Dev)
     All.push_back(&F);
   Code.Imports = findImports(All, KernelName, /*FromExport=*/false, Locations);
+  // Of the module embedded, as the runtime would measure it, so that no
+  // process parses bitcode to weigh a kernel.
+  Code.Work = measureKernelWork(**Dev);
   SmallString<0> Bitcode;
   raw_svector_ostream OS(Bitcode);
   WriteBitcodeToFile(**Dev, OS);
@@ -491,6 +496,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
                       << " bytes of bitcode\n");
     ++NumKernelsExtracted;
     Blob.PointerSlots = std::move(Code.PointerSlots);
+    Blob.Work = Code.Work;
     Blob.Bitcode = Code.Bitcode;
     X.E.Blob = writeKernelBlob(Blob);
     Embedded.push_back(std::move(X.E));

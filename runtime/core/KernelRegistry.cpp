@@ -171,25 +171,6 @@ void preloadGenericCode() {
     });
 }
 
-const KernelWork *kernelWork(const RegisteredKernel &K) {
-  KernelWeight &W = *K.Weight;
-  std::call_once(W.Once, [&] {
-    llvm::Expected<KernelWork> Work = measureKernelWork(K.Blob);
-    if (Work)
-      W.Work = *Work;
-    else
-      llvm::consumeError(Work.takeError()); // the compile reports it
-  });
-  return W.Work ? &*W.Work : nullptr;
-}
-
-void weighKernelsAhead() {
-  Registry &R = registry();
-  std::lock_guard<std::mutex> G(R.Lock);
-  for (auto &[HostEntry, K] : R.Kernels)
-    queueCompile(K->Module, [K = K.get()] { kernelWork(*K); });
-}
-
 std::string siteLocation(const KernelBlob &Blob, uint32_t I) {
   const mstage::StageSite &S = Blob.StageSites[I];
   llvm::StringRef File =

@@ -5,7 +5,6 @@
 #include "cache/MemoryCache.h"
 #include "core/GenericCode.h"
 #include "formats/KernelBlob.h"
-#include "jit/KernelWork.h"
 #include "mstage/abi.h"
 #include "support/RuntimeFailure.h"
 
@@ -16,12 +15,10 @@
 
 namespace mstage::rt {
 
-// What is read from a kernel's IR once: its size and one thread's work
-// (jit/KernelWork.h), for the JIT policy (launch/JitPolicy.h), and its
-// shared_array bytes, for every launch's check (LaunchLimits.h).
+// What is read from a kernel's IR once: its shared_array bytes, for every
+// launch's check (LaunchLimits.h). (Its size and one thread's work, for the
+// JIT policy, are in its blob: KernelBlob::Work.)
 struct KernelWeight {
-  std::once_flag Once;
-  std::optional<KernelWork> Work; // unset: its IR could not be read
   std::atomic<int64_t> StaticShared{-1}; // -1: not read yet
 };
 
@@ -60,15 +57,6 @@ llvm::Error evaluatorGaveUp(const RegisteredKernel &K, uint32_t I);
 // the module load (measured: most of a cold first launch) overlaps the
 // program's start instead of delaying its first launch.
 void preloadGenericCode();
-
-// K's weight, read now unless the compile pool or another launch read it
-// already; null when its IR cannot be read (its compile reports why).
-const KernelWork *kernelWork(const RegisteredKernel &K);
-
-// Reads the weight of every registered kernel on the compile pool, so that
-// the launch path finds it read (measured: 0.15-0.3 ms a small kernel, and
-// 8 ms for the first of a process).
-void weighKernelsAhead();
 
 } // namespace mstage::rt
 

@@ -12,6 +12,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cassert>
 #include <cerrno>
@@ -146,6 +147,8 @@ const char *spanKindName(SpanKind Kind) {
     return "ptxas";
   case SpanKind::Load:
     return "load module";
+  case SpanKind::ReadIr:
+    return "read IR";
   case SpanKind::Kernel:
     return "kernel";
   case SpanKind::CopyToDevice:
@@ -241,12 +244,14 @@ static TracePoint after(TracePoint Start, double Ms) {
                      std::chrono::duration<double, std::milli>(Ms));
 }
 
-void noteJit(TracePoint OptimizeStart, double OptimizeMs,
+void noteJit(TracePoint OptimizeStart, double OptimizeMs, double ReadIrMs,
              TracePoint CodegenStart, double CodegenMs) {
   if (!recording())
     return;
   recordHostSpan(SpanKind::Optimize, OptimizeStart,
                  after(OptimizeStart, OptimizeMs));
+  recordHostSpan(SpanKind::ReadIr, OptimizeStart,
+                 after(OptimizeStart, std::min(ReadIrMs, OptimizeMs)));
   recordHostSpan(SpanKind::Codegen, CodegenStart,
                  after(CodegenStart, CodegenMs));
 }

@@ -46,6 +46,9 @@ enum class SpanKind : uint8_t {
   Codegen,
   Ptxas,
   Load,
+  // The JIT's read of a kernel's bitcode, within its optimize span: only a
+  // compile reads it (the JIT policy's weight is in the kernel's blob).
+  ReadIr,
   Kernel,
   CopyToDevice,
   CopyToHost,
@@ -154,8 +157,9 @@ void noteStaged(const mstage::KernelBlob &Kernel,
 // The in-memory cache was searched from Start to now.
 void noteMemoryLookup(TracePoint Start, bool Hit);
 
-// The JIT's optimize and codegen phases (JitOutput's times).
-void noteJit(TracePoint OptimizeStart, double OptimizeMs,
+// The JIT's optimize and codegen phases (JitOutput's times), and the read
+// of the kernel's bitcode that begins the optimize phase.
+void noteJit(TracePoint OptimizeStart, double OptimizeMs, double ReadIrMs,
              TracePoint CodegenStart, double CodegenMs);
 
 // A launch found or made its code (specialization Key): MSTAGE_STATS counts

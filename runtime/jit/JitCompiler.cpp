@@ -330,6 +330,7 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
                            StringRef(LlvmErrors).rtrim());
   };
   auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
+  double ReadIrMs = msSince(T0);
   if (!ModOrErr)
     return jitError(K, "embedded bitcode is unreadable: " +
                            toString(ModOrErr.takeError()));
@@ -409,6 +410,7 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
       return jitError(K, toString(std::move(PassFailure)));
   }
   JitOutput Out;
+  Out.ReadIrMs = ReadIrMs;
   Out.OptimizeMs = msSince(T0);
   Out.OptimizeStart = T0;
   if (WantIR) {

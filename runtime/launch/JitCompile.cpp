@@ -59,8 +59,8 @@ llvm::Expected<std::string> compileToPtx(const CodeRequest &R,
     return Result.takeError();
   Times.Optimize = Result->OptimizeMs;
   Times.Codegen = Result->CodegenMs;
-  noteJit(Result->OptimizeStart, Result->OptimizeMs, Result->CodegenStart,
-          Result->CodegenMs);
+  noteJit(Result->OptimizeStart, Result->OptimizeMs, Result->ReadIrMs,
+          Result->CodegenStart, Result->CodegenMs);
   if (WantIR)
     dumpFile(R.K.Blob.Name, ShortHash, "ll", Result->OptimizedIR);
   return std::move(Result->PTX);

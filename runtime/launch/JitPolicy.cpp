@@ -146,9 +146,7 @@ bool waitsForSpecialization(const LaunchRequest &L) {
          "only MSTAGE_JIT=auto chooses");
   Policy &P = policy();
   KernelState &S = P.stateOf(*L.K);
-  const KernelWork *W = kernelWork(*L.K);
-  if (!W)
-    return false; // the compile reports why
+  const KernelWork *W = &L.K->Blob.Work;
   readTiming(S);
   uint64_t Threads = threadsOf(L.Config);
   double CompileMs = unscaledCompileMs(*W) * P.Scale.factor();
@@ -174,12 +172,9 @@ void noteCompileMs(const RegisteredKernel &K, double Ms) {
   KernelState *S = P.findState(K);
   if (!S) // not weighed by the policy: nothing to compare with
     return;
-  const KernelWork *W = kernelWork(K);
-  if (!W)
-    return;
   std::lock_guard<std::mutex> G(P.Scale.Lock);
   P.Scale.MeasuredMs += Ms;
-  P.Scale.EstimatedMs += unscaledCompileMs(*W);
+  P.Scale.EstimatedMs += unscaledCompileMs(K.Blob.Work);
 }
 
 GenericRunTimer::GenericRunTimer(const LaunchRequest &L, bool Generic,

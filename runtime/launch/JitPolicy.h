@@ -10,12 +10,12 @@
 //   estimated compile < estimated generic run x (1 - 1 / SpecializedSpeedup)
 //
 // Both sides come from the kernel's IR before anything is compiled
-// (jit/KernelWork.h): the compile from its instruction count, the run from
-// the grid's threads times one thread's instructions over the GPU's rate.
-// Each is then corrected by what the process measures: the compiles done so
-// far scale the compile estimates, and on the GPU the first generic launch
-// of each kernel is timed with events, which replaces the run estimate for
-// the kernel's later decisions. A time loop of short kernels thus never
+// (formats/KernelWork.h, in its blob): the compile from its instruction count,
+// the run from the grid's threads times one thread's instructions over the
+// GPU's rate. Each is then corrected by what the process measures: the compiles
+// done so far scale the compile estimates, and on the GPU the first generic
+// launch of each kernel is timed with events, which replaces the run estimate
+// for the kernel's later decisions. A time loop of short kernels thus never
 // waits; a single long launch waits for its specialization. MSTAGE_TRACE
 // prints each decision with its numbers.
 //

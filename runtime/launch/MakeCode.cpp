@@ -114,12 +114,12 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
 static constexpr uint64_t LargeKernelInstructions = 1200;
 
 bool quickCodeWanted(const RegisteredKernel &K) {
-  const KernelWork *W = kernelWork(K);
-  if (!W || W->Instructions < LargeKernelInstructions)
-    return true; // unreadable IR: the compile reports it
+  const KernelWork &W = K.Blob.Work;
+  if (W.Instructions < LargeKernelInstructions)
+    return true;
   if (traceEnabled())
     llvm::errs() << "mstage: trace: jit: kernel '" << K.Blob.PrettyName
-                 << "' gets no tier-0 code: " << W->Instructions
+                 << "' gets no tier-0 code: " << W.Instructions
                  << " IR instructions, over the " << LargeKernelInstructions
                  << " whose PTX reaches "
                  << DriverJitClaim::LargePtxBytes / 1024 << " KiB\n";

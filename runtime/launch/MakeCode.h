@@ -23,8 +23,8 @@ llvm::Error makeCode(const CodeRequest &R, CompiledKernel &Out,
 
 // Whether K's specializations get tier-0 code (MSTAGE_JIT_TIERS): not a
 // large kernel's, whose tier-0 PTX would reach DriverJitClaim::LargePtxBytes.
-// Judged from K's IR (jit/KernelWork.h) before LLVM runs; MSTAGE_TRACE says
-// when it gets none.
+// Judged from K's weight (formats/KernelWork.h) before LLVM runs; MSTAGE_TRACE
+// says when it gets none.
 bool quickCodeWanted(const RegisteredKernel &K);
 
 // Tier 0 (MSTAGE_JIT_TIERS): R's specialization through the JIT's quick

@@ -69,8 +69,6 @@ void CudaBackend::start() const {
   // kernel's shared_array bytes are read by its first launch: LaunchLimits.h.)
   if (Jit.Async)
     preloadGenericCode();
-  if (Jit.Policy == JitSettings::Mode::Auto)
-    weighKernelsAhead();
 }
 
 unsigned CudaBackend::deviceCount() const { return CudaDriver::count(); }

@@ -45,13 +45,7 @@ PtxBackend::PtxBackend(std::string Arch, std::string Why)
                                 /*Compiles=*/true, /*OnGpu=*/false},
                   std::move(Arch), std::move(Why)) {}
 
-void PtxBackend::start() const {
-  startCompilePool(/*OnGpu=*/false, arch());
-  // Only an explicit MSTAGE_JIT=auto decides here (the default is sync).
-  const JitSettings &Jit = jitSettings();
-  if (Jit.Chosen && Jit.Policy == JitSettings::Mode::Auto)
-    weighKernelsAhead();
-}
+void PtxBackend::start() const { startCompilePool(/*OnGpu=*/false, arch()); }
 
 LaunchLimits PtxBackend::limits() const { return archLaunchLimits(arch()); }
 

@@ -7,12 +7,14 @@ usage: craft_blob.py SECTION MODE, where MODE is one of
   string-offset     the kernel name's offset past the end
   bitcode-damage    one byte of the bitcode flipped (the hash no longer fits)
   zero-size         the blob's size field 0
+  weight-nan        the JIT policy's weight (instructions a thread) NaN
 
 The header layout is KernelBlob.cpp's: magic[8], version u32, header size
 u32, total size u64, bitcode hash u64, bitcode offset u64, bitcode size
 u64, name, pretty name, location offsets u32, parameters u32, stage-site
 offset u32, stage sites u32, pointer-slot offset u32, pointer slots u32,
-flags u32, reserved u32; little-endian.
+flags u32, loop depth u32, instructions u64, thread instructions f64;
+little-endian.
 """
 import struct
 import sys
@@ -44,6 +46,8 @@ elif mode == "bitcode-damage":
     data[start + offset + 40] ^= 0x55
 elif mode == "zero-size":
     put("Q", 16, 0)
+elif mode == "weight-nan":
+    put("d", 96, float("nan"))
 else:
     sys.exit("craft_blob.py: unknown mode " + mode)
 open(path, "wb").write(bytes(data))

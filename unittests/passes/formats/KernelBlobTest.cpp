@@ -9,12 +9,14 @@
 //===----------------------------------------------------------------------===//
 #include "formats/KernelBlob.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/xxhash.h"
 
 #include "gtest/gtest.h"
 
 #include "LittleEndian.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mstage;
@@ -27,7 +29,8 @@ constexpr size_t VersionAt = 8, HeaderSizeAt = 12, TotalSizeAt = 16,
                  HashAt = 24, BitcodeOffsetAt = 32, BitcodeSizeAt = 40,
                  NameOffsetAt = 48, NumParamsAt = 60, SitesOffsetAt = 64,
                  NumSitesAt = 68, SlotsOffsetAt = 72, NumSlotsAt = 76,
-                 FlagsAt = 80, HeaderBytes = 88, SiteBytes = 32;
+                 FlagsAt = 80, LoopDepthAt = 84, InstructionsAt = 88,
+                 ThreadInstructionsAt = 96, HeaderBytes = 104, SiteBytes = 32;
 
 const char Bitcode[] = "BC\xc0\xde some bitcode, not parsed here";
 
@@ -55,6 +58,7 @@ KernelBlob someBlob() {
   B.PointerSlots = {{0, 8}, {2, 0}};
   B.Bitcode = llvm::StringRef(Bitcode, sizeof(Bitcode) - 1);
   B.BitcodeHash = hashBitcode(B.Bitcode);
+  B.Work = {6040, 1.5e6, 2};
   return B;
 }
 
@@ -96,6 +100,9 @@ void expectSame(const KernelBlob &A, const KernelBlob &B) {
   EXPECT_EQ(A.Bitcode, B.Bitcode);
   EXPECT_EQ(A.PointerSlots, B.PointerSlots);
   EXPECT_EQ(A.DebugAtO0, B.DebugAtO0);
+  EXPECT_EQ(A.Work.Instructions, B.Work.Instructions);
+  EXPECT_EQ(A.Work.ThreadInstructions, B.Work.ThreadInstructions);
+  EXPECT_EQ(A.Work.LoopDepth, B.Work.LoopDepth);
   ASSERT_EQ(A.StageSites.size(), B.StageSites.size());
   for (size_t I = 0; I < A.StageSites.size(); ++I) {
     const StageSite &X = A.StageSites[I], &Y = B.StageSites[I];
@@ -113,7 +120,7 @@ TEST(KernelBlob, HeaderHasTheDocumentedLayout) {
   KernelBlob In = someBlob();
   std::string B = writeKernelBlob(In);
   EXPECT_EQ(B.substr(0, 8), "MSTGKRN1");
-  EXPECT_EQ(getLE(B, VersionAt, 4), 3u);
+  EXPECT_EQ(getLE(B, VersionAt, 4), 4u);
   EXPECT_EQ(getLE(B, HeaderSizeAt, 4), HeaderBytes);
   EXPECT_EQ(getLE(B, TotalSizeAt, 8), B.size());
   EXPECT_EQ(B.size() % KernelBlobAlign, 0u);
@@ -127,6 +134,9 @@ TEST(KernelBlob, HeaderHasTheDocumentedLayout) {
   EXPECT_EQ(getLE(B, SlotsOffsetAt, 4), HeaderBytes + 2 * SiteBytes);
   EXPECT_EQ(getLE(B, NumSlotsAt, 4), 2u);
   EXPECT_EQ(getLE(B, FlagsAt, 4), 0u);
+  EXPECT_EQ(getLE(B, LoopDepthAt, 4), 2u);
+  EXPECT_EQ(getLE(B, InstructionsAt, 8), 6040u);
+  EXPECT_EQ(getLE(B, ThreadInstructionsAt, 8), llvm::bit_cast<uint64_t>(1.5e6));
   // The first site's record: kind, size, alignment, line, column.
   EXPECT_EQ(getLE(B, HeaderBytes, 4), uint32_t(StageKind::Signed));
   EXPECT_EQ(getLE(B, HeaderBytes + 4, 4), 4u);
@@ -162,7 +172,7 @@ TEST(KernelBlob, EmptyKernel) {
   In.Name = "k";
   In.BitcodeHash = llvm::xxh3_64bits(llvm::StringRef());
   std::string B = writeKernelBlob(In);
-  EXPECT_EQ(B.size(), 96u); // the header and "k\0\0\0", padded to 16
+  EXPECT_EQ(B.size(), 112u); // the header and "k\0\0\0", padded to 16
   llvm::Expected<KernelBlob> Out = read(B);
   ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
   expectSame(In, *Out);
@@ -182,7 +192,7 @@ TEST(KernelBlob, EveryTruncationIsAnError) {
             "corrupt mstage kernel blob: bad magic");
   EXPECT_EQ(failureOf(B.substr(0, B.size() - 1)),
             "corrupt mstage kernel blob: size " + std::to_string(B.size()) +
-                " out of range (88 to " + std::to_string(B.size() - 1) +
+                " out of range (104 to " + std::to_string(B.size() - 1) +
                 " bytes)");
 }
 
@@ -194,10 +204,10 @@ TEST(KernelBlob, NamedDamage) {
   const std::string P = "corrupt mstage kernel blob: ";
   EXPECT_EQ(Damaged(0, 'X', 1), P + "bad magic");
   EXPECT_EQ(Damaged(VersionAt, 1, 4),
-            P + "version 1, this tool reads version 3; rebuild with this "
+            P + "version 1, this tool reads version 4; rebuild with this "
                 "mstage++");
-  EXPECT_EQ(Damaged(HeaderSizeAt, 96, 4), P + "header size 96, expected 88");
-  EXPECT_EQ(Damaged(TotalSizeAt, 87, 8), P + "size 87 out of range (88 to " +
+  EXPECT_EQ(Damaged(HeaderSizeAt, 96, 4), P + "header size 96, expected 104");
+  EXPECT_EQ(Damaged(TotalSizeAt, 87, 8), P + "size 87 out of range (104 to " +
                                              std::to_string(Good.size()) +
                                              " bytes)");
   EXPECT_EQ(Damaged(TotalSizeAt, ~uint64_t(0), 8).rfind(P + "size 1844", 0),
@@ -208,12 +218,19 @@ TEST(KernelBlob, NamedDamage) {
   EXPECT_EQ(Damaged(BitcodeSizeAt, ~uint64_t(0) - 8, 8).rfind(P + "bitcode", 0),
             0u);
   EXPECT_EQ(Damaged(NumSitesAt, 0xffffffff, 4),
-            P + "stage-site table (offset 88, 4294967295 sites) out of range");
+            P + "stage-site table (offset 104, 4294967295 sites) out of range");
   EXPECT_EQ(Damaged(NumSlotsAt, MaxPointerSlots + 1, 4),
-            P + "pointer-slot table (offset 152, 4097 slots) out of range");
+            P + "pointer-slot table (offset 168, 4097 slots) out of range");
   EXPECT_EQ(Damaged(NameOffsetAt, Good.size(), 4),
             P + "string offset " + std::to_string(Good.size()) +
                 " out of range");
+  // A weight the policy cannot compare with.
+  EXPECT_EQ(
+      Damaged(ThreadInstructionsAt, llvm::bit_cast<uint64_t>(std::nan("")), 8),
+      P + "the weight of '_Z6kernelv' is nan instructions a thread");
+  EXPECT_EQ(
+      Damaged(ThreadInstructionsAt, llvm::bit_cast<uint64_t>(-1.0), 8),
+      P + "the weight of '_Z6kernelv' is -1.000000 instructions a thread");
   // A site of an unknown kind, of an alignment that is no power of two,
   // larger than the largest staged value.
   EXPECT_EQ(Damaged(HeaderBytes, 5, 4),
