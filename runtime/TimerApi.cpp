@@ -77,8 +77,8 @@ struct TimerTable {
     OS << "mstage: timers (seconds; each start and stop waited for the "
           "device):\n";
     OS << "mstage: timers: " << left_justify("label", Width)
-       << format(" %8s %12s %12s %12s %12s\n", "count", "total", "mean",
-                 "min", "max");
+       << format(" %8s %12s %12s %12s %12s\n", "count", "total", "mean", "min",
+                 "max");
     for (const TimerRow &R : Rows)
       OS << "mstage: timers: " << left_justify(R.Label, Width)
          << format(" %8llu %12.6f %12.6f %12.6f %12.6f\n",

@@ -454,8 +454,7 @@ const TimersSetting &timersSetting() {
       if (B)
         S.On = *B;
       else
-        S.Error = "MSTAGE_TIMERS='" + V.str() +
-                  "' is not on, off or kernels";
+        S.Error = "MSTAGE_TIMERS='" + V.str() + "' is not on, off or kernels";
     }
     return S;
   });
