@@ -312,18 +312,24 @@ public:
   }
 
   // Copies the elements into dst, an array of the same element count in
-  // either space, of any rank and layout, in memory order. A copy from or to
+  // either space, of any rank and layout, in memory order; dst may be this
+  // array's elements (nothing is copied) but not overlap them otherwise. A copy from or to
   // the host waits for it; one between device arrays is enqueued on dst's
   // stream, after the work before it.
-  template <int R2, class L2, class S2>
-  void deep_copy_to(const basic_array<_Tp, R2, L2, S2> &dst) const {
+  template <int _Rk2, class _Lo2, class _Sp2>
+  void deep_copy_to(const basic_array<_Tp, _Rk2, _Lo2, _Sp2> &dst) const {
     if (dst.size_ != size_)
       throw error("mstage::array::deep_copy_to: '" + name_ + "' has " +
                   std::to_string(size_) + " elements, '" + dst.name_ + "' " +
                   std::to_string(dst.size_));
-    if (size_ == 0)
-      return;
-    constexpr bool to_device = std::is_same_v<S2, device_space>;
+    if (size_ == 0 || dst.data_ == data_)
+      return; // the same elements (a.deep_copy_to(a)): nothing to copy
+    if constexpr (std::is_same_v<_Sp2, Space>)
+      if (dst.store_ == store_ && dst.data_ < data_ + size_ &&
+          data_ < dst.data_ + size_)
+        throw error("mstage::array::deep_copy_to: '" + name_ + "' and '" +
+                    dst.name_ + "' overlap in the elements they share");
+    constexpr bool to_device = std::is_same_v<_Sp2, device_space>;
     if constexpr (on_device && to_device)
       dst.store_->copy_from(*store_, offset(), size_, dst.offset());
     else if constexpr (on_device)
@@ -351,8 +357,8 @@ public:
   // last ones in C order, the first ones in Fortran order):
   //   a.slice<1>(k, j, mstage::colon)             // C order: a(k, j, :)
   //   u.slice<2>(mstage::colon, mstage::colon, k)  // Fortran: u(:, :, k)
-  template <int R, class... _Ip>
-  basic_array<_Tp, R, Layout, Space> slice(_Ip... idx) const {
+  template <int _Rk, class... _Ip>
+  basic_array<_Tp, _Rk, Layout, Space> slice(_Ip... idx) const {
     static_assert(sizeof...(_Ip) == Rank,
                   "mstage::array::slice: give one index or mstage::colon per "
                   "dimension");
@@ -360,7 +366,7 @@ public:
         ((std::is_integral_v<_Ip> || std::is_same_v<_Ip, colon_t>) && ...),
         "mstage::array::slice: indices are integers or "
         "mstage::colon");
-    static_assert((int(std::is_same_v<_Ip, colon_t>) + ... + 0) == R,
+    static_assert((int(std::is_same_v<_Ip, colon_t>) + ... + 0) == _Rk,
                   "mstage::array::slice<R>: give R mstage::colon");
     static_assert(detail::colons_are_contiguous<Layout, _Ip...>(),
                   "mstage::array::slice: the colons must be the fastest "
@@ -370,7 +376,7 @@ public:
       throw error("mstage::array::slice: '" + name_ + "' is not allocated");
     const long long at[Rank] = {index_or_zero(idx)...};
     const bool kept[Rank] = {std::is_same_v<_Ip, colon_t>...};
-    basic_array<_Tp, R, Layout, Space> s;
+    basic_array<_Tp, _Rk, Layout, Space> s;
     s.name_ = name_;
     s.store_ = store_;
     std::size_t off = 0, n = 1;
@@ -429,8 +435,8 @@ private:
   }
 
   // An array of this one's shape and name in another space.
-  template <class S2> basic_array<_Tp, Rank, Layout, S2> like() const {
-    basic_array<_Tp, Rank, Layout, S2> a;
+  template <class _Sp2> basic_array<_Tp, Rank, Layout, _Sp2> like() const {
+    basic_array<_Tp, Rank, Layout, _Sp2> a;
     a.name_ = name_;
     for (int d = 0; d < Rank; ++d) {
       a.lb_[d] = lb_[d];

@@ -21,8 +21,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 #include <thread>
@@ -74,6 +76,10 @@ void arrays() {
   });
   Checks.report(says(Wrong, "'a' has 12 elements, 'd' 5"),
                 "deep_copy_to between sizes names both: " + Wrong);
+  // The same elements twice: nothing to copy.
+  a.deep_copy_to(b);
+  a.deep_copy_to(a.reshape(12));
+  Checks.report(a.to_host() == want, "deep_copy_to of an array to itself");
 
   // A slice outlives its parent: it keeps the elements alive.
   mstage::array<int, 1> row;
@@ -297,12 +303,13 @@ void timers() {
                 "no table and no errors with MSTAGE_TIMERS unset");
 }
 
-// Sums of float values into a few bins by atomics: the result depends on
-// the atomics' order. Prints the bins' bits, and the time of the launch.
-constexpr int B4bN = 1 << 16, Bins = 16;
+// Sums of N float values into a few bins by atomics (N from the command
+// line, 2^16 by default): the result depends on the atomics' order. Prints
+// the bins' bits, and the time of the launch.
+constexpr int Bins = 16;
 float value(int i) { return 1.0f / float(1 + (i * 7919) % 1000); }
 
-int b4bChild() {
+int b4bChild(int B4bN) {
   std::vector<float> in(B4bN);
   for (int i = 0; i < B4bN; ++i)
     in[i] = value(i);
@@ -367,7 +374,7 @@ int run(int Argc, char **Argv) {
   if (Part == "--timers-child")
     return timersChild();
   if (Part == "--b4b-child")
-    return b4bChild();
+    return b4bChild(Argc > 2 ? std::atoi(Argv[2]) : 1 << 16);
   if (skipWithoutGpu(Name))
     return 0;
   if (Part.empty() || Part == "arrays")
