@@ -313,9 +313,9 @@ public:
 
   // Copies the elements into dst, an array of the same element count in
   // either space, of any rank and layout, in memory order; dst may be this
-  // array's elements (nothing is copied) but not overlap them otherwise. A copy from or to
-  // the host waits for it; one between device arrays is enqueued on dst's
-  // stream, after the work before it.
+  // array's elements (nothing is copied) but not overlap them otherwise. A copy
+  // from or to the host waits for it; one between device arrays is enqueued on
+  // dst's stream, after the work before it.
   template <int _Rk2, class _Lo2, class _Sp2>
   void deep_copy_to(const basic_array<_Tp, _Rk2, _Lo2, _Sp2> &dst) const {
     if (dst.size_ != size_)
