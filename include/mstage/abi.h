@@ -145,6 +145,17 @@ int mstage_rt_jit_wait(void);
 void mstage_rt_nvtx_push(const char *message);
 void mstage_rt_nvtx_pop(void);
 
+/* The user's timers (mstage/timer.hpp), by label: with MSTAGE_TIMERS on,
+ * start and stop wait for all the process's device work, then read the
+ * clock; the table is printed at exit. Nothing while it is off. */
+int mstage_rt_timer_start(const char *label);
+int mstage_rt_timer_stop(const char *label);
+/* 0: MSTAGE_TIMERS is off, 1: on, 2: kernels; -1: its value is bad (a
+ * timer's start then fails, saying why). */
+int mstage_rt_timers_mode(void);
+/* *on: 1 when MSTAGE_B4B is on, else 0; fails on a bad value. */
+int mstage_rt_b4b(int *on);
+
 /* Devices are numbered from 0 among the visible ones (mstage/device.hpp);
  * the CPU back end and PTX-only mode have one. Each host thread has a
  * current device (MSTAGE_DEVICE until it sets one) and a default stream on

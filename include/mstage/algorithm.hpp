@@ -7,6 +7,7 @@
 #ifndef MSTAGE_ALGORITHM_HPP
 #define MSTAGE_ALGORITHM_HPP
 
+#include "mstage/algorithm/minloc.hpp"
 #include "mstage/algorithm/parallel_for.hpp"
 #include "mstage/algorithm/reduce.hpp"
 #include "mstage/algorithm/scan.hpp"

@@ -447,6 +447,27 @@ const BoolSetting &statsSetting() {
   return once<BoolSetting>([] { return readBool("MSTAGE_STATS"); });
 }
 
+const TimersSetting &timersSetting() {
+  return once<TimersSetting>([] {
+    TimersSetting S;
+    StringRef V = envText("MSTAGE_TIMERS").trim();
+    if (V.equals_insensitive("kernels")) {
+      S.On = S.Kernels = true;
+    } else if (!V.empty()) {
+      std::optional<bool> B = parseBool(V);
+      if (B)
+        S.On = *B;
+      else
+        S.Error = "MSTAGE_TIMERS='" + V.str() + "' is not on, off or kernels";
+    }
+    return S;
+  });
+}
+
+const BoolSetting &b4bSetting() {
+  return once<BoolSetting>([] { return readBool("MSTAGE_B4B"); });
+}
+
 const DumpSettings &dumpSettings() {
   return once<DumpSettings>([] { return readDumpSettings(); });
 }

@@ -210,6 +210,21 @@ const TraceSetting &traceSetting();
 // MSTAGE_STATS: a table per kernel at exit.
 const BoolSetting &statsSetting();
 
+// MSTAGE_TIMERS: off (default) leaves mstage::timer_start and timer_stop
+// doing nothing; on (a boolean's words) times them, each waiting for the
+// device first, with a table at exit; kernels also times every
+// parallel_for under its label.
+struct TimersSetting {
+  bool On = false;
+  bool Kernels = false;
+  std::string Error;
+};
+const TimersSetting &timersSetting();
+
+// MSTAGE_B4B: the kernels launched with mstage::b4b run in index order on
+// one thread, for results that are the same bits at every run.
+const BoolSetting &b4bSetting();
+
 // MSTAGE_DUMP (a comma-separated list of ir, ptx, sass and all; an unknown
 // kind is said once and left out) and MSTAGE_DUMP_DIR.
 struct DumpSettings {
