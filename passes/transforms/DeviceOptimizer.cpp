@@ -3,6 +3,7 @@
 #include "transforms/DeviceDebugInfo.h"
 #include "transforms/DeviceRetarget.h"
 #include "transforms/LargeLoopUnroll.h"
+#include "transforms/UniformVersioning.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -126,6 +127,14 @@ void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
         [](FunctionPassManager &FPM, OptimizationLevel L) {
           FPM.addPass(KeepLargeLoopsRolledPass(int(L.getSpeedupLevel())));
         });
+  // After inlining, where a library function's tests of its arguments show
+  // in the kernel's loops (transforms/UniformVersioning.h); not for the
+  // quick tier-0 code (O1).
+  PB.registerScalarOptimizerLateEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel L) {
+        if (L.getSpeedupLevel() >= 2)
+          FPM.addPass(UniformVersioningPass());
+      });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
