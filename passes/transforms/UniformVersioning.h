@@ -1,5 +1,4 @@
-//===- UniformVersioning.h - Version a kernel on its argument tests -*- C++
-//-*-===//
+//===- UniformVersioning.h - Version kernels on argument tests -*- C++ -*-===//
 //
 // Inlined library functions test their arguments for special values in every
 // iteration of a loop: powf(beta, t) in a time loop tests beta == 1, beta ==
