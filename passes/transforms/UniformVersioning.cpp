@@ -159,7 +159,10 @@ bool versionOnArgumentTests(Function &F, FunctionAnalysisManager &AM) {
       F.getInstructionCount() > MaxInstructions)
     return false;
   auto &LI = AM.getResult<LoopAnalysis>(F);
-  if (LI.empty())
+  // A block whose address is taken would be reached in the original body
+  // from the copy too.
+  if (LI.empty() ||
+      any_of(F, [](const BasicBlock &BB) { return BB.hasAddressTaken(); }))
     return false;
   // The tests the loops' branches make on the arguments, with the outcome
   // the copy assumes for each.
