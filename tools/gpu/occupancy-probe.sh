@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Usage (GPU machine): PACK=/abs/occ34.tar.xz OUT=/some/folder bash occupancy-probe.sh
 #
-# Issue 34's probe of two JIT choices, about 80 s on an H100, from a pack
+# Issue 34's probe of two JIT choices, about 60 s on an H100, from a pack
 # holding lib/libmstage_rt.so, bench/<program> and this script:
 #  - versioning (passes/transforms/UniformVersioning.h): the Adam step's
 #    unstaged kernel with the copy (this tree's default) and without it
 #    (MSTAGE_LLVM_ARGS=-mstage-version-argument-tests=false, main's code);
 #  - the block-size directive: the JIT's .reqntid (main's rule) against
 #    .maxntid, put in by a ptxas wrapper (MSTAGE_PTXAS) that rewrites the
-#    PTX before ptxas, on the ports (adam, xs, walk, micro), the reduction
-#    and n-body. Offline (ptxas 13, sm_90) the registers are the same under
-#    both, except n-body unstaged (33 with .reqntid, 32 with .maxntid).
+#    PTX before ptxas, on n-body (2^16 bodies) and, time allowing, xs.
+#    Offline (ptxas 13, sm_90) the registers of the ports and the reduction
+#    are the same under both; n-body's unstaged kernel has 33 with .reqntid,
+#    32 with .maxntid (round 1's MSTAGE_STATS confirmed the 32).
 # Each configuration has its own disk cache, filled by one run first, so
 # the timed runs load ptxas's cubins. Prints "LABEL SIDE MEDIAN MIN" rows,
 # then ratio lines and PASS/FAIL lines for the targets (Adam unstaged <=
@@ -46,14 +47,16 @@ cfg() {
 # The program and arguments of APP.
 prog() {
   case $1 in
-  reduce | nbody) echo "$b/mstage_bench $1 --reps ${2:-20}" ;;
+  nbody) echo "$b/mstage_bench nbody --n 65536 --reps ${2:-20}" ;;
   *) echo "$b/mstage_$1 --reps ${2:-20}" ;;
   esac
 }
 warm() { # CFG APP
   ((SECONDS > 70)) && return
+  local start=$SECONDS
   env $(cfg "$1") MSTAGE_JIT=sync timeout 30 $(prog "$2" 1) >/dev/null 2>"$work/w.err" ||
     echo "warm $1 $2: FAILED: $(tail -2 "$work/w.err" | tr '\n' ' ' | cut -c1-200)"
+  echo "warm $1 $2: $((SECONDS - start)) s"
 }
 rows() { # LABEL: CSV rows of stdin as "LABEL SIDE MEDIAN MIN"
   awk -F, -v l="$1" '$6 ~ /^[0-9.]+$/ && $1 != "checksum" {
@@ -70,30 +73,23 @@ timed() { # LABEL ENV... PROGRAM ARGS...
     true
   [[ -s $work/t.err ]] && grep -m2 -E "FAIL|error" "$work/t.err" | sed "s/^/$label: /"
 }
-for c in old new max; do warm "$c" adam; done
-for app in xs nbody reduce walk micro; do for c in new max; do warm "$c" "$app"; done; done
+# Round 1 (13:43 UTC) spent 74 s warming 13 caches (mstage_bench nbody
+# JIT-compiles every size): now only what each question needs.
+for c in old new; do warm "$c" adam; done
+for c in new max; do warm "$c" nbody; done
 echo "warmed ($SECONDS s)"
-# The registers and blocks/SM that each rule gave (the wrapper took effect
-# when n-body's unstaged kernel has 32 registers under max, 33 under new).
-for c in new max; do
-  env $(cfg $c) MSTAGE_STATS=1 timeout 20 $(prog nbody 1) 2>&1 >/dev/null |
-    grep -E '^mstage: stats: +[0-9]+ +[-0-9]+ +[-0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ ' |
-    cut -c15-110 | sed "s/^/stats $c: /"
+for round in 1 2 3; do
+  timed "r$round adam-nvcc" X=1 "$b/adam_baseline" --reps 20
+  for c in old new; do timed "r$round adam-$c" $(cfg $c) $(prog adam); done
 done
 for round in 1 2; do
-  timed "r$round adam-nvcc" X=1 "$b/adam_baseline" --reps 20
-  for c in old new max; do timed "r$round adam-$c" $(cfg $c) $(prog adam); done
-  timed "r$round xs-nvcc" X=1 "$b/xs_baseline" --reps 20
-  for c in new max; do timed "r$round xs-$c" $(cfg $c) $(prog xs); done
-  timed "r$round nbody-nvcc" X=1 "$b/nbody_baselines" --reps 20
   for c in new max; do timed "r$round nbody-$c" $(cfg $c) $(prog nbody); done
-  timed "r$round reduce-nvcc" X=1 "$b/reduce_baselines" --reps 20
-  for c in new max; do timed "r$round reduce-$c" $(cfg $c) $(prog reduce); done
-  for app in walk micro; do
-    timed "r$round $app-nvcc" X=1 "$b/${app}_baseline" --reps 20
-    for c in new max; do timed "r$round $app-$c" $(cfg $c) $(prog $app); done
-  done
 done
+if ((SECONDS < 55)); then
+  for c in new max; do warm "$c" xs; done
+  timed "r1 xs-nvcc" X=1 "$b/xs_baseline" --reps 20
+  for c in new max; do timed "r1 xs-$c" $(cfg $c) $(prog xs); done
+fi
 # Each label's medians, one a round.
 awk '{ key = $2 " " $3 " " $4; s[key] = s[key] " " $5 }
   END { for (k in s) print "rounds", k, s[k] }' "$work/all" | sort
