@@ -128,13 +128,15 @@ void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
           FPM.addPass(KeepLargeLoopsRolledPass(int(L.getSpeedupLevel())));
         });
   // After inlining, where a library function's tests of its arguments show
-  // in the kernel's loops (transforms/UniformVersioning.h); not for the
-  // quick tier-0 code (O1).
-  PB.registerScalarOptimizerLateEPCallback(
-      [](FunctionPassManager &FPM, OptimizationLevel L) {
-        if (L.getSpeedupLevel() >= 2)
-          FPM.addPass(UniformVersioningPass());
-      });
+  // in the kernel's loops (transforms/UniformVersioning.h). Only for the
+  // final code: not before the launch is known (staged values may fold the
+  // tests), nor for the quick tier-0 code.
+  if (LoopTransforms)
+    PB.registerScalarOptimizerLateEPCallback(
+        [](FunctionPassManager &FPM, OptimizationLevel L) {
+          if (L.getSpeedupLevel() >= 2)
+            FPM.addPass(UniformVersioningPass());
+        });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
