@@ -1,4 +1,4 @@
-//===- argument_tests.cpp - GPU suite: kernels versioned on argument tests -===//
+//===- argument_tests.cpp - GPU suite: kernels versioned on their tests --===//
 //
 // The JIT gives a kernel whose loop branches on special-value tests of its
 // arguments (powf's tests of its base: 1, 0, -1, infinity, NaN, below zero)
