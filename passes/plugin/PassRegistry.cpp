@@ -10,6 +10,7 @@
 #include "plugin/Passes.h"
 #include "transforms/Diagnostics.h"
 #include "transforms/LargeLoopUnroll.h"
+#include "transforms/UniformVersioning.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Module.h"
@@ -299,6 +300,8 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM,
     return FPM.addPass(SmallCopiesPass()), true;
   if (Name == "mstage-keep-large-loops")
     return FPM.addPass(KeepLargeLoopsRolledPass()), true;
+  if (Name == "mstage-version-argument-tests")
+    return FPM.addPass(UniformVersioningPass()), true;
   return false;
 }
 

@@ -3,6 +3,7 @@
 #include "transforms/DeviceDebugInfo.h"
 #include "transforms/DeviceRetarget.h"
 #include "transforms/LargeLoopUnroll.h"
+#include "transforms/UniformVersioning.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -125,6 +126,16 @@ void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
     PB.registerVectorizerStartEPCallback(
         [](FunctionPassManager &FPM, OptimizationLevel L) {
           FPM.addPass(KeepLargeLoopsRolledPass(int(L.getSpeedupLevel())));
+        });
+  // After inlining, where a library function's tests of its arguments show
+  // in the kernel's loops (transforms/UniformVersioning.h). Only for the
+  // final code: not before the launch is known (staged values may fold the
+  // tests), nor for the quick tier-0 code.
+  if (LoopTransforms)
+    PB.registerScalarOptimizerLateEPCallback(
+        [](FunctionPassManager &FPM, OptimizationLevel L) {
+          if (L.getSpeedupLevel() >= 2)
+            FPM.addPass(UniformVersioningPass());
         });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);

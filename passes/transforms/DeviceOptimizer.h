@@ -35,7 +35,8 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createNVPTXTargetMachine(llvm::StringRef Arch);
 
 // Runs the default pipeline at Level (O0: clang -O0's). Without
-// LoopTransforms, loops are neither unrolled nor vectorized: used before the
+// LoopTransforms, loops are neither unrolled nor vectorized, nor kernels
+// versioned on their arguments' tests (UniformVersioning.h): used before the
 // trip counts are known.
 void optimizeDeviceModule(llvm::Module &M, llvm::TargetMachine &TM,
                           llvm::OptimizationLevel Level, bool LoopTransforms);
