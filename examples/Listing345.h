@@ -12,6 +12,7 @@
 
 #include <mstage.hpp>
 
+#include <utility>
 #include <vector>
 
 namespace listing345 {
@@ -61,15 +62,17 @@ inline mstage::task<std::vector<int>> func(unsigned n) {
   co_await async(launch::kernel, kernel_A, x);
 
   // Launch B and C when A is done
-  auto kern_B = async(launch::kernel, kernel_B.on(s1), y, x);
-  auto kern_C = async(launch::kernel, kernel_C.on(s2), z, x);
+  // (x is read by both: passed const, so MSTAGE_CHECK=streams sees reads)
+  auto kern_B = async(launch::kernel, kernel_B.on(s1), y, std::as_const(x));
+  auto kern_C = async(launch::kernel, kernel_C.on(s2), z, std::as_const(x));
 
   // Wait for B and C to finish before launching D
   co_await kern_B;
   co_await kern_C;
 
   // Launch D, wait, and return
-  co_await async(launch::kernel, kernel_D, w, y, z);
+  co_await async(launch::kernel, kernel_D, w, std::as_const(y),
+                 std::as_const(z));
   co_return w.download();
 }
 
