@@ -7,8 +7,8 @@
 #include "await/AwaitThread.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
-#include "support/RuntimeFailure.h"
 #include "support/Export.h"
+#include "support/RuntimeFailure.h"
 
 #include "mstage/abi.h"
 

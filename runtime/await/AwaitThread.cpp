@@ -63,7 +63,9 @@ Waiter &waiter() { return *Current.load(std::memory_order_acquire); }
 // Asks about Polled's events, without the lock; moves the complete or
 // failed ones to Done, in order. A stream's events complete in the order
 // of their records: after one that is not complete, later ones of its
-// stream are not asked about.
+// stream are not asked about. (Two threads recording on one stream at once
+// may number their records out of order: the wait then ends with the other
+// record's completion, later than it could, never earlier.)
 void pollOnce(std::vector<Waiting> &Polled, std::vector<Waiting> &Done) {
   llvm::SmallDenseMap<uint64_t, uint64_t, 8> NotDoneFrom; // stream -> record
   llvm::erase_if(Polled, [&](Waiting &P) {

@@ -37,9 +37,9 @@
 namespace mstage::rt {
 
 // Calls Done(Context, error or null) on the await thread once E's work (a
-// recorded event's, not one of a capture) is complete, with the calling thread's current device made the await
-// thread's. *Ticket is set, before Done can be called, to what
-// cancelAwait() takes.
+// recorded event's, not one of a capture) is complete, with the calling
+// thread's current device made the await thread's. *Ticket is set, before Done
+// can be called, to what cancelAwait() takes.
 llvm::Error awaitEvent(mstage_event &E, mstage_notify_fn Done, void *Context,
                        uint64_t *Ticket);
 
