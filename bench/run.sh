@@ -119,6 +119,9 @@ done
 # Issue 37's pipelined copy to shared memory: cg::memcpy_async against
 # synchronous copies, both mstage.
 run "mstage async copy" "$here/mstage_async_copy" --reps "$reps"
+# Issue 37's co_await on launches: the await thread's resume latency against
+# cuEventSynchronize ("# resume latency" lines in bench-stderr.log).
+run "mstage coawait" "$here/mstage_coawait"
 # Issue 37's tensor-core GEMM at 4096^3: cuBLAS, then mstage::wmma.
 run "hgemm baseline" "$here/hgemm_baseline" --reps 20
 run "mstage wmma gemm" "$here/mstage_wmma_gemm" --reps 20

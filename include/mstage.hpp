@@ -30,6 +30,11 @@
 #include "mstage/warp.hpp"
 #include "mstage/wmma.hpp"
 
+// co_await on launches and events, and mstage::task, in C++20 code.
+#if defined(__cpp_impl_coroutine) && __has_include(<coroutine>)
+#include "mstage/task.hpp"
+#endif
+
 // The float overloads of the C math functions in the global namespace
 // (exp(float), abs(float)), as CUDA declares them and kernel code expects:
 // without them exp(x) of a float is double precision on the GPU and

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Capture.h"
 #include "GraphMemory.h"
+#include "await/AwaitThread.h"
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
@@ -19,6 +20,7 @@
 
 #include "mstage/abi.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 
@@ -29,6 +31,8 @@ namespace {
 
 // The stream the thread captures on each device, for memory made then.
 thread_local Stream *CapturedOn[MaxDevices] = {};
+
+std::atomic<uint64_t> Records{0};
 
 } // namespace
 
@@ -165,6 +169,7 @@ MSTAGE_EXPORT void mstage_rt_event_destroy(mstage_event *E) {
     return;
   if (streamcheck::on())
     streamcheck::eventDestroyed(E);
+  eventDestroyed(*E); // a coroutine that awaits it fails
   backend().destroyEvent(*E);
   delete E;
 }
@@ -174,6 +179,7 @@ MSTAGE_EXPORT int mstage_rt_event_record(mstage_event *E, mstage_stream *SP) {
     return failWith(std::move(Err));
   Stream &S = streamOf(SP);
   E->StreamId = S.id();
+  E->RecordNumber = Records.fetch_add(1, std::memory_order_relaxed) + 1;
   E->CaptureRoot = S.capturing() ? S.captureRoot().id() : 0;
   E->CaptureNumber = S.capturing() ? S.captureNumber() : 0;
   if (streamcheck::on())

@@ -221,6 +221,21 @@ int mstage_rt_event_query(mstage_event *event);
 int mstage_rt_event_elapsed(float *ms, mstage_event *start,
                             mstage_event *end);
 void *mstage_rt_event_native(mstage_event *event); /* CUevent or null */
+/* co_await (mstage/coroutine.hpp): 1 when the work before the recorded event
+ * is complete (nothing more happens); 0 when done(context, error) will be
+ * called on the runtime's await thread once it is, error null or the
+ * failure's message (a kernel fault names the kernels in flight), with the
+ * calling thread's current device made the await thread's; -1 on failure
+ * (mstage_rt_last_error(): a fault found now, an event recorded in a
+ * capture). *ticket is set before done can be called. */
+typedef void (*mstage_notify_fn)(void *context, const char *error);
+int mstage_rt_event_notify(mstage_event *event, mstage_notify_fn done,
+                           void *context, uint64_t *ticket);
+/* Takes back a wait: 1 when done will not be called, 0 when it was called
+ * (or runs now on another thread: then this returns after it returned). */
+int mstage_rt_event_notify_cancel(uint64_t ticket);
+/* 1 on the runtime's await thread (where done runs), else 0. */
+int mstage_rt_on_await_thread(void);
 
 /* Stream capture: launches and stream-ordered operations on stream between
  * begin and end are recorded, not run. end with graph null discards them. */

@@ -703,15 +703,31 @@ inline void jit_wait() { detail::check(mstage_rt_jit_wait()); }
 // Launch policies for async(), as in the paper's std::async(launch::kernel...).
 enum class launch { kernel };
 
+namespace detail {
+class future_awaiter; // mstage/coroutine.hpp
+} // namespace detail
+
 // The result of async(): completes when the launch's kernel has finished.
 // It is an event on the launch's stream, so the futures of one stream
-// complete in launch order; no thread is started.
+// complete in launch order; no thread is started. co_await on it
+// (mstage/coroutine.hpp) is its get() in a coroutine.
 class kernel_future {
 public:
   kernel_future() = default; // not valid(), as std::future
   explicit kernel_future(event e) : done_(std::move(e)), valid_(true) {}
   explicit kernel_future(std::exception_ptr failed)
       : failed_(failed), valid_(true) {}
+  // A moved-from future is not valid(), as std::future.
+  kernel_future(kernel_future &&other) noexcept
+      : done_(std::exchange(other.done_, std::nullopt)),
+        failed_(std::exchange(other.failed_, nullptr)),
+        valid_(std::exchange(other.valid_, false)) {}
+  kernel_future &operator=(kernel_future &&other) noexcept {
+    done_ = std::exchange(other.done_, std::nullopt);
+    failed_ = std::exchange(other.failed_, nullptr);
+    valid_ = std::exchange(other.valid_, false);
+    return *this;
+  }
 
   // Waits for the kernel; throws mstage::error if the launch or the kernel
   // failed.
@@ -742,6 +758,7 @@ public:
   }
 
 private:
+  friend class detail::future_awaiter;
   std::optional<event> done_;
   std::exception_ptr failed_;
   bool valid_ = false;

@@ -1,10 +1,9 @@
 //===- DeviceHeap.cpp - operator new and delete on the device heap --------===//
 #include "transforms/DeviceHeap.h"
+#include "transforms/DeviceAssertFail.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
@@ -34,27 +33,15 @@ Kind kindOf(StringRef Name) {
       .Default(Kind::None);
 }
 
-// Stops the launch when P is null: __assert_fail with the call's place.
-void trapWhenNull(CallInst &Malloc, FunctionCallee AssertFail) {
-  Module &M = *Malloc.getModule();
-  Function &F = *Malloc.getFunction();
+// Stops the launch when Malloc's result is null: __assert_fail with the
+// call's place.
+void trapWhenNull(CallInst &Malloc) {
   IRBuilder<> B(Malloc.getNextNode());
   Value *IsNull = B.CreateIsNull(&Malloc);
   Instruction *Then = SplitBlockAndInsertIfThen(
       IsNull, B.GetInsertPoint(), /*Unreachable=*/true,
-      MDBuilder(M.getContext()).createUnlikelyBranchWeights());
-  B.SetInsertPoint(Then);
-  StringRef File = "kernel code";
-  unsigned Line = 0;
-  if (const DILocation *Loc = Malloc.getDebugLoc()) {
-    File = Loc->getFilename();
-    Line = Loc->getLine();
-  }
-  B.CreateCall(
-      AssertFail,
-      {B.CreateGlobalString(HeapExhaustedMessage, "mstage.heap.msg"),
-       B.CreateGlobalString(File, "mstage.heap.file"), B.getInt32(Line),
-       B.CreateGlobalString(demangle(F.getName()), "mstage.heap.function")});
+      MDBuilder(Malloc.getContext()).createUnlikelyBranchWeights());
+  createAssertFail(Then, Malloc, HeapExhaustedMessage, "mstage.heap");
 }
 
 } // namespace
@@ -73,10 +60,6 @@ void lowerDeviceHeap(Module &M) {
       M.getOrInsertFunction("malloc", FunctionType::get(Ptr, {I64}, false));
   FunctionCallee Free = M.getOrInsertFunction(
       "free", FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
-  FunctionCallee AssertFail = M.getOrInsertFunction(
-      "__assert_fail",
-      FunctionType::get(Type::getVoidTy(Ctx),
-                        {Ptr, Ptr, Type::getInt32Ty(Ctx), Ptr}, false));
   for (Function *F : Operators) {
     Kind K = kindOf(F->getName());
     for (User *U : make_early_inc_range(F->users())) {
@@ -92,7 +75,7 @@ void lowerDeviceHeap(Module &M) {
         P->setDebugLoc(CI->getDebugLoc());
         CI->replaceAllUsesWith(P);
         if (K == Kind::New)
-          trapWhenNull(*P, AssertFail);
+          trapWhenNull(*P);
         ++NumNews;
       }
       CI->eraseFromParent();

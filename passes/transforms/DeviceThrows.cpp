@@ -1,13 +1,13 @@
 //===- DeviceThrows.cpp - The C++ library's throws as device traps --------===//
 #include "transforms/DeviceThrows.h"
+#include "transforms/DeviceAssertFail.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
-#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
@@ -26,18 +26,12 @@ bool isThrowingFunction(StringRef Name) {
 }
 
 void lowerThrows(Module &M) {
-  LLVMContext &Ctx = M.getContext();
-  auto *Ptr = PointerType::getUnqual(Ctx);
   SmallVector<Function *, 4> Throwing;
   for (Function &F : M)
     if (F.isDeclaration() && isThrowingFunction(F.getName()) && !F.use_empty())
       Throwing.push_back(&F);
   if (Throwing.empty())
     return;
-  FunctionCallee AssertFail = M.getOrInsertFunction(
-      "__assert_fail",
-      FunctionType::get(Type::getVoidTy(Ctx),
-                        {Ptr, Ptr, Type::getInt32Ty(Ctx), Ptr}, false));
   for (Function *F : Throwing) {
     // std::__throw_bad_variant_access(char const*) says what was thrown;
     // __cxa_allocate_exception only that something was.
@@ -50,19 +44,7 @@ void lowerThrows(Module &M) {
       auto *CI = dyn_cast<CallInst>(U);
       if (!CI || CI->getCalledOperand() != F)
         continue;
-      StringRef File = "kernel code";
-      unsigned Line = 0;
-      if (const DILocation *Loc = CI->getDebugLoc()) {
-        File = Loc->getFilename();
-        Line = Loc->getLine();
-      }
-      IRBuilder<> B(CI);
-      CallInst *Fail = B.CreateCall(
-          AssertFail,
-          {B.CreateGlobalString(Message, "mstage.throw.msg"),
-           B.CreateGlobalString(File, "mstage.throw.file"), B.getInt32(Line),
-           B.CreateGlobalString(demangle(CI->getFunction()->getName()),
-                                "mstage.throw.function")});
+      CallInst *Fail = createAssertFail(CI, *CI, Message, "mstage.throw");
       Fail->setDebugLoc(CI->getDebugLoc());
       // Nothing after the throw runs: the rest of the block goes.
       if (!CI->getType()->isVoidTy())

@@ -184,6 +184,9 @@ struct mstage_event {
   CUevent Handle = nullptr;                 // GPU
   mstage::rt::CudaDriver *Driver = nullptr; // the device of Handle
   uint64_t StreamId = 0; // where it was last recorded; 0: never
+  // The process's count of records at the last: one stream's events
+  // complete in this order (the await thread asks only about the first).
+  uint64_t RecordNumber = 0;
   // Recorded in a capture: its stream, and which capture of it. A stream
   // that waits for the event joins that capture.
   uint64_t CaptureRoot = 0, CaptureNumber = 0;

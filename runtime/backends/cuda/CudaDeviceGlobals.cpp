@@ -84,6 +84,25 @@ llvm::Expected<Global *> find(State &S, const void *Host, size_t Bytes,
   return &G;
 }
 
+// Device's object of the global at Host, and the held lock that guards it:
+// what an upload and a download both start with.
+struct Locked {
+  std::unique_lock<std::mutex> Held;
+  OnDevice *D;
+};
+llvm::Expected<Locked> lookUp(unsigned Device, const void *Host, size_t Bytes,
+                              bool Constant) {
+  State &S = state();
+  std::unique_lock<std::mutex> L(S.Lock);
+  auto G = find(S, Host, Bytes, Constant);
+  if (!G)
+    return G.takeError();
+  auto D = onDevice(**G, Host, Device);
+  if (!D)
+    return D.takeError();
+  return Locked{std::move(L), *D};
+}
+
 } // namespace
 
 llvm::Error bindDeviceGlobals(unsigned Device, CUmodule Module) {
@@ -137,19 +156,14 @@ void forgetDeviceGlobals(unsigned Device, CUmodule Module) {
 
 llvm::Error uploadDeviceGlobal(unsigned Device, const void *Host, size_t Bytes,
                                bool Constant, const void *Value) {
-  State &S = state();
-  std::lock_guard<std::mutex> L(S.Lock);
-  auto G = find(S, Host, Bytes, Constant);
-  if (!G)
-    return G.takeError();
-  auto D = onDevice(**G, Host, Device);
-  if (!D)
-    return D.takeError();
+  auto L = lookUp(Device, Host, Bytes, Constant);
+  if (!L)
+    return L.takeError();
   CudaDriver &Driver = *CudaDriver::at(Device);
   if (!Constant)
-    return Driver.copyToDevice((*D)->Object, Value, Bytes);
-  std::memcpy((*D)->Value.data(), Value, Bytes);
-  for (auto &[Module, Var] : (*D)->Copies)
+    return Driver.copyToDevice(L->D->Object, Value, Bytes);
+  std::memcpy(L->D->Value.data(), Value, Bytes);
+  for (auto &[Module, Var] : L->D->Copies)
     if (llvm::Error E = Driver.copyToDevice(Var, Value, Bytes))
       return E;
   return llvm::Error::success();
@@ -157,18 +171,13 @@ llvm::Error uploadDeviceGlobal(unsigned Device, const void *Host, size_t Bytes,
 
 llvm::Error downloadDeviceGlobal(unsigned Device, const void *Host,
                                  size_t Bytes, bool Constant, void *Value) {
-  State &S = state();
-  std::lock_guard<std::mutex> L(S.Lock);
-  auto G = find(S, Host, Bytes, Constant);
-  if (!G)
-    return G.takeError();
-  auto D = onDevice(**G, Host, Device);
-  if (!D)
-    return D.takeError();
+  auto L = lookUp(Device, Host, Bytes, Constant);
+  if (!L)
+    return L.takeError();
   if (!Constant)
-    return CudaDriver::at(Device)->copyToHost(Value, (*D)->Object, Bytes);
+    return CudaDriver::at(Device)->copyToHost(Value, L->D->Object, Bytes);
   // Kernels do not write constants: the kept value is the device's.
-  std::memcpy(Value, (*D)->Value.data(), Bytes);
+  std::memcpy(Value, L->D->Value.data(), Bytes);
   return llvm::Error::success();
 }
 

@@ -578,7 +578,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction F, unsigned GX, unsigned GY,
 CUresult cuEventCreate(CUevent *E, unsigned int) {
   LOG("cuEventCreate");
   FAIL("cuEventCreate");
-  *E = (CUevent) new int;
+  *E = (CUevent) new int(0);
   return CUDA_SUCCESS;
 }
 CUresult cuEventDestroy(CUevent E) {
@@ -586,9 +586,11 @@ CUresult cuEventDestroy(CUevent E) {
   delete (int *)E;
   return CUDA_SUCCESS;
 }
-CUresult cuEventRecord(CUevent, CUstream) {
+// An event counts the queries since its record (FAKECUDA_QUERY_PENDING).
+CUresult cuEventRecord(CUevent E, CUstream) {
   LOG("cuEventRecord");
   FAIL("cuEventRecord");
+  *(int *)E = 0;
   return CUDA_SUCCESS;
 }
 CUresult cuEventSynchronize(CUevent) {
@@ -604,9 +606,14 @@ CUresult cuEventElapsedTime(float *M, CUevent, CUevent) {
   *M = Ms ? float(std::atof(Ms)) : 1;
   return CUDA_SUCCESS;
 }
-CUresult cuEventQuery(CUevent) {
+// FAKECUDA_QUERY_PENDING=N: the first N queries of each recorded event say
+// CUDA_ERROR_NOT_READY, as for work still running.
+CUresult cuEventQuery(CUevent E) {
   LOG("cuEventQuery");
   FAIL("cuEventQuery");
+  static const char *Pending = std::getenv("FAKECUDA_QUERY_PENDING");
+  if (Pending && (*(int *)E)++ < std::atoi(Pending))
+    return CUDA_ERROR_NOT_READY;
   return CUDA_SUCCESS;
 }
 CUresult cuStreamCreate(CUstream *S, unsigned int) {
