@@ -51,5 +51,7 @@ int main(int argc, char **argv) {
   long got = sync_wait(compute_gpu_and_host(n));
   std::printf("Listing 3.43: %s\n",
               got == host + 2 ? "host and GPU work both done" : "WRONG");
-  return wrong == 0 && got == host + 2 ? 0 : 1;
+  bool ok = wrong == 0 && got == host + 2;
+  std::printf("coroutines: %s\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
 }
