@@ -242,6 +242,12 @@ judge() { # program mode status output-file
 # Runs one program in one mode into $work/runs/<id>.*: its log part (.log),
 # its table line (.line) and its record (.rec); collect() adds them to the
 # suite's log, stdout and table in order, so that runs may go in parallel.
+# A run that did not start: its log part, table line and failed record.
+not_run() { # base program mode reason message
+  echo "-- $2 $3: $5" | tee "$1.log" >"$1.line"
+  echo "$2|$3|FAIL($4)|0" >"$1.rec"
+}
+
 run_one() { # id program mode
   local id=$1 program=$2 mode=$3 left limit status result start end seconds
   local base=$work/runs/$id
@@ -249,9 +255,8 @@ run_one() { # id program mode
   mkdir -p "$dir"
   left=$((SUITE_BUDGET - (SECONDS - suite_start)))
   if ((left < 10)); then
-    echo "-- $program $mode: not run, the suite's budget of ${SUITE_BUDGET}s is spent" |
-      tee "$base.log" >"$base.line"
-    echo "$program|$mode|FAIL(not run)|0" >"$base.rec"
+    not_run "$base" "$program" "$mode" "not run" \
+      "not run, the suite's budget of ${SUITE_BUDGET}s is spent"
     return
   fi
   limit=$((left < RUN_TIMEOUT ? left : RUN_TIMEOUT))
@@ -266,9 +271,8 @@ run_one() { # id program mode
     envs=(MSTAGE_CHECK=streams)
   elif [[ $mode != plain ]]; then
     if [[ -z $sanitizer ]]; then
-      echo "-- $program $mode: compute-sanitizer not found" |
-        tee "$base.log" >"$base.line"
-      echo "$program|$mode|FAIL(no sanitizer)|0" >"$base.rec"
+      not_run "$base" "$program" "$mode" "no sanitizer" \
+        "compute-sanitizer not found"
       return
     fi
     # Only the program itself: the sanitizer that follows child processes
