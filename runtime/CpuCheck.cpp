@@ -9,7 +9,6 @@
 #include "backends/cpu/StageCheck.h"
 #include "core/Backend.h"
 #include "core/KernelRegistry.h"
-#include "core/KernelTraits.h"
 #include "core/RuntimeError.h"
 #include "support/Settings.h"
 #include "support/Warning.h"
@@ -44,7 +43,7 @@ extern "C" MSTAGE_EXPORT int mstage_rt_check_mode(const void *HostEntry,
       });
   // A device global or the device heap holds state that the CPU's run
   // does not share: its outputs would differ without a fault.
-  bool DeviceState = K && kernelTraits(*K).UsesDeviceState;
+  bool DeviceState = K && K->Blob.Traits.UsesDeviceState;
   if (Checkable && !Captures && !DeviceState)
     return 1;
   static std::mutex &Lock = *new std::mutex; // never destroyed, as launches

@@ -531,7 +531,18 @@ int main(int Argc, char **Argv) {
       const KernelBlob &K = (*Kernels)[I];
       outs() << kernelLabel(*Kernels, I) << "  " << K.PrettyName << "  ("
              << K.NumParams << " parameters, " << K.StageSites.size()
-             << " stage sites)\n";
+             << " stage sites)";
+      // The blob's traits, which decide how the back ends launch it.
+      SmallVector<StringRef, 3> Traits;
+      if (K.Traits.Synchronizes)
+        Traits.push_back("barriers");
+      if (K.Traits.SyncsGrid)
+        Traits.push_back("grid barrier");
+      if (K.Traits.UsesDeviceState)
+        Traits.push_back("device state");
+      if (!Traits.empty())
+        outs() << "  [" << join(Traits, ", ") << "]";
+      outs() << "\n";
       if (!K.PointerSlots.empty()) {
         outs() << "  pointer slots (--views):";
         ListSeparator Sep(",");

@@ -39,7 +39,14 @@ struct Header {
 // this layout.
 static_assert(sizeof(Header) == 104, "the kernel blob header changed");
 
-enum BlobFlag : uint32_t { DebugAtO0Flag = 1 };
+enum BlobFlag : uint32_t {
+  DebugAtO0Flag = 1,
+  // KernelTraits (version 5).
+  SynchronizesFlag = 2,
+  SyncsGridFlag = 4,
+  UsesDeviceStateFlag = 8,
+  KnownFlags = 15
+};
 
 constexpr BinaryFormat BlobFormat = {KernelBlobMagic, KernelBlobVersion,
                                      sizeof(Header), "kernel blob"};
@@ -87,7 +94,10 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
   H.NumStageSites = Sites.size();
   H.PointerSlotsOffset = SlotsOff;
   H.NumPointerSlots = Blob.PointerSlots.size();
-  H.Flags = Blob.DebugAtO0 ? DebugAtO0Flag : 0;
+  H.Flags = (Blob.DebugAtO0 ? DebugAtO0Flag : 0) |
+            (Blob.Traits.Synchronizes ? SynchronizesFlag : 0) |
+            (Blob.Traits.SyncsGrid ? SyncsGridFlag : 0) |
+            (Blob.Traits.UsesDeviceState ? UsesDeviceStateFlag : 0);
   H.LoopDepth = Blob.Work.LoopDepth;
   H.Instructions = Blob.Work.Instructions;
   H.ThreadInstructions = Blob.Work.ThreadInstructions;
@@ -155,11 +165,14 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
   }
   if (B.Name.empty())
     return bad("the kernel has no name");
-  if (H.Flags & ~uint32_t(DebugAtO0Flag))
+  if (H.Flags & ~uint32_t(KnownFlags))
     return bad("unknown flags " + Twine(H.Flags));
   B.NumParams = H.NumParams;
   B.BitcodeHash = H.BitcodeHash;
   B.DebugAtO0 = H.Flags & DebugAtO0Flag;
+  B.Traits.Synchronizes = H.Flags & SynchronizesFlag;
+  B.Traits.SyncsGrid = H.Flags & SyncsGridFlag;
+  B.Traits.UsesDeviceState = H.Flags & UsesDeviceStateFlag;
   // The policy divides and compares with it: NaN or a negative is damage.
   if (!(H.ThreadInstructions >= 0) || std::isinf(H.ThreadInstructions))
     return bad("the weight of '" + B.Name + "' is " +

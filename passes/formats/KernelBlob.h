@@ -10,6 +10,7 @@
 #ifndef MSTAGE_PASSES_FORMATS_KERNELBLOB_H
 #define MSTAGE_PASSES_FORMATS_KERNELBLOB_H
 
+#include "formats/KernelTraits.h"
 #include "formats/KernelWork.h"
 #include "formats/PointerSlots.h"
 
@@ -26,8 +27,9 @@ namespace mstage {
 inline constexpr char KernelBlobMagic[8] = {'M', 'S', 'T', 'G',
                                             'K', 'R', 'N', '1'};
 // 2: pointer slots; 3: flags (a unit built with -g at -O0); 4: the
-// kernel's weight (formats/KernelWork.h).
-inline constexpr uint32_t KernelBlobVersion = 4;
+// kernel's weight (formats/KernelWork.h); 5: its traits as flags
+// (formats/KernelTraits.h).
+inline constexpr uint32_t KernelBlobVersion = 5;
 inline constexpr const char *KernelBlobSection = "mstage_kernels";
 inline constexpr unsigned KernelBlobAlign = 16;
 
@@ -58,6 +60,8 @@ struct KernelBlob {
   bool DebugAtO0 = false;
   // Measured by the plugin on Bitcode, for the JIT policy.
   KernelWork Work;
+  // Found by the plugin in Bitcode, for the back ends.
+  KernelTraits Traits;
 };
 
 // Serializes Blob (with Bitcode) into bytes, padded to KernelBlobAlign.

@@ -17,6 +17,7 @@
 #include "transforms/DeviceSharedArrays.h"
 #include "transforms/Diagnostics.h"
 #include "transforms/KernelEntries.h"
+#include "transforms/ScanKernelTraits.h"
 #include "transforms/StageSlicing.h"
 #include "transforms/WorkMeasure.h"
 
@@ -183,6 +184,7 @@ struct DeviceCode {
   std::vector<PointerSlot> PointerSlots; // what each launch reads
   std::vector<DeviceImport> Imports;     // what other units' exports define
   KernelWork Work;                       // the JIT policy's weight
+  KernelTraits Traits;                   // what the back ends need
   // The optimizer's errors and warnings, said on the host module's context.
   std::vector<std::pair<DiagnosticSeverity, std::string>> Diagnostics;
 };
@@ -246,6 +248,7 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
   // Of the module embedded, as the runtime would measure it, so that no
   // process parses bitcode to weigh a kernel.
   Code.Work = measureKernelWork(**Dev);
+  Code.Traits = scanKernelTraits(**Dev);
   SmallString<0> Bitcode;
   raw_svector_ostream OS(Bitcode);
   WriteBitcodeToFile(**Dev, OS);
@@ -497,6 +500,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     ++NumKernelsExtracted;
     Blob.PointerSlots = std::move(Code.PointerSlots);
     Blob.Work = Code.Work;
+    Blob.Traits = Code.Traits;
     Blob.Bitcode = Code.Bitcode;
     X.E.Blob = writeKernelBlob(Blob);
     Embedded.push_back(std::move(X.E));

@@ -14,7 +14,7 @@ inline constexpr const char *DynamicSharedName = "__mstage_dynamic_shared";
 inline constexpr const char *DeviceArchBuiltin = "__mstage_device_arch";
 
 // The grid barrier's word (this_grid().sync()) in device modules: a kernel
-// whose module has it is launched cooperatively (runtime/core/KernelTraits).
+// whose module has it is launched cooperatively (formats/KernelTraits.h).
 inline constexpr const char *GridBarrierName = "__mstage_grid_barrier_word";
 
 // The messages of the failed checks __mstage_check_bounds (file, line,

@@ -1,7 +1,6 @@
 //===- LaunchOnGpu.cpp - A launch through the CUDA driver -----------------===//
 #include "launch/LaunchOnGpu.h"
 #include "core/Backend.h"
-#include "core/KernelTraits.h"
 #include "core/ParamsInMemory.h"
 #include "core/Stream.h"
 #include "inspect/TraceEvents.h"
@@ -130,7 +129,7 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   bool Replay = !Capturing && replayOn();
   // A kernel that synchronizes its grid is launched cooperatively, and never
   // held for a replay's graph.
-  bool Cooperative = kernelTraits(*L.K).SyncsGrid;
+  bool Cooperative = L.K->Blob.Traits.SyncsGrid;
   // A specialization that waits at its entry may overlap the kernel before
   // it (MSTAGE_PDL); the generic code has no wait.
   LaunchKind How = Cooperative ? LaunchKind::Cooperative

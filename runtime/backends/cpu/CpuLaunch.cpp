@@ -17,7 +17,6 @@
 #include "backends/cpu/CpuFibers.h"
 #include "backends/cpu/CpuThread.h"
 #include "backends/cpu/CpuThreadPool.h"
-#include "core/KernelTraits.h"
 #include "core/RuntimeError.h"
 #include "core/ThreadOwned.h"
 #include "inspect/Trace.h"
@@ -77,7 +76,7 @@ public:
     Proto.BlockThreads = C.block[0] * C.block[1] * C.block[2];
     Proto.SharedBytes = C.shared_bytes;
     Proto.KernelName = K.Blob.PrettyName.c_str();
-    if (kernelTraits(K).SyncsGrid)
+    if (K.Blob.Traits.SyncsGrid)
       Proto.GridBarrier = &GridBarrier;
   }
 
@@ -169,7 +168,7 @@ llvm::Error launchOnCpu(const RegisteredKernel &K, mstage_invoke_fn Invoke,
   auto T0 = std::chrono::steady_clock::now();
   uint64_t Threads = uint64_t(C.block[0]) * C.block[1] * C.block[2];
   // A block of one thread cannot wait for another: the loop is exact.
-  const KernelTraits &Traits = kernelTraits(K);
+  const mstage::KernelTraits &Traits = K.Blob.Traits;
   bool Fibers =
       Threads > 1 && (fiberMode() == FiberMode::Always || Traits.Synchronizes);
   uint64_t Blocks = uint64_t(C.grid[0]) * C.grid[1] * C.grid[2];

@@ -103,6 +103,9 @@ void expectSame(const KernelBlob &A, const KernelBlob &B) {
   EXPECT_EQ(A.Work.Instructions, B.Work.Instructions);
   EXPECT_EQ(A.Work.ThreadInstructions, B.Work.ThreadInstructions);
   EXPECT_EQ(A.Work.LoopDepth, B.Work.LoopDepth);
+  EXPECT_EQ(A.Traits.Synchronizes, B.Traits.Synchronizes);
+  EXPECT_EQ(A.Traits.SyncsGrid, B.Traits.SyncsGrid);
+  EXPECT_EQ(A.Traits.UsesDeviceState, B.Traits.UsesDeviceState);
   ASSERT_EQ(A.StageSites.size(), B.StageSites.size());
   for (size_t I = 0; I < A.StageSites.size(); ++I) {
     const StageSite &X = A.StageSites[I], &Y = B.StageSites[I];
@@ -120,7 +123,7 @@ TEST(KernelBlob, HeaderHasTheDocumentedLayout) {
   KernelBlob In = someBlob();
   std::string B = writeKernelBlob(In);
   EXPECT_EQ(B.substr(0, 8), "MSTGKRN1");
-  EXPECT_EQ(getLE(B, VersionAt, 4), 4u);
+  EXPECT_EQ(getLE(B, VersionAt, 4), 5u);
   EXPECT_EQ(getLE(B, HeaderSizeAt, 4), HeaderBytes);
   EXPECT_EQ(getLE(B, TotalSizeAt, 8), B.size());
   EXPECT_EQ(B.size() % KernelBlobAlign, 0u);
@@ -133,7 +136,7 @@ TEST(KernelBlob, HeaderHasTheDocumentedLayout) {
   EXPECT_EQ(getLE(B, NumSitesAt, 4), 2u);
   EXPECT_EQ(getLE(B, SlotsOffsetAt, 4), HeaderBytes + 2 * SiteBytes);
   EXPECT_EQ(getLE(B, NumSlotsAt, 4), 2u);
-  EXPECT_EQ(getLE(B, FlagsAt, 4), 0u);
+  EXPECT_EQ(getLE(B, FlagsAt, 4), 2u); // Synchronizes, the default
   EXPECT_EQ(getLE(B, LoopDepthAt, 4), 2u);
   EXPECT_EQ(getLE(B, InstructionsAt, 8), 6040u);
   EXPECT_EQ(getLE(B, ThreadInstructionsAt, 8), llvm::bit_cast<uint64_t>(1.5e6));
@@ -157,14 +160,36 @@ TEST(KernelBlob, ReadsWhatItWrites) {
 TEST(KernelBlob, DebugFlag) {
   KernelBlob In = someBlob();
   In.DebugAtO0 = true;
+  In.Traits.Synchronizes = false;
   std::string B = writeKernelBlob(In);
   EXPECT_EQ(getLE(B, FlagsAt, 4), 1u);
   llvm::Expected<KernelBlob> Out = read(B);
   ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
   expectSame(In, *Out);
   // A flag this reader does not know is damage, not something to ignore.
-  EXPECT_EQ(failureOf(damaged(B, FlagsAt, 3, 4)),
-            "corrupt mstage kernel blob: unknown flags 3");
+  EXPECT_EQ(failureOf(damaged(B, FlagsAt, 17, 4)),
+            "corrupt mstage kernel blob: unknown flags 17");
+}
+
+TEST(KernelBlob, TraitFlags) {
+  // Each trait is its own bit, and reads back alone.
+  const struct {
+    bool Synchronizes, SyncsGrid, UsesDeviceState;
+    uint64_t Flags;
+  } Cases[] = {{false, false, false, 0},
+               {true, false, false, 2},
+               {false, true, false, 4},
+               {false, false, true, 8},
+               {true, true, true, 14}};
+  for (const auto &C : Cases) {
+    KernelBlob In = someBlob();
+    In.Traits = {C.Synchronizes, C.SyncsGrid, C.UsesDeviceState};
+    std::string B = writeKernelBlob(In);
+    EXPECT_EQ(getLE(B, FlagsAt, 4), C.Flags);
+    llvm::Expected<KernelBlob> Out = read(B);
+    ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+    expectSame(In, *Out);
+  }
 }
 
 TEST(KernelBlob, EmptyKernel) {
@@ -204,7 +229,7 @@ TEST(KernelBlob, NamedDamage) {
   const std::string P = "corrupt mstage kernel blob: ";
   EXPECT_EQ(Damaged(0, 'X', 1), P + "bad magic");
   EXPECT_EQ(Damaged(VersionAt, 1, 4),
-            P + "version 1, this tool reads version 4; rebuild with this "
+            P + "version 1, this tool reads version 5; rebuild with this "
                 "mstage++");
   EXPECT_EQ(Damaged(HeaderSizeAt, 96, 4), P + "header size 96, expected 104");
   EXPECT_EQ(Damaged(TotalSizeAt, 87, 8), P + "size 87 out of range (104 to " +
