@@ -90,10 +90,32 @@ bool mayWriteThrough(const Value &V) {
   return false;
 }
 
+// Whether the parameter's bytes are used other than by loads at offsets
+// (copied, passed on, their address kept): its pointers may then be loaded
+// where no slot shows it, and written through.
+static bool bytesEscape(const Argument &Param) {
+  SmallVector<const Value *, 16> Work = {&Param};
+  SmallPtrSet<const Value *, 16> Seen = {&Param};
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    for (const User *U : P->users()) {
+      if (isa<LoadInst>(U))
+        continue;
+      if (!isa<GetElementPtrInst>(U) && !isa<BitCastInst>(U) &&
+          !isa<AddrSpaceCastInst>(U))
+        return true;
+      if (Seen.insert(U).second)
+        Work.push_back(U);
+    }
+  }
+  return false;
+}
+
 std::vector<PointerSlot> findWrittenPointerSlots(const Function &Kernel) {
   std::vector<PointerSlot> Slots;
   for (const Instruction &I : instructions(Kernel))
-    if (auto S = pointerSlotOf(I); S && mayWriteThrough(I))
+    if (auto S = pointerSlotOf(I);
+        S && (mayWriteThrough(I) || bytesEscape(*Kernel.getArg(S->Param))))
       Slots.push_back(*S);
   sortUnique(Slots);
   return Slots;

@@ -66,7 +66,8 @@ std::vector<PointerSlot> findPointerSlots(const llvm::Function &Kernel);
 bool mayWriteThrough(const llvm::Value &V);
 
 // The slots of Kernel that it may write through, sorted, each once: for
-// MSTAGE_CHECK=streams, which counts the others' memory as only read.
+// MSTAGE_CHECK=streams, which counts the others' memory as only read. Every
+// slot of a parameter whose bytes are used other than by loads counts.
 std::vector<PointerSlot> findWrittenPointerSlots(const llvm::Function &Kernel);
 
 } // namespace mstage

@@ -360,7 +360,22 @@ void streamcheck::launched(Stream &S, const void *Kernel, void *const *Params,
     // end: a slot holds no extent.
     llvm::SmallVector<SlotPointer, 8> Pointers;
     slotPointers(*K, Params, ParamSizes, NumParams, Pointers);
+    // A non-const argument is only read when the kernel writes through none
+    // of the slots holding its pointer (the same vector may come twice).
+    for (Use &U : PendingUses) {
+      auto Holds = [&](const SlotPointer &P) {
+        return P.Argument && P.P == reinterpret_cast<uintptr_t>(U.P);
+      };
+      if (U.Write && llvm::any_of(Pointers, Holds) &&
+          llvm::none_of(Pointers, [&](const SlotPointer &P) {
+            return Holds(P) && P.Write;
+          }))
+        U.Write = false;
+    }
+    // The arguments' views the headers gave, with their lengths.
     for (const SlotPointer &P : Pointers) {
+      if (P.Argument)
+        continue;
       auto It = allocationOf(C, P.P);
       if (It != C.Allocations.end())
         PendingUses.push_back({reinterpret_cast<const void *>(P.P),

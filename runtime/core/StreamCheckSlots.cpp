@@ -62,13 +62,10 @@ void slotPointers(const RegisteredKernel &K, void *const *Params,
     return;
   const std::vector<bool> &Writes = slotWrites(K);
   for (size_t I = 0; I < Slots.size(); ++I) {
-    // The arguments' views the headers give, with their lengths.
-    if (Slots[I].Param != 0)
-      continue;
     std::optional<uintptr_t> P =
         readPointerSlot(Slots[I], Params, ParamSizes, NumParams);
     if (P && *P)
-      Out.push_back({*P, Writes[I]});
+      Out.push_back({*P, Writes[I], /*Argument=*/Slots[I].Param != 0});
   }
 }
 

@@ -5,7 +5,8 @@
 // pointer captured in the lambda it sees through the kernel's pointer slots
 // in the lambda (formats/PointerSlots.h): the pointer each slot holds at the
 // launch, and whether the kernel may write through it, read once per kernel
-// from its bitcode.
+// from its bitcode. The arguments' slots say the same of the arguments: a
+// non-const argument that the kernel never writes through is only read.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CORE_STREAMCHECKSLOTS_H
@@ -24,10 +25,11 @@ namespace mstage::rt::streamcheck {
 struct SlotPointer {
   uintptr_t P;
   bool Write;
+  bool Argument; // a launch argument's slot, not the lambda's
 };
 
-// The non-null pointers in K's slots of this launch's lambda. Calls are
-// serialized by the caller (the checker's lock).
+// The non-null pointers in K's slots of this launch's lambda and arguments.
+// Calls are serialized by the caller (the checker's lock).
 void slotPointers(const RegisteredKernel &K, void *const *Params,
                   const uint32_t *ParamSizes, uint32_t NumParams,
                   llvm::SmallVectorImpl<SlotPointer> &Out);
