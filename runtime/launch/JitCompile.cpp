@@ -1,11 +1,11 @@
 //===- JitCompile.cpp - A specialization's PTX, from the JIT --------------===//
 #include "launch/JitCompile.h"
+#include "cuda/CudaDriver.h"
 #include "inspect/Dump.h"
 #include "inspect/Trace.h"
 #include "inspect/TraceEvents.h"
 #include "jit/JitCompiler.h"
 #include "launch/LaunchRequest.h"
-#include "cuda/CudaDriver.h"
 #include "support/Settings.h"
 
 #include "llvm/Support/raw_ostream.h"

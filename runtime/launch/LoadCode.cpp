@@ -101,8 +101,9 @@ static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
 // returns at once. An occupancy the driver cannot tell launches plainly.
 static bool gridFitsAtOnce(const CodeRequest &R, CUfunction Function) {
   int PerMultiprocessor = 0;
-  if (llvm::Error E = R.D->occupancy(Function, int(R.Config.blockThreads()),
-                                     R.Config.sharedBytes(), &PerMultiprocessor)) {
+  if (llvm::Error E =
+          R.D->occupancy(Function, int(R.Config.blockThreads()),
+                         R.Config.sharedBytes(), &PerMultiprocessor)) {
     llvm::consumeError(std::move(E));
     return false;
   }

@@ -109,8 +109,7 @@ static bool sameConfigAndParams(const HeldLaunch &R, const LaunchView &L) {
     return false;
   for (size_t I = 0; I < R.Ends.size(); ++I)
     if (L.Sizes[I] != R.Ends[I] - R.Starts[I] ||
-        std::memcmp(L.Params[I], R.Bytes.data() + R.Starts[I], L.Sizes[I]) !=
-            0)
+        std::memcmp(L.Params[I], R.Bytes.data() + R.Starts[I], L.Sizes[I]) != 0)
       return false;
   return true;
 }
