@@ -300,9 +300,10 @@ llvm::Error disarm(Stream &S, StreamReplay &R,
     trace(S, std::to_string(R.Replays) + " graph replay" +
                  (R.Replays == 1 ? "" : "s") + " (" +
                  countOf(Launches, R.Period) + "); ended: " + Why());
-  // A kept graph that a resumed loop left before reaching it once is stale (a
-  // specialization replaced by a faster tier, another buffer): without it,
-  // the loop's period is found again, not resumed and ended at every step.
+  // A kept graph that a resumed loop left before reaching it once is stale
+  // (another buffer, another argument; a faster tier's code is taken in
+  // place, takeNewCode): without it, the loop's period is found again, not
+  // resumed and ended at every step.
   if (R.Resumed && R.Replays == 0 && Differs)
     for (auto It = R.Graphs.begin(); It != R.Graphs.end(); ++It)
       if (It->get() == R.Current) {
