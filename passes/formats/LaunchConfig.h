@@ -43,6 +43,11 @@ struct LaunchConfig : mstage_launch_config {
     assert(Axis < 3 && "an axis is x, y or z");
     return block[Axis];
   }
+  // The grid's blocks, and a block's threads.
+  uint64_t blocks() const { return uint64_t(grid[0]) * grid[1] * grid[2]; }
+  uint64_t blockThreads() const {
+    return uint64_t(block[0]) * block[1] * block[2];
+  }
   // The launch's dynamic shared memory in bytes.
   uint32_t sharedBytes() const { return shared_bytes; }
   bool fastMath() const { return flags & MSTAGE_LAUNCH_FAST_MATH; }

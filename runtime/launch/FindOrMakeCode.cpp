@@ -159,6 +159,7 @@ llvm::Error findOrMakeCode(const LaunchRequest &L, const StagedLaunch &Staged,
          "the code runs once it is made");
   if (!Code.Compiled)
     Code.Compiled = &E->Code;
+  Code.Entry = E;
   Times.FromCubin = !Code.Generic && Code.Compiled->FromCubin;
   if (traceEnabled())
     traceLaunch(K.Blob, L.Config, Staged.Values, Staged.Facts, Times);

@@ -26,6 +26,8 @@ namespace mstage::rt {
 struct LaunchCode {
   const CompiledKernel *Compiled = nullptr; // the specialization's code
   const GenericKernel *Generic = nullptr;   // set: this runs instead
+  // The specialization's entry: the same for its tier-0 and tier-1 code.
+  const CacheEntry *Entry = nullptr;
   // MSTAGE_CACHE=off: the launch's only entry, unloaded after its kernel.
   std::optional<CacheEntry> Uncached;
 };

@@ -1,5 +1,6 @@
 //===- JitCompile.cpp - A specialization's PTX, from the JIT --------------===//
 #include "launch/JitCompile.h"
+#include "cuda/CudaDriver.h"
 #include "inspect/Dump.h"
 #include "inspect/Trace.h"
 #include "inspect/TraceEvents.h"
@@ -9,6 +10,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace mstage::rt {
@@ -41,7 +43,17 @@ bool entryWaitWanted(const CodeRequest &R) {
     return false;
   llvm::StringRef Arch = R.B.arch();
   unsigned SM = 0;
-  return Arch.consume_front("sm_") && !Arch.consumeInteger(10, SM) && SM >= 90;
+  if (!Arch.consume_front("sm_") || Arch.consumeInteger(10, SM) || SM < 90)
+    return false;
+  // Before ptxas the occupancy is not known; no sm_90+ multiprocessor holds
+  // more than 2048 threads in at most 32 blocks. Off the GPU (PTX-only
+  // mode) the device is not known: the wait is written.
+  if (!R.D)
+    return true;
+  uint64_t PerMultiprocessor = std::min<uint64_t>(
+      32, 2048 / std::max<uint64_t>(R.Config.blockThreads(), 1));
+  return R.Config.blocks() <=
+         PerMultiprocessor * uint64_t(R.D->multiprocessorCount());
 }
 
 llvm::Expected<std::string> compileToPtx(const CodeRequest &R,

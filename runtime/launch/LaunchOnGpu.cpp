@@ -150,7 +150,7 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   if (Replay && !Cooperative) {
     St = launchOrHold(S,
                       {Function, &L.Config, Params, L.paramSizes(), L.HostEntry,
-                       &L.K->Blob.PrettyName, How},
+                       &L.K->Blob.PrettyName, How, Code.Entry},
                       Candidate, Timed ? &Ms : nullptr, Held);
   } else {
     St = backend().launch(S, Function, L.Config, Params, How,

@@ -1,5 +1,6 @@
 //===- LoadCode.cpp - A specialization's module on each device ------------===//
 #include "launch/LoadCode.h"
+#include "cuda/CudaDriver.h"
 #include "inspect/TraceEvents.h"
 #include "launch/JitCompile.h"
 
@@ -94,6 +95,22 @@ static llvm::Error loadModule(const RegisteredKernel &K, const Backend &B,
   return llvm::Error::success();
 }
 
+// Whether all blocks of R's grid are resident at once on R's device with
+// Function's occupancy: only then is code that begins with the wait launched
+// programmatically (entryWaitWanted); otherwise plainly, where the wait
+// returns at once. An occupancy the driver cannot tell launches plainly.
+static bool gridFitsAtOnce(const CodeRequest &R, CUfunction Function) {
+  int PerMultiprocessor = 0;
+  if (llvm::Error E =
+          R.D->occupancy(Function, int(R.Config.blockThreads()),
+                         R.Config.sharedBytes(), &PerMultiprocessor)) {
+    llvm::consumeError(std::move(E));
+    return false;
+  }
+  return R.Config.blocks() <=
+         uint64_t(PerMultiprocessor) * uint64_t(R.D->multiprocessorCount());
+}
+
 llvm::Error loadCode(const CodeRequest &R, const CachedCode &Code,
                      CompiledKernel &Out, int PtxOptLevel) {
   Out.EntryWaits = entryWaitWanted(R);
@@ -105,6 +122,8 @@ llvm::Error loadCode(const CodeRequest &R, const CachedCode &Code,
   if (llvm::Error E =
           loadModule(R.K, R.B, *R.D, Code.PTX, Code.Cubin, Out, PtxOptLevel))
     return E;
+  if (Out.EntryWaits)
+    Out.EntryWaits = gridFitsAtOnce(R, Out.Function);
   // Kept for the other devices, which load it when they first launch it.
   if (R.B.deviceCount() > 1) {
     Out.Others = std::make_shared<OtherDevices>();

@@ -10,10 +10,6 @@
 
 namespace mstage::rt {
 
-static uint64_t blockThreads(const LaunchConfig &C) {
-  return uint64_t(C.block[0]) * C.block[1] * C.block[2];
-}
-
 bool resourcesWanted() { return statsEnabled(); }
 
 void noteResourcesFromPtxas(const CodeRequest &R, llvm::StringRef Report) {
@@ -28,7 +24,7 @@ void noteResourcesFromPtxas(const CodeRequest &R, llvm::StringRef Report) {
   C.SpillLoads = int64_t(P->SpillLoadBytes);
   C.SharedBytes = int64_t(P->SharedBytes);
   C.LocalBytes = int64_t(P->StackBytes);
-  C.BlockThreads = blockThreads(R.Config);
+  C.BlockThreads = R.Config.blockThreads();
   PtxOccupancy O =
       ptxOccupancy(*P, R.B.arch(), C.BlockThreads, R.Config.shared_bytes);
   C.BlocksPerSm = int64_t(O.Blocks);
@@ -50,7 +46,7 @@ void noteResourcesOfFunction(const CodeRequest &R, CUfunction Function) {
   Attribute(CU_FUNC_ATTRIBUTE_NUM_REGS, C.Registers);
   Attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, C.SharedBytes);
   Attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, C.LocalBytes);
-  C.BlockThreads = blockThreads(R.Config);
+  C.BlockThreads = R.Config.blockThreads();
   int Blocks = 0;
   if (llvm::Error E = D.occupancy(Function, int(C.BlockThreads),
                                   R.Config.shared_bytes, &Blocks))

@@ -42,6 +42,9 @@ struct PeriodGraph {
   std::vector<HeldLaunch> Period;
   unsigned Unroll = 1;
   bool Rest = false; // a hold's rest before a check: not one to resume
+  // Its records run newer code than Exec does (takeNewCode): made again
+  // before its next launch.
+  bool Stale = false;
   CudaDriver *Driver = nullptr;
   CUgraph Graph = nullptr;
   CUgraphExec Exec = nullptr;
@@ -166,7 +169,43 @@ llvm::Error enqueuePlain(Stream &S, const HeldLaunch &L) {
                   L.How);
 }
 
-// The graph of R's period on S: found among R's graphs, or captured now.
+// Captures G's period, Unroll times, on S into G's executable graph
+// (replacing the one it had: a replay in flight is freed after it).
+llvm::Error capture(Stream &S, PeriodGraph &G) {
+  CudaDriver &D = *S.driver();
+  if (G.Driver)
+    G.Driver->destroyGraph(G.Graph, G.Exec);
+  G.Driver = nullptr;
+  G.Graph = nullptr;
+  G.Exec = nullptr;
+  if (llvm::Error E = D.beginCapture(S.handle()))
+    return E;
+  llvm::Error Launched = llvm::Error::success();
+  for (unsigned I = 0; I < G.Unroll && !Launched; ++I)
+    for (const HeldLaunch &L : G.Period)
+      if ((Launched = enqueuePlain(S, L)))
+        break;
+  llvm::Error Ended = D.endCapture(S.handle(), &G.Graph);
+  G.Driver = &D;
+  if (Launched) {
+    llvm::consumeError(std::move(Ended));
+    return Launched;
+  }
+  if (Ended)
+    return Ended;
+  if (llvm::Error E = D.instantiate(G.Graph, &G.Exec))
+    return E;
+  G.Stale = false;
+  statsGraphMade();
+  trace(S, "graph of " + std::to_string(G.Unroll) + " period" +
+               (G.Unroll == 1 ? "" : "s") + " made (" +
+               std::to_string(G.Unroll * G.Period.size()) +
+               (kernelsOnly(G.Period) ? " kernel nodes)" : " nodes)"));
+  return llvm::Error::success();
+}
+
+// The graph of R's period on S: found among R's graphs (made again if its
+// code was replaced), or captured now.
 llvm::Expected<PeriodGraph *> graphOf(Stream &S, StreamReplay &R,
                                       unsigned Unroll) {
   for (auto It = R.Graphs.begin(); It != R.Graphs.end(); ++It)
@@ -175,34 +214,17 @@ llvm::Expected<PeriodGraph *> graphOf(Stream &S, StreamReplay &R,
       std::unique_ptr<PeriodGraph> Found = std::move(*It);
       R.Graphs.erase(It);
       R.Graphs.push_back(std::move(Found));
-      return R.Graphs.back().get();
+      PeriodGraph &G = *R.Graphs.back();
+      if (G.Stale)
+        if (llvm::Error E = capture(S, G))
+          return std::move(E);
+      return &G;
     }
   auto G = std::make_unique<PeriodGraph>();
   G->Period = R.Period;
   G->Unroll = Unroll;
-  CudaDriver &D = *S.driver();
-  if (llvm::Error E = D.beginCapture(S.handle()))
-    return E;
-  llvm::Error Launched = llvm::Error::success();
-  for (unsigned I = 0; I < Unroll && !Launched; ++I)
-    for (const HeldLaunch &L : R.Period)
-      if ((Launched = enqueuePlain(S, L)))
-        break;
-  llvm::Error Ended = D.endCapture(S.handle(), &G->Graph);
-  G->Driver = &D;
-  if (Launched) {
-    llvm::consumeError(std::move(Ended));
-    return std::move(Launched);
-  }
-  if (Ended)
-    return std::move(Ended);
-  if (llvm::Error E = D.instantiate(G->Graph, &G->Exec))
+  if (llvm::Error E = capture(S, *G))
     return std::move(E);
-  statsGraphMade();
-  trace(S, "graph of " + std::to_string(Unroll) + " period" +
-               (Unroll == 1 ? "" : "s") + " made (" +
-               std::to_string(Unroll * R.Period.size()) +
-               (kernelsOnly(R.Period) ? " kernel nodes)" : " nodes)"));
   if (R.Graphs.size() == MaxGraphs)
     R.Graphs.erase(R.Graphs.begin()); // a replay in flight is freed after it
   R.Graphs.push_back(std::move(G));
@@ -278,9 +300,10 @@ llvm::Error disarm(Stream &S, StreamReplay &R,
     trace(S, std::to_string(R.Replays) + " graph replay" +
                  (R.Replays == 1 ? "" : "s") + " (" +
                  countOf(Launches, R.Period) + "); ended: " + Why());
-  // A kept graph that a resumed loop left before reaching it once is stale (a
-  // specialization replaced by a faster tier, another buffer): without it,
-  // the loop's period is found again, not resumed and ended at every step.
+  // A kept graph that a resumed loop left before reaching it once is stale
+  // (another buffer, another argument; a faster tier's code is taken in
+  // place, takeNewCode): without it, the loop's period is found again, not
+  // resumed and ended at every step.
   if (R.Resumed && R.Replays == 0 && Differs)
     for (auto It = R.Graphs.begin(); It != R.Graphs.end(); ++It)
       if (It->get() == R.Current) {
@@ -405,6 +428,28 @@ void resume(Stream &S, StreamReplay &R, PeriodGraph &G) {
                namesOf(G.Period) + ") resumed");
 }
 
+// L runs its specialization's newer code (a faster tier's) where R's
+// records run Old: R's period and its kept graphs run L's function from now
+// on (the graphs are made again before their next launch), and the loop
+// goes on. A code swap is no broken period: the launches are the same.
+void takeNewCode(Stream &S, StreamReplay &R, CUfunction Old,
+                 const LaunchView &L) {
+  auto Patch = [&](std::vector<HeldLaunch> &Period) {
+    bool Any = false;
+    for (HeldLaunch &H : Period)
+      if (H.What == HeldLaunch::Kind::Kernel && H.Function == Old) {
+        H.setCode(L.Function, L.How);
+        Any = true;
+      }
+    return Any;
+  };
+  Patch(R.Period);
+  for (std::unique_ptr<PeriodGraph> &G : R.Graphs)
+    if (Patch(G->Period))
+      G->Stale = true;
+  trace(S, "new code of " + *L.Name + " (a faster tier's): the period goes on");
+}
+
 // L equals the launch R expects: hold it, and launch the graph once a
 // graph's worth is held.
 llvm::Error hold(Stream &S, StreamReplay &R) {
@@ -415,7 +460,7 @@ llvm::Error hold(Stream &S, StreamReplay &R) {
       R.Current ? R.Current->Unroll : (MinGraphLaunches + P - 1) / P;
   if (R.HeldCount < Unroll * P)
     return llvm::Error::success();
-  if (!R.Current) {
+  if (!R.Current || R.Current->Stale) {
     llvm::Expected<PeriodGraph *> G = graphOf(S, R, Unroll);
     if (!G) {
       cannotMakeGraph(R, G.takeError());
@@ -515,6 +560,11 @@ llvm::Error offer(Stream &S, const LaunchView *View, const HeldLaunch *Record,
       Held = true;
       return hold(S, R);
     }
+    if (Candidate && View && Expected.newCodeIn(*View)) {
+      takeNewCode(S, R, Expected.Function, *View);
+      Held = true;
+      return hold(S, R);
+    }
     auto Why = [&] {
       return !Candidate
                  ? (View ? "a launch of " + *View->Name : Record->name()) +
@@ -526,7 +576,14 @@ llvm::Error offer(Stream &S, const LaunchView *View, const HeldLaunch *Record,
       return E;
   }
   if (Candidate) {
-    if (PeriodGraph *Kept = resumable(R, Matches)) {
+    PeriodGraph *Kept = resumable(R, Matches);
+    if (!Kept && View && !R.Graphs.empty()) {
+      Kept = resumable(
+          R, [View](const HeldLaunch &H) { return H.newCodeIn(*View); });
+      if (Kept)
+        takeNewCode(S, R, Kept->Period.front().Function, *View);
+    }
+    if (Kept) {
       resume(S, R, *Kept);
       Held = true;
       return hold(S, R);

@@ -3,6 +3,7 @@
 
 #include "llvm/Support/xxhash.h"
 
+#include <cassert>
 #include <cstring>
 
 namespace mstage::rt {
@@ -45,6 +46,7 @@ void HeldLaunch::assign(const LaunchView &L) {
   Config = *L.Config;
   Kernel = L.Kernel;
   Name = L.Name;
+  Specialization = L.Specialization;
   // Sized once, then filled: this runs at every launch under replay.
   size_t N = L.Sizes.size(), Size = 0;
   Starts.resize_for_overwrite(N);
@@ -81,6 +83,7 @@ static void assignOperation(HeldLaunch &R, HeldLaunch::Kind What,
   R.How = LaunchKind::Plain;
   R.Config = {};
   R.Kernel = nullptr;
+  R.Specialization = nullptr;
   R.Name = What == HeldLaunch::Kind::Fill ? &Fill : &Copy;
   R.Starts.clear();
   R.Ends.clear();
@@ -100,15 +103,33 @@ void HeldLaunch::assignCopy(CUdeviceptr To, CUdeviceptr From, size_t Bytes) {
   assignOperation(*this, Kind::Copy, To, From, Bytes, 1, nullptr);
 }
 
-bool HeldLaunch::matches(const LaunchView &L) const {
-  if (What != Kind::Kernel || L.Function != Function ||
-      L.Sizes.size() != Ends.size() || !sameConfig(*L.Config, Config))
+// Whether L has R's configuration and parameter bytes.
+static bool sameConfigAndParams(const HeldLaunch &R, const LaunchView &L) {
+  if (L.Sizes.size() != R.Ends.size() || !sameConfig(*L.Config, R.Config))
     return false;
-  for (size_t I = 0; I < Ends.size(); ++I)
-    if (L.Sizes[I] != Ends[I] - Starts[I] ||
-        std::memcmp(L.Params[I], Bytes.data() + Starts[I], L.Sizes[I]) != 0)
+  for (size_t I = 0; I < R.Ends.size(); ++I)
+    if (L.Sizes[I] != R.Ends[I] - R.Starts[I] ||
+        std::memcmp(L.Params[I], R.Bytes.data() + R.Starts[I], L.Sizes[I]) != 0)
       return false;
   return true;
+}
+
+bool HeldLaunch::matches(const LaunchView &L) const {
+  return What == Kind::Kernel && L.Function == Function &&
+         sameConfigAndParams(*this, L);
+}
+
+bool HeldLaunch::newCodeIn(const LaunchView &L) const {
+  return What == Kind::Kernel && Specialization &&
+         L.Specialization == Specialization && L.Function != Function &&
+         L.Kernel == Kernel && sameConfigAndParams(*this, L);
+}
+
+void HeldLaunch::setCode(CUfunction NewFunction, LaunchKind NewHow) {
+  assert(What == Kind::Kernel && "only a kernel has code");
+  Function = NewFunction;
+  How = NewHow;
+  Hash = hashOf(*this);
 }
 
 bool HeldLaunch::operator==(const HeldLaunch &O) const {

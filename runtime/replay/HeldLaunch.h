@@ -35,6 +35,9 @@ struct LaunchView {
   // Plain or Programmatic (its code begins with the wait: LaunchKind.h),
   // which its function decides.
   LaunchKind How = LaunchKind::Plain;
+  // Its specialization (the cache entry), whose code may be replaced by a
+  // faster tier's: another Function for the same launch.
+  const void *Specialization = nullptr;
 };
 
 struct HeldLaunch {
@@ -54,6 +57,7 @@ struct HeldLaunch {
   uint64_t Hash = 0; // of all the above
   const void *Kernel = nullptr;
   const std::string *Name = nullptr;
+  const void *Specialization = nullptr; // not hashed: Function decides
 
   // Copies L into this record (reusing its storage).
   void assign(const LaunchView &L);
@@ -62,6 +66,11 @@ struct HeldLaunch {
   void assignCopy(CUdeviceptr To, CUdeviceptr From, size_t Bytes);
   // Whether L would run as this record does.
   bool matches(const LaunchView &L) const;
+  // Whether L is this launch with its specialization's newer code: the same
+  // kernel, specialization, configuration and arguments, another function.
+  bool newCodeIn(const LaunchView &L) const;
+  // Runs Function (How) from now on: the specialization's newer code.
+  void setCode(CUfunction NewFunction, LaunchKind NewHow);
   bool operator==(const HeldLaunch &O) const;
   // How L (or the operation O) differs from this record, for the trace:
   // "another kernel (k)", "another launch configuration of k", "other staged

@@ -81,9 +81,10 @@ const BoolSetting &launchBlockingSetting();
 // value is an Error that fails launches on the GPU.
 const BoolSetting &graphsSetting();
 
-// MSTAGE_PDL: JIT specializations for sm_90 and newer begin with
-// griddepcontrol.wait and are launched with programmatic stream
-// serialization (cuda/LaunchKind.h); off: neither.
+// MSTAGE_PDL: JIT specializations for sm_90 and newer whose grid fits on
+// the device at once begin with griddepcontrol.wait and are launched with
+// programmatic stream serialization (cuda/LaunchKind.h,
+// launch/JitCompile.h); off: neither.
 const BoolSetting &pdlSetting();
 
 // MSTAGE_FAST_MATH: fast math for every launch.

@@ -43,11 +43,54 @@
 
 // BAD: error: mstage: kernel 'main::kernel_L{{[0-9]+}}@{{.*}}': MSTAGE_PDL='maybe' is not a boolean
 
+// Only a grid that fits on the device at once (about one wave) is launched
+// programmatically; the fake driver has 132 multiprocessors and says 2
+// blocks of any kernel fit on one (264 blocks). "wide" launches 3 kernels
+// of 256 threads: 200 blocks (fits: the wait, programmatic), 1000 blocks
+// (no sm_90 multiprocessor holds more than 8 such blocks: 1,056 may fit, so
+// the wait is compiled in; by the occupancy they do not: a plain launch,
+// where the wait returns at once) and 2000 blocks (over 1,056: no wait is
+// compiled, the code is the one without MSTAGE_PDL).
+// RUN: rm -rf %t.wide && env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_PDL=1 FAKECUDA_LAUNCHES=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.wide %t wide 2>&1 | FileCheck %s --check-prefix=WIDE
+// RUN: grep -c griddepcontrol.wait %t.wide/*.ptx | sort -t: -k2 | FileCheck %s --check-prefix=WAITS
+// WIDE:      begin wide
+// WIDE-NEXT: fakecuda: launch {{_ZN[A-Za-z0-9_]+}} (programmatic)
+// WIDE-NEXT: fakecuda: launch {{_ZN[A-Za-z0-9_]+}}{{$}}
+// WIDE-NEXT: fakecuda: launch {{_ZN[A-Za-z0-9_]+}}{{$}}
+// WIDE-NEXT: end wide
+// WAITS:      .ptx:0
+// WAITS-NEXT: .ptx:1
+// WAITS-NEXT: .ptx:1
+// WAITS-NOT:  .ptx
+
 #include <mstage.hpp>
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
-int main() {
+// 200, 1000 and 2000 blocks of 256 threads after one another.
+static int wide() {
+  mstage::device_vector<float> X(2000 * 256, 1.0f);
+  auto Add = [](unsigned Blocks) {
+    return mstage::kernel(
+        [](auto &Out) {
+          unsigned I = mstage::Thread::get().global.x;
+          Out[I] = Out[I] + 1.0f;
+        },
+        Blocks, 256);
+  };
+  std::fprintf(stderr, "begin wide\n");
+  for (unsigned Blocks : {200u, 1000u, 2000u})
+    Add(Blocks)(X);
+  std::vector<float> Host = X.download();
+  std::fprintf(stderr, "end wide\n");
+  return 0;
+}
+
+int main(int Argc, char **Argv) {
+  if (Argc > 1 && std::string(Argv[1]) == "wide")
+    return wide();
   // A chain: each kernel reads what the one before wrote.
   mstage::device_vector<float> X(1024, 1.0f), Y(1024, 0.0f);
   auto Scale = mstage::kernel(

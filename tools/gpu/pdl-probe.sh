@@ -7,10 +7,12 @@
 #     words and a ping-pong, PDL off / on / on with MSTAGE_GRAPHS=auto, each
 #     against the CPU) and graph_replay (heat, replay and PDL on and off);
 #     memcheck and racecheck of the chain and the ping-pong with PDL on;
-#  2. heat 256^2..8192^2, us a step: nvcc <<<>>>, mstage off, auto, off+PDL,
+#  2. cold, traced: how often a kernel's tier-1 code came mid-replay and was
+#     taken by the held period, and how many holds other code ended;
+#  3. heat 256^2..8192^2, us a step: nvcc <<<>>>, mstage off, auto, off+PDL,
 #     auto+PDL (rounds interleaved while time is left; medians), with the
 #     heat checksums of every variant (bit-identical fields);
-#  3. tiny launches that never repeat, 5 rounds: nvcc, off, auto, off+PDL,
+#  4. tiny launches that never repeat, 5 rounds: nvcc, off, auto, off+PDL,
 #     auto+PDL (medians and each round, for the spread).
 # Ends with PASS/FAIL lines for the correctness part and "END pdl-probe".
 set -uo pipefail
@@ -49,6 +51,14 @@ run() {
   grep -E '^(heat|tiny-distinct),' "$work/out.csv" | sed "s/^/$label,/" >>"$rows"
   grep -E '^checksum,heat' "$work/err.txt" | sed "s/^/$label,/" >>"$sums"
 }
+# Cold, the heat loop's kernels go generic -> tier 0 -> tier 1 while
+# replayed: count the new codes taken mid-replay and the holds that other
+# code ended (heat-host, 256^2 and 1024^2, a check every 100 steps).
+for pdl in 0 1; do
+  MSTAGE_TRACE=1 MSTAGE_PDL=$pdl MSTAGE_GRAPHS=auto timeout 20 "$B/mstage_replay" --only heat-host --reps 1 --steps 400 >/dev/null 2>"$work/warm.txt"
+  echo "cold heat-host pdl=$pdl rc=$?: $(grep -c 'new code of' "$work/warm.txt") new codes taken mid-replay, $(grep -c 'ended: other staged values' "$work/warm.txt") holds ended by other staged values, $(grep -c 'graph of .* made' "$work/warm.txt") graphs made, $(grep -c 'cache tier0:' "$work/warm.txt") tier-0 launches"
+  grep -v '^mstage: trace:' "$work/warm.txt" | tail -3 >>"$log"
+done
 # Warm the JIT's disk cache with both codes (not timed).
 for pdl in 0 1; do
   MSTAGE_PDL=$pdl MSTAGE_GRAPHS=auto timeout 20 "$B/mstage_replay" --reps 1 --launches 100 --steps 200 >/dev/null 2>>"$log"

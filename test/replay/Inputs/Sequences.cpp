@@ -118,6 +118,54 @@ static int run(const std::string &Name) {
       if (I == 9)
         Host = Z.download();
     }
+  } else if (Name == "tiers") {
+    // Under MSTAGE_JIT=auto (tiers.test): each kernel runs its generic code,
+    // then tier 0's, then tier 1's, as the background compiles finish. Steps
+    // (1 ms apart) until both kernels run tier 1 (10 s at most), then 40
+    // more; prints how many launches ran.
+    auto Tier1 = [] { return mstage_rt_last_launch_source(nullptr) == 0; };
+    long Launches = 0;
+    bool Done = false;
+    for (int I = 0; I < 10000 && !Done; ++I) {
+      KA(X, Y, 1);
+      Done = Tier1();
+      KB(Y, X, 2);
+      Done = Tier1() && Done;
+      Launches += 2;
+      usleep(1000);
+    }
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      KB(Y, X, 2);
+      Launches += 2;
+    }
+    std::fprintf(stderr, "launches %ld\n", Launches);
+  } else if (Name == "tiers-resume") {
+    // Under MSTAGE_JIT=auto (tiers.test): steps of A from Y into X and back,
+    // 1 ms apart (10 s at most) until 40 steps in a row ran tier 0 (held
+    // back, graphs made); a download ends the hold, jit_wait() lets tier 1
+    // come, and 40 more steps run it: the first one resumes the kept period
+    // with the new code. Prints how many launches ran.
+    long Launches = 0;
+    int OnTier0 = 0;
+    for (int I = 0; I < 10000 && OnTier0 < 40; ++I) {
+      KA(X, Y, 1);
+      bool Quick = mstage_rt_last_launch_source(nullptr) == 5;
+      KA(Y, X, 1);
+      Quick = mstage_rt_last_launch_source(nullptr) == 5 && Quick;
+      OnTier0 = Quick ? OnTier0 + 1 : 0;
+      Launches += 2;
+      if (!Quick)
+        usleep(1000);
+    }
+    Host = Z.download();
+    mstage::jit_wait();
+    for (int I = 0; I < 40; ++I) {
+      KA(X, Y, 1);
+      KA(Y, X, 1);
+      Launches += 2;
+    }
+    std::fprintf(stderr, "launches %ld\n", Launches);
   } else if (Name == "fork") {
     // Forked while 4 launches are held (2 + 3 graphs of 16 before): the
     // child neither enqueues them nor replays, even the same launches.
