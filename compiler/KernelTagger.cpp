@@ -87,8 +87,10 @@ VarDecl *markExternDeviceGlobal(ASTContext &Ctx, VarDecl *VD, unsigned Index) {
       Ctx.getTrivialTypeSourceInfo(MarkerTy, Loc), SC_Static);
   Marker->setInit(Addr);
   Marker->setImplicit();
-  // Used: emitted although nothing names it; the extraction pass erases it.
+  // Used: emitted although nothing names it; the extraction pass erases it,
+  // so debug information has nothing of it.
   Marker->addAttr(UsedAttr::CreateImplicit(Ctx));
+  Marker->addAttr(NoDebugAttr::CreateImplicit(Ctx));
   Marker->addAttr(AnnotateAttr::CreateImplicit(
       Ctx,
       deviceGlobalAnnotation(VD->getType()) == DeviceConstantAnnotation
