@@ -827,9 +827,12 @@ void KernelChecker::checkVariableUse(const VarDecl *VD, SourceLocation Loc) {
   if (VD->isInStdNamespace() && VD->getIdentifier() &&
       VD->getName() == "nothrow")
     return;
-  // mstage::device_global: a variable of the device (DeviceGlobals.h).
-  if (deviceGlobalAnnotation(VD->getType()) && VD->isFileVarDecl() &&
-      VD->hasDefinition() != VarDecl::DeclarationOnly)
+  // mstage::device_global: a variable of the device (DeviceGlobals.h), here
+  // or, declared extern, in another file.
+  if (deviceGlobalAnnotation(VD->getType()) &&
+      (isExternDeviceGlobal(VD) ||
+       (VD->isFileVarDecl() &&
+        VD->hasDefinition() != VarDecl::DeclarationOnly)))
     return;
   // A constant with a constant initializer is folded or copied to the
   // device.

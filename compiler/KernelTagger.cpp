@@ -10,6 +10,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -57,6 +58,47 @@ void tagDeviceGlobal(ASTContext &Ctx, VarDecl *VD) {
     return;
   if (const char *Annotation = deviceGlobalAnnotation(VD->getType()))
     VD->addAttr(AnnotateAttr::CreateImplicit(Ctx, Annotation, nullptr, 0));
+}
+
+bool isExternDeviceGlobal(const VarDecl *VD) {
+  return VD->hasExternalStorage() &&
+         VD->getDeclContext()->getRedeclContext()->isFileContext() &&
+         deviceGlobalAnnotation(VD->getType());
+}
+
+VarDecl *markExternDeviceGlobal(ASTContext &Ctx, VarDecl *VD, unsigned Index) {
+  assert(isExternDeviceGlobal(VD) && !VD->getDefinition() &&
+         "a marker only for a declaration the unit does not define");
+  // static device_global<T> *const __mstage_extern_global.N = &VD;
+  // a name no source can spell, so it meets no user's.
+  SourceLocation Loc = VD->getLocation();
+  QualType PtrTy = Ctx.getPointerType(VD->getType());
+  auto *Ref =
+      DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(), VD,
+                          false, Loc, VD->getType(), VK_LValue);
+  auto *Addr =
+      UnaryOperator::Create(Ctx, Ref, UO_AddrOf, PtrTy, VK_PRValue, OK_Ordinary,
+                            Loc, false, FPOptionsOverride());
+  QualType MarkerTy = PtrTy.withConst();
+  IdentifierInfo &Id =
+      Ctx.Idents.get("__mstage_extern_global." + std::to_string(Index));
+  auto *Marker = VarDecl::Create(
+      Ctx, Ctx.getTranslationUnitDecl(), Loc, Loc, &Id, MarkerTy,
+      Ctx.getTrivialTypeSourceInfo(MarkerTy, Loc), SC_Static);
+  Marker->setInit(Addr);
+  Marker->setImplicit();
+  // Used: emitted although nothing names it; the extraction pass erases it,
+  // so debug information has nothing of it.
+  Marker->addAttr(UsedAttr::CreateImplicit(Ctx));
+  Marker->addAttr(NoDebugAttr::CreateImplicit(Ctx));
+  Marker->addAttr(AnnotateAttr::CreateImplicit(
+      Ctx,
+      deviceGlobalAnnotation(VD->getType()) == DeviceConstantAnnotation
+          ? ExternDeviceConstantAnnotation
+          : ExternDeviceGlobalAnnotation,
+      nullptr, 0));
+  Ctx.getTranslationUnitDecl()->addDecl(Marker);
+  return Marker;
 }
 
 bool isKernelEntry(const FunctionDecl *FD) {

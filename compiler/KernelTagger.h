@@ -39,6 +39,16 @@ const char *deviceGlobalAnnotation(clang::QualType T);
 // emits it; other variables are left alone.
 void tagDeviceGlobal(clang::ASTContext &Ctx, clang::VarDecl *VD);
 
+// True for an `extern` namespace-scope declaration of a device_global.
+bool isExternDeviceGlobal(const clang::VarDecl *VD);
+
+// A new internal variable that points the extraction pass to VD, an extern
+// device_global that the unit uses and does not define (Clang emits no
+// annotation of a declaration; transforms/DeviceGlobals.h). Index makes its
+// name unique in the unit. The caller hands it to code generation.
+clang::VarDecl *markExternDeviceGlobal(clang::ASTContext &Ctx,
+                                       clang::VarDecl *VD, unsigned Index);
+
 // The names given so far in one translation unit, and the labels of
 // mstage::kernel("label", f, ...) calls, by kernel type.
 struct KernelNames {

@@ -27,6 +27,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 
@@ -88,9 +89,9 @@ private:
 
 class KernelConsumer : public ASTConsumer {
 public:
-  explicit KernelConsumer(
-      std::shared_ptr<std::vector<SourceLocation>> CudaArchTests)
-      : CudaArchTests(std::move(CudaArchTests)) {}
+  KernelConsumer(CompilerInstance &CI,
+                 std::shared_ptr<std::vector<SourceLocation>> CudaArchTests)
+      : CI(CI), CudaArchTests(std::move(CudaArchTests)) {}
 
   void Initialize(ASTContext &C) override { Ctx = &C; }
 
@@ -141,11 +142,26 @@ public:
         FD->addAttr(AnnotateAttr::CreateImplicit(
             *Ctx, mstage::DeviceExportAnnotation, nullptr, 0));
     // Device globals too, for the runtime to find in the modules it loads.
-    if (auto *VD = dyn_cast<VarDecl>(D))
+    if (auto *VD = dyn_cast<VarDecl>(D)) {
       mstage::tagDeviceGlobal(*Ctx, VD);
+      if (mstage::isExternDeviceGlobal(VD))
+        ExternGlobals.insert(VD->getCanonicalDecl());
+    }
+  }
+
+  // The extern device globals that the unit uses and does not define get a
+  // marker (KernelTagger.h), which this hands to code generation: at the end
+  // of the unit, when a definition after the declaration has been seen.
+  void markExternDeviceGlobals() {
+    unsigned Index = 0;
+    for (VarDecl *VD : ExternGlobals)
+      if (VD->isUsed() && !VD->getDefinition())
+        CI.getASTConsumer().HandleTopLevelDecl(
+            DeclGroupRef(mstage::markExternDeviceGlobal(*Ctx, VD, Index++)));
   }
 
   void HandleTranslationUnit(ASTContext &C) override {
+    markExternDeviceGlobals();
     std::vector<const FunctionDecl *> Reached;
     for (const FunctionDecl *Entry : mstage::findKernelEntries(C))
       mstage::checkKernel(C, Entry, &Reached);
@@ -218,8 +234,10 @@ private:
     return bool(Checks);
   }
 
+  CompilerInstance &CI;
   ASTContext *Ctx = nullptr;
   mstage::KernelNames Names;
+  llvm::SetVector<VarDecl *> ExternGlobals;
   std::shared_ptr<std::vector<SourceLocation>> CudaArchTests;
 };
 
@@ -239,7 +257,7 @@ protected:
     auto Tests = std::make_shared<std::vector<SourceLocation>>();
     CI.getPreprocessor().addPPCallbacks(std::make_unique<CudaArchTests>(
         CI.getSourceManager(), CI.getLangOpts(), Tests));
-    return std::make_unique<KernelConsumer>(std::move(Tests));
+    return std::make_unique<KernelConsumer>(CI, std::move(Tests));
   }
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {

@@ -212,36 +212,61 @@ static int runProgram(StringRef Program, ArrayRef<std::string> Args,
   return Rc == -2 ? 1 : Rc; // -2: it crashed, and said so
 }
 
+// The linker that joins the objects, found as clang finds the one it links
+// with: --ld-path=PATH, else -fuse-ld=NAME (a path, or ld.NAME) or ld,
+// beside clang and then on PATH (the last option of each kind wins).
+static ErrorOr<std::string> joiningLinker(int Argc, char **Argv,
+                                          StringRef Clang) {
+  StringRef LdPath, UseLd;
+  for (int I = 1; I < Argc; ++I) {
+    StringRef A = Argv[I];
+    if (A.consume_front("--ld-path="))
+      LdPath = A;
+    else if (A.consume_front("-fuse-ld="))
+      UseLd = A;
+  }
+  std::string Name = !LdPath.empty()                  ? LdPath.str()
+                     : UseLd.empty() || UseLd == "ld" ? std::string("ld")
+                     : UseLd.contains('/')            ? UseLd.str()
+                                                      : ("ld." + UseLd).str();
+  if (StringRef(Name).contains('/'))
+    return sys::fs::can_execute(Name)
+               ? ErrorOr<std::string>(Name)
+               : ErrorOr<std::string>(std::make_error_code(
+                     std::errc::no_such_file_or_directory));
+  SmallString<128> ClangDir(Clang);
+  sys::fs::real_path(Clang, ClangDir);
+  sys::path::remove_filename(ClangDir);
+  if (ErrorOr<std::string> Beside =
+          sys::findProgramByName(Name, {ClangDir.str()}))
+    return Beside;
+  return sys::findProgramByName(Name);
+}
+
 // Joins the images' object Aot to the host object Out (`ld -r`), in place.
-// False, with the reason said, when that fails: Out is then removed, since
-// it names a table that only Aot defines.
-static bool joinObjects(const std::string &Out, const std::string &Aot,
-                        bool Verbose) {
-  auto Fail = [&](const Twine &Why) {
-    errs() << "mstage++: error: cannot join the ahead-of-time code's object "
-              "to "
-           << Out << ": " << Why << "\n";
-    sys::fs::remove(Out);
-    return false;
-  };
-  ErrorOr<std::string> Ld = sys::findProgramByName("ld");
+// "" when it did, else why not (Out is then not to be used: it names a table
+// that only Aot defines).
+static std::string joinObjects(const std::string &Out, const std::string &Aot,
+                               int Argc, char **Argv, StringRef Clang,
+                               bool Verbose) {
+  ErrorOr<std::string> Ld = joiningLinker(Argc, Argv, Clang);
   if (!Ld)
-    return Fail("no 'ld' on PATH (or build with -fno-mstage-aot-overlap)");
+    return "no linker found (ld, or the one -fuse-ld= or --ld-path= names)";
   SmallString<128> Joined;
   int FD;
   if (std::error_code EC =
           sys::fs::createUniqueFile(Out + ".mstage-%%%%%%.o", FD, Joined))
-    return Fail(EC.message());
+    return EC.message();
   sys::Process::SafelyCloseFileDescriptor(FD);
   FileRemover RemoveJoined(Joined);
   std::string Error;
   int Rc = runProgram(*Ld, {*Ld, "-r", "-o", Joined.str().str(), Out, Aot},
                       Verbose, Error);
   if (Rc != 0)
-    return Fail(Rc < 0 ? Error : *Ld + " -r failed");
+    return Rc < 0 ? Error : *Ld + " -r failed";
   if (std::error_code EC = sys::fs::rename(Joined, Out))
-    return Fail(EC.message());
-  return true;
+    return EC.message();
+  return "";
 }
 
 int main(int Argc, char **Argv) {
@@ -369,6 +394,7 @@ int main(int Argc, char **Argv) {
       return 1;
     }
     FileRemover RemoveAot(Aot);
+    size_t WithoutAot = Args.size();
     for (const std::string &A :
          {std::string("-Xclang"), std::string("-plugin-arg-mstage"),
           std::string("-Xclang"), "aot-object=" + Aot.str().str()})
@@ -382,11 +408,23 @@ int main(int Argc, char **Argv) {
     }
     if (Rc != 0)
       return Rc;
-    // Empty: the unit had no ahead-of-time code to write.
+    // Empty: the unit had no ahead-of-time code to write, or the plugin
+    // embedded it (a target that the host's linker cannot join).
     uint64_t Size = 0;
     if (sys::fs::file_size(Aot, Size) || Size == 0)
       return 0;
-    return joinObjects(Object, Aot.str().str(), Verbose) ? 0 : 1;
+    std::string Why =
+        joinObjects(Object, Aot.str().str(), Argc, Argv, Clang, Verbose);
+    if (Why.empty())
+      return 0;
+    // The compile worked: it does again, waiting for the code to embed it.
+    fprintf(stderr,
+            "mstage++: warning: cannot join the ahead-of-time code's object "
+            "to %s: %s; compiling again with the code in the object "
+            "(-fno-mstage-aot-overlap does so at once)\n",
+            Object.c_str(), Why.c_str());
+    sys::fs::remove(Object);
+    Args.resize(WithoutAot);
   }
 
   if (Verbose)

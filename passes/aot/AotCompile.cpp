@@ -695,7 +695,8 @@ PreservedAnalyses AotEmbedPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   std::unique_ptr<AotJob> Job = std::move(It->second);
   pendingJobs().erase(It);
-  if (!ObjectPath.empty() && recordInit(M)) {
+  if (!ObjectPath.empty() && recordInit(M) &&
+      isJoinableTarget(M.getTargetTriple())) {
     // The host code generation runs while the job finishes: the record
     // names a table of a fixed size that the other object defines.
     assert(!deferredObject() && "one host module per compile");

@@ -11,6 +11,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <cassert>
@@ -64,6 +65,15 @@ GlobalVariable *declareAotImageTable(Module &M, unsigned Slots,
 
 static Error fail(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+bool isJoinableTarget(const Triple &TT) {
+  // The vendor (pc, unknown) does not change the object.
+  Triple Host(sys::getProcessTriple());
+  return TT.isOSBinFormatELF() && TT.getArch() == Host.getArch() &&
+         TT.getSubArch() == Host.getSubArch() && TT.getOS() == Host.getOS() &&
+         TT.getEnvironment() == Host.getEnvironment() &&
+         TT.getObjectFormat() == Host.getObjectFormat();
 }
 
 Error writeAotObject(StringRef Path, const Triple &TT, const DataLayout &DL,

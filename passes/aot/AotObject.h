@@ -41,6 +41,12 @@ llvm::GlobalVariable *addAotImageTable(llvm::Module &M,
 llvm::GlobalVariable *declareAotImageTable(llvm::Module &M, unsigned Slots,
                                            llvm::StringRef Name);
 
+// Whether an object for TT can be joined to the host object by the host's
+// linker (`ld -r`): TT is the host's own target (architecture, operating
+// system, environment, ELF). A cross compile (--target=, -m32, -mx32) embeds
+// its images in the host module instead, which any target's object holds.
+bool isJoinableTarget(const llvm::Triple &TT);
+
 // Writes an object for the host (TT, DL) that defines the table Name of
 // Slots references to Images: weak, since two units with the same kernels,
 // targets and ptxas options have the same images and the same name.

@@ -398,8 +398,11 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
   bool HasExports = any_of(readAnnotations(M), [](const auto &FS) {
     return is_contained(FS.second, DeviceExportAnnotation);
   });
+  // Before the return: it erases the plugin's markers of extern ones.
+  SmallVector<DeviceGlobalInfo, 4> Globals = markDeviceGlobals(M);
   if (Entries.empty() && !HasExports)
-    return PreservedAnalyses::all();
+    return Globals.empty() ? PreservedAnalyses::all()
+                           : PreservedAnalyses::none();
 
   // Without an NVPTX target the bitcode is embedded unoptimized; the JIT
   // optimizes it fully anyway.
@@ -410,7 +413,6 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     consumeError(TMOrErr.takeError());
 
   numberSharedArrayDeclarations(M);
-  SmallVector<DeviceGlobalInfo, 4> Globals = markDeviceGlobals(M);
   StageFunctions StageFns = findStageFunctions(M);
   DeviceLinkBlob Link;
   std::string ExportsBitcode;

@@ -3,6 +3,7 @@
 #include "formats/KernelTags.h"
 #include "transforms/Diagnostics.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
@@ -13,6 +14,7 @@
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -53,16 +55,62 @@ Instruction *insertionPointFor(Instruction *User, Value *V) {
   llvm_unreachable("the phi uses the value");
 }
 
+// Erases the globals Gone, which only llvm.used and the annotations name.
+void eraseAnnotatedGlobals(Module &M,
+                           const SmallPtrSetImpl<GlobalValue *> &Gone) {
+  if (Gone.empty())
+    return;
+  removeFromUsedLists(M, [&](Constant *C) {
+    return Gone.contains(dyn_cast<GlobalValue>(C->stripPointerCasts()));
+  });
+  GlobalVariable *GA = M.getNamedGlobal("llvm.global.annotations");
+  auto *Arr = cast<ConstantArray>(GA->getInitializer());
+  SmallVector<Constant *, 8> Kept;
+  for (Value *Op : Arr->operands())
+    if (!Gone.contains(dyn_cast<GlobalValue>(
+            cast<Constant>(Op)->getOperand(0)->stripPointerCasts())))
+      Kept.push_back(cast<Constant>(Op));
+  auto *Ty = ArrayType::get(Arr->getType()->getElementType(), Kept.size());
+  auto *Annotations = new GlobalVariable(
+      M, Ty, GA->isConstant(), GA->getLinkage(), ConstantArray::get(Ty, Kept),
+      "", GA, GA->getThreadLocalMode());
+  Annotations->setSection(GA->getSection());
+  Annotations->takeName(GA);
+  GA->eraseFromParent();
+  for (GlobalValue *GV : Gone) {
+    GV->removeDeadConstantUsers();
+    assert(GV->use_empty() && "only the lists name a marker");
+    GV->eraseFromParent();
+  }
+}
+
 } // namespace
 
 SmallVector<DeviceGlobalInfo, 4> markDeviceGlobals(Module &M) {
   SmallVector<DeviceGlobalInfo, 4> Found;
+  SmallPtrSet<GlobalValue *, 4> Markers;
   LLVMContext &Ctx = M.getContext();
   for (auto &[GV, Strings] : readGlobalAnnotations(M)) {
     auto *Var = dyn_cast<GlobalVariable>(GV);
-    bool IsConstant = is_contained(Strings, DeviceConstantAnnotation);
-    if (!Var || (!IsConstant && !is_contained(Strings, DeviceGlobalAnnotation)))
+    if (!Var)
       continue;
+    bool IsExtern = is_contained(Strings, ExternDeviceGlobalAnnotation);
+    bool IsConstant = is_contained(Strings, ExternDeviceConstantAnnotation);
+    if (IsExtern || IsConstant) {
+      // The plugin's marker: its initializer names the declaration.
+      Markers.insert(Var);
+      assert(Var->hasInitializer() && "the marker is a constant address");
+      Var = dyn_cast<GlobalVariable>(
+          Var->getInitializer()->stripPointerCastsAndAliases());
+      assert(Var && Var->isDeclaration() &&
+             "the plugin marks declarations the unit does not define");
+      if (!Var || Var->getMetadata(HostMarker))
+        continue;
+    } else {
+      IsConstant = is_contained(Strings, DeviceConstantAnnotation);
+      if (!IsConstant && !is_contained(Strings, DeviceGlobalAnnotation))
+        continue;
+    }
     std::string Name = deviceName(M, *Var);
     Var->setMetadata(
         HostMarker, MDNode::get(Ctx, {MDString::get(Ctx, Name),
@@ -71,6 +119,7 @@ SmallVector<DeviceGlobalInfo, 4> markDeviceGlobals(Module &M) {
     Found.push_back({Var, Name, IsConstant,
                      M.getDataLayout().getTypeAllocSize(Var->getValueType())});
   }
+  eraseAnnotatedGlobals(M, Markers);
   return Found;
 }
 

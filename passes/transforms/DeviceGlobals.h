@@ -16,6 +16,14 @@
 // definition where the generic code links every kernel of a unit into one
 // module.
 //
+// An `extern` declaration of another unit's variable has no annotation in
+// the IR (Clang emits annotations of definitions only): the plugin adds an
+// internal marker, `static T *const __mstage_extern_global.N = &g;`,
+// annotated "mstage.device_global.extern" (or ".constant.extern"), which
+// markDeviceGlobals reads and erases. The declaration's module variable has
+// the definition's name, and the unit's record lists it too, so that the
+// runtime binds it in this unit's modules to the one object of each device.
+//
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_PASSES_TRANSFORMS_DEVICEGLOBALS_H
 #define MSTAGE_PASSES_TRANSFORMS_DEVICEGLOBALS_H
@@ -35,6 +43,12 @@ namespace mstage {
 inline constexpr const char *DeviceGlobalAnnotation = "mstage.device_global";
 inline constexpr const char *DeviceConstantAnnotation =
     "mstage.device_constant";
+// On the plugin's marker of an extern declaration (its initializer is the
+// declared variable's address).
+inline constexpr const char *ExternDeviceGlobalAnnotation =
+    "mstage.device_global.extern";
+inline constexpr const char *ExternDeviceConstantAnnotation =
+    "mstage.device_constant.extern";
 
 // One annotated host variable of the unit.
 struct DeviceGlobalInfo {
@@ -44,8 +58,9 @@ struct DeviceGlobalInfo {
   uint64_t Bytes;
 };
 
-// Finds the annotated variables of the host module M and marks each with
-// metadata that its clones in device modules keep.
+// Finds the annotated variables of the host module M, and the extern
+// declarations that the plugin's markers point to (erasing the markers), and
+// marks each with metadata that its clones in device modules keep.
 llvm::SmallVector<DeviceGlobalInfo, 4> markDeviceGlobals(llvm::Module &M);
 
 // Whether GV is a device global: a marked host variable (or its clone), or

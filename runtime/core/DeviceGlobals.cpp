@@ -2,6 +2,8 @@
 #include "core/DeviceGlobals.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Demangle/Demangle.h"
 
 #include <mutex>
 #include <vector>
@@ -43,6 +45,28 @@ void forEachDeviceGlobal(
   for (const mstage_module_record *M : U.WithGlobals)
     for (uint32_t I = 0; I < M->num_globals; ++I)
       Fn(M->globals[I]);
+}
+
+std::string deviceGlobalName(const char *DeviceName) {
+  llvm::StringRef Symbol(DeviceName);
+  Symbol.consume_front("__mstage_global_");
+  std::string Name = llvm::demangle(Symbol);
+  // A variable of internal linkage: its file's hash follows the symbol.
+  if (size_t Hash = Symbol.rfind('_');
+      Name == Symbol && Hash != 0 && Hash != llvm::StringRef::npos)
+    if (std::string Inner = llvm::demangle(Symbol.take_front(Hash));
+        Inner != Symbol.take_front(Hash))
+      return Inner;
+  return Name;
+}
+
+std::string undefinedDeviceGlobal(const mstage_module_record &Module) {
+  for (uint32_t I = 0; I < Module.num_globals; ++I)
+    if (!Module.globals[I].host)
+      return "its file uses device_global '" +
+             deviceGlobalName(Module.globals[I].device_name) +
+             "', declared extern, and no file of the program defines it";
+  return "";
 }
 
 } // namespace mstage::rt

@@ -13,6 +13,8 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <string>
+
 namespace mstage::rt {
 
 void addDeviceGlobals(const mstage_module_record &Module);
@@ -22,6 +24,15 @@ void removeDeviceGlobals(const mstage_module_record &Module);
 // registry's lock (Fn must not register or unregister).
 void forEachDeviceGlobal(
     llvm::function_ref<void(const mstage_global_record &)> Fn);
+
+// The C++ name of a device global from its module variable's name
+// (__mstage_global_<symbol>[_<file hash>]), for messages.
+std::string deviceGlobalName(const char *DeviceName);
+
+// Why the kernels of Module cannot launch, or "": one of its device globals
+// has no host object (declared extern and weak, and no file of the program
+// defines it, which the host linker let through).
+std::string undefinedDeviceGlobal(const mstage_module_record &Module);
 
 } // namespace mstage::rt
 

@@ -138,6 +138,11 @@ const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
         Why = llvm::toString(Linked.takeError());
         return nullptr;
       }
+      if (std::string Undefined = undefinedDeviceGlobal(*K.Module);
+          !Undefined.empty()) {
+        Why = "kernel '" + K.Blob.PrettyName + "' " + Undefined;
+        return nullptr;
+      }
       K.Specializations->setLinkedHash(*Linked);
       K.ImportsResolved = true;
     }

@@ -4,6 +4,8 @@
 #include "cuda/CudaDriver.h"
 #include "support/RuntimeFailure.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -38,12 +40,19 @@ State &state() {
   return *S;
 }
 
-llvm::Error mismatch(const void *Host, size_t Bytes, const Global &G) {
+// Name: the variable's module name, where the caller knows it.
+llvm::Error mismatch(const void *Host, const char *Name, size_t Bytes,
+                     bool Constant, const Global &G) {
+  auto Kind = [](size_t N, bool C) {
+    return std::to_string(N) + " bytes" + (C ? " of constant memory" : "");
+  };
   return failure(
-      "device_global at " + std::to_string(reinterpret_cast<uintptr_t>(Host)) +
-      " is " + std::to_string(G.Bytes) + " bytes" +
-      (G.Constant ? " of constant memory" : "") + ", and a call treats it as " +
-      std::to_string(Bytes) + " bytes; its declarations differ between files");
+      "device_global " +
+      (Name ? "'" + deviceGlobalName(Name) + "'"
+            : "at " + std::to_string(reinterpret_cast<uintptr_t>(Host))) +
+      " is " + Kind(G.Bytes, G.Constant) + ", and " +
+      (Name ? "a file's declaration" : "a call") + " treats it as " +
+      Kind(Bytes, Constant) + "; its declarations differ between files");
 }
 
 // Device's object of G, made from the host object's bytes the first time.
@@ -71,15 +80,16 @@ llvm::Expected<OnDevice *> onDevice(Global &G, const void *Host,
   return &D;
 }
 
+// Name: as for mismatch().
 llvm::Expected<Global *> find(State &S, const void *Host, size_t Bytes,
-                              bool Constant) {
+                              bool Constant, const char *Name = nullptr) {
   auto [It, New] = S.Globals.try_emplace(Host);
   Global &G = It->second;
   if (New) {
     G.Bytes = Bytes;
     G.Constant = Constant;
   } else if (G.Bytes != Bytes || G.Constant != Constant) {
-    return mismatch(Host, Bytes, G);
+    return mismatch(Host, Name, Bytes, Constant, G);
   }
   return &G;
 }
@@ -110,15 +120,30 @@ llvm::Error bindDeviceGlobals(unsigned Device, CUmodule Module) {
   std::lock_guard<std::mutex> L(S.Lock);
   CudaDriver &Driver = *CudaDriver::at(Device);
   llvm::Error First = llvm::Error::success();
+  // A variable that a unit defines and others declare extern has a record
+  // of each: the module's variable is bound once.
+  llvm::SmallDenseSet<llvm::StringRef, 8> Bound;
   forEachDeviceGlobal([&](const mstage_global_record &R) {
     if (First)
       return;
+    if (Bound.contains(R.device_name)) {
+      // The declarations must agree with the definition.
+      if (auto G = find(S, R.host, R.size, R.constant != 0, R.device_name); !G)
+        First = G.takeError();
+      return;
+    }
     CUdeviceptr Var = 0;
     size_t VarBytes = 0;
     if ((First = Driver.getGlobal(Module, R.device_name, &Var, &VarBytes)) ||
         !Var)
       return;
-    auto G = find(S, R.host, R.size, R.constant != 0);
+    if (!R.host) {
+      First = failure("device_global '" + deviceGlobalName(R.device_name) +
+                      "' is declared extern, and no file of the program "
+                      "defines it");
+      return;
+    }
+    auto G = find(S, R.host, R.size, R.constant != 0, R.device_name);
     if (!G) {
       First = G.takeError();
       return;
@@ -128,6 +153,7 @@ llvm::Error bindDeviceGlobals(unsigned Device, CUmodule Module) {
       First = D.takeError();
       return;
     }
+    Bound.insert(R.device_name);
     size_t Expected = R.constant ? R.size : sizeof(CUdeviceptr);
     if (VarBytes != Expected) {
       First = failure(std::string("the module variable ") + R.device_name +
