@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Usage (GPU machine): PACK=/abs/archive.tar.xz [OUT=/dir] bash occupancy-tuning-probe.sh
 #
-# Issue 34's xs lookups against nvcc with the JIT's occupancy tuning
-# (MSTAGE_OCCUPANCY, runtime/launch/OccupancyTuning.h), about 60 s on an
-# H100. The archive holds lib/libmstage_rt.so, bench/mstage_xs,
+# Issue 34's xs lookups and Adam step against nvcc: the JIT's occupancy
+# tuning (MSTAGE_OCCUPANCY, runtime/launch/OccupancyTuning.h) and the
+# register cuts (transforms/ParameterRemat.h, transforms/LibdeviceAsm.h),
+# about 60 s on an H100. The archive holds lib/libmstage_rt.so, bench/mstage_xs,
 # bench/mstage_adam and nvcc's bench/xs_baseline and bench/adam_baseline
 # (bench/cuda/build.sh). One traced run of each mstage program first fills
 # the disk cache (ptxas's cubins) and prints the tuning's choices; then
@@ -27,11 +28,16 @@ b=$work/bench
 reps=${REPS:-30}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
 
-# Fills the cache; the tuning's trace lines, kernel names shortened.
+old_args="-mstage-remat-parameters=false -mstage-rcp-intrinsic=false"
+# Fills the cache; the tuning's trace lines, kernel names shortened; the
+# registers of the specializations.
 for app in xs adam; do
-  env MSTAGE_TRACE=1 timeout 40 "$b/mstage_$app" --reps 10 2>&1 >/dev/null |
-    grep 'trace: occupancy' | sed "s/kernel '\([^@']*\)@[^']*'/'\1'/" | cut -c1-230
+  env MSTAGE_TRACE=1 MSTAGE_STATS=1 timeout 40 "$b/mstage_$app" --reps 10 2>&1 >/dev/null |
+    grep -E 'trace: occupancy|%.*Kernel<' |
+    sed -e "s/kernel '\([^@']*\)@[^']*'/'\1'/" -e 's/@[^ ]* key.*//' | cut -c1-200
 done
+env MSTAGE_STATS=1 MSTAGE_LLVM_ARGS="$old_args" timeout 40 "$b/mstage_adam" --reps 10 2>&1 >/dev/null |
+  grep '%.*Kernel<' | sed -e 's/^/old: /' -e 's/@[^ ]* key.*//' | cut -c1-200
 echo "warmed ($((SECONDS - start)) s)"
 
 rows=$work/rows
@@ -53,6 +59,7 @@ for r in 1 2 3; do
   run "$r" adam-nvcc "$b/adam_baseline"
   run "$r" adam-auto "$b/mstage_adam"
   run "$r" adam-off MSTAGE_OCCUPANCY=off "$b/mstage_adam"
+  run "$r" adam-old MSTAGE_LLVM_ARGS="$old_args" "$b/mstage_adam"
 done
 
 # The median of the rounds' medians of LABEL SIDE.
@@ -75,11 +82,12 @@ for cfg in auto off 6; do
     "unstaged $(ratio "$(med xs-$cfg unstaged)" "$xn")"
 done
 an=$(med adam-nvcc nvcc)
-for cfg in auto off; do
+for cfg in auto off old; do
   echo "adam $cfg / nvcc: staged $(ratio "$(med adam-$cfg mstage)" "$an")," \
     "unstaged $(ratio "$(med adam-$cfg unstaged)" "$an")"
 done
 check xs-unstaged "$(ratio "$(med xs-auto unstaged)" "$xn")" 1.02
 check xs-staged "$(ratio "$(med xs-auto mstage)" "$xn")" 1.0
 check adam-auto "$(ratio "$(med adam-auto unstaged)" "$(med adam-off unstaged)")" 1.01
+check adam-regs "$(ratio "$(med adam-auto unstaged)" "$(med adam-old unstaged)")" 1.01
 echo "done ($((SECONDS - start)) s)"
