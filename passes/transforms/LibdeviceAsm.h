@@ -1,5 +1,4 @@
-//===- LibdeviceAsm.h - libdevice's inline asm as NVVM intrinsics -*- C++
-//-*-===//
+//===- LibdeviceAsm.h - libdevice's asm as NVVM intrinsics ------*- C++ -*-===//
 //
 // libdevice's powf and logf take a reciprocal with inline asm
 // ("rcp.approx.ftz.f32"), which LLVM may not move: the logarithm of a

@@ -1,5 +1,4 @@
-//===- ParameterRemat.h - Reload kernel parameters at their uses -*- C++
-//-*-===//
+//===- ParameterRemat.h - Kernel parameters reloaded at uses ----*- C++ -*-===//
 //
 // A kernel's by-value parameters live in the parameter (constant) bank, so
 // a load of one is free where it is used: SASS reads it as an operand.

@@ -1,4 +1,4 @@
-//===- OccupancyTuning.cpp - The blocks a multiprocessor a kernel runs at -===//
+//===- OccupancyTuning.cpp - The occupancy a kernel runs at ---------------===//
 #include "launch/OccupancyTuning.h"
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
@@ -63,10 +63,18 @@ struct Tuning {
 class Tunings {
 public:
   Tuning &of(CUfunction F) {
+    // A kernel launched again and again finds its tuning without the lock
+    // (a tuning lives as long as the process).
+    thread_local CUfunction LastF = nullptr;
+    thread_local Tuning *LastT = nullptr;
+    if (F == LastF)
+      return *LastT;
     std::lock_guard<std::mutex> G(Lock);
     std::unique_ptr<Tuning> &T = Map[F];
     if (!T)
       T = std::make_unique<Tuning>();
+    LastF = F;
+    LastT = T.get();
     return *T;
   }
 
@@ -185,7 +193,9 @@ static void chooseLimits(Tuning &T, CUfunction F, const std::string &Name) {
   }
   T.FastestMs.assign(T.Choices.size(), -1);
   T.Times.assign(T.Choices.size(), 0);
-  if (!traceEnabled())
+  // Nothing to try says nothing (most kernels on the fake driver).
+  if (!traceEnabled() ||
+      (Set.How != OccupancySetting::Mode::Fixed && T.Choices.size() < 2))
     return;
   std::string Line;
   raw_string_ostream OS(Line);
@@ -198,12 +208,10 @@ static void chooseLimits(Tuning &T, CUfunction F, const std::string &Name) {
     else
       OS << (Set.Blocks < Natural ? "no limit makes it so"
                                   : "not more than that");
-  } else if (T.Choices.size() > 1) {
+  } else {
     OS << "; tries";
     for (size_t I = 1; I < T.Choices.size(); ++I)
       describe(OS << (I > 1 ? ", " : " "), T.Choices[I]);
-  } else {
-    OS << "; no fewer can be made the limit";
   }
   errs() << Line << "\n";
 }

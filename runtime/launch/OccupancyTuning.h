@@ -1,5 +1,4 @@
-//===- OccupancyTuning.h - The blocks a multiprocessor a kernel runs at -*- C++
-//-*-===//
+//===- OccupancyTuning.h - The occupancy a kernel runs at -------*- C++ -*-===//
 //
 // Issue 34: a kernel to which ptxas gives fewer registers than nvcc's build
 // gets fits more blocks on a multiprocessor, and a lookup-bound kernel can
