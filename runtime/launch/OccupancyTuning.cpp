@@ -10,6 +10,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cassert>
 #include <deque>
 #include <memory>
@@ -22,6 +23,9 @@ namespace mstage::rt {
 
 // A first run shorter than this is not worth a launch at a worse occupancy.
 static constexpr float MinTunedMs = 0.1f;
+// With fewer blocks a multiprocessor, three quarters of them is half or
+// less of the latency hiding: not tried.
+static constexpr int MinTunedBlocks = 4;
 // Each choice is timed this many times; its fastest counts.
 static constexpr int Rounds = 2;
 // A limit is kept when it is this much faster than the natural occupancy:
@@ -136,35 +140,36 @@ static bool leastPad(CudaDriver &D, CUfunction F, uint64_t Threads, int Blocks,
   return blocksAt(D, F, Threads, Pad) == Blocks;
 }
 
-// A limit at Blocks for F: the smallest carveout that holds Blocks, with
-// the padding that keeps one more out; else the padding alone under the
-// driver's carveout. False when no padding gives exactly Blocks.
+// A limit at Blocks for F: the smallest carveout (percent) that holds
+// Blocks, with the least padding that keeps one more out. False when no
+// carveout and padding give exactly Blocks.
 static bool limitAt(Tuning &T, CUfunction F, int Blocks, Limit &Out) {
   CudaDriver &D = *T.D;
   int Static = 0;
   if (Error E =
           D.functionAttribute(F, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &Static))
     consumeError(std::move(E));
-  int Room = D.maxSharedBytesPerBlockOptin() - Static;
-  if (Room <= 0 || !setCarveout(T, F, CU_SHAREDMEM_CARVEOUT_DEFAULT))
+  // Padding within the default limit: raising a kernel's dynamic shared
+  // memory limit may cost it L1 (test/cuda/dynamic-shared-limit.cpp).
+  int Room = std::min(D.maxSharedBytesPerBlock(),
+                      int(CudaDriver::DefaultSharedLimit)) -
+             Static;
+  if (Room <= 0)
     return false;
-  uint32_t Padded;
-  if (!leastPad(D, F, T.BlockThreads, Blocks, uint32_t(Room), Padded))
-    return false;
-  Out = {Blocks, CU_SHAREDMEM_CARVEOUT_DEFAULT, Padded};
-  for (int Percent = 0; Percent < 100; ++Percent) {
+  bool Found = false;
+  for (int Percent = 0; Percent <= 100 && !Found; ++Percent) {
     uint32_t Pad;
     if (!setCarveout(T, F, Percent))
       break;
     if (blocksAt(D, F, T.BlockThreads, 0) < Blocks)
       continue; // too small a carveout for Blocks
-    if (leastPad(D, F, T.BlockThreads, Blocks, Padded, Pad)) {
+    if (leastPad(D, F, T.BlockThreads, Blocks, uint32_t(Room), Pad)) {
       Out = {Blocks, Percent, Pad};
-      break;
+      Found = true;
     }
   }
   setCarveout(T, F, CU_SHAREDMEM_CARVEOUT_DEFAULT);
-  return true;
+  return Found;
 }
 
 static void describe(raw_ostream &OS, const Limit &C) {
@@ -183,7 +188,7 @@ static void chooseLimits(Tuning &T, CUfunction F, const std::string &Name) {
   SmallVector<int, 2> Wanted;
   if (Set.How == OccupancySetting::Mode::Fixed)
     Wanted.push_back(Set.Blocks);
-  else
+  else if (Natural >= MinTunedBlocks)
     Wanted = {(3 * Natural + 3) / 4, (Natural + 1) / 2};
   for (int Blocks : Wanted) {
     Limit L;
