@@ -9,19 +9,19 @@
 //  - auto (default): the first launch of a JIT specialization is timed with
 //    two events, read without waiting by a later launch. When it ran for
 //    0.1 ms or more, at least 4 blocks fit, and three quarters or half of
-//    them can be made the limit, the next launches run in turn at each limit and at
-//    the natural occupancy, twice each, timed; the fastest is kept when it
-//    is 2% faster than the natural one. These launches wait for each other
+//    them can be made the limit, the next launches run in turn at each limit
+//    and at the natural occupancy, twice each, timed; the fastest is kept when
+//    it is 2% faster than the natural one. These launches wait for each other
 //    (one launch of the kernel at a time), not for the GPU.
 //  - N: every specialization runs at N blocks where a limit can make it so.
 //  - off: nothing is tried; launches are as before.
 // A limit of N blocks is the smallest preferred shared-memory carveout
 // that holds N blocks plus the least padding of dynamic shared memory that
 // keeps an N+1st out, within the default 48 KiB limit (a raised limit may
-// cost L1): the L1 cache stays large. Only launches without dynamic shared memory of their own (the padding
-// must not be seen by the kernel), neither cooperative (the grid must stay
-// resident) nor captured, are tuned, each kernel for the block size of its
-// first such launch; others run as they come.
+// cost L1): the L1 cache stays large. Only launches without dynamic shared
+// memory of their own (the padding must not be seen by the kernel), neither
+// cooperative (the grid must stay resident) nor captured, are tuned, each
+// kernel for the block size of its first such launch; others run as they come.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_LAUNCH_OCCUPANCYTUNING_H
