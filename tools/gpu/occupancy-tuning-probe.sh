@@ -4,16 +4,20 @@
 # Issue 34's xs lookups and Adam step against nvcc: the JIT's occupancy
 # tuning (MSTAGE_OCCUPANCY, runtime/launch/OccupancyTuning.h) and the
 # register cuts (transforms/ParameterRemat.h, transforms/LibdeviceAsm.h),
-# about 60 s on an H100. The archive holds lib/libmstage_rt.so, bench/mstage_xs,
-# bench/mstage_adam and nvcc's bench/xs_baseline and bench/adam_baseline
-# (bench/cuda/build.sh). One traced run of each mstage program first fills
-# the disk cache (ptxas's cubins) and prints the tuning's choices; then
-# three interleaved rounds of: nvcc; mstage as it comes (auto); mstage with
-# MSTAGE_OCCUPANCY=off (main's launches); in the first, xs at
-# MSTAGE_OCCUPANCY=6 too (nvcc's occupancy, stated). Prints "ROUND LABEL SIDE MEDIAN MIN" rows, the
-# medians' ratios, and PASS/FAIL lines:
+# about 70 s on an H100. The archive holds lib/libmstage_rt.so,
+# bench/mstage_xs, bench/mstage_adam (bench/mstage_micro, optional) and
+# nvcc's bench/xs_baseline and bench/adam_baseline (bench/cuda/build.sh).
+# One traced run of each mstage program first fills the disk cache
+# (ptxas's cubins) and prints the tuning's choices and the registers that
+# MSTAGE_STATS reports; then three interleaved rounds of: nvcc; mstage as
+# it comes (auto); mstage with MSTAGE_OCCUPANCY=off (main's launches); in
+# the first, xs at MSTAGE_OCCUPANCY=6 too (nvcc's occupancy, stated); Adam
+# also without the register cuts (adam-old, MSTAGE_LLVM_ARGS); micro with
+# and without the cuts, time allowing. Prints "ROUND LABEL SIDE MEDIAN MIN"
+# rows, the medians' ratios, and PASS/FAIL lines:
 #   - xs-unstaged, xs-staged: auto <= 1.02x and <= 1.0x nvcc (the targets);
-#   - adam-auto: the tuning costs Adam nothing (auto <= 1.01x off).
+#   - adam-auto: the tuning costs Adam nothing (auto <= 1.01x off);
+#   - adam-regs: the register cuts cost Adam no time (auto <= 1.01x old).
 set -uo pipefail
 : "${PACK:?the archive}"
 start=$SECONDS
@@ -61,6 +65,12 @@ for r in 1 2 3; do
   run "$r" adam-off MSTAGE_OCCUPANCY=off "$b/mstage_adam"
   run "$r" adam-old MSTAGE_LLVM_ARGS="$old_args" "$b/mstage_adam"
 done
+# micro: 42 registers unstaged with the cuts, 40 without (nvcc 43): time
+# allowing, one round of each.
+[[ -x $b/mstage_micro ]] && for r in 1 2; do
+  run "$r" micro-auto "$b/mstage_micro"
+  run "$r" micro-old MSTAGE_LLVM_ARGS="$old_args" "$b/mstage_micro"
+done
 
 # The median of the rounds' medians of LABEL SIDE.
 med() {
@@ -90,4 +100,6 @@ check xs-unstaged "$(ratio "$(med xs-auto unstaged)" "$xn")" 1.02
 check xs-staged "$(ratio "$(med xs-auto mstage)" "$xn")" 1.0
 check adam-auto "$(ratio "$(med adam-auto unstaged)" "$(med adam-off unstaged)")" 1.01
 check adam-regs "$(ratio "$(med adam-auto unstaged)" "$(med adam-old unstaged)")" 1.01
+echo "micro auto / old: staged $(ratio "$(med micro-auto mstage)" "$(med micro-old mstage)")," \
+  "unstaged $(ratio "$(med micro-auto unstaged)" "$(med micro-old unstaged)")"
 echo "done ($((SECONDS - start)) s)"
