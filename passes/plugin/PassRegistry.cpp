@@ -10,6 +10,7 @@
 #include "plugin/Passes.h"
 #include "transforms/Diagnostics.h"
 #include "transforms/LargeLoopUnroll.h"
+#include "transforms/ParameterRemat.h"
 #include "transforms/UniformVersioning.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -302,6 +303,8 @@ bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM,
     return FPM.addPass(KeepLargeLoopsRolledPass()), true;
   if (Name == "mstage-version-argument-tests")
     return FPM.addPass(UniformVersioningPass()), true;
+  if (Name == "mstage-remat-parameters")
+    return FPM.addPass(ParameterRematPass()), true;
   return false;
 }
 

@@ -8,6 +8,7 @@
 #include "transforms/DeviceStreamLoads.h"
 #include "transforms/DeviceWarpReductions.h"
 #include "transforms/DeviceWmma.h"
+#include "transforms/LibdeviceAsm.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -181,6 +182,7 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
       return fail("linking libdevice failed");
     NumLibdeviceFunctions += M.size() - Before;
     dropMul24WrapFlag(M);
+    useRcpIntrinsic(M);
   }
   // IEEE-exact sqrt and division unless fast math was asked for.
   M.addModuleFlag(Module::Override, "nvvm-reflect-ftz", FastMath ? 1 : 0);

@@ -3,6 +3,7 @@
 #include "transforms/DeviceDebugInfo.h"
 #include "transforms/DeviceRetarget.h"
 #include "transforms/LargeLoopUnroll.h"
+#include "transforms/ParameterRemat.h"
 #include "transforms/UniformVersioning.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -137,6 +138,14 @@ void optimizeDeviceModule(Module &M, TargetMachine &TM, OptimizationLevel Level,
           if (L.getSpeedupLevel() >= 2)
             FPM.addPass(UniformVersioningPass());
         });
+  // Last, after LICM has hoisted them: kernel parameters are reloaded at
+  // their uses in loops rather than held in registers
+  // (transforms/ParameterRemat.h).
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase) {
+        if (L.getSpeedupLevel() >= 2)
+          MPM.addPass(createModuleToFunctionPassAdaptor(ParameterRematPass()));
+      });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);

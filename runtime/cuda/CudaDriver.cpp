@@ -651,6 +651,16 @@ Error CudaDriver::functionAttribute(CUfunction Function,
                "cuFuncGetAttribute(" + std::to_string(int(Attribute)) + ")");
 }
 
+Error CudaDriver::setFunctionAttribute(CUfunction Function,
+                                       CUfunction_attribute Attribute,
+                                       int Value) {
+  if (Error E = bindThread())
+    return E;
+  return check(Fn.cuFuncSetAttribute(Function, Attribute, Value),
+               "cuFuncSetAttribute(" + std::to_string(int(Attribute)) + ", " +
+                   std::to_string(Value) + ")");
+}
+
 // A grid barrier waits for every block, so a cooperative launch must fit on
 // the device at once: the driver would refuse it with
 // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, which says neither how many blocks

@@ -170,6 +170,10 @@ public:
   // What the loaded Function uses (registers, shared and local bytes, ...).
   llvm::Error functionAttribute(CUfunction Function,
                                 CUfunction_attribute Attribute, int *Value);
+  // Sets one of Function's attributes (cuFuncSetAttribute), e.g. its
+  // preferred shared memory carveout.
+  llvm::Error setFunctionAttribute(CUfunction Function,
+                                   CUfunction_attribute Attribute, int Value);
   // Waits for all work on the device.
   llvm::Error synchronize();
   // Whether this device's context exists (some thread used the device).

@@ -64,7 +64,7 @@ static llvm::Error checkLaunchSettings() {
   for (const std::string *Err :
        {&fastMathSetting().Error, &traceSetting().Error,
         &launchBlockingSetting().Error, &jitSettings().Error,
-        &statsSetting().Error, &pdlSetting().Error})
+        &statsSetting().Error, &pdlSetting().Error, &occupancySetting().Error})
     if (!Err->empty())
       return failure(*Err);
   return llvm::Error::success();

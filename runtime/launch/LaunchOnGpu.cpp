@@ -6,6 +6,7 @@
 #include "inspect/TraceEvents.h"
 #include "launch/JitPolicy.h"
 #include "launch/LoadCode.h"
+#include "launch/OccupancyTuning.h"
 #include "replay/GraphReplay.h"
 #include "support/Settings.h"
 #include "transforms/CaptureInMemory.h"
@@ -14,6 +15,7 @@
 
 #include <bitset>
 #include <cassert>
+#include <optional>
 #include <string>
 
 namespace mstage::rt {
@@ -141,6 +143,13 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   if (Replay && !Candidate)
     if (llvm::Error E = enqueueHeldWork("a launch that cannot be replayed"))
       return E;
+  // A specialization may run at fewer blocks a multiprocessor than fit
+  // (MSTAGE_OCCUPANCY): Config gets the limit's padding.
+  LaunchConfig Config = L.Config;
+  std::optional<OccupancyTrial> Occupancy;
+  if (!Code.Generic && !Code.Uncached && !Cooperative)
+    Occupancy.emplace(L, Function, !Capturing && !(Replay && Candidate),
+                      Config);
   GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), Capturing);
   if (Code.Generic)
     Run.ranGenericCode();
@@ -149,11 +158,11 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   llvm::Error St = llvm::Error::success();
   if (Replay && !Cooperative) {
     St = launchOrHold(S,
-                      {Function, &L.Config, Params, L.paramSizes(), L.HostEntry,
+                      {Function, &Config, Params, L.paramSizes(), L.HostEntry,
                        &L.K->Blob.PrettyName, How, Code.Entry},
                       Candidate, Timed ? &Ms : nullptr, Held);
   } else {
-    St = backend().launch(S, Function, L.Config, Params, How,
+    St = backend().launch(S, Function, Config, Params, How,
                           Timed ? &Ms : nullptr);
   }
   KernelMs = Ms;
@@ -164,6 +173,8 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   if (!Held) // a held launch's span would time nothing
     Run.enqueued();
   Policy.enqueued();
+  if (Occupancy)
+    Occupancy->enqueued();
   S.noteLaunch(L.HostEntry, L.K->Blob.PrettyName, L.K->Blob.Location);
   return waitIfBlocking(L, Code, Capturing);
 }

@@ -361,6 +361,25 @@ const BoolSetting &fastMathSetting() {
   return once<BoolSetting>([] { return readBool("MSTAGE_FAST_MATH"); });
 }
 
+const OccupancySetting &occupancySetting() {
+  return once<OccupancySetting>([] {
+    OccupancySetting S;
+    StringRef O = envText("MSTAGE_OCCUPANCY").trim();
+    unsigned N = 0;
+    if (O.empty() || O == "auto")
+      return S;
+    if (O == "off" || O == "0")
+      S.How = OccupancySetting::Mode::Off;
+    else if (!O.getAsInteger(10, N) && N >= 1 && N <= 64) {
+      S.How = OccupancySetting::Mode::Fixed;
+      S.Blocks = int(N);
+    } else
+      S.Error = "MSTAGE_OCCUPANCY='" + O.str() +
+                "' is not auto, off or a number of blocks from 1 to 64";
+    return S;
+  });
+}
+
 bool boundsCheckVariableSet() { return env("MSTAGE_BOUNDS_CHECK"); }
 
 const JitSettings &jitSettings() {

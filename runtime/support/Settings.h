@@ -90,6 +90,18 @@ const BoolSetting &pdlSetting();
 // MSTAGE_FAST_MATH: fast math for every launch.
 const BoolSetting &fastMathSetting();
 
+// MSTAGE_OCCUPANCY: auto (default) tries fewer resident blocks a
+// multiprocessor on a long specialization's first launches and keeps the
+// fastest (launch/OccupancyTuning.h); off never does; a number N runs every
+// specialization at N blocks a multiprocessor where a limit can make it so.
+// Another value is an Error that fails launches.
+struct OccupancySetting {
+  enum class Mode { Auto, Off, Fixed } How = Mode::Auto;
+  int Blocks = 0; // under Fixed
+  std::string Error;
+};
+const OccupancySetting &occupancySetting();
+
 // MSTAGE_BOUNDS_CHECK is a macro, not a variable: whether it is set in the
 // environment anyway (the first launch says it changes nothing there).
 bool boundsCheckVariableSet();

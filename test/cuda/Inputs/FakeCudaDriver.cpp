@@ -8,7 +8,8 @@
 // fails cuMemAlloc with CUresult 2, and cuLaunchKernel with 700 from its
 // second call on. cuGetErrorName knows a few codes; cuGetErrorString says
 // "text of N", except for 12345, which neither names. FAKECUDA_EVENT_MS sets
-// the time between two events; FAKECUDA_LAUNCHES=1 prints the name of each
+// the time between two events (a list: in turn); FAKECUDA_OCCUPANCY the
+// blocks a multiprocessor runs (below); FAKECUDA_LAUNCHES=1 prints the name of each
 // function launched and each attribute set on one; FAKECUDA_FUNC_ATTRIBUTES
 // what cuFuncGetAttribute says;
 // FAKECUDA_CALLS=1 prints every call (=time: with a timestamp), so that a
@@ -33,6 +34,8 @@
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -130,11 +133,15 @@ std::string pointerText(unsigned long long P) {
 int Capturing = 0;
 
 // What a launch prints, as FAKECUDA_LAUNCHES asks; empty: nothing.
-std::string launchLine(CUfunction F, unsigned GX, unsigned BX, void **Params) {
+// FAKECUDA_LAUNCHES=shared: each launch's dynamic shared memory too.
+std::string launchLine(CUfunction F, unsigned GX, unsigned BX, void **Params,
+                       unsigned Shared = 0) {
   const char *Mode = std::getenv("FAKECUDA_LAUNCHES");
   if (!Mode)
     return "";
   std::string Line = std::string("fakecuda: launch ") + (const char *)F;
+  if (std::strcmp(Mode, "shared") == 0)
+    Line += " shared " + std::to_string(Shared);
   if (std::strcmp(Mode, "args") == 0) {
     unsigned long long Out, In;
     int Value;
@@ -484,19 +491,53 @@ CUresult cuModuleUnload(CUmodule) {
   LOG("cuModuleUnload");
   return CUDA_SUCCESS;
 }
+// Each function's preferred shared memory carveout (percent; -1: none).
+std::mutex CarveoutLock;
+std::map<CUfunction, int> Carveouts;
 CUresult cuFuncSetAttribute(CUfunction F, CUfunction_attribute A, int V) {
   LOG("cuFuncSetAttribute");
   FAIL("cuFuncSetAttribute");
+  if (A == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) {
+    std::lock_guard<std::mutex> G(CarveoutLock);
+    Carveouts[F] = V;
+  }
   if (std::getenv("FAKECUDA_LAUNCHES"))
     std::fprintf(stderr, "fakecuda: attribute %d = %d of %s\n", int(A), V,
                  (const char *)F);
   return CUDA_SUCCESS;
 }
-CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *B, CUfunction, int,
-                                                     size_t) {
+CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction);
+// 2 blocks; with FAKECUDA_OCCUPANCY=N, an H100's rule: N blocks (what the
+// registers allow), fewer where the shared memory of a block (the static
+// size of FAKECUDA_FUNC_ATTRIBUTES, the dynamic one, 1 KiB reserved) does
+// not fit N times in the carveout, the smallest of 0, 8, 16, 32, 64, 100,
+// 132, 164, 196 and 228 KiB that holds the preferred percentage of 228 KiB
+// (all of it without a preference).
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *B, CUfunction F,
+                                                     int, size_t Dynamic) {
   LOG("cuOccupancyMaxActiveBlocksPerMultiprocessor");
   FAIL("cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  *B = 2;
+  const char *Limit = std::getenv("FAKECUDA_OCCUPANCY");
+  *B = Limit ? std::atoi(Limit) : 2;
+  if (!Limit)
+    return CUDA_SUCCESS;
+  int Percent = -1;
+  {
+    std::lock_guard<std::mutex> G(CarveoutLock);
+    if (auto It = Carveouts.find(F); It != Carveouts.end())
+      Percent = It->second;
+  }
+  size_t Capacity = 228;
+  if (Percent >= 0)
+    for (size_t Kb : {0, 8, 16, 32, 64, 100, 132, 164, 196, 228})
+      if (Kb * 100 >= size_t(Percent) * 228) {
+        Capacity = Kb;
+        break;
+      }
+  int Static = 0;
+  cuFuncGetAttribute(&Static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, F);
+  size_t PerBlock = size_t(Static) + Dynamic + 1024;
+  *B = std::min<int>(*B, int(Capacity * 1024 / PerBlock));
   return CUDA_SUCCESS;
 }
 // FAKECUDA_FUNC_ATTRIBUTES="4=40,3=16": the attributes' values (here
@@ -520,11 +561,11 @@ CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
   return CUDA_SUCCESS;
 }
 CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
-                        unsigned BX, unsigned, unsigned, unsigned, CUstream S,
-                        void **Params, void **) {
+                        unsigned BX, unsigned, unsigned, unsigned Shared,
+                        CUstream S, void **Params, void **) {
   LOG("cuLaunchKernel");
   FAIL("cuLaunchKernel");
-  std::string Line = launchLine(F, GX, BX, Params);
+  std::string Line = launchLine(F, GX, BX, Params, Shared);
   std::lock_guard<std::mutex> G(GraphLock);
   if (auto It = Captures.find(S); It != Captures.end()) {
     FakeNode N(Line);
@@ -599,11 +640,25 @@ CUresult cuEventSynchronize(CUevent) {
   return CUDA_SUCCESS;
 }
 // FAKECUDA_EVENT_MS: the time between any two events (default 1 ms).
+// A list (FAKECUDA_EVENT_MS=1,0.9,0.95) gives its times in turn, over again.
 CUresult cuEventElapsedTime(float *M, CUevent, CUevent) {
   LOG("cuEventElapsedTime");
   FAIL("cuEventElapsedTime");
+  static std::atomic<unsigned> Calls{0};
   const char *Ms = std::getenv("FAKECUDA_EVENT_MS");
-  *M = Ms ? float(std::atof(Ms)) : 1;
+  *M = 1;
+  if (!Ms)
+    return CUDA_SUCCESS;
+  std::vector<float> Times;
+  for (const char *P = Ms; *P;) {
+    char *End;
+    Times.push_back(std::strtof(P, &End));
+    if (End == P)
+      break;
+    P = *End == ',' ? End + 1 : End;
+  }
+  if (!Times.empty())
+    *M = Times[Calls++ % Times.size()];
   return CUDA_SUCCESS;
 }
 // FAKECUDA_QUERY_PENDING=N: the first N queries of each recorded event say

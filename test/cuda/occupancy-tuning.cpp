@@ -1,0 +1,129 @@
+// MSTAGE_OCCUPANCY (launch/OccupancyTuning.h): the first launches of a long
+// specialization try fewer blocks a multiprocessor, made the limit by a
+// preferred carveout (attribute 9) and padding of dynamic shared memory,
+// and keep the fastest. On the fake driver (Inputs/FakeCudaDriver.cpp):
+// FAKECUDA_OCCUPANCY=8 fits 8 blocks where shared memory allows, as an
+// H100 does (1 KiB static, 1 KiB reserved a block: 16 KiB hold 8, and 293
+// bytes of padding make it 6); FAKECUDA_EVENT_MS gives the timed launches
+// their times in turn (the natural occupancy's first, then the limits at 6
+// and 4 and the natural one in turn); FAKECUDA_LAUNCHES=shared prints each
+// launch's dynamic shared memory.
+//
+// RUN: %mstagexx -O2 %s -o %t
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_EVENT_MS=1,0.9,0.95 %t 9 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=FASTER
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_EVENT_MS=1,0.99,0.995 %t 9 2>&1 | grep -v 'trace: kernel' | grep -B1 -A4 keeps | FileCheck %s --check-prefix=NOISE
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_EVENT_MS=0.05 %t 4 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=SHORT
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 MSTAGE_OCCUPANCY=6 %t 3 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=FIXED
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 MSTAGE_OCCUPANCY=9 %t 2 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=MORE
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 MSTAGE_OCCUPANCY=off FAKECUDA_EVENT_MS=1,0.5 %t 6 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=OFF
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync FAKECUDA_LAUNCHES=shared FAKECUDA_OCCUPANCY=8 MSTAGE_OCCUPANCY=lots %t 1 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_EVENT_MS=1,0.9,0.95 %t 20 threads > %t.threads 2>&1
+// RUN: FileCheck %s --check-prefix=THREADS < %t.threads
+// RUN: grep 'fakecuda: launch' %t.threads | sed 's/.* shared //' | sort -u | FileCheck %s --check-prefix=PADS
+// UNSUPPORTED: gpu
+
+// The first launch is timed at 8 blocks; then 6, 4, 8, 6, 4; 6 wins by 10%
+// and the launches after run at it.
+// FASTER: fakecuda: launch [[K:_ZN[A-Za-z0-9_]+]] shared 0
+// FASTER: trace: occupancy: kernel '{{.*}}' fits 8 blocks of 256 a multiprocessor; tries 6 blocks (carveout 4%, 293 bytes of padding), 4 blocks (carveout 1%, 0 bytes of padding)
+// FASTER: fakecuda: attribute 9 = 4 of [[K]]
+// FASTER-NEXT: fakecuda: launch [[K]] shared 293
+// FASTER-NEXT: fakecuda: attribute 9 = 1 of [[K]]
+// FASTER-NEXT: fakecuda: launch [[K]] shared 0
+// FASTER-NEXT: fakecuda: attribute 9 = -1 of [[K]]
+// FASTER-NEXT: fakecuda: launch [[K]] shared 0
+// FASTER-NEXT: fakecuda: attribute 9 = 4 of [[K]]
+// FASTER-NEXT: fakecuda: launch [[K]] shared 293
+// FASTER-NEXT: fakecuda: attribute 9 = 1 of [[K]]
+// FASTER-NEXT: fakecuda: launch [[K]] shared 0
+// FASTER-NEXT: fakecuda: attribute 9 = 4 of [[K]]
+// FASTER-NEXT: trace: occupancy: kernel '{{.*}}' keeps 6 blocks (carveout 4%, 293 bytes of padding): 1.000 ms at 8, 0.900 ms at 6, 0.950 ms at 4
+// FASTER-NEXT: fakecuda: launch [[K]] shared 293
+// FASTER-NEXT: fakecuda: launch [[K]] shared 293
+// FASTER-NEXT: fakecuda: launch [[K]] shared 293
+// FASTER-NEXT: launched 9
+
+// Within 2% of the natural time: the natural occupancy stays, with the
+// driver's carveout (the line before the choice and four after).
+// NOISE: fakecuda: attribute 9 = -1 of [[K:_ZN[A-Za-z0-9_]+]]
+// NOISE-NEXT: trace: occupancy: kernel '{{.*}}' keeps 8 blocks: 1.000 ms at 8, 0.990 ms at 6, 0.995 ms at 4
+// NOISE-NEXT: fakecuda: launch [[K]] shared 0
+// NOISE-NEXT: fakecuda: launch [[K]] shared 0
+// NOISE-NEXT: fakecuda: launch [[K]] shared 0
+// NOISE-NEXT: launched 9
+
+// A first run under 0.1 ms: nothing is tried.
+// SHORT-NOT: occupancy
+// SHORT-NOT: attribute
+// SHORT-COUNT-4: fakecuda: launch {{.*}} shared 0
+// SHORT-NOT: attribute
+// SHORT: launched 4
+
+// MSTAGE_OCCUPANCY=6: every launch at 6, untimed.
+// FIXED: trace: occupancy: kernel '{{.*}}' fits 8 blocks of 256 a multiprocessor; MSTAGE_OCCUPANCY=6: runs at 6 blocks (carveout 4%, 293 bytes of padding)
+// FIXED-NEXT: fakecuda: attribute 9 = 4 of [[K:_ZN[A-Za-z0-9_]+]]
+// FIXED-NEXT: fakecuda: launch [[K]] shared 293
+// FIXED-NEXT: fakecuda: launch [[K]] shared 293
+// FIXED-NEXT: fakecuda: launch [[K]] shared 293
+// FIXED-NEXT: launched 3
+
+// More than fit: as it comes.
+// MORE: MSTAGE_OCCUPANCY=9: not more than that
+// MORE-NOT: attribute
+// MORE-COUNT-2: fakecuda: launch {{.*}} shared 0
+// MORE-NEXT: launched 2
+
+// OFF-NOT: occupancy
+// OFF-NOT: attribute
+// OFF-COUNT-6: fakecuda: launch {{.*}} shared 0
+// OFF-NEXT: launched 6
+
+// BAD-NOT: fakecuda: launch
+// BAD: error: {{.*}}MSTAGE_OCCUPANCY='lots' is not auto, off or a number of blocks from 1 to 64
+
+// Two threads launching the same kernel at once: each launch is at one of
+// the choices, and all end at the one kept.
+// THREADS: launched 20
+// THREADS-NEXT: launched 20
+// PADS: {{^0$}}
+// PADS-NEXT: {{^293$}}
+// PADS-NOT: {{.}}
+
+#include <mstage.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+static void launches(int N) {
+  mstage::device_vector<unsigned> Out(256 * 64);
+  auto K = mstage::kernel(
+      [](mstage::vector_view<unsigned> Out) {
+        unsigned X = mstage::Thread::get().global.x;
+        Out[X] = X;
+      },
+      64, 256);
+  for (int I = 0; I < N; ++I)
+    K(Out);
+  Out.download();
+}
+
+int main(int Argc, char **Argv) {
+  const int N = Argc > 1 ? std::atoi(Argv[1]) : 1;
+  try {
+    if (Argc > 2 && std::strcmp(Argv[2], "threads") == 0) {
+      std::thread Other(launches, N);
+      launches(N);
+      Other.join();
+      std::fprintf(stderr, "launched %d\n", N);
+    } else {
+      launches(N);
+    }
+  } catch (const mstage::error &E) {
+    std::fprintf(stderr, "error: %s\n", E.what());
+    return 0;
+  }
+  std::fprintf(stderr, "launched %d\n", N);
+  return 0;
+}
