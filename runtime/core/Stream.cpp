@@ -310,8 +310,14 @@ Stream &currentStreamOn(unsigned Device) {
   if (!Made) {
     // Without a stream of its own, the thread uses the legacy default
     // stream, which is always there; the failure shows at the first
-    // operation that needs more.
-    warn(Made.takeError(), "; using the legacy default stream");
+    // operation that needs more. After a reported kernel fault the context
+    // is unusable, which is why: no line of its own (a coroutine that the
+    // fault resumed on the await thread frees its memory there, on that
+    // thread's first stream).
+    if (FaultReported)
+      llvm::consumeError(Made.takeError());
+    else
+      warn(Made.takeError(), "; using the legacy default stream");
     Slot = registerStream(nullptr, Device);
   } else {
     Slot = *Made;

@@ -2,7 +2,8 @@
 // events say CUDA_ERROR_NOT_READY to their first FAKECUDA_QUERY_PENDING
 // queries, as for work still running:
 //  - resume: the coroutine suspends and is resumed on the await thread (not
-//    the thread that awaited), with the awaiting thread's current device;
+//    the thread that awaited), with the awaiting thread's current device; a
+//    never-recorded event is done at once;
 //    a task awaiting a task; sync_wait there throws (it would wait for
 //    itself);
 //  - destroyed: a coroutine destroyed while it waits is never resumed;
@@ -12,6 +13,13 @@
 //  - fork: a child fork()ed after the await thread started has its own;
 //  - fault: a fault found by the await thread's cuEventQuery is rethrown at
 //    the co_await, naming the kernel;
+//  - fault, late: the query says the work is done and only the calls after
+//    it see the fault (cuEventSynchronize, cuCtxSynchronize, a second
+//    cuStreamCreate), as a faulting kernel's driver did under load: the
+//    fault is still rethrown at the co_await, on the await thread or at
+//    once (no suspension), never found at exit, and the await thread's
+//    stream, which the coroutine's cleanup asks for after the fault, is no
+//    line of its own;
 //  - exit: a coroutine still suspended at exit is said on stderr, not
 //    resumed, and the exit does not hang.
 //
@@ -21,6 +29,8 @@
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=1 %t many 2>&1 | FileCheck %s --check-prefix=MANY
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=3 %t fork 2>&1 | FileCheck %s --check-prefix=FORK
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=3 FAKECUDA_FAIL=cuEventQuery@2=700 %t fault 2>&1 | FileCheck %s --check-prefix=FAULT
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=3 FAKECUDA_FAIL=cuEventSynchronize=700,cuCtxSynchronize=700,cuStreamSynchronize=700,cuStreamCreate@2=700 %t fault 2>&1 | FileCheck %s --check-prefix=LATE --implicit-check-not='found at exit' --implicit-check-not='cannot make a stream'
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_FAIL=cuEventSynchronize=700,cuCtxSynchronize=700,cuStreamSynchronize=700 %t fault 2>&1 | FileCheck %s --check-prefix=LATE-AT-ONCE --implicit-check-not='found at exit'
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=1000000000 %t exit 2>&1 | FileCheck %s --check-prefix=EXIT
 // UNSUPPORTED: gpu
 
@@ -60,6 +70,8 @@ mstage::task<int> inner(mstage::device_vector<int> &V) {
 mstage::task<int> outer(mstage::device_vector<int> &V) {
   std::thread::id Caller = std::this_thread::get_id();
   unsigned Device = mstage_rt_device_current();
+  mstage::event Never;
+  co_await Never; // never recorded: done, no suspension
   int Five = co_await inner(V);
   std::printf("resumed on another thread %d, await thread %d, device kept "
               "%d, inner gave %d\n",
@@ -190,6 +202,8 @@ mstage::task<void> faulting() {
 int fault() {
   mstage::sync_wait(faulting());
   // FAULT: at co_await: mstage: kernel '{{.*}}incKernel{{.*}}' failed (1 launch in flight, found when waiting for an event): cuEventQuery: CUDA_ERROR_ILLEGAL_ADDRESS{{.*}}, on the await thread 1
+  // LATE: at co_await: mstage: kernel '{{.*}}incKernel{{.*}}' failed (1 launch in flight, found when waiting for an event): cuEventSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS{{.*}}, on the await thread 1
+  // LATE-AT-ONCE: at co_await: mstage: kernel '{{.*}}incKernel{{.*}}' failed (1 launch in flight, found when waiting for an event): cuEventSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS{{.*}}, on the await thread 0
   return 0;
 }
 
