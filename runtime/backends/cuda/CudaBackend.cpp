@@ -2,6 +2,7 @@
 #include "backends/cuda/CudaBackend.h"
 #include "backends/cuda/CudaDeviceGlobals.h"
 #include "core/AllocationMap.h"
+#include "core/GraphNodes.h"
 #include "core/KernelRegistry.h"
 #include "core/LaunchLimits.h"
 #include "core/RuntimeError.h"
@@ -412,8 +413,12 @@ int CudaBackend::launchGraph(mstage_graph &G, Stream &S) const {
 }
 
 void CudaBackend::destroyGraph(mstage_graph &G) const {
-  if (G.Driver)
-    G.Driver->destroyGraph(G.Graph, G.Exec);
+  if (!G.Driver)
+    return;
+  // A destructor's: a failure stays recorded for the next call.
+  if (G.Built && !G.Built->Keep.empty())
+    llvm::consumeError(G.Driver->synchronize());
+  G.Driver->destroyGraph(G.Graph, G.Exec);
 }
 
 llvm::Error CudaBackend::runHostBody(const RegisteredKernel &, mstage_invoke_fn,
