@@ -37,7 +37,7 @@ failed=0
 
 load=()
 for ((i = 0; i < LOAD; ++i)); do
-  (while :; do :; done) &
+  (while :; do :; done) >/dev/null 2>&1 </dev/null &
   load+=($!)
 done
 stop_load() {
@@ -45,7 +45,9 @@ stop_load() {
   for p in "${load[@]}"; do kill "$p" 2>/dev/null; done
   load=()
 }
+# A timeout's TERM ends the loops too (they would hold the caller's output).
 trap 'stop_load; rm -rf "$logs"' EXIT
+trap 'exit 1' TERM INT
 
 # Runs "$@" COUNT times, JOBS at once, each run's output in $logs/NAME.I.
 runs() { # NAME COUNT command...

@@ -77,7 +77,8 @@ int main(int Argc, char **Argv) {
   if (!ok(cuInit(0), "cuInit") || !ok(cuDeviceGet(&Dev, 0), "cuDeviceGet") ||
       !ok(cuDevicePrimaryCtxRetain(&Ctx, Dev), "cuDevicePrimaryCtxRetain") ||
       !ok(cuCtxSetCurrent(Ctx), "cuCtxSetCurrent") ||
-      !ok(cuModuleLoadData(&Mod, Ptx), "cuModuleLoadData") ||
+      !ok(cuModuleLoadDataEx(&Mod, Ptx, 0, nullptr, nullptr),
+          "cuModuleLoadDataEx") ||
       !ok(cuModuleGetFunction(&Fn, Mod, "bad"), "cuModuleGetFunction") ||
       !ok(cuStreamCreate(&S, CU_STREAM_NON_BLOCKING), "cuStreamCreate") ||
       !ok(cuEventCreate(&E, CU_EVENT_DEFAULT), "cuEventCreate"))
