@@ -25,8 +25,8 @@ MSTAGE_EXPORT int mstage_rt_event_notify(mstage_event *E, mstage_notify_fn Done,
                      "launch"));
     return -1;
   }
-  if (int State = eventState(*E); State != 0)
-    return State < 0 ? -1 : 1; // done, or failed (and said why)
+  if (int State = mstage_rt_event_query(E); State != 0)
+    return State < 0 ? -1 : 1; // done, or failed (the query said why)
   if (llvm::Error Err = awaitEvent(*E, Done, Context, Ticket)) {
     failWith(std::move(Err));
     return -1;

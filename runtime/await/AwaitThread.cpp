@@ -1,6 +1,5 @@
 //===- AwaitThread.cpp - Resumes coroutines when their GPU work is done ---===//
 #include "await/AwaitThread.h"
-#include "core/Backend.h"
 #include "core/Stream.h"
 #include "support/RuntimeFailure.h"
 
@@ -75,7 +74,7 @@ void pollOnce(std::vector<Waiting> &Polled, std::vector<Waiting> &Done) {
     auto It = NotDoneFrom.find(Stream);
     if (It != NotDoneFrom.end() && Number > It->second)
       return false;
-    int State = eventState(*P.Event);
+    int State = mstage_rt_event_query(P.Event);
     if (State == 0) {
       if (It == NotDoneFrom.end() || Number < It->second)
         NotDoneFrom[Stream] = Number;
@@ -224,13 +223,6 @@ bool cancelAwait(uint64_t Ticket) {
     W.Returned.wait(L, [&] { return W.Running != Ticket; });
     return false;
   }
-}
-
-int eventState(mstage_event &E) {
-  int State = mstage_rt_event_query(&E);
-  if (State != 1 || !E.StreamId) // a never-recorded event is done
-    return State;
-  return backend().synchronizeEvent(E) == 0 ? 1 : -1;
 }
 
 bool onAwaitThread() { return IsAwaitThread; }

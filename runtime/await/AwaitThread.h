@@ -48,16 +48,6 @@ llvm::Error awaitEvent(mstage_event &E, mstage_notify_fn Done, void *Context,
 // returned).
 bool cancelAwait(uint64_t Ticket);
 
-// Whether E's work (a recorded event's) is done: 1 done, 0 not yet, -1
-// failed, with the calling thread's last error (core/RuntimeError.h) saying
-// why, naming the kernels in flight. A query that says done is confirmed
-// with the synchronizing call that kernel_future::get() makes: a kernel
-// fault may reach the driver's state after the event completed, and the
-// query then says done (test/gpu/coawait's fault child, under load, found
-// its fault only at exit: H200, 2026-11-27). The work being done, the
-// call does not block.
-int eventState(mstage_event &E);
-
 // Whether the calling thread is the await thread.
 bool onAwaitThread();
 

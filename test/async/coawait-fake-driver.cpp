@@ -12,14 +12,14 @@
 //  - many: 10,000 coroutines awaiting at once all resume;
 //  - fork: a child fork()ed after the await thread started has its own;
 //  - fault: a fault found by the await thread's cuEventQuery is rethrown at
-//    the co_await, naming the kernel;
-//  - fault, late: the query says the work is done and only the calls after
-//    it see the fault (cuEventSynchronize, cuCtxSynchronize, a second
-//    cuStreamCreate), as a faulting kernel's driver did under load: the
-//    fault is still rethrown at the co_await, on the await thread or at
-//    once (no suspension), never found at exit, and the await thread's
-//    stream, which the coroutine's cleanup asks for after the fault, is no
-//    line of its own;
+//    the co_await, naming the kernel; the await thread's stream, which the
+//    coroutine's cleanup asks for after the fault, cannot be made then (the
+//    context is lost), with no line of its own;
+//  - fault, lost: the fault has lost the context when the launch's event is
+//    made (every call after the launch fails, as on a GPU under load: the
+//    GPU suite's fault child failed 13 of 20 runs so, H100): the failure of
+//    cuEventCreate is the fault's report, naming the kernel, rethrown at the
+//    co_await and not found again at exit;
 //  - exit: a coroutine still suspended at exit is said on stderr, not
 //    resumed, and the exit does not hang.
 //
@@ -28,9 +28,8 @@
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=1000000 %t destroyed 2>&1 | FileCheck %s --check-prefix=DESTROYED
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=1 %t many 2>&1 | FileCheck %s --check-prefix=MANY
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=3 %t fork 2>&1 | FileCheck %s --check-prefix=FORK
-// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=3 FAKECUDA_FAIL=cuEventQuery@2=700 %t fault 2>&1 | FileCheck %s --check-prefix=FAULT
-// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=3 FAKECUDA_FAIL=cuEventSynchronize=700,cuCtxSynchronize=700,cuStreamSynchronize=700,cuStreamCreate@2=700 %t fault 2>&1 | FileCheck %s --check-prefix=LATE --implicit-check-not='found at exit' --implicit-check-not='cannot make a stream'
-// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_FAIL=cuEventSynchronize=700,cuCtxSynchronize=700,cuStreamSynchronize=700 %t fault 2>&1 | FileCheck %s --check-prefix=LATE-AT-ONCE --implicit-check-not='found at exit'
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=3 FAKECUDA_FAIL=cuEventQuery@2=700,cuStreamCreate@2=700 %t fault 2>&1 | FileCheck %s --check-prefix=FAULT --implicit-check-not='found at exit' --implicit-check-not='cannot make a stream'
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_FAULT=1 %t fault 2>&1 | FileCheck %s --check-prefix=LOST --implicit-check-not='found at exit' --implicit-check-not='cannot make a stream'
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_QUERY_PENDING=1000000000 %t exit 2>&1 | FileCheck %s --check-prefix=EXIT
 // UNSUPPORTED: gpu
 
@@ -202,8 +201,7 @@ mstage::task<void> faulting() {
 int fault() {
   mstage::sync_wait(faulting());
   // FAULT: at co_await: mstage: kernel '{{.*}}incKernel{{.*}}' failed (1 launch in flight, found when waiting for an event): cuEventQuery: CUDA_ERROR_ILLEGAL_ADDRESS{{.*}}, on the await thread 1
-  // LATE: at co_await: mstage: kernel '{{.*}}incKernel{{.*}}' failed (1 launch in flight, found when waiting for an event): cuEventSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS{{.*}}, on the await thread 1
-  // LATE-AT-ONCE: at co_await: mstage: kernel '{{.*}}incKernel{{.*}}' failed (1 launch in flight, found when waiting for an event): cuEventSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS{{.*}}, on the await thread 0
+  // LOST: at co_await: mstage: cannot make an event: cuEventCreate: CUDA_ERROR_ILLEGAL_ADDRESS (text of 700); kernels in flight since the last synchronization: '{{.*}}incKernel{{.*}}', 1 launch on stream 1{{.*}}, on the await thread 0
   return 0;
 }
 

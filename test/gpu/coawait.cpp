@@ -15,8 +15,9 @@
 //    never resumed, and its kernel still completes;
 //  - fault (a child): a kernel that faults is rethrown at the co_await,
 //    naming the kernel, and is not found again at exit (under load the
-//    driver's event query said done before the fault was known: found at
-//    exit in 1 to 3 runs of 4, H200, 2026-11-27); exit (a child): a coroutine still suspended at exit
+//    fault had lost the context when async() made the launch's event: the
+//    event's failure named no kernel and the exit found the fault, in 13 of
+//    20 runs, H100, 2026-11-27); exit (a child): a coroutine still suspended at exit
 //    is reported on stderr and the process exits 0 without hanging.
 // On the CPU back end every co_await is ready at once (no suspension, same
 // thread); the fault and exit children need a GPU and are skipped there.

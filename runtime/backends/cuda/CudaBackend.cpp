@@ -5,6 +5,7 @@
 #include "core/GraphNodes.h"
 #include "core/KernelRegistry.h"
 #include "core/LaunchLimits.h"
+#include "core/LostContext.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
@@ -323,13 +324,13 @@ int CudaBackend::recordEvent(mstage_event &E, Stream &S) const {
   if (E.Driver != S.driver()) {
     CUevent Handle = nullptr;
     if (llvm::Error Err = S.driver()->createEvent(&Handle))
-      return failWith(context(std::move(Err), "recording an event"));
+      return failWith(failureOrFault(std::move(Err), &S, "recording an event"));
     llvm::consumeError(E.Driver->destroyEvent(E.Handle));
     E.Handle = Handle;
     E.Driver = S.driver();
   }
-  return toStatus(context(E.Driver->recordEvent(E.Handle, S.handle()),
-                          "recording an event"));
+  return toStatus(failureOrFault(E.Driver->recordEvent(E.Handle, S.handle()),
+                                 &S, "recording an event"));
 }
 
 int CudaBackend::waitEvent(Stream &Waiting, mstage_event &E) const {
