@@ -27,21 +27,19 @@ public:
 
   llvm::Expected<bool> addCaptured(const mstage_graph &Captured, bool OneLaunch,
                                    llvm::ArrayRef<unsigned> After) override {
-    CUDA_KERNEL_NODE_PARAMS Params = {};
-    size_t Count = 0;
-    llvm::Expected<CUgraphNode> Only =
-        Driver.onlyKernelNode(Captured.Graph, &Params, &Count);
-    if (!Only)
-      return Only.takeError();
-    bool Kernel = *Only && OneLaunch;
-    if (llvm::Error E = add(After, [&](llvm::ArrayRef<CUgraphNode> Deps,
-                                       CUgraphNode *Node) {
-          if (Kernel)
-            return Driver.addKernelNode(Graph, Deps, Params, *Only, Node);
-          // Nothing was enqueued: an empty node.
-          return Driver.addChildNode(Graph, Deps,
-                                     Count ? Captured.Graph : nullptr, Node);
-        }))
+    llvm::Expected<Nodes> Of = nodesOf(Captured);
+    if (!Of)
+      return Of.takeError();
+    bool Kernel = Of->Kernel && OneLaunch;
+    if (llvm::Error E = add(
+            After, [&](llvm::ArrayRef<CUgraphNode> Deps, CUgraphNode *Node) {
+              if (Kernel)
+                return Driver.addKernelNode(Graph, Deps, Of->Params, Of->Kernel,
+                                            Node);
+              // Nothing was enqueued: an empty node.
+              return Driver.addChildNode(
+                  Graph, Deps, Of->Count ? Captured.Graph : nullptr, Node);
+            }))
       return std::move(E);
     return Kernel;
   }
@@ -77,19 +75,34 @@ public:
 
   llvm::Error update(unsigned Node, mstage_graph *Exec,
                      const mstage_graph &Captured) override {
-    CUDA_KERNEL_NODE_PARAMS Params = {};
-    size_t Count = 0;
-    llvm::Expected<CUgraphNode> Only =
-        Driver.onlyKernelNode(Captured.Graph, &Params, &Count);
-    if (!Only)
-      return Only.takeError();
-    if (!*Only)
+    llvm::Expected<Nodes> Of = nodesOf(Captured);
+    if (!Of)
+      return Of.takeError();
+    if (!Of->Kernel)
       return failure("the launch was captured as more than a kernel node");
     return Driver.setKernelNode(Handles[Node], Exec ? Exec->Exec : nullptr,
-                                Params);
+                                Of->Params);
   }
 
 private:
+  // What a capture's graph holds: its only node when that is a kernel node
+  // (else null), with the node's parameters (valid while the graph lives),
+  // and how many nodes it has.
+  struct Nodes {
+    CUgraphNode Kernel = nullptr;
+    CUDA_KERNEL_NODE_PARAMS Params = {};
+    size_t Count = 0;
+  };
+  llvm::Expected<Nodes> nodesOf(const mstage_graph &Captured) {
+    Nodes Of;
+    llvm::Expected<CUgraphNode> Only =
+        Driver.onlyKernelNode(Captured.Graph, &Of.Params, &Of.Count);
+    if (!Only)
+      return Only.takeError();
+    Of.Kernel = *Only;
+    return Of;
+  }
+
   // Adds the next node after the nodes After, made by Make.
   llvm::Error add(llvm::ArrayRef<unsigned> After,
                   llvm::function_ref<llvm::Error(llvm::ArrayRef<CUgraphNode>,
