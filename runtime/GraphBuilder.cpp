@@ -24,11 +24,6 @@ void GraphDeleter::operator()(mstage_graph *G) const {
   mstage_rt_graph_destroy(G);
 }
 
-BuiltGraph::~BuiltGraph() {
-  if (Driver && !Keep.empty()) // a destructor's: a failure stays recorded
-    llvm::consumeError(Driver->synchronize());
-}
-
 namespace {
 
 std::atomic<uint64_t> NextBuilderId{1};
@@ -54,13 +49,13 @@ std::string describe(const Recording &Rec) {
 } // namespace
 
 GraphBuilder::GraphBuilder(Stream &S)
-    : S(S), Id(NextBuilderId.fetch_add(1)), Driver(S.driver()) {}
+    : S(S), Id(NextBuilderId.fetch_add(1)), Device(S.device()),
+      Run(backend().makeGraphNodes(S)) {}
 
 GraphBuilder::~GraphBuilder() {
   for (Node &N : Nodes)
     releaseGraphMemory(N.Holds);
-  if (Graph)
-    Driver->destroyGraph(Graph, nullptr);
+  Run.reset(); // before the captures its nodes were made of
 }
 
 size_t GraphBuilder::size() {
@@ -102,23 +97,14 @@ GraphBuilder::nodesOf(ArrayRef<uint64_t> After) {
   return Indices;
 }
 
-Expected<uint64_t> GraphBuilder::add(
-    Node N, ArrayRef<uint64_t> After,
-    llvm::function_ref<Error(ArrayRef<CUgraphNode>, CUgraphNode *)> Add) {
+Expected<uint64_t> GraphBuilder::add(Node N, ArrayRef<uint64_t> After,
+                                     llvm::function_ref<Error(Node &)> Add) {
   Expected<std::vector<unsigned>> Deps = nodesOf(After);
   if (!Deps)
     return Deps.takeError();
   N.After = std::move(*Deps);
-  if (Driver) {
-    if (!Graph)
-      if (Error E = Driver->createGraph(&Graph))
-        return std::move(E);
-    std::vector<CUgraphNode> Handles;
-    for (unsigned D : N.After)
-      Handles.push_back(Nodes[D].Handle);
-    if (Error E = Add(Handles, &N.Handle))
-      return std::move(E);
-  }
+  if (Error E = Add(N))
+    return std::move(E);
   Nodes.push_back(std::move(N));
   return nodeId(Id, unsigned(Nodes.size() - 1));
 }
@@ -129,38 +115,20 @@ Expected<uint64_t> GraphBuilder::addCaptured(GraphPtr Captured,
   Node N;
   const Recording &Rec = Captured->Rec;
   N.What = describe(Rec);
-  N.Ops = Rec.Ops;
   N.Kernels = Rec.Kernels;
   bool OneLaunch = Rec.Kernels.size() == 1 && Rec.Kernels[0].Launches == 1;
-  CUDA_KERNEL_NODE_PARAMS Params = {};
-  bool KernelNode = false;
-  CUgraph Child = Captured->Graph;
-  CUgraphNode Like = nullptr;
-  if (Driver) {
-    size_t Count = 0;
-    Expected<CUgraphNode> Only =
-        Driver->onlyKernelNode(Captured->Graph, &Params, &Count);
-    if (!Only)
-      return Only.takeError();
-    Like = *Only;
-    KernelNode = Like && OneLaunch;
-    if (!Count) // nothing was enqueued: an empty node
-      Child = nullptr;
-  } else {
-    KernelNode = OneLaunch && Rec.Ops.size() == 1;
-  }
-  if (KernelNode)
-    N.Kernel = Rec.Kernels[0].Key;
   N.Captured = std::move(Captured);
   // A kernel node, so that its arguments can be updated; a capture of
-  // anything else is a child graph (an empty one, an empty node).
-  return add(std::move(N), After,
-             [&](ArrayRef<CUgraphNode> Deps, CUgraphNode *Handle) -> Error {
-               if (KernelNode)
-                 return Driver->addKernelNode(Graph, Deps, Params, Like,
-                                              Handle);
-               return Driver->addChildNode(Graph, Deps, Child, Handle);
-             });
+  // anything else is a child graph.
+  return add(std::move(N), After, [&](Node &New) -> Error {
+    Expected<bool> KernelNode =
+        Run->addCaptured(*New.Captured, OneLaunch, New.After);
+    if (!KernelNode)
+      return KernelNode.takeError();
+    if (*KernelNode)
+      New.Kernel = New.Kernels[0].Key;
+    return Error::success();
+  });
 }
 
 Expected<uint64_t> GraphBuilder::addHost(void (*Fn)(void *), void *Data,
@@ -170,15 +138,9 @@ Expected<uint64_t> GraphBuilder::addHost(void (*Fn)(void *), void *Data,
   std::lock_guard<std::mutex> G(Lock);
   Node N;
   N.What = "host function";
-  N.Ops.push_back([Fn, Data] {
-    Fn(Data);
-    return 0;
+  Expected<uint64_t> NodeId = add(std::move(N), After, [&](Node &New) {
+    return Run->addHost(Fn, Data, New.After);
   });
-  Expected<uint64_t> NodeId =
-      add(std::move(N), After,
-          [&](ArrayRef<CUgraphNode> Deps, CUgraphNode *Handle) {
-            return Driver->addHostNode(Graph, Deps, Fn, Data, Handle);
-          });
   if (NodeId)
     Keep.push_back(std::move(Owned));
   return NodeId;
@@ -190,14 +152,12 @@ Expected<uint64_t> GraphBuilder::addChild(GraphBuilder &Child,
     return failure("graph_builder: add_graph: graph " + std::to_string(Id) +
                    " cannot contain itself");
   std::scoped_lock G(Lock, Child.Lock);
-  if (Child.Driver != Driver)
+  if (Child.Device != Device)
     return failure("graph_builder: add_graph: graph " +
                    std::to_string(Child.Id) +
                    " is of another device than graph " + std::to_string(Id));
   Node N;
   N.What = "graph " + std::to_string(Child.Id);
-  for (unsigned I : Child.order())
-    llvm::append_range(N.Ops, Child.Nodes[I].Ops);
   for (const Node &C : Child.Nodes)
     llvm::append_range(N.Kernels, C.Kernels);
   // The child's memory and host functions live as long as this graph.
@@ -206,12 +166,9 @@ Expected<uint64_t> GraphBuilder::addChild(GraphBuilder &Child,
   std::string Escaped;
   N.Holds = holdGraphMemory(Uses, Escaped);
   assert(Escaped.empty() && "memory a node's capture made is refused then");
-  CUgraph ChildGraph = Child.Graph;
-  Expected<uint64_t> NodeId =
-      add(std::move(N), After,
-          [&](ArrayRef<CUgraphNode> Deps, CUgraphNode *Handle) {
-            return Driver->addChildNode(Graph, Deps, ChildGraph, Handle);
-          });
+  Expected<uint64_t> NodeId = add(std::move(N), After, [&](Node &New) {
+    return Run->addChild(*Child.Run, Child.order(), New.After);
+  });
   if (NodeId)
     llvm::append_range(Keep, Child.Keep);
   return NodeId;
@@ -256,10 +213,8 @@ Error GraphBuilder::addDependency(uint64_t From, uint64_t To) {
                    name(*F) + " would make a cycle: " + Path + " -> " +
                    name(*T) + " (each runs after the one before it)");
   }
-  if (Driver)
-    if (Error E =
-            Driver->addDependency(Graph, Nodes[*F].Handle, Nodes[*T].Handle))
-      return E;
+  if (Error E = Run->addDependency(*F, *T))
+    return E;
   Nodes[*T].After.push_back(*F);
   return Error::success();
 }
@@ -316,25 +271,8 @@ Expected<GraphPtr> GraphBuilder::instantiate() {
   Uses.Uses = memory();
   std::string Escaped;
   G->Holds = holdGraphMemory(Uses, Escaped);
-  if (Driver) {
-    if (!Graph) // an empty graph
-      if (Error E = Driver->createGraph(&Graph))
-        return std::move(E);
-    G->Driver = Driver; // the builder's graph stays the builder's
-    B.Driver = Driver;
-    if (Error E = Driver->instantiate(Graph, &G->Exec))
-      return std::move(E);
-    return std::move(G);
-  }
-  for (const Node &N : Nodes)
-    B.Slots.push_back(std::make_shared<std::vector<HostOp>>(N.Ops));
-  for (unsigned I : order())
-    G->Rec.Ops.push_back([Slot = B.Slots[I]] {
-      for (const HostOp &Op : *Slot)
-        if (int Err = Op())
-          return Err;
-      return 0;
-    });
+  if (Error E = Run->instantiate(order(), *G))
+    return std::move(E);
   return std::move(G);
 }
 
@@ -358,8 +296,7 @@ Error GraphBuilder::update(mstage_graph *Exec, uint64_t NodeId,
                    " is not a kernel node (one kernel launch); only a kernel "
                    "node's arguments can be updated");
   const Recording &Rec = Captured->Rec;
-  if (Rec.Kernels.size() != 1 || Rec.Kernels[0].Launches != 1 ||
-      (!Driver && Rec.Ops.size() != 1))
+  if (Rec.Kernels.size() != 1 || Rec.Kernels[0].Launches != 1)
     return failure("graph_builder: update of " + name(*I) +
                    ": the update is not one kernel launch but " +
                    describe(Rec));
@@ -369,24 +306,8 @@ Error GraphBuilder::update(mstage_graph *Exec, uint64_t NodeId,
                    "'; a kernel node keeps its kernel (its arguments, staged "
                    "values and launch shape may change): add a node for "
                    "another kernel and instantiate again");
-  if (Driver) {
-    CUDA_KERNEL_NODE_PARAMS Params = {};
-    size_t Count = 0;
-    Expected<CUgraphNode> Only =
-        Driver->onlyKernelNode(Captured->Graph, &Params, &Count);
-    if (!Only)
-      return Only.takeError();
-    if (!*Only)
-      return failure("graph_builder: update of " + name(*I) +
-                     ": the launch was captured as more than a kernel node");
-    if (Error E = Driver->setKernelNode(N.Handle, Exec ? Exec->Exec : nullptr,
-                                        Params))
-      return E;
-  } else {
-    N.Ops = Rec.Ops;
-    if (Exec)
-      *Exec->Built->Slots[*I] = Rec.Ops;
-  }
+  if (Error E = Run->update(*I, Exec, *Captured))
+    return context(std::move(E), "graph_builder: update of " + name(*I));
   // The executable graph holds the new launch's memory too.
   if (Exec) {
     Recording Uses;

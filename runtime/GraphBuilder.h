@@ -4,16 +4,17 @@
 // builder's stream recorded (a kernel launch, a copy, a fill: staged values
 // evaluated then, so a kernel node is one specialization and its
 // arguments), a host function, or a copy of another builder's graph; edges
-// say which nodes run after which. On a GPU the builder keeps a CUDA graph
-// of kernel nodes (a capture of one launch becomes a kernel node, whose
-// arguments an executable graph can update), host nodes and child graphs
-// (any other capture); off it, an executable graph runs the nodes' host
-// operations in a topological order of the edges.
+// say which nodes run after which. The builder keeps what the nodes are and
+// checks their uses; what runs them is the back end's (core/GraphNodes.h:
+// on a GPU a CUDA graph, where a capture of one launch becomes a kernel
+// node whose arguments an executable graph can update; off it the nodes'
+// host operations, run in a topological order of the edges).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_GRAPHBUILDER_H
 #define MSTAGE_RUNTIME_GRAPHBUILDER_H
 
+#include "core/GraphNodes.h"
 #include "core/Stream.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -32,21 +33,6 @@ struct GraphDeleter {
   void operator()(mstage_graph *G) const;
 };
 using GraphPtr = std::unique_ptr<mstage_graph, GraphDeleter>;
-
-// What an executable graph of a builder keeps (mstage_graph::Built).
-struct BuiltGraph {
-  // On a GPU, with host functions: waits for the device's work, which may
-  // still call them, before their data goes.
-  ~BuiltGraph();
-  CudaDriver *Driver = nullptr; // null off the GPU
-  uint64_t BuilderId = 0;
-  unsigned Nodes = 0; // the builder's nodes then
-  // The host functions' data, alive while the graph is.
-  std::vector<std::shared_ptr<void>> Keep;
-  // Off the GPU: each node's operations, by node number (a kernel node's
-  // are replaced by an update).
-  std::vector<std::shared_ptr<std::vector<HostOp>>> Slots;
-};
 
 class GraphBuilder {
 public:
@@ -83,23 +69,18 @@ private:
   struct Node {
     std::string What;                    // for errors: "kernel 'main::k'"
     GraphPtr Captured;                   // a capture's node
-    std::vector<HostOp> Ops;             // off the GPU: what it runs
     std::vector<void *> Holds;           // a child's memory (GraphMemory.h)
     std::vector<InFlightKernel> Kernels; // the launches in it
     const void *Kernel = nullptr;        // one launch of it: an update may
                                          // change the arguments
-    CUgraphNode Handle = nullptr;        // on a GPU
     std::vector<unsigned> After;
   };
 
   llvm::Expected<unsigned> nodeOf(uint64_t NodeId, const char *What);
   llvm::Expected<std::vector<unsigned>> nodesOf(llvm::ArrayRef<uint64_t> After);
-  // Adds N after the nodes After (on a GPU, Add makes its CUDA node).
-  llvm::Expected<uint64_t>
-  add(Node N, llvm::ArrayRef<uint64_t> After,
-      llvm::function_ref<llvm::Error(llvm::ArrayRef<CUgraphNode>,
-                                     CUgraphNode *)>
-          Add);
+  // Adds N after the nodes After; Add adds it to Run (N.After is set).
+  llvm::Expected<uint64_t> add(Node N, llvm::ArrayRef<uint64_t> After,
+                               llvm::function_ref<llvm::Error(Node &)> Add);
   // The nodes in an order that runs each after the nodes it depends on.
   std::vector<unsigned> order() const;
   // "node 2 (kernel 'main::k')"
@@ -108,8 +89,8 @@ private:
 
   Stream &S;
   const uint64_t Id;
-  CudaDriver *Driver; // null off the GPU
-  CUgraph Graph = nullptr;
+  const unsigned Device;           // S's
+  std::unique_ptr<GraphNodes> Run; // the back end's
   std::mutex Lock;
   std::vector<Node> Nodes;
   std::vector<std::shared_ptr<void>> Keep; // the host functions' data

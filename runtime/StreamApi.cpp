@@ -11,6 +11,7 @@
 #include "GraphMemory.h"
 #include "await/AwaitThread.h"
 #include "core/Backend.h"
+#include "core/LostContext.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
 #include "core/StreamCheck.h"
@@ -158,7 +159,8 @@ MSTAGE_EXPORT int mstage_rt_event_create(mstage_event **Out) {
   if (llvm::Error Err = backend().createEvent(*E)) {
     delete E;
     *Out = nullptr;
-    return failWith(context(std::move(Err), "cannot make an event"));
+    return failWith(
+        failureOrFault(std::move(Err), nullptr, "cannot make an event"));
   }
   *Out = E;
   return 0;

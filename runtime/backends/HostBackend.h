@@ -86,6 +86,8 @@ public:
                          bool Instantiate) const override;
   int launchGraph(mstage_graph &G, Stream &S) const override;
   void destroyGraph(mstage_graph &G) const override;
+  // HostGraphNodes.cpp
+  std::unique_ptr<GraphNodes> makeGraphNodes(Stream &S) const override;
 
   // A stream is an order of host operations, done when they are enqueued.
   llvm::Error createQueue(unsigned Device, CUstream *Queue) const override;

@@ -28,11 +28,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace mstage::rt {
 
 class CudaDriver;
+class GraphNodes;
 class Stream;
 struct LaunchLimits;
 struct RegisteredKernel;
@@ -206,7 +208,13 @@ public:
   virtual llvm::Error endCapture(Stream &S, mstage_graph &G,
                                  bool Instantiate) const = 0;
   virtual int launchGraph(mstage_graph &G, Stream &S) const = 0;
+  // Destroys what the back end made for G; on a GPU, when G is a builder's
+  // executable graph with host functions, after the device's work, which may
+  // still call them.
   virtual void destroyGraph(mstage_graph &G) const = 0;
+  // What runs the nodes of a graph built node by node on S's device
+  // (core/GraphNodes.h): a CUDA graph on the GPU, host operations off it.
+  virtual std::unique_ptr<GraphNodes> makeGraphNodes(Stream &S) const = 0;
 
   //===--- Streams (core/Stream.cpp) --------------------------------------===//
   // The queue of a new stream on Device: a driver stream on the GPU, null

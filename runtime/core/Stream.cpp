@@ -2,6 +2,7 @@
 #include "core/Stream.h"
 #include "core/Backend.h"
 #include "core/HotTls.h"
+#include "core/LostContext.h"
 #include "core/RuntimeError.h"
 #include "inspect/TraceEvents.h"
 #include "support/Settings.h"
@@ -89,7 +90,7 @@ llvm::Expected<Stream *> makeStream(unsigned Device) {
       std::atexit(waitAtExit);
     });
   if (llvm::Error E = B.createQueue(Device, &Handle))
-    return context(std::move(E), "cannot make a stream");
+    return failureOrFault(std::move(E), nullptr, "cannot make a stream");
   return registerStream(Handle, Device);
 }
 
@@ -306,12 +307,19 @@ Stream &currentStreamOn(unsigned Device) {
         return *Slot;
       }
   }
+  bool Reported = FaultReported; // before the failure reports a fault
   llvm::Expected<Stream *> Made = makeStream(Device);
   if (!Made) {
     // Without a stream of its own, the thread uses the legacy default
     // stream, which is always there; the failure shows at the first
-    // operation that needs more.
-    warn(Made.takeError(), "; using the legacy default stream");
+    // operation that needs more. After a reported kernel fault the context
+    // is unusable, which is why: no line of its own (a coroutine that the
+    // fault resumed on the await thread frees its memory there, on that
+    // thread's first stream).
+    if (Reported)
+      llvm::consumeError(Made.takeError());
+    else
+      warn(Made.takeError(), "; using the legacy default stream");
     Slot = registerStream(nullptr, Device);
   } else {
     Slot = *Made;

@@ -202,7 +202,7 @@ struct mstage_graph {
   CUgraphExec Exec = nullptr;
   mstage::rt::Recording Rec; // off the GPU: the operations; on it: kernels
   std::vector<void *> Holds; // memory kept for it (GraphMemory.h)
-  // A graph_builder's executable graph: what it keeps (GraphBuilder.h).
+  // A graph_builder's executable graph: what it keeps (core/GraphNodes.h).
   std::shared_ptr<mstage::rt::BuiltGraph> Built;
 };
 

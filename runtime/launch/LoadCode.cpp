@@ -1,5 +1,6 @@
 //===- LoadCode.cpp - A specialization's module on each device ------------===//
 #include "launch/LoadCode.h"
+#include "core/LostContext.h"
 #include "cuda/CudaDriver.h"
 #include "inspect/TraceEvents.h"
 #include "launch/JitCompile.h"
@@ -14,25 +15,6 @@
 #include <optional>
 
 namespace mstage::rt {
-
-// A fault of a kernel leaves the context unusable: every later call fails
-// with the fault's error, which the next synchronizing call reports.
-static bool contextLost(CUresult Code) {
-  switch (Code) {
-  case CUDA_ERROR_ILLEGAL_ADDRESS:
-  case CUDA_ERROR_LAUNCH_TIMEOUT:
-  case CUDA_ERROR_ASSERT:
-  case CUDA_ERROR_HARDWARE_STACK_ERROR:
-  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-  case CUDA_ERROR_MISALIGNED_ADDRESS:
-  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
-  case CUDA_ERROR_INVALID_PC:
-  case CUDA_ERROR_LAUNCH_FAILED:
-    return true;
-  default:
-    return false;
-  }
-}
 
 // Set by loadModule on this thread: its load failed because of such a fault.
 static thread_local bool LoadFoundContextLost = false;

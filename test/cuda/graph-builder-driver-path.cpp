@@ -11,7 +11,9 @@
 //    cuGraphExecKernelNodeSetParams (and cuGraphKernelNodeSetParams): the
 //    next launch runs the new argument, with no new instantiation;
 //  - a failing cuGraphAddKernelNode is an mstage::error naming the call, and
-//    adds no node.
+//    adds no node;
+//  - the executable graph, which has a host node, waits for the device
+//    before it is destroyed.
 //
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory FAKECUDA_LAUNCHES=args FAKECUDA_CALLS=1 %t 2>&1 | FileCheck %s
@@ -89,4 +91,9 @@ int main(int Argc, char **Argv) {
   // CHECK-NEXT: host node ran
   std::fprintf(stderr, "done\n");
   // CHECK-LABEL: done
+  // The executable graph has a host node, which the device's work may still
+  // call: its destruction waits for the device first.
+  // CHECK: fakecuda: call cuCtxSynchronize
+  // CHECK-NEXT: fakecuda: call cuCtxGetCurrent
+  // CHECK-NEXT: fakecuda: call cuGraphExecDestroy
 }

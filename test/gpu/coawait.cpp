@@ -14,7 +14,10 @@
 //  - destroyed: a coroutine destroyed while its kernel (tens of ms) runs is
 //    never resumed, and its kernel still completes;
 //  - fault (a child): a kernel that faults is rethrown at the co_await,
-//    naming the kernel; exit (a child): a coroutine still suspended at exit
+//    naming the kernel, and is not found again at exit (under load the
+//    fault had lost the context when async() made the launch's event: the
+//    event's failure named no kernel and the exit found the fault, in 13 of
+//    20 runs, H100, 2026-11-27); exit (a child): a coroutine still suspended at exit
 //    is reported on stderr and the process exits 0 without hanging.
 // On the CPU back end every co_await is ready at once (no suspension, same
 // thread); the fault and exit children need a GPU and are skipped there.
@@ -260,15 +263,20 @@ void checkChildren() {
                 Name);
     return;
   }
-  ChildResult C =
-      runThisProgram({"--child", "fault"}, {"MSTAGE_CHECK"}, false);
-  Checks.report(C.Status == 0 && has(C.Output, "THROWN at co_await: ") &&
-                    has(C.Output, "BadKernel") &&
-                    has(C.Output, "CUDA_ERROR_"),
-                "a kernel fault is rethrown at the co_await, naming the "
-                "kernel" +
-                    (C.Status == 0 ? std::string()
-                                   : "; the child printed:\n" + C.Output));
+  // With its stderr: the fault must not be found at exit instead, and the
+  // await thread's stream, which the coroutine's cleanup asks for after
+  // the fault, must not be a line of its own.
+  ChildResult C = runThisProgram({"--child", "fault"}, {"MSTAGE_CHECK"});
+  bool Thrown = C.Status == 0 && has(C.Output, "THROWN at co_await: ") &&
+                has(C.Output, "BadKernel") && has(C.Output, "CUDA_ERROR_") &&
+                !has(C.Output, "found at exit") &&
+                !has(C.Output, "cannot make a stream");
+  Checks.report(Thrown, "a kernel fault is rethrown at the co_await, naming "
+                        "the kernel" +
+                            (Thrown ? std::string()
+                                    : "; the child exited with " +
+                                          std::to_string(C.Status) +
+                                          " and printed:\n" + C.Output));
   // Without MSTAGE_CHECK=cpu: the child's kernel must still run at exit.
   C = runThisProgram({"--child", "exit"}, {"MSTAGE_CHECK"}, true);
   Checks.report(C.Status == 0 && has(C.Output, "EXITING") &&

@@ -2,8 +2,10 @@
 #include "backends/cuda/CudaBackend.h"
 #include "backends/cuda/CudaDeviceGlobals.h"
 #include "core/AllocationMap.h"
+#include "core/GraphNodes.h"
 #include "core/KernelRegistry.h"
 #include "core/LaunchLimits.h"
+#include "core/LostContext.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
@@ -322,13 +324,13 @@ int CudaBackend::recordEvent(mstage_event &E, Stream &S) const {
   if (E.Driver != S.driver()) {
     CUevent Handle = nullptr;
     if (llvm::Error Err = S.driver()->createEvent(&Handle))
-      return failWith(context(std::move(Err), "recording an event"));
+      return failWith(failureOrFault(std::move(Err), &S, "recording an event"));
     llvm::consumeError(E.Driver->destroyEvent(E.Handle));
     E.Handle = Handle;
     E.Driver = S.driver();
   }
-  return toStatus(context(E.Driver->recordEvent(E.Handle, S.handle()),
-                          "recording an event"));
+  return toStatus(failureOrFault(E.Driver->recordEvent(E.Handle, S.handle()),
+                                 &S, "recording an event"));
 }
 
 int CudaBackend::waitEvent(Stream &Waiting, mstage_event &E) const {
@@ -412,8 +414,12 @@ int CudaBackend::launchGraph(mstage_graph &G, Stream &S) const {
 }
 
 void CudaBackend::destroyGraph(mstage_graph &G) const {
-  if (G.Driver)
-    G.Driver->destroyGraph(G.Graph, G.Exec);
+  if (!G.Driver)
+    return;
+  // A destructor's: a failure stays recorded for the next call.
+  if (G.Built && !G.Built->Keep.empty())
+    llvm::consumeError(G.Driver->synchronize());
+  G.Driver->destroyGraph(G.Graph, G.Exec);
 }
 
 llvm::Error CudaBackend::runHostBody(const RegisteredKernel &, mstage_invoke_fn,

@@ -70,6 +70,8 @@ public:
                          bool Instantiate) const override;
   int launchGraph(mstage_graph &G, Stream &S) const override;
   void destroyGraph(mstage_graph &G) const override;
+  // CudaGraphNodes.cpp
+  std::unique_ptr<GraphNodes> makeGraphNodes(Stream &S) const override;
 
   // Kernels run as compiled code: no host body runs here.
   llvm::Error runHostBody(const RegisteredKernel &K, mstage_invoke_fn Invoke,

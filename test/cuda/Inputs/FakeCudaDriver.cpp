@@ -16,8 +16,11 @@
 // test can count the calls a launch makes; FAKECUDA_PTX_LOAD_MS how long a
 // load of PTX takes (the driver's JIT, which the JIT's tiers overlap);
 // FAKECUDA_LOADS=1 prints each load of PTX with its
-// CU_JIT_OPTIMIZATION_LEVEL and CU_JIT_GENERATE_DEBUG_INFO. As the driver does,
-// cuMemPoolCreate fails while a stream is captured.
+// CU_JIT_OPTIMIZATION_LEVEL and CU_JIT_GENERATE_DEBUG_INFO;
+// FAKECUDA_FAULT=N: the N-th cuLaunchKernel's kernel faults at once, as a
+// GPU shows it once the fault has lost the context: every later call that
+// FAKECUDA_FAIL could fail says CUDA_ERROR_ILLEGAL_ADDRESS (700). As the
+// driver does, cuMemPoolCreate fails while a stream is captured.
 //
 // Graphs: a launch on a captured stream is recorded, not run, with its
 // parameters as they are then; a launch of the instantiated graph runs
@@ -49,8 +52,14 @@
 
 namespace {
 
-// The failure FAKECUDA_FAIL asks of this call of Name, or CUDA_SUCCESS.
+// Set by the launch that FAKECUDA_FAULT names.
+std::atomic<bool> ContextLost{false};
+
+// The failure FAKECUDA_FAIL asks of this call of Name (or FAKECUDA_FAULT's),
+// or CUDA_SUCCESS.
 CUresult injected(const char *Name) {
+  if (ContextLost.load())
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
   static std::mutex Lock;
   static std::map<std::string, int> Calls;
   const char *Spec = std::getenv("FAKECUDA_FAIL");
@@ -565,6 +574,10 @@ CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
                         CUstream S, void **Params, void **) {
   LOG("cuLaunchKernel");
   FAIL("cuLaunchKernel");
+  static const char *Fault = std::getenv("FAKECUDA_FAULT");
+  static std::atomic<int> Launches{0};
+  if (Fault && ++Launches == std::atoi(Fault))
+    ContextLost = true;
   std::string Line = launchLine(F, GX, BX, Params, Shared);
   std::lock_guard<std::mutex> G(GraphLock);
   if (auto It = Captures.find(S); It != Captures.end()) {
