@@ -66,6 +66,9 @@ public:
   bool loadsCode() const { return Traits.Compiles && Traits.Executes; }
   // What kernels are compiled for ("sm_90"; "" when nothing is compiled).
   const std::string &arch() const { return ArchText; }
+  // The kernel-parameter space of arch() in bytes (CaptureInMemory.h): a
+  // launch's parameters beyond it are read from device memory.
+  uint64_t paramLimit() const { return ParamLimit; }
   // Why there is no GPU (PTX-only, the CPU chosen by auto), or why nothing
   // can run (not usable()).
   const std::string &reason() const { return ReasonText; }
@@ -229,6 +232,7 @@ protected:
 private:
   const BackendTraits Traits;
   const std::string ArchText;
+  const uint64_t ParamLimit; // of ArchText, parsed once: launches read it
   const std::string ReasonText;
 };
 
