@@ -1,4 +1,4 @@
-//===- LaunchMemo.cpp - What a thread's last launches found ------------------===//
+//===- LaunchMemo.cpp - What a thread's last launches found ---------------===//
 #include "launch/LaunchMemo.h"
 #include "core/HotTls.h"
 
