@@ -86,7 +86,9 @@ llvm::Error resolveArguments(mstage_stream *StreamPtr, LaunchRequest &L) {
   assert(L.K && "checkLaunch resolves the kernel first");
   const RegisteredKernel &K = *L.K;
   const Backend &B = backend();
-  if (llvm::Error Why = checkStreamAlive(StreamPtr, "is launched",
+  // Made once: a launch allocates nothing, and builds no string.
+  static const std::string &IsLaunched = *new std::string("is launched");
+  if (llvm::Error Why = checkStreamAlive(StreamPtr, IsLaunched,
                                          RuntimeFailure::Join::Clause))
     return withKernel(std::move(Why), K);
   L.S = &streamOf(StreamPtr);
