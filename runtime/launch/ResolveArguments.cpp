@@ -88,8 +88,8 @@ llvm::Error resolveArguments(mstage_stream *StreamPtr, LaunchRequest &L) {
   const Backend &B = backend();
   // Made once: a launch allocates nothing, and builds no string.
   static const std::string &IsLaunched = *new std::string("is launched");
-  if (llvm::Error Why = checkStreamAlive(StreamPtr, IsLaunched,
-                                         RuntimeFailure::Join::Clause))
+  if (llvm::Error Why =
+          checkStreamAlive(StreamPtr, IsLaunched, RuntimeFailure::Join::Clause))
     return withKernel(std::move(Why), K);
   L.S = &streamOf(StreamPtr);
   // Also on the CPU back end: a host pointer is as wrong there as on a GPU.
@@ -97,7 +97,7 @@ llvm::Error resolveArguments(mstage_stream *StreamPtr, LaunchRequest &L) {
     return withKernel(std::move(Why), K);
   // Memory of another device than the stream's is an error without peer
   // access; with one device there is no other.
-  if (B.deviceCount() > 1) {
+  if (B.severalDevices()) {
     assert(L.S->driver() && "a stream on the GPU has a driver");
     if (llvm::Error Why = checkDevicesOfPointers(L, *L.S->driver()))
       return withKernel(std::move(Why), K);
