@@ -3,8 +3,8 @@
 // (variants suffixed "+graphs"), bench/cuda/replay_baseline.cu is nvcc's
 // side of "distinct".
 //
-//   mstage_replay [--only distinct|heat-host] [--reps N] [--launches L]
-//                 [--steps S] [--sizes N,N,...] [--host-only]
+//   mstage_replay [--only distinct|distinct4|heat-host] [--reps N]
+//                 [--launches L] [--steps S] [--sizes N,N,...] [--host-only]
 //
 // distinct   tiny launches that never repeat: k(dv, i) with i the launch's
 //            number, 256 ints, grid 1, block 256, each adding i to every
@@ -14,6 +14,12 @@
 //            the i), except with --host-only (on the fake driver, which runs
 //            no kernels). Replay finds no period here: this is its matching
 //            cost.
+// distinct4  as distinct, with the kernel of issue 36's lean launch path:
+//            four arguments (a += s * b + i over two vectors, s = 2) and two
+//            staged values (the vectors' sizes); the elements checked
+//            likewise. On the fake driver under callgrind this is mstage's
+//            host path per launch (docs/performance.md, "A lean launch
+//            path").
 // heat-host  the heat equation's loop of bench/mstage_async.cpp (its
 //            kernels, bench/HeatKernels.h; a check every 100 steps: fill,
 //            residual, get), S (default 1000) steps; per step, the wall
@@ -82,6 +88,49 @@ void benchDistinct() {
   printRow("tiny-distinct", "mstage", kTinyN, kTinyN, 1, summarize(Ms), 0.0);
 }
 
+void benchDistinct4() {
+  device_vector<unsigned> A(kTinyN), B(kTinyN);
+  std::vector<unsigned> Index(kTinyN);
+  for (unsigned I = 0; I < kTinyN; ++I)
+    Index[I] = I;
+  B.upload(Index);
+  auto K = kernel(
+      [](auto &a, const auto &b, unsigned s, unsigned add) {
+        unsigned i = Thread::get().global.x;
+        unsigned n = stage(a.size());
+        unsigned m = stage(b.size());
+        if (i < n && i < m)
+          a[i] = a[i] + s * b[i] + add;
+      },
+      1, kTinyN);
+  // Element E ends as the sum over the launches of 2 * E + I, as unsigned
+  // arithmetic wraps it on the device.
+  unsigned SumOfI = 0;
+  for (int I = 0; I < Launches; ++I)
+    SumOfI += unsigned(I);
+  std::vector<double> Ms;
+  for (int R = 0; R <= Reps; ++R) {
+    A.fill(0u);
+    current_stream().synchronize();
+    jit_wait();
+    double T0 = nowMs();
+    for (int I = 0; I < Launches; ++I)
+      K(A, B, 2u, unsigned(I));
+    current_stream().synchronize();
+    double T1 = nowMs();
+    std::vector<unsigned> Host = A.download();
+    for (unsigned E = 0; E < kTinyN && !HostOnly; ++E) {
+      unsigned Want = unsigned(Launches) * 2u * E + SumOfI;
+      if (Host[E] != Want)
+        fail("distinct4: element " + std::to_string(E) + " is " +
+             std::to_string(Host[E]) + ", expected " + std::to_string(Want));
+    }
+    if (R > 0)
+      Ms.push_back((T1 - T0) / Launches);
+  }
+  printRow("tiny-distinct4", "mstage", kTinyN, kTinyN, 1, summarize(Ms), 0.0);
+}
+
 void benchHeatHost(size_t N) {
   const size_t Cells = N * N;
   device_vector<float> D[2] = {device_vector<float>(Cells),
@@ -117,7 +166,8 @@ void benchHeatHost(size_t N) {
 }
 
 [[noreturn]] void usage() {
-  std::fprintf(stderr, "usage: mstage_replay [--only distinct|heat-host] "
+  std::fprintf(stderr, "usage: mstage_replay [--only distinct|distinct4|"
+                       "heat-host] "
                        "[--reps N] [--launches L] [--steps S] "
                        "[--sizes N,N,...] [--host-only]\n");
   std::exit(2);
@@ -154,11 +204,14 @@ int main(int Argc, char **Argv) {
       usage();
   }
   if (Reps < 1 || Launches < 1 || Steps < 1 || HeatSizes.empty() ||
-      (Only != "" && Only != "distinct" && Only != "heat-host"))
+      (Only != "" && Only != "distinct" && Only != "distinct4" &&
+       Only != "heat-host"))
     usage();
   try {
     if (Only.empty() || Only == "distinct")
       benchDistinct();
+    if (Only.empty() || Only == "distinct4")
+      benchDistinct4();
     if (Only.empty() || Only == "heat-host")
       for (size_t N : HeatSizes)
         benchHeatHost(N);

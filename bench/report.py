@@ -94,7 +94,7 @@ def target(label, ratio, op, limit, unit="x"):
 
 ASYNC_BENCHMARKS = ("tiny-launch", "heat", "transfer", "alloc",
                     "stream-order", "stream-order-host", "tiny-distinct",
-                    "heat-host")
+                    "tiny-distinct4", "heat-host")
 
 
 def middle_async_runs(rows):
@@ -140,6 +140,7 @@ def async_report(path, checksums_path):
              "stream-order": ("us/iter", 1000.0),
              "stream-order-host": ("us/iter", 1000.0),
              "tiny-distinct": ("us/kernel", 1000.0),
+             "tiny-distinct4": ("us/kernel", 1000.0),
              "heat-host": ("us/step", 1000.0)}
     order = list(ASYNC_BENCHMARKS)
     for (bench, n), variants in sorted(by.items(),

@@ -112,8 +112,12 @@ mstage_rt_launch_stream_check(const void *HostEntry, mstage_stream *S,
 // Whether this launch's times are measured: they are printed, dumped or
 // asked for.
 static bool measuresTimes() {
-  const DumpSettings &Dumps = dumpSettings();
-  return traceEnabled() || TimeLaunches || Dumps.IR || Dumps.PTX || Dumps.SASS;
+  // The settings are read once per process.
+  static const bool Printed = [] {
+    const DumpSettings &Dumps = dumpSettings();
+    return traceEnabled() || Dumps.IR || Dumps.PTX || Dumps.SASS;
+  }();
+  return Printed || TimeLaunches;
 }
 
 extern "C" MSTAGE_EXPORT int

@@ -6,17 +6,22 @@
 
 namespace mstage::rt {
 
-CacheEntry *SpecializationTable::find(std::string_view Key) {
+CacheEntry *SpecializationTable::findLocked(std::string_view Key) {
   std::shared_lock<std::shared_mutex> G(Lock);
   auto It = Entries.find(Key);
-  return It == Entries.end() ? nullptr : It->second.get();
+  if (It == Entries.end())
+    return nullptr;
+  noteRecent(*It->second);
+  return It->second.get();
 }
 
 CacheEntry &SpecializationTable::findOrInsert(std::string_view Key) {
   std::unique_lock<std::shared_mutex> G(Lock);
   auto It = Entries.find(Key);
-  if (It != Entries.end())
+  if (It != Entries.end()) {
+    noteRecent(*It->second);
     return *It->second;
+  }
   auto E = std::make_unique<CacheEntry>();
   E->Key.assign(Key);
   CacheEntry &Ref = *E;
@@ -24,6 +29,7 @@ CacheEntry &SpecializationTable::findOrInsert(std::string_view Key) {
       Entries.emplace(std::string_view(Ref.Key), std::move(E)).second;
   assert(Inserted && "Key was absent under the same lock");
   (void)Inserted;
+  noteRecent(Ref);
   return Ref;
 }
 
@@ -38,6 +44,7 @@ std::vector<CompiledKernel> SpecializationTable::takeAll() {
     if (E->QuickReady.load(std::memory_order_acquire))
       Code.push_back(E->Quick);
   }
+  Recent.store(nullptr, std::memory_order_release);
   Entries.clear();
   return Code;
 }

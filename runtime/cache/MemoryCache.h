@@ -1,8 +1,10 @@
 //===- MemoryCache.h - A kernel's compiled specializations in memory ------===//
 //
 // Each registered kernel has one table. A launch looks its specialization up
-// by the bytes of its launch configuration and staged values, under a shared
-// lock and without allocating. The first launch of a specialization inserts
+// by the bytes of its launch configuration and staged values, without
+// allocating: first in the entry that the kernel's last lookup found (no lock,
+// no hash: a loop launches one specialization over and over), then in the
+// table under a shared lock. The first launch of a specialization inserts
 // an entry; its code is made while the entry's own lock is held, by a launch
 // that waits for it or by a background compile, so that threads launching
 // the same specialization at once compile it once and other specializations
@@ -76,7 +78,10 @@ struct CacheEntry {
 class SpecializationTable {
 public:
   // The entry for Key (its code may not be ready), or null.
-  CacheEntry *find(std::string_view Key);
+  CacheEntry *find(std::string_view Key) {
+    CacheEntry *E = Recent.load(std::memory_order_acquire);
+    return E && E->Key == Key ? E : findLocked(Key);
+  }
   // The entry for Key, inserted when absent (its code may not be ready).
   CacheEntry &findOrInsert(std::string_view Key);
 
@@ -92,6 +97,17 @@ public:
   void setLinkedHash(uint64_t H) { LinkedHash = H; }
 
 private:
+  CacheEntry *findLocked(std::string_view Key);
+  // Makes E the entry find() tries first; stored only when it changes, so
+  // that threads launching one specialization do not bounce its cache line.
+  void noteRecent(CacheEntry &E) {
+    if (Recent.load(std::memory_order_relaxed) != &E)
+      Recent.store(&E, std::memory_order_release);
+  }
+
+  // An entry of Entries (null when empty): its Key never changes, and it
+  // lives until takeAll(), which unregisters the kernel that launches use.
+  std::atomic<CacheEntry *> Recent{nullptr};
   std::shared_mutex Lock;
   std::unordered_map<std::string_view, std::unique_ptr<CacheEntry>> Entries;
   std::once_flag Hashed;

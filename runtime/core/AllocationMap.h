@@ -19,6 +19,10 @@ constexpr int NoDevice = -1;
 void noteAllocation(const void *Start, size_t Bytes, int Device = NoDevice);
 void forgetAllocation(const void *Start);
 
+// Changes whenever an allocation is noted or forgotten: what was found in the
+// map holds while it stays the same.
+uint64_t allocationGeneration();
+
 // The start of the allocation that holds P (or ends at P: one past the end
 // is in it), or 0 when the runtime did not allocate it.
 uintptr_t allocationStart(uintptr_t P);

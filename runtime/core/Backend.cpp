@@ -1,5 +1,6 @@
 //===- Backend.cpp - The process's back end, made on first use ------------===//
 #include "core/Backend.h"
+#include "transforms/CaptureInMemory.h"
 
 #include <algorithm>
 #include <cassert>
@@ -25,7 +26,8 @@ const Backend &backend() {
 
 Backend::Backend(BackendTraits Traits, std::string Arch, std::string Reason,
                  CudaDriver *Default)
-    : Traits(Traits), ArchText(std::move(Arch)), ReasonText(std::move(Reason)) {
+    : Traits(Traits), ArchText(std::move(Arch)),
+      ParamLimit(kernelParamLimit(ArchText)), ReasonText(std::move(Reason)) {
   (void)Default; // only asserted
   assert((Traits.Usable || !Traits.Executes) &&
          "nothing runs where nothing can");

@@ -26,6 +26,7 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -68,6 +69,9 @@ public:
   bool loadsCode() const { return Traits.Compiles && Traits.Executes; }
   // What kernels are compiled for ("sm_90"; "" when nothing is compiled).
   const std::string &arch() const { return ArchText; }
+  // The kernel-parameter space of arch() in bytes (CaptureInMemory.h): a
+  // launch's parameters beyond it are read from device memory.
+  uint64_t paramLimit() const { return ParamLimit; }
   // Why there is no GPU (PTX-only, the CPU chosen by auto), or why nothing
   // can run (not usable()).
   const std::string &reason() const { return ReasonText; }
@@ -80,6 +84,16 @@ public:
   // The devices launches may go to: the GPUs, or the one of the CPU back end
   // and of PTX-only mode; 0 when not usable().
   virtual unsigned deviceCount() const = 0;
+  // Whether there is more than one device, asked once: the launch path reads
+  // it (with one device no pointer can be another device's memory).
+  bool severalDevices() const {
+    int Several = SeveralDevices.load(std::memory_order_relaxed);
+    if (Several < 0) {
+      Several = deviceCount() > 1;
+      SeveralDevices.store(Several, std::memory_order_relaxed);
+    }
+    return Several;
+  }
   // The device a thread starts on (MSTAGE_DEVICE on a GPU).
   virtual unsigned defaultDevice() const = 0;
   // The driver of a device that exists; null off the GPU.
@@ -237,7 +251,9 @@ protected:
 private:
   const BackendTraits Traits;
   const std::string ArchText;
+  const uint64_t ParamLimit; // of ArchText, parsed once: launches read it
   const std::string ReasonText;
+  mutable std::atomic<int> SeveralDevices{-1}; // -1: not asked yet
 };
 
 // The process's back end, chosen on first use; never destroyed (launches

@@ -2,6 +2,7 @@
 #include "launch/CheckLaunch.h"
 #include "core/Backend.h"
 #include "core/LaunchLimits.h"
+#include "launch/LaunchMemo.h"
 #include "support/Settings.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -88,14 +89,21 @@ llvm::Error checkLaunch(const void *HostEntry, uint32_t NumParams,
                                   "version",
                               Clause),
                       *K);
-  warnAboutBoundsCheckVariable();
-  llvm::Error Bad = checkConfig(Config, B);
-  if (!Bad) // shared_array adds to shared_bytes (LaunchLimits.h)
-    Bad = checkSharedMemory(Config, staticSharedBytes(*K), launchLimits(B));
-  if (!Bad)
-    Bad = checkLaunchSettings();
-  if (Bad)
-    return withKernel(std::move(Bad), *K);
+  // What is checked below depends on the configuration, the kernel and the
+  // process's settings alone: a configuration that passed is not checked
+  // again.
+  LaunchMemo &Memo = launchMemo(*K);
+  if (!Memo.checked(Config)) {
+    warnAboutBoundsCheckVariable();
+    llvm::Error Bad = checkConfig(Config, B);
+    if (!Bad) // shared_array adds to shared_bytes (LaunchLimits.h)
+      Bad = checkSharedMemory(Config, staticSharedBytes(*K), launchLimits(B));
+    if (!Bad)
+      Bad = checkLaunchSettings();
+    if (Bad)
+      return withKernel(std::move(Bad), *K);
+    Memo.noteChecked(Config);
+  }
   Effective = Config;
   // MSTAGE_FAST_MATH=1 is fast math for every launch; it then takes part in
   // the cache key as the kernel's own switch does.

@@ -177,11 +177,9 @@ void noteCompileMs(const RegisteredKernel &K, double Ms) {
   P.Scale.EstimatedMs += unscaledCompileMs(K.Blob.Work);
 }
 
-GenericRunTimer::GenericRunTimer(const LaunchRequest &L, bool Generic,
-                                 bool Capturing) {
+void GenericRunTimer::begin(const LaunchRequest &L) {
   CudaDriver *D = L.S->driver();
-  if (!Generic || Capturing || !D ||
-      jitSettings().Policy != JitSettings::Mode::Auto)
+  if (!D || jitSettings().Policy != JitSettings::Mode::Auto)
     return;
   KernelState &S = policy().stateOf(*L.K);
   std::lock_guard<std::mutex> G(S.Lock);
@@ -211,9 +209,7 @@ GenericRunTimer::GenericRunTimer(const LaunchRequest &L, bool Generic,
   Timing = &S;
 }
 
-void GenericRunTimer::enqueued() {
-  if (!Timing)
-    return;
+void GenericRunTimer::end() {
   KernelState &S = *static_cast<KernelState *>(Timing);
   Timing = nullptr;
   std::lock_guard<std::mutex> G(S.Lock);
@@ -226,9 +222,7 @@ void GenericRunTimer::enqueued() {
   S.Timing = KernelState::Timer::Pending;
 }
 
-GenericRunTimer::~GenericRunTimer() {
-  if (!Timing)
-    return;
+void GenericRunTimer::cancel() {
   // The launch failed: the next generic launch is timed instead.
   KernelState &S = *static_cast<KernelState *>(Timing);
   std::lock_guard<std::mutex> G(S.Lock);

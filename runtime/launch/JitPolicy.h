@@ -45,15 +45,28 @@ void noteCompileMs(const RegisteredKernel &K, double Ms);
 // Times L's generic launch on the GPU with events, when it is its kernel's
 // first under MSTAGE_JIT=auto: begun before the launch, ended once it is
 // enqueued. The result is read without waiting, by a later decision.
+// Inline up to the test of Generic: a launch of compiled code makes no call.
 class GenericRunTimer {
 public:
-  GenericRunTimer(const LaunchRequest &L, bool Generic, bool Capturing);
-  ~GenericRunTimer();
+  GenericRunTimer(const LaunchRequest &L, bool Generic, bool Capturing) {
+    if (Generic && !Capturing)
+      begin(L);
+  }
+  ~GenericRunTimer() {
+    if (Timing)
+      cancel();
+  }
   GenericRunTimer(const GenericRunTimer &) = delete;
   GenericRunTimer &operator=(const GenericRunTimer &) = delete;
-  void enqueued();
+  void enqueued() {
+    if (Timing)
+      end();
+  }
 
 private:
+  void begin(const LaunchRequest &L);
+  void end();
+  void cancel();
   void *Timing = nullptr; // the kernel's timing, while this launch begins it
 };
 

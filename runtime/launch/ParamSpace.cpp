@@ -1,9 +1,10 @@
 //===- ParamSpace.cpp - Parameters over the kernel-parameter space --------===//
 #include "launch/ParamSpace.h"
-#include "formats/AotImage.h"
-#include "transforms/CaptureInMemory.h"
 #include "core/Backend.h"
 #include "core/Stream.h"
+#include "formats/AotImage.h"
+#include "launch/LaunchMemo.h"
+#include "transforms/CaptureInMemory.h"
 
 #include <cassert>
 #include <string>
@@ -31,16 +32,23 @@ static llvm::Error notCapturable(const LaunchRequest &L,
 llvm::Error placeParams(LaunchRequest &L, const StagedLaunch &Staged,
                         LaunchTimes &Times) {
   assert(L.S && "resolveArguments resolves the stream first");
-  const std::string &Arch = backend().arch();
-  // Parsed once: one back end per process (about 100 instructions a launch).
-  static const uint64_t Limit = kernelParamLimit(Arch);
-  L.InMemory =
-      paramsInMemory(L.paramSizes(), Staged.stagedBytes().size(), Limit);
+  const Backend &B = backend();
+  LaunchMemo &Memo = launchMemo(*L.K);
+  if (!Memo.Placed) {
+    Memo.InMemory = paramsInMemory(L.paramSizes(), Staged.stagedBytes().size(),
+                                   B.paramLimit());
+    Memo.Placed = true;
+  }
+  assert(Memo.InMemory == paramsInMemory(L.paramSizes(),
+                                         Staged.stagedBytes().size(),
+                                         B.paramLimit()) &&
+         "a kernel's parameter sizes and staged bytes are its type's");
+  L.InMemory = Memo.InMemory;
   if (!L.InMemory)
     return llvm::Error::success();
   Times.BytesInMemory = bytesInMemory(L.paramSizes(), L.InMemory);
   if (L.S->capturing())
-    return notCapturable(L, Arch, L.InMemory);
+    return notCapturable(L, B.arch(), L.InMemory);
   return llvm::Error::success();
 }
 

@@ -5,7 +5,10 @@
 #include "core/LaunchFactsOf.h"
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
+#include "launch/LaunchMemo.h"
 #include "support/Settings.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 #include <cassert>
 #include <cstring>
@@ -49,21 +52,52 @@ static llvm::Error checkDevicesOfPointers(const LaunchRequest &L,
   return llvm::Error::success();
 }
 
+// Sets L.Facts: the memo's, when L's pointers are those of one of the
+// kernel's last launches on this thread and no allocation was made or freed
+// since, else launchFactsOf's.
+static llvm::Error placePointers(const Backend &B, LaunchRequest &L) {
+  const RegisteredKernel &K = *L.K;
+  const std::vector<mstage::PointerSlot> &Slots = K.Blob.PointerSlots;
+  if (Slots.size() > LaunchMemo::MaxSlots)
+    return launchFactsOf(K, B, L.Params, L.ParamSizes, L.NumParams,
+                         /*Preview=*/false, L.Facts);
+  uintptr_t Pointers[LaunchMemo::MaxSlots];
+  for (size_t I = 0; I < Slots.size(); ++I)
+    Pointers[I] = readPointerSlot(Slots[I], L.Params, L.ParamSizes, L.NumParams)
+                      .value_or(0);
+  llvm::ArrayRef<uintptr_t> Held(Pointers, Slots.size());
+  LaunchMemo &Memo = launchMemo(K);
+  uint64_t Generation = allocationGeneration();
+  if (const SlotFact *Facts = Memo.factsOf(Held, Generation)) {
+    L.Facts.assign(Facts, Facts + Slots.size());
+    return llvm::Error::success();
+  }
+  if (llvm::Error Why = launchFactsOf(K, B, L.Params, L.ParamSizes, L.NumParams,
+                                      /*Preview=*/false, L.Facts))
+    return Why;
+  // Kept only when the map placed every pointer: what the driver says of
+  // other memory may change with no allocation of the runtime's.
+  if (llvm::all_of(Held, [](uintptr_t P) { return !P || allocationStart(P); }))
+    Memo.noteFacts(Held, L.Facts, Generation);
+  return llvm::Error::success();
+}
+
 llvm::Error resolveArguments(mstage_stream *StreamPtr, LaunchRequest &L) {
   assert(L.K && "checkLaunch resolves the kernel first");
   const RegisteredKernel &K = *L.K;
   const Backend &B = backend();
-  if (llvm::Error Why = checkStreamAlive(StreamPtr, "is launched",
-                                         RuntimeFailure::Join::Clause))
+  // Made once: a launch allocates nothing, and builds no string.
+  static const std::string &IsLaunched = *new std::string("is launched");
+  if (llvm::Error Why =
+          checkStreamAlive(StreamPtr, IsLaunched, RuntimeFailure::Join::Clause))
     return withKernel(std::move(Why), K);
   L.S = &streamOf(StreamPtr);
   // Also on the CPU back end: a host pointer is as wrong there as on a GPU.
-  if (llvm::Error Why = launchFactsOf(K, B, L.Params, L.ParamSizes, L.NumParams,
-                                      /*Preview=*/false, L.Facts))
+  if (llvm::Error Why = placePointers(B, L))
     return withKernel(std::move(Why), K);
   // Memory of another device than the stream's is an error without peer
   // access; with one device there is no other.
-  if (B.deviceCount() > 1) {
+  if (B.severalDevices()) {
     assert(L.S->driver() && "a stream on the GPU has a driver");
     if (llvm::Error Why = checkDevicesOfPointers(L, *L.S->driver()))
       return withKernel(std::move(Why), K);
