@@ -155,5 +155,6 @@ int main(int Argc, char **Argv) {
   run<256, 4, true>("mstage-overlap", O, Runs, N, In, DA, DB, DC);
   run<128, 3, false>("mstage-n128", O, Runs, N, In, DA, DB, DC);
   run<128, 4, true>("mstage-n128-overlap", O, Runs, N, In, DA, DB, DC);
+  run<128, 3, true>("mstage-n128-s3-overlap", O, Runs, N, In, DA, DB, DC);
   return 0;
 }

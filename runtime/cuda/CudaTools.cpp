@@ -134,12 +134,7 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
       return tempFilesFailed(TempDir, "cannot create a temporary file", EC);
     *Out = std::string(Path);
   }
-  // PTX for Arch's arch-specific variant (sm_90a, for wgmma: targetArchFor)
-  // is assembled for that variant; ptxas refuses it for Arch.
-  std::string Specific = (Arch + "a").str();
-  bool ForSpecific = PTX.contains(".target " + Specific + "\n") ||
-                     PTX.contains(".target " + Specific + ",");
-  std::string ArchArg = "-arch=" + (ForSpecific ? Specific : Arch.str());
+  std::string ArchArg = "-arch=" + ptxasArch(PTX, Arch);
   SmallVector<StringRef, 8> Args = {Ptxas, ArchArg};
   // A faster ptxas for large kernels, when asked for (Settings.h).
   const std::string &Fast = jitSettings().PtxasFastCompile;

@@ -6,14 +6,16 @@
 // at bit 32: 0x4000004000010000 with the leading offset 1) and the
 // accumulate predicate, wgmma.commit_group, wgmma.wait_group with its count,
 // and fence.proxy.async for the threads' writes. The accumulator stays in
-// registers (no local memory) and ptxas takes the PTX for sm_90a. For
-// another architecture the launch's error names the kernel and sm_90.
+// registers (no local memory) and ptxas takes the PTX for sm_90a, also
+// under mstage-ptx --resources. For another architecture the launch's error
+// names the kernel and sm_90.
 //
 // RUN: rm -rf %t.dump && %mstagexx -O2 -DNDEBUG %s -o %t
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.dump %t 2>&1 | FileCheck %s --check-prefix=RUN90
 // RUN: cat %t.dump/*wgmma_n128*.ptx | grep -Ev "^[[:space:]]*\.(loc|file)[[:space:]]" | FileCheck %s
 // RUN: cat %t.dump/*plain*.ptx | FileCheck %s --check-prefix=PLAIN
 // RUN: %ptxas -arch=sm_90a %t.dump/*wgmma_n128*.ptx -o /dev/null
+// RUN: %mstage_ptx %t --kernel main::wgmma_n128 --block 128 --arch sm_90 --resources | FileCheck %s --check-prefix=RES
 // RUN: env MSTAGE_ARCH=sm_80 %t 2>&1 | FileCheck %s --check-prefix=RUN80
 // RUN: env MSTAGE_ARCH=sm_100 %t 2>&1 | FileCheck %s --check-prefix=RUN100
 // REQUIRES: ptxas
@@ -86,6 +88,8 @@ int main() {
 // CHECK: wgmma.wait_group.sync.aligned 0;
 
 // PLAIN: .target sm_90{{$}}
+
+// RES: registers {{[0-9]+}}, spill stores 0 B, spill loads 0 B, stack (local) 0 B
 
 // RUN80: error: {{.*}}wgmma_n128{{.*}}mstage::wgmma needs an sm_90 device (H100, H200), whose sm_90a code has wgmma; this compile is for sm_80
 // RUN80: done
