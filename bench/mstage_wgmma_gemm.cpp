@@ -9,13 +9,14 @@
 // thread), over K in steps of 64: the block's A slice (128 x 64) and B
 // slice (256 x 64) go to shared memory in wgmma's 128-byte swizzled layout,
 // four stages deep, each thread copying 16-byte chunks with cp.async
-// (mstage::pipeline_memcpy_async), so three slices load while the tensor
-// cores multiply the fourth.
+// (mstage::pipeline_memcpy_async); a step's products stay in flight while
+// the next step waits for its slices, which load two steps ahead.
 //
 //   mstage_wgmma_gemm [--reps R] [--n N]   (M = N = K = N, a multiple of
 //                                            256; default 4096)
 //
-// Prints a CSV row, wgmma_gemm,mstage,...; the result is checked first
+// Prints CSV rows wgmma_gemm,mstage,... (the tiling above) and two others
+// for comparison (mstage-wait0, mstage-n128); each result is checked first
 // against the host's GEMM (HgemmCheck.h). Needs an sm_90 GPU (H100, H200);
 // runs on the CPU back end too, with a small --n, to show it is right.
 #include "HgemmCheck.h"
@@ -151,10 +152,12 @@ int main(int Argc, char **Argv) {
   const device_vector<half> DA(In.A), DB(In.B);
   device_vector<float> DC(In.A.size());
   printHeader();
-  run<256, 4, false>("mstage", O, Runs, N, In, DA, DB, DC);
-  run<256, 4, true>("mstage-overlap", O, Runs, N, In, DA, DB, DC);
+  // The tiling of the target first; then, for comparison, the same tile
+  // with every step waiting for its own products, and 128 x 128 tiles (two
+  // blocks a multiprocessor). An H100 (docs/performance.md): 631, 616 and
+  // 558 TFLOP/s, cuBLAS 754.
+  run<256, 4, true>("mstage", O, Runs, N, In, DA, DB, DC);
+  run<256, 4, false>("mstage-wait0", O, Runs, N, In, DA, DB, DC);
   run<128, 3, false>("mstage-n128", O, Runs, N, In, DA, DB, DC);
-  run<128, 4, true>("mstage-n128-overlap", O, Runs, N, In, DA, DB, DC);
-  run<128, 3, true>("mstage-n128-s3-overlap", O, Runs, N, In, DA, DB, DC);
   return 0;
 }
