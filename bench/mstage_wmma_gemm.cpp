@@ -15,13 +15,10 @@
 //                                            default 4096)
 //
 // Prints a CSV row, wmma_gemm,mstage,...; the result is checked first
-// against the host's GEMM in double (every element for N <= 512, else 512
-// sampled ones; relative error within 1e-3). Runs on the CPU back end too,
+// against the host's GEMM (HgemmCheck.h). Runs on the CPU back end too,
 // with a small --n, to show it is right.
+#include "HgemmCheck.h"
 #include "PortsMstage.h"
-
-#include <cmath>
-#include <string>
 
 using namespace mstage;
 using namespace ports;
@@ -107,36 +104,18 @@ int main(int Argc, char **Argv) {
   const unsigned N = unsigned(O.N ? O.N : 4096);
   if (N % BM)
     fail("wmma_gemm: n must be a multiple of 128");
-  const std::size_t NN = std::size_t(N) * N;
-  // Values in [-1, 1) of 1/64 steps: exact in half.
-  std::vector<half> HA(NN), HB(NN);
-  for (std::size_t I = 0; I < NN; ++I) {
-    HA[I] = half(float(int(mix(I) % 128) - 64) / 64.0f);
-    HB[I] = half(float(int(mix(I + NN) % 128) - 64) / 64.0f);
-  }
-  const device_vector<half> DA(HA), DB(HB);
-  device_vector<float> DC(NN);
+  HgemmInputs In(N);
+  const device_vector<half> DA(In.A), DB(In.B);
+  device_vector<float> DC(In.A.size());
   auto K = kernel(gemmKernel(), dim3(N / BN, N / BM), Threads);
   printHeader();
   if (!Runs)
     return K(DA, DB, DC, N), 0;
   std::vector<double> Ms =
       timeLaunches(O.Reps, [&] { return timedLaunch(K, DA, DB, DC, N); });
-  std::vector<float> C = DC.download();
-  std::size_t Checks = N <= 512 ? NN : 512;
-  for (std::size_t S = 0; S < Checks; ++S) {
-    std::size_t E = N <= 512 ? S : mix(S + 7) % NN;
-    std::size_t R = E / N, Col = E % N;
-    double Want = 0;
-    for (unsigned J = 0; J < N; ++J)
-      Want += double(float(HA[R * N + J])) * double(float(HB[Col * N + J]));
-    if (std::fabs(C[E] - Want) > 1e-3 * (std::fabs(Want) + 1.0))
-      fail("wmma_gemm: C(" + std::to_string(R) + ", " + std::to_string(Col) +
-           ") is " + std::to_string(C[E]) + ", the host's " +
-           std::to_string(Want));
-  }
+  In.check("wmma_gemm", DC.download());
   printRow("wmma_gemm", "mstage", N, Threads, (N / BM) * (N / BN), median(Ms),
            minimum(Ms),
-           2.0 * double(N) * NN / 1e3 /* TFLOP/s in gbps' column */);
+           2.0 * double(N) * N * N / 1e3 /* TFLOP/s in gbps' column */);
   return 0;
 }

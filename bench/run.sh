@@ -130,9 +130,11 @@ run "mstage async copy" "$here/mstage_async_copy" --reps "$reps"
 # Issue 37's co_await on launches: the await thread's resume latency against
 # cuEventSynchronize ("# resume latency" lines in bench-stderr.log).
 run "mstage coawait" "$here/mstage_coawait"
-# Issue 37's tensor-core GEMM at 4096^3: cuBLAS, then mstage::wmma.
+# Issue 37's tensor-core GEMM at 4096^3: cuBLAS, then mstage::wmma, then
+# mstage::wgmma (sm_90 only; its four tilings, rows wgmma_gemm,mstage*).
 run "hgemm baseline" "$here/hgemm_baseline" --reps 20
 run "mstage wmma gemm" "$here/mstage_wmma_gemm" --reps 20
+run "mstage wgmma gemm" "$here/mstage_wgmma_gemm" --reps 20
 # Issue 18's algorithms (parallel_for, reductions, transform).
 run "algorithms baseline" "$here/algorithms_baseline" --reps "$reps"
 run "mstage algorithms" "$here/mstage_algorithms" --reps "$reps"

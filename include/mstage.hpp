@@ -28,6 +28,7 @@
 #include "mstage/vector_types.hpp"
 #include "mstage/vector_view.hpp"
 #include "mstage/warp.hpp"
+#include "mstage/wgmma.hpp"
 #include "mstage/wmma.hpp"
 
 // co_await on launches and events, and mstage::task, in C++20 code.

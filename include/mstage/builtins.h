@@ -134,6 +134,25 @@ void __mstage_wmma_store_d(float *dst, const float *frag, unsigned ldm,
 void __mstage_wmma_mma(float *d, const void *a, const void *b, const float *c,
                        int bf16, int a_col_major, int b_col_major);
 
+/* Warpgroup tensor-core products (mstage/wgmma.hpp): d is the thread's part
+ * of a 64 x n float accumulator (n / 2 floats; count of them, 0 for none),
+ * a and b point at 1024-byte aligned K-major tiles with the 128-byte swizzle
+ * in shared memory (plus the slice's k), n and pending are constants. On the
+ * device wgmma.fence, wgmma.mma_async.m64nNk16.f32.f16.f16 (scale-d from
+ * accumulate), wgmma.commit_group and wgmma.wait_group, as inline PTX for
+ * sm_90a (lowerWgmma); the fence and the wait take d's registers so that
+ * nothing reads or writes them out of order; proxy_fence is
+ * fence.proxy.async.shared::cta, which makes the thread's writes to shared
+ * memory visible to the tensor cores' reads (the async proxy). On the CPU back
+ * end each thread computes its own elements at mma_async and the rest do
+ * nothing. */
+void __mstage_wgmma_fence(float *d, unsigned count);
+void __mstage_wgmma_mma_f16(float *d, const void *a, const void *b, unsigned n,
+                            int accumulate);
+void __mstage_wgmma_commit(void);
+void __mstage_wgmma_proxy_fence(void);
+void __mstage_wgmma_wait(unsigned pending, float *d, unsigned count);
+
 /* The grid barrier's word, for this_grid().sync() (cooperative_groups.hpp):
  * on the device a zeroed `.global` variable of the module, whose presence
  * makes every launch of the kernel a cooperative launch; on the CPU back end

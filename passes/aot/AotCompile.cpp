@@ -156,7 +156,7 @@ Expected<std::string> runPtxas(StringRef Ptxas, StringRef PTX, StringRef Arch,
           sys::fs::createTemporaryFile("mstage-aot", "log", LogPath))
     return fail("cannot create a temporary file: " + EC.message());
   FileRemover RemoveLog(LogPath);
-  std::string ArchArg = ("-arch=" + Arch).str();
+  std::string ArchArg = "-arch=" + ptxasArch(PTX, Arch);
   SmallVector<StringRef, 8> Args = {Ptxas, ArchArg};
   if (Split)
     Args.push_back("--split-compile=0");

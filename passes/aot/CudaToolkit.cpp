@@ -43,4 +43,11 @@ PtxasChoice choosePtxas(StringRef Setting) {
   return {"", "ptxas was not found (set CUDA_HOME or MSTAGE_PTXAS)"};
 }
 
+std::string ptxasArch(StringRef PTX, StringRef Arch) {
+  std::string Specific = (Arch + "a").str();
+  bool ForSpecific = PTX.contains(".target " + Specific + "\n") ||
+                     PTX.contains(".target " + Specific + ",");
+  return ForSpecific ? Specific : Arch.str();
+}
+
 } // namespace mstage

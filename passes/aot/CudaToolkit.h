@@ -28,6 +28,12 @@ struct PtxasChoice {
 };
 PtxasChoice choosePtxas(llvm::StringRef Setting);
 
+// The architecture ptxas assembles PTX for on a device of Arch ("sm_90"):
+// Arch's arch-specific variant ("sm_90a") when that is the PTX's .target
+// (kernels that use wgmma, DeviceWgmma.h), which ptxas refuses for Arch;
+// else Arch.
+std::string ptxasArch(llvm::StringRef PTX, llvm::StringRef Arch);
+
 } // namespace mstage
 
 #endif

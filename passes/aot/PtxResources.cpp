@@ -91,7 +91,7 @@ Expected<PtxResources> measurePtxResources(StringRef PTX, StringRef Arch,
       return errorCodeToError(EC);
     OS << PTX;
   }
-  std::string ArchArg = "-arch=" + Arch.str();
+  std::string ArchArg = "-arch=" + ptxasArch(PTX, Arch);
   StringRef Args[] = {Ptxas, "-v", ArchArg, PtxPath, "-o", "/dev/null"};
   std::optional<StringRef> Redirects[] = {std::nullopt, LogPath.str(),
                                           LogPath.str()};

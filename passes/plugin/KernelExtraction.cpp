@@ -15,6 +15,7 @@
 #include "transforms/DevicePrintf.h"
 #include "transforms/DeviceRetarget.h"
 #include "transforms/DeviceSharedArrays.h"
+#include "transforms/DeviceWgmma.h"
 #include "transforms/Diagnostics.h"
 #include "transforms/KernelEntries.h"
 #include "transforms/ScanKernelTraits.h"
@@ -185,6 +186,7 @@ struct DeviceCode {
   std::vector<DeviceImport> Imports;     // what other units' exports define
   KernelWork Work;                       // the JIT policy's weight
   KernelTraits Traits;                   // what the back ends need
+  bool ArchSpecific = false; // uses wgmma: no generic code (usesWgmma)
   // The optimizer's errors and warnings, said on the host module's context.
   std::vector<std::pair<DiagnosticSeverity, std::string>> Diagnostics;
 };
@@ -249,6 +251,7 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
   // process parses bitcode to weigh a kernel.
   Code.Work = measureKernelWork(**Dev);
   Code.Traits = scanKernelTraits(**Dev);
+  Code.ArchSpecific = usesWgmma(**Dev);
   SmallString<0> Bitcode;
   raw_svector_ostream OS(Bitcode);
   WriteBitcodeToFile(**Dev, OS);
@@ -510,6 +513,10 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
       Link.Source = M.getSourceFileName();
     for (DeviceImport &I : Code.Imports)
       Link.Imports.push_back(std::move(I));
+    // sm_90a-only code has no generic form for the AOT targets: its first
+    // launch waits for the JIT, which compiles it for the device.
+    if (Code.ArchSpecific)
+      continue;
     AotKernel &G = Generic.emplace_back();
     G.Name = Blob.Name;
     G.PrettyName = Blob.PrettyName;

@@ -7,6 +7,7 @@
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DeviceStreamLoads.h"
 #include "transforms/DeviceWarpReductions.h"
+#include "transforms/DeviceWgmma.h"
 #include "transforms/DeviceWmma.h"
 #include "transforms/LibdeviceAsm.h"
 
@@ -161,6 +162,8 @@ Error optimizeDeviceCode(Module &M, TargetMachine &TM, StringRef LibDevice,
   lowerStreamLoads(M, TM);
   lowerWarpReductions(M, TM);
   lowerAsyncCopies(M, TM);
+  if (Error E = lowerWgmma(M, TM))
+    return E;
   // Reading libdevice's symbol table costs 1-2 ms (a tenth of a small
   // kernel's compile): only a call that neither the kernel nor the target
   // (printf, assert) defines can need it.

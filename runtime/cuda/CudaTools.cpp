@@ -134,7 +134,7 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
       return tempFilesFailed(TempDir, "cannot create a temporary file", EC);
     *Out = std::string(Path);
   }
-  std::string ArchArg = ("-arch=" + Arch).str();
+  std::string ArchArg = "-arch=" + ptxasArch(PTX, Arch);
   SmallVector<StringRef, 8> Args = {Ptxas, ArchArg};
   // A faster ptxas for large kernels, when asked for (Settings.h).
   const std::string &Fast = jitSettings().PtxasFastCompile;

@@ -13,6 +13,7 @@
 #include "transforms/DeviceCodegen.h"
 #include "transforms/DeviceOptimizer.h"
 #include "transforms/DeviceRetarget.h"
+#include "transforms/DeviceWgmma.h"
 #include "transforms/SmallCopies.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -292,6 +293,14 @@ public:
     return TM.get();
   }
   void markBroken() { Broken = true; }
+  // Compiles for Arch instead (targetArchFor), before get().
+  void setArch(StringRef NewArch) {
+    assert(!TM && "the architecture is chosen before the target machine");
+    if (NewArch == Arch)
+      return;
+    Key = Key.replace(0, Arch.size(), NewArch.str());
+    Arch = NewArch.str();
+  }
 
 private:
   std::string Arch, Key; // Key: the pool's, which tells debug ones apart
@@ -317,10 +326,6 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
                                      const Specialization &Spec,
                                      const JitOptions &Opts, bool WantIR,
                                      BorrowedTargetMachine &Borrowed) {
-  Expected<TargetMachine *> TM = Borrowed.get();
-  if (!TM)
-    return jitError(K, toString(TM.takeError()));
-
   auto T0 = std::chrono::steady_clock::now();
   LLVMContext Ctx;
   std::string LlvmErrors;
@@ -339,6 +344,11 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     return jitError(K, toString(std::move(E)));
   assert(M->getFunction(K.Name) && !M->getFunction(K.Name)->isDeclaration() &&
          "a kernel blob's bitcode defines its kernel");
+  // sm_90a for a kernel that uses wgmma on an sm_90 device.
+  Borrowed.setArch(targetArchFor(*M, Opts.Arch));
+  Expected<TargetMachine *> TM = Borrowed.get();
+  if (!TM)
+    return jitError(K, toString(TM.takeError()));
   if (Spec.Fold && Spec.StagedValues.size() != K.StageSites.size())
     return jitError(K, "got " + Twine(Spec.StagedValues.size()) +
                            " staged values for " + Twine(K.StageSites.size()) +

@@ -52,7 +52,7 @@ set -uo pipefail
 # ld.acquire, ordered by the memory model, not by a barrier) is reported as a
 # hazard, since racecheck orders shared accesses by barriers and atom.* only
 # (measured: 1 hazard, the flag store against its spinning loads).
-RACECHECK_PROGRAMS=(shared_barrier shared_views shared_array vector_half_atomics reduce_listing2 reduce reduce_staged nbody cooperative_groups algorithms scan_sort apps memcpy_async wmma)
+RACECHECK_PROGRAMS=(shared_barrier shared_views shared_array vector_half_atomics reduce_listing2 reduce reduce_staged nbody cooperative_groups algorithms scan_sort apps memcpy_async wmma wgmma)
 # Programs that fault on purpose (to test error reports; graph_replay's fault
 # is inside a replayed graph), and lifecycle,
 # which forks with the GPU in use and bounds its children's time: no memcheck

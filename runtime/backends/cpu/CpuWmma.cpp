@@ -1,5 +1,6 @@
 //===- CpuWmma.cpp - Tensor-core tiles computed on the CPU ----------------===//
 #include "backends/cpu/CpuWmma.h"
+#include "mstage/wgmma_layout.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -67,6 +68,39 @@ void completeMma(WarpCall *const Lanes[32], unsigned Present) {
     }
     Lanes[Lane]->Result = 0;
   }
+}
+
+// Element (Row, K) of the swizzled slice at Slice: the 128-byte swizzle
+// moves the 16-byte chunk (address bits 4-6) by the row in its group of 8
+// (address bits 7-9), which a 1024-byte aligned tile start makes the
+// row's index.
+static float swizzledElement(uintptr_t Slice, unsigned Row, unsigned K) {
+  uintptr_t Address = Slice + (Row / 8) * 1024 + (Row % 8) * 128 + K * 2;
+  Address ^= ((Address >> 7) & 7) << 4;
+  uint16_t H;
+  std::memcpy(&H, reinterpret_cast<const void *>(Address), 2);
+  return halfToFloat(H);
+}
+
+bool wgmmaThreadMma(float *D, const void *A, const void *B, unsigned N,
+                    bool Accumulate, unsigned Thread) {
+  auto SliceStart = [](const void *P) {
+    uintptr_t Address = reinterpret_cast<uintptr_t>(P);
+    return Address % wgmma::tile_alignment < 128 && Address % 32 == 0;
+  };
+  if (!SliceStart(A) || !SliceStart(B))
+    return false;
+  uintptr_t SA = reinterpret_cast<uintptr_t>(A),
+            SB = reinterpret_cast<uintptr_t>(B);
+  for (unsigned I = 0; I < N / 2; ++I) {
+    unsigned Row = wgmma::accumulator_row(Thread, I),
+             Col = wgmma::accumulator_col(Thread, I);
+    float Sum = Accumulate ? D[I] : 0.0f;
+    for (unsigned K = 0; K < wgmma::mma_k; ++K)
+      Sum += swizzledElement(SA, Row, K) * swizzledElement(SB, Col, K);
+    D[I] = Sum;
+  }
+  return true;
 }
 
 } // namespace mstage::rt

@@ -29,6 +29,16 @@ inline void wmmaElement(unsigned Lane, unsigned J, unsigned &Row,
 // in Present (exited) counts as zeros and gets nothing.
 void completeMma(WarpCall *const Lanes[32], unsigned Present);
 
+// mstage/wgmma.hpp's mma_async for thread Thread (0 .. 127) of a warpgroup:
+// its N / 2 elements of D (wgmma's register layout) become
+// (Accumulate ? D : 0) + A * B, A and B being 64 x 16 and N x 16 slices of
+// 128-byte swizzled K-major tiles read as the tensor cores read them (from
+// the slice's address and its byte address bits). False, computing
+// nothing, where A or B is not in a tile's first 128 bytes of a 1024-byte
+// aligned start (the device's descriptor could not name it).
+bool wgmmaThreadMma(float *D, const void *A, const void *B, unsigned N,
+                    bool Accumulate, unsigned Thread);
+
 } // namespace mstage::rt
 
 #endif

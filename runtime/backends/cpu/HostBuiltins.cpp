@@ -322,6 +322,26 @@ MSTAGE_EXPORT void __mstage_wmma_mma(float *D, const void *A, const void *B,
   Call.Fragments[3] = const_cast<float *>(C);
   warpCall(Call, "a warp's mma");
 }
+// Warpgroup products: each thread computes its own elements at once, and
+// reads shared memory as the threads wrote it, so the fences, the commit
+// and the wait have nothing left to order.
+MSTAGE_EXPORT void __mstage_wgmma_fence(float *, unsigned) {}
+MSTAGE_EXPORT void __mstage_wgmma_commit(void) {}
+MSTAGE_EXPORT void __mstage_wgmma_proxy_fence(void) {}
+MSTAGE_EXPORT void __mstage_wgmma_wait(unsigned, float *, unsigned) {}
+MSTAGE_EXPORT void __mstage_wgmma_mma_f16(float *D, const void *A,
+                                          const void *B, unsigned N,
+                                          int Accumulate) {
+  const CpuThread &T = current();
+  if (wgmmaThreadMma(D, A, B, N, Accumulate != 0, T.Linear % 128))
+    return;
+  std::fprintf(stderr,
+               "mstage: wgmma::mma_async: a tile (%p, %p) is not 1024-byte "
+               "aligned, or a slice's k is not 0, 16, 32 or 48\n",
+               A, B);
+  printWhere(T);
+  std::abort();
+}
 // Outside a grid-synchronizing CPU launch, a grid of one block: the barrier
 // passes at once.
 MSTAGE_EXPORT unsigned *__mstage_grid_barrier(void) {
