@@ -48,17 +48,17 @@ namespace mstage::wgmma {
 
 // Orders the accumulator's registers and the shared tiles before the
 // mma_async calls that follow (wgmma.fence).
-template <unsigned _Np> void fence(accumulator<_Np> &D) {
-  __mstage_wgmma_fence(D.x, _Np / 2);
+template <unsigned _Np> void fence(accumulator<_Np> &__d) {
+  __mstage_wgmma_fence(__d.x, _Np / 2);
 }
 inline void fence() { __mstage_wgmma_fence(nullptr, 0); }
 
-// D += A * B (D = A * B where Accumulate is false), started, not finished:
-// A is a 64 x 16 slice of a swizzled tile, B a _Np x 16 one.
+// d += a * b (d = a * b where accumulate is false), started, not finished:
+// a is a 64 x 16 slice of a swizzled tile, b a _Np x 16 one.
 template <unsigned _Np>
-void mma_async(accumulator<_Np> &D, const half *A, const half *B,
-               bool Accumulate = true) {
-  __mstage_wgmma_mma_f16(D.x, A, B, _Np, Accumulate);
+void mma_async(accumulator<_Np> &__d, const half *__a, const half *__b,
+               bool __accumulate = true) {
+  __mstage_wgmma_mma_f16(__d.x, __a, __b, _Np, __accumulate);
 }
 
 // Makes this thread's writes to shared memory (stores, and cp.async copies
@@ -71,10 +71,10 @@ inline void fence_shared_writes() { __mstage_wgmma_proxy_fence(); }
 // Closes the group of the mma_async calls since the last commit_group.
 inline void commit_group() { __mstage_wgmma_commit(); }
 
-// Waits until at most _Pending groups are in flight; D's registers are
+// Waits until at most _Pending groups are in flight; d's registers are
 // read only after it.
-template <unsigned _Pending, unsigned _Np> void wait(accumulator<_Np> &D) {
-  __mstage_wgmma_wait(_Pending, D.x, _Np / 2);
+template <unsigned _Pending, unsigned _Np> void wait(accumulator<_Np> &__d) {
+  __mstage_wgmma_wait(_Pending, __d.x, _Np / 2);
 }
 template <unsigned _Pending> void wait() {
   __mstage_wgmma_wait(_Pending, nullptr, 0);
