@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <deque>
 #include <memory>
@@ -62,6 +63,10 @@ struct Tuning {
   unsigned Turn = 0; // launches timed while trying
   int Chosen = 0;
   int Carveout = CU_SHAREDMEM_CARVEOUT_DEFAULT; // the function's, as last set
+  // Once decided, a steady launch reads the padding without the lock (D
+  // and BlockThreads no longer change).
+  std::atomic<bool> Settled{false};
+  uint32_t SettledPad = 0;
 };
 
 class Tunings {
@@ -335,6 +340,11 @@ OccupancyTrial::OccupancyTrial(const LaunchRequest &L, CUfunction Function,
       Config.shared_bytes != 0)
     return;
   Tuning &T = tunings().of(Function);
+  if (T.Settled.load(std::memory_order_acquire)) {
+    if (T.D == D && threadsOf(Config) == T.BlockThreads)
+      Config.shared_bytes = T.SettledPad;
+    return;
+  }
   T.Lock.lock();
   const std::string &Name = L.K->Blob.PrettyName;
   if (T.Now == Tuning::Phase::Fresh) {
@@ -365,6 +375,10 @@ OccupancyTrial::OccupancyTrial(const LaunchRequest &L, CUfunction Function,
     Timed = false;
   }
   Config.shared_bytes = T.Choices[Choice].Pad;
+  if (T.Now == Tuning::Phase::Decided && !Timed) {
+    T.SettledPad = Config.shared_bytes;
+    T.Settled.store(true, std::memory_order_release);
+  }
   if (Timed) {
     if (Error E = D->createEvent(&Start)) {
       consumeError(std::move(E));
