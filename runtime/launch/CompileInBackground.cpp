@@ -9,8 +9,8 @@
 #include "launch/MakeCode.h"
 #include "support/Settings.h"
 
-#include "llvm/Support/raw_ostream.h"
 #include "support/Warning.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
 #include <string>
@@ -106,17 +106,18 @@ static void compileInBackground(const RegisteredKernel &K, CacheEntry &E,
   noteCompileDone(K.Blob, Times);
 }
 
-void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
+bool queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
                          double EvaluateMs, CudaDriver *D, bool Tiered) {
   EntryState Empty = EntryState::Empty;
   if (!E.State.compare_exchange_strong(Empty, EntryState::Queued,
                                        std::memory_order_acq_rel))
-    return;
+    return false;
   // A -g -O0 unit's code is unoptimized already: tier 0 would be the same.
   Tiered = Tiered && tiersWanted() && !K.Blob.DebugAtO0;
   queueCompile(K.Module, [&K, &E, Key = E.Key, EvaluateMs, D, Tiered] {
     compileInBackground(K, E, Key, EvaluateMs, D, Tiered);
   });
+  return true;
 }
 
 } // namespace mstage::rt

@@ -31,12 +31,13 @@ bool compilesInBackground();
 bool preparesInBackground();
 
 // Queues E's compile unless it is queued, made or failed already: only the
-// launch that finds it empty queues it. It loads the code on D (null off the
-// GPU); EvaluateMs is the launch's time spent evaluating its staged values.
-// Tiered: launches run the generic code meanwhile, so with tiers on
-// (tiersWanted) the compile first makes tier 0 into E.Quick, which they run
-// instead until tier 1, the full compile and the only one cached, is ready.
-void queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
+// launch that finds it empty queues it, and is told so (true). It loads the
+// code on D (null off the GPU); EvaluateMs is the launch's time spent
+// evaluating its staged values. Tiered: launches run the generic code
+// meanwhile, so with tiers on (tiersWanted) the compile first makes tier 0 into
+// E.Quick, which they run instead until tier 1, the full compile and the only
+// one cached, is ready.
+bool queueSpecialization(const RegisteredKernel &K, CacheEntry &E,
                          double EvaluateMs, CudaDriver *D, bool Tiered = false);
 
 // MSTAGE_JIT_TIERS, or by default whether the back end loads code: tier 0

@@ -101,8 +101,14 @@ static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
     return llvm::Error::success();
   }
   if (Code.Generic) {
-    queueSpecialization(*L.K, E, Times.Evaluate, L.S->driver(),
-                        /*Tiered=*/true);
+    // The launch that queues the compile runs the generic code, whatever the
+    // pool made meanwhile: MSTAGE_JIT=async's first launch never waits, and
+    // its choice does not depend on how fast a worker was.
+    if (queueSpecialization(*L.K, E, Times.Evaluate, L.S->driver(),
+                            /*Tiered=*/true)) {
+      Times.Source = CodeSource::Generic;
+      return llvm::Error::success();
+    }
     // Tier 0, once made, runs instead of the generic code until tier 1 is
     // ready (CompileInBackground.h); not once tier 1 failed, whose message
     // says that the generic code keeps running.

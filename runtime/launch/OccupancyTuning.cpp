@@ -232,7 +232,7 @@ static void dropSample(CudaDriver &D, const Sample &S) {
 }
 
 // Reads the samples that are done, in the order they were enqueued.
-static void readSamples(Tuning &T) {
+static void readSamplesRelaxed(Tuning &T) {
   while (!T.Pending.empty()) {
     Sample S = T.Pending.front();
     CUresult Q = T.D->queryEvent(S.End);
@@ -252,6 +252,16 @@ static void readSamples(Tuning &T) {
     Fastest = Fastest < 0 ? Ms : std::min(Fastest, Ms);
     ++T.Times[S.Choice];
   }
+}
+
+// A query from a thread that captures a stream would invalidate its capture
+// (a launch inside mstage::capture comes here) unless its mode is relaxed.
+static void readSamples(Tuning &T) {
+  if (T.Pending.empty())
+    return;
+  CUstreamCaptureMode Mode = T.D->relaxCapture(CU_STREAM_CAPTURE_MODE_RELAXED);
+  readSamplesRelaxed(T);
+  T.D->relaxCapture(Mode);
 }
 
 static void decide(Tuning &T, CUfunction F, int Choice,

@@ -20,6 +20,11 @@
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_EVENT_MS=1,0.9,0.95 %t 20 threads > %t.threads 2>&1
 // RUN: FileCheck %s --check-prefix=THREADS < %t.threads
 // RUN: grep 'fakecuda: launch' %t.threads | sed 's/.* shared //' | sort -u | FileCheck %s --check-prefix=PADS
+// A launch inside mstage::capture while a timed launch's sample is pending
+// (FAKECUDA_QUERY_PENDING): its read of the sample must not invalidate the
+// capture (the driver refuses a query from a capturing thread unless its
+// capture mode is relaxed).
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_QUERY_PENDING=1 %t 1 capture 2>&1 | FileCheck %s --check-prefix=CAPTURE --implicit-check-not=invalidat --implicit-check-not=error
 // UNSUPPORTED: gpu
 
 // The first launch is timed at 8 blocks; then 6, 4, 8, 6, 4; 6 wins by 10%
@@ -85,6 +90,8 @@
 // the choices, and all end at the one kept.
 // THREADS: launched 20
 // THREADS-NEXT: launched 20
+// CAPTURE: fakecuda: launch {{.*}} shared 0
+// CAPTURE: captured and replayed
 // PADS: {{^0$}}
 // PADS-NEXT: {{^293$}}
 // PADS-NOT: {{.}}
@@ -95,6 +102,22 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+
+static void captured() {
+  mstage::device_vector<unsigned> Out(256 * 64);
+  auto K = mstage::kernel(
+      [](mstage::vector_view<unsigned> Out) {
+        unsigned X = mstage::Thread::get().global.x;
+        Out[X] = X;
+      },
+      64, 256);
+  mstage::stream S;
+  K.on(S)(Out); // timed: its sample is still pending
+  mstage::graph G = mstage::capture(S, [&] { K.on(S)(Out); });
+  G.launch(S);
+  S.synchronize();
+  std::fprintf(stderr, "captured and replayed\n");
+}
 
 static void launches(int N) {
   mstage::device_vector<unsigned> Out(256 * 64);
@@ -112,7 +135,9 @@ static void launches(int N) {
 int main(int Argc, char **Argv) {
   const int N = Argc > 1 ? std::atoi(Argv[1]) : 1;
   try {
-    if (Argc > 2 && std::strcmp(Argv[2], "threads") == 0) {
+    if (Argc > 2 && std::strcmp(Argv[2], "capture") == 0) {
+      captured();
+    } else if (Argc > 2 && std::strcmp(Argv[2], "threads") == 0) {
       std::thread Other(launches, N);
       launches(N);
       Other.join();

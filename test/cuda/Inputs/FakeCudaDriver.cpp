@@ -20,7 +20,11 @@
 // FAKECUDA_FAULT=N: the N-th cuLaunchKernel's kernel faults at once, as a
 // GPU shows it once the fault has lost the context: every later call that
 // FAKECUDA_FAIL could fail says CUDA_ERROR_ILLEGAL_ADDRESS (700). As the
-// driver does, cuMemPoolCreate fails while a stream is captured.
+// driver does, cuMemPoolCreate fails while a stream is captured, and a
+// thread that captures a stream (in the thread-local mode the runtime uses)
+// may not query or wait for an event or a stream unless it relaxed its
+// capture mode: the call fails and invalidates its captures, whose later
+// launches and end fail with CUDA_ERROR_STREAM_CAPTURE_INVALIDATED.
 //
 // Graphs: a launch on a captured stream is recorded, not run, with its
 // parameters as they are then; a launch of the instantiated graph runs
@@ -46,6 +50,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -181,6 +186,26 @@ struct FakeNode {
 using FakeGraph = std::vector<FakeNode>;
 std::mutex GraphLock;
 std::map<CUstream, FakeGraph *> Captures; // the streams being captured
+std::set<CUstream> Invalidated;           // captures an unsafe call ended
+
+// The streams this thread captures, and its capture mode.
+thread_local std::vector<CUstream> ThreadCaptures;
+thread_local CUstreamCaptureMode ThreadMode = CU_STREAM_CAPTURE_MODE_GLOBAL;
+
+// A call that a capturing thread may make only in the relaxed mode: else it
+// fails and invalidates the thread's captures, as the driver does.
+CUresult unsafeWhileCapturing(const char *Name) {
+  if (ThreadCaptures.empty() || ThreadMode == CU_STREAM_CAPTURE_MODE_RELAXED)
+    return CUDA_SUCCESS;
+  std::fprintf(stderr, "fakecuda: %s while capturing invalidates the capture\n",
+               Name);
+  std::lock_guard<std::mutex> G(GraphLock);
+  Invalidated.insert(ThreadCaptures.begin(), ThreadCaptures.end());
+  return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
+// Whether S's capture was invalidated (under GraphLock).
+bool invalidated(CUstream S) { return Invalidated.count(S) != 0; }
 
 // Under FAKECUDA_LAUNCHES=args, a memset or a copy on the device prints a
 // line as a launch does (recorded, not printed, on a captured stream), with
@@ -580,6 +605,8 @@ CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
     ContextLost = true;
   std::string Line = launchLine(F, GX, BX, Params, Shared);
   std::lock_guard<std::mutex> G(GraphLock);
+  if (invalidated(S))
+    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
   if (auto It = Captures.find(S); It != Captures.end()) {
     FakeNode N(Line);
     N.Kernel = true;
@@ -608,6 +635,8 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *C, CUfunction F, void **Params,
   if (Programmatic && !Line.empty())
     Line += " (programmatic)";
   std::lock_guard<std::mutex> G(GraphLock);
+  if (invalidated(C->hStream))
+    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
   if (auto It = Captures.find(C->hStream); It != Captures.end())
     It->second->push_back(Line);
   else if (!Line.empty())
@@ -650,7 +679,7 @@ CUresult cuEventRecord(CUevent E, CUstream) {
 CUresult cuEventSynchronize(CUevent) {
   LOG("cuEventSynchronize");
   FAIL("cuEventSynchronize");
-  return CUDA_SUCCESS;
+  return unsafeWhileCapturing("cuEventSynchronize");
 }
 // FAKECUDA_EVENT_MS: the time between any two events (default 1 ms).
 // A list (FAKECUDA_EVENT_MS=1,0.9,0.95) gives its times in turn, over again.
@@ -679,6 +708,8 @@ CUresult cuEventElapsedTime(float *M, CUevent, CUevent) {
 CUresult cuEventQuery(CUevent E) {
   LOG("cuEventQuery");
   FAIL("cuEventQuery");
+  if (CUresult R = unsafeWhileCapturing("cuEventQuery"))
+    return R;
   static const char *Pending = std::getenv("FAKECUDA_QUERY_PENDING");
   if (Pending && (*(int *)E)++ < std::atoi(Pending))
     return CUDA_ERROR_NOT_READY;
@@ -698,7 +729,7 @@ CUresult cuStreamDestroy(CUstream S) {
 CUresult cuStreamSynchronize(CUstream) {
   LOG("cuStreamSynchronize");
   FAIL("cuStreamSynchronize");
-  return CUDA_SUCCESS;
+  return unsafeWhileCapturing("cuStreamSynchronize");
 }
 CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
   LOG("cuStreamWaitEvent");
@@ -824,6 +855,7 @@ CUresult cuStreamBeginCapture(CUstream S, CUstreamCaptureMode) {
   LOG("cuStreamBeginCapture");
   FAIL("cuStreamBeginCapture");
   ++Capturing;
+  ThreadCaptures.push_back(S);
   std::lock_guard<std::mutex> G(GraphLock);
   Captures[S] = new FakeGraph;
   return CUDA_SUCCESS;
@@ -832,13 +864,22 @@ CUresult cuStreamEndCapture(CUstream S, CUgraph *G) {
   LOG("cuStreamEndCapture");
   FAIL("cuStreamEndCapture");
   --Capturing;
+  ThreadCaptures.erase(
+      std::remove(ThreadCaptures.begin(), ThreadCaptures.end(), S),
+      ThreadCaptures.end());
   std::lock_guard<std::mutex> L(GraphLock);
   *G = (CUgraph)Captures[S];
   Captures.erase(S);
+  if (Invalidated.erase(S)) {
+    delete (FakeGraph *)*G;
+    *G = nullptr;
+    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  }
   return CUDA_SUCCESS;
 }
-CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *) {
+CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *Mode) {
   LOG("cuThreadExchangeStreamCaptureMode");
+  std::swap(*Mode, ThreadMode);
   return CUDA_SUCCESS;
 }
 CUresult cuGraphInstantiateWithFlags(CUgraphExec *E, CUgraph G,
