@@ -24,7 +24,7 @@ namespace {
 
 // Where the header keeps what the mutator fixes (see KernelBlob.cpp).
 constexpr size_t TotalSizeAt = 16, HashAt = 24, BitcodeOffsetAt = 32,
-                 BitcodeSizeAt = 40, HeaderBytes = 104;
+                 BitcodeSizeAt = 40, HeaderBytes = 112;
 
 uint64_t load64(const uint8_t *P) {
   uint64_t V;

@@ -7,6 +7,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -29,15 +30,17 @@ struct Header {
   uint32_t NumStageSites;
   uint32_t PointerSlotsOffset; // PointerSlot records: {Param, Offset}
   uint32_t NumPointerSlots;
-  uint32_t Flags; // BlobFlag bits
+  uint32_t Flags;     // BlobFlag bits
   uint32_t LoopDepth; // KernelWork's, as the two below (version 4)
   uint64_t Instructions;
   double ThreadInstructions;
+  uint32_t StaticSharedBytes; // KernelTraits' (version 6), saturated
+  uint32_t Reserved;          // zero
 };
 
 // test/inspect/Inputs/craft_blob.py and fuzz/KernelBlobFuzzer.cpp know
 // this layout.
-static_assert(sizeof(Header) == 104, "the kernel blob header changed");
+static_assert(sizeof(Header) == 112, "the kernel blob header changed");
 
 enum BlobFlag : uint32_t {
   DebugAtO0Flag = 1,
@@ -101,6 +104,9 @@ std::string writeKernelBlob(const KernelBlob &Blob) {
   H.LoopDepth = Blob.Work.LoopDepth;
   H.Instructions = Blob.Work.Instructions;
   H.ThreadInstructions = Blob.Work.ThreadInstructions;
+  H.StaticSharedBytes =
+      uint32_t(std::min<uint64_t>(Blob.Traits.StaticSharedBytes, UINT32_MAX));
+  H.Reserved = 0;
   for (SiteRecord &R : Sites) {
     R.ExpressionOffset += StringsOff;
     R.TypeNameOffset += StringsOff;
@@ -173,6 +179,7 @@ Expected<KernelBlob> readKernelBlob(const uint8_t *Data, size_t MaxSize) {
   B.Traits.Synchronizes = H.Flags & SynchronizesFlag;
   B.Traits.SyncsGrid = H.Flags & SyncsGridFlag;
   B.Traits.UsesDeviceState = H.Flags & UsesDeviceStateFlag;
+  B.Traits.StaticSharedBytes = H.StaticSharedBytes;
   // The policy divides and compares with it: NaN or a negative is damage.
   if (!(H.ThreadInstructions >= 0) || std::isinf(H.ThreadInstructions))
     return bad("the weight of '" + B.Name + "' is " +

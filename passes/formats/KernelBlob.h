@@ -28,8 +28,8 @@ inline constexpr char KernelBlobMagic[8] = {'M', 'S', 'T', 'G',
                                             'K', 'R', 'N', '1'};
 // 2: pointer slots; 3: flags (a unit built with -g at -O0); 4: the
 // kernel's weight (formats/KernelWork.h); 5: its traits as flags
-// (formats/KernelTraits.h).
-inline constexpr uint32_t KernelBlobVersion = 5;
+// (formats/KernelTraits.h); 6: its static shared memory.
+inline constexpr uint32_t KernelBlobVersion = 6;
 inline constexpr const char *KernelBlobSection = "mstage_kernels";
 inline constexpr unsigned KernelBlobAlign = 16;
 

@@ -2,6 +2,7 @@
 #include "transforms/ScanKernelTraits.h"
 #include "transforms/DeviceBuiltins.h"
 #include "transforms/DeviceGlobals.h"
+#include "transforms/DeviceSharedArrays.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -39,6 +40,7 @@ KernelTraits scanKernelTraits(const llvm::Module &M) {
       llvm::any_of(Heap, [&](const char *Name) {
         return M.getFunction(Name) != nullptr;
       });
+  T.StaticSharedBytes = staticSharedBytes(M);
   return T;
 }
 

@@ -15,13 +15,6 @@
 
 namespace mstage::rt {
 
-// What is read from a kernel's IR once: its shared_array bytes, for every
-// launch's check (LaunchLimits.h). (Its size and one thread's work, for the
-// JIT policy, are in its blob: KernelBlob::Work.)
-struct KernelWeight {
-  std::atomic<int64_t> StaticShared{-1}; // -1: not read yet
-};
-
 struct RegisteredKernel {
   const mstage_kernel_record *Record = nullptr;
   KernelBlob Blob; // Bitcode points into the program's image
@@ -31,7 +24,6 @@ struct RegisteredKernel {
   // Set when the functions it calls in other units were found (at the first
   // lookup that succeeds: DeviceLibrary.h).
   bool ImportsResolved = false;
-  std::unique_ptr<KernelWeight> Weight = std::make_unique<KernelWeight>();
 };
 
 // The kernel whose host entry is HostEntry, or null when the program holds no

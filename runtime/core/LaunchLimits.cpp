@@ -2,15 +2,6 @@
 #include "core/LaunchLimits.h"
 #include "core/Backend.h"
 #include "formats/AotImage.h"
-#include "support/KeptStatics.h"
-#include "transforms/DeviceSharedArrays.h"
-
-#include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/MemoryBuffer.h"
-
-#include <atomic>
 
 namespace mstage::rt {
 
@@ -80,22 +71,7 @@ llvm::Error checkLaunchShape(const mstage_launch_config &C,
 }
 
 uint64_t staticSharedBytes(const RegisteredKernel &K) {
-  std::atomic<int64_t> &Known = K.Weight->StaticShared;
-  if (int64_t Bytes = Known.load(std::memory_order_acquire); Bytes >= 0)
-    return uint64_t(Bytes);
-  // Two threads may read it at once: both find the same.
-  LlvmStaticsKept Kept;
-  llvm::LLVMContext Ctx;
-  auto M = llvm::getLazyBitcodeModule(
-      llvm::MemoryBufferRef(K.Blob.Bitcode, K.Blob.Name), Ctx);
-  uint64_t Bytes = 0;
-  // Unreadable bitcode fails the compile, with its own message.
-  if (M)
-    Bytes = mstage::staticSharedBytes(**M);
-  else
-    llvm::consumeError(M.takeError());
-  Known.store(int64_t(Bytes), std::memory_order_release);
-  return Bytes;
+  return K.Blob.Traits.StaticSharedBytes;
 }
 
 llvm::Error checkSharedMemory(const mstage_launch_config &C,

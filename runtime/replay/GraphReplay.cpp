@@ -34,7 +34,8 @@ constexpr unsigned MinGraphLaunches = 16;
 // Graphs kept per stream, for periods that come back.
 constexpr size_t MaxGraphs = 8;
 // Where each hash was last seen, direct-mapped: a launch whose hash was not
-// seen in the last MaxPeriod launches starts no period, found with one look.
+// seen in the last MaxPeriod launches starts no period, found with one look
+// (and a look through the ring when another recent hash took its slot).
 constexpr unsigned SeenSlots = 128;
 
 // A period, repeated Unroll times, made into an executable graph.
@@ -280,9 +281,18 @@ unsigned noteLatest(StreamReplay &R) {
   StreamReplay::Seen &Last = R.LastSeen[Latest % SeenSlots];
   uint64_t Now = R.Count++;
   unsigned First = 0;
-  if (Last.Hash == Latest && Last.At >= R.RingStart &&
-      Now - Last.At <= MaxPeriod)
+  bool Recent = Last.At >= R.RingStart && Now - Last.At <= MaxPeriod;
+  if (Recent && Last.Hash == Latest) {
     First = unsigned(Now - Last.At);
+  } else if (Recent) {
+    // Another recent hash shares the slot and may have replaced Latest's
+    // (a period-2 loop whose two launches collide was never replayed: 1 run
+    // in about 40 of replay/barriers.test, as addresses fell).
+    unsigned Back = std::min(R.RingCount - 1, MaxPeriod);
+    for (unsigned I = 1; I <= Back && !First; ++I)
+      if (R.Hashes[R.slot(I)] == Latest)
+        First = I;
+  }
   Last = {Latest, Now};
   return First;
 }

@@ -13,8 +13,8 @@ The header layout is KernelBlob.cpp's: magic[8], version u32, header size
 u32, total size u64, bitcode hash u64, bitcode offset u64, bitcode size
 u64, name, pretty name, location offsets u32, parameters u32, stage-site
 offset u32, stage sites u32, pointer-slot offset u32, pointer slots u32,
-flags u32, loop depth u32, instructions u64, thread instructions f64;
-little-endian.
+flags u32, loop depth u32, instructions u64, thread instructions f64,
+static shared bytes u32, reserved u32; little-endian.
 """
 import struct
 import sys

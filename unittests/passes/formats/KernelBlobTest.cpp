@@ -16,6 +16,7 @@
 
 #include "LittleEndian.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -30,7 +31,8 @@ constexpr size_t VersionAt = 8, HeaderSizeAt = 12, TotalSizeAt = 16,
                  NameOffsetAt = 48, NumParamsAt = 60, SitesOffsetAt = 64,
                  NumSitesAt = 68, SlotsOffsetAt = 72, NumSlotsAt = 76,
                  FlagsAt = 80, LoopDepthAt = 84, InstructionsAt = 88,
-                 ThreadInstructionsAt = 96, HeaderBytes = 104, SiteBytes = 32;
+                 ThreadInstructionsAt = 96, StaticSharedAt = 104,
+                 HeaderBytes = 112, SiteBytes = 32;
 
 const char Bitcode[] = "BC\xc0\xde some bitcode, not parsed here";
 
@@ -106,6 +108,7 @@ void expectSame(const KernelBlob &A, const KernelBlob &B) {
   EXPECT_EQ(A.Traits.Synchronizes, B.Traits.Synchronizes);
   EXPECT_EQ(A.Traits.SyncsGrid, B.Traits.SyncsGrid);
   EXPECT_EQ(A.Traits.UsesDeviceState, B.Traits.UsesDeviceState);
+  EXPECT_EQ(A.Traits.StaticSharedBytes, B.Traits.StaticSharedBytes);
   ASSERT_EQ(A.StageSites.size(), B.StageSites.size());
   for (size_t I = 0; I < A.StageSites.size(); ++I) {
     const StageSite &X = A.StageSites[I], &Y = B.StageSites[I];
@@ -123,7 +126,7 @@ TEST(KernelBlob, HeaderHasTheDocumentedLayout) {
   KernelBlob In = someBlob();
   std::string B = writeKernelBlob(In);
   EXPECT_EQ(B.substr(0, 8), "MSTGKRN1");
-  EXPECT_EQ(getLE(B, VersionAt, 4), 5u);
+  EXPECT_EQ(getLE(B, VersionAt, 4), 6u);
   EXPECT_EQ(getLE(B, HeaderSizeAt, 4), HeaderBytes);
   EXPECT_EQ(getLE(B, TotalSizeAt, 8), B.size());
   EXPECT_EQ(B.size() % KernelBlobAlign, 0u);
@@ -192,12 +195,28 @@ TEST(KernelBlob, TraitFlags) {
   }
 }
 
+TEST(KernelBlob, StaticSharedBytes) {
+  // The launch's check reads them from the blob; more than 32 bits of them
+  // (never a kernel's: the limit is 48 KiB) read back saturated.
+  for (uint64_t Bytes :
+       {uint64_t(0), uint64_t(4096), uint64_t(49153), uint64_t(1) << 40}) {
+    KernelBlob In = someBlob();
+    In.Traits.StaticSharedBytes = Bytes;
+    std::string B = writeKernelBlob(In);
+    uint64_t Stored = std::min<uint64_t>(Bytes, UINT32_MAX);
+    EXPECT_EQ(getLE(B, StaticSharedAt, 4), Stored);
+    llvm::Expected<KernelBlob> Out = read(B);
+    ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
+    EXPECT_EQ(Out->Traits.StaticSharedBytes, Stored);
+  }
+}
+
 TEST(KernelBlob, EmptyKernel) {
   KernelBlob In;
   In.Name = "k";
   In.BitcodeHash = llvm::xxh3_64bits(llvm::StringRef());
   std::string B = writeKernelBlob(In);
-  EXPECT_EQ(B.size(), 112u); // the header and "k\0\0\0", padded to 16
+  EXPECT_EQ(B.size(), 128u); // the header and "k\0\0\0", padded to 16
   llvm::Expected<KernelBlob> Out = read(B);
   ASSERT_TRUE(bool(Out)) << llvm::toString(Out.takeError());
   expectSame(In, *Out);
@@ -217,7 +236,7 @@ TEST(KernelBlob, EveryTruncationIsAnError) {
             "corrupt mstage kernel blob: bad magic");
   EXPECT_EQ(failureOf(B.substr(0, B.size() - 1)),
             "corrupt mstage kernel blob: size " + std::to_string(B.size()) +
-                " out of range (104 to " + std::to_string(B.size() - 1) +
+                " out of range (112 to " + std::to_string(B.size() - 1) +
                 " bytes)");
 }
 
@@ -229,10 +248,10 @@ TEST(KernelBlob, NamedDamage) {
   const std::string P = "corrupt mstage kernel blob: ";
   EXPECT_EQ(Damaged(0, 'X', 1), P + "bad magic");
   EXPECT_EQ(Damaged(VersionAt, 1, 4),
-            P + "version 1, this tool reads version 5; rebuild with this "
+            P + "version 1, this tool reads version 6; rebuild with this "
                 "mstage++");
-  EXPECT_EQ(Damaged(HeaderSizeAt, 96, 4), P + "header size 96, expected 104");
-  EXPECT_EQ(Damaged(TotalSizeAt, 87, 8), P + "size 87 out of range (104 to " +
+  EXPECT_EQ(Damaged(HeaderSizeAt, 96, 4), P + "header size 96, expected 112");
+  EXPECT_EQ(Damaged(TotalSizeAt, 87, 8), P + "size 87 out of range (112 to " +
                                              std::to_string(Good.size()) +
                                              " bytes)");
   EXPECT_EQ(Damaged(TotalSizeAt, ~uint64_t(0), 8).rfind(P + "size 1844", 0),
@@ -243,9 +262,9 @@ TEST(KernelBlob, NamedDamage) {
   EXPECT_EQ(Damaged(BitcodeSizeAt, ~uint64_t(0) - 8, 8).rfind(P + "bitcode", 0),
             0u);
   EXPECT_EQ(Damaged(NumSitesAt, 0xffffffff, 4),
-            P + "stage-site table (offset 104, 4294967295 sites) out of range");
+            P + "stage-site table (offset 112, 4294967295 sites) out of range");
   EXPECT_EQ(Damaged(NumSlotsAt, MaxPointerSlots + 1, 4),
-            P + "pointer-slot table (offset 168, 4097 slots) out of range");
+            P + "pointer-slot table (offset 176, 4097 slots) out of range");
   EXPECT_EQ(Damaged(NameOffsetAt, Good.size(), 4),
             P + "string offset " + std::to_string(Good.size()) +
                 " out of range");
