@@ -103,14 +103,19 @@
 #include <cstring>
 #include <thread>
 
-static void captured() {
-  mstage::device_vector<unsigned> Out(256 * 64);
-  auto K = mstage::kernel(
+// 64 blocks of 256 threads, each writing its index.
+static auto indexKernel() {
+  return mstage::kernel(
       [](mstage::vector_view<unsigned> Out) {
         unsigned X = mstage::Thread::get().global.x;
         Out[X] = X;
       },
       64, 256);
+}
+
+static void captured() {
+  mstage::device_vector<unsigned> Out(256 * 64);
+  auto K = indexKernel();
   mstage::stream S;
   K.on(S)(Out); // timed: its sample is still pending
   mstage::graph G = mstage::capture(S, [&] { K.on(S)(Out); });
@@ -121,12 +126,7 @@ static void captured() {
 
 static void launches(int N) {
   mstage::device_vector<unsigned> Out(256 * 64);
-  auto K = mstage::kernel(
-      [](mstage::vector_view<unsigned> Out) {
-        unsigned X = mstage::Thread::get().global.x;
-        Out[X] = X;
-      },
-      64, 256);
+  auto K = indexKernel();
   for (int I = 0; I < N; ++I)
     K(Out);
   Out.download();
