@@ -12,6 +12,7 @@
 // FAIL).
 //
 //===----------------------------------------------------------------------===//
+#include "IntGemm.h"
 #include "SuiteMain.h"
 
 #include <mstage.hpp>
@@ -26,30 +27,14 @@ namespace {
 constexpr const char *Name = "wgmma";
 constexpr unsigned M = 128, K = 192, Blocks = 2;
 
-int valueOf(unsigned I, unsigned Salt) {
-  return int((I * 2654435761u + Salt * 40503u) >> 13) % 9 - 4;
-}
-
 template <unsigned NT> int runShape() {
   namespace wgmma = mstage::wgmma;
   using mstage::half;
   constexpr unsigned N = NT * Blocks;
-  std::vector<int> A(M * K), B(K * N), C0(M * N);
-  for (unsigned I = 0; I < M * K; ++I)
-    A[I] = valueOf(I, 1);
-  for (unsigned I = 0; I < K * N; ++I)
-    B[I] = valueOf(I, 2);
-  for (unsigned I = 0; I < M * N; ++I)
-    C0[I] = valueOf(I, 3) * 10;
-  std::vector<float> Want(M * N), Out(M * N);
-  for (unsigned R = 0; R < M; ++R)
-    for (unsigned C = 0; C < N; ++C) {
-      int Sum = C0[R * N + C];
-      for (unsigned J = 0; J < K; ++J)
-        Sum += A[R * K + J] * B[J * N + C];
-      Want[R * N + C] = float(Sum);
-      Out[R * N + C] = float(C0[R * N + C]);
-    }
+  const IntGemm G = intGemm(M, N, K);
+  const std::vector<int> &A = G.A, &B = G.B;
+  const std::vector<float> &Want = G.Want;
+  std::vector<float> Out(G.C0.begin(), G.C0.end());
   std::vector<half> HA(M * K), HB(K * N); // B column major: (k, n) at n * K + k
   for (unsigned I = 0; I < M * K; ++I)
     HA[I] = half(float(A[I]));

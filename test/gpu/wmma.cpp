@@ -9,6 +9,7 @@
 // end must give the host's GEMM exactly.
 //
 //===----------------------------------------------------------------------===//
+#include "IntGemm.h"
 #include "SuiteMain.h"
 
 #include <mstage.hpp>
@@ -20,10 +21,6 @@ namespace {
 
 constexpr const char *Name = "wmma";
 constexpr unsigned M = 64, N = 48, K = 80;
-
-int valueOf(unsigned I, unsigned Salt) {
-  return int((I * 2654435761u + Salt * 40503u) >> 13) % 9 - 4;
-}
 
 template <class T> int check(const char *What, const std::vector<float> &Got,
                              const std::vector<float> &Want) {
@@ -41,21 +38,9 @@ int run() {
   using mstage::bfloat16;
   using mstage::half;
   // Logical A (M x K), B (K x N), C0 (M x N) as ints.
-  std::vector<int> A(M * K), B(K * N), C0(M * N);
-  for (unsigned I = 0; I < M * K; ++I)
-    A[I] = valueOf(I, 1);
-  for (unsigned I = 0; I < K * N; ++I)
-    B[I] = valueOf(I, 2);
-  for (unsigned I = 0; I < M * N; ++I)
-    C0[I] = valueOf(I, 3) * 10;
-  std::vector<float> Want(M * N); // row major
-  for (unsigned R = 0; R < M; ++R)
-    for (unsigned C = 0; C < N; ++C) {
-      int Sum = C0[R * N + C];
-      for (unsigned J = 0; J < K; ++J)
-        Sum += A[R * K + J] * B[J * N + C];
-      Want[R * N + C] = float(Sum);
-    }
+  const IntGemm G = intGemm(M, N, K);
+  const std::vector<int> &A = G.A, &B = G.B, &C0 = G.C0;
+  const std::vector<float> &Want = G.Want; // row major
 
   // Half: A row major, B column major (element (k, n) at n * K + k).
   std::vector<half> HA(M * K), HB(K * N);
