@@ -9,18 +9,8 @@
 # and under memcheck; device_globals plainly (one file, unchanged). Ends with
 # one PASS/FAIL line per check and "N passed, M failed". About 40 s.
 set -uo pipefail
-work=$(mktemp -d "${TMPDIR:-/tmp}/mstage-extern-globals.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-tar -xJf "$PACK" -C "$work" || { echo "FAIL unpack $PACK"; exit 1; }
-export LD_LIBRARY_PATH="$work/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export MSTAGE_CACHE_DIR=$work/cache
-CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1
-passed=0 failed=0
-verdict() {
-  echo "$*"
-  if [[ $1 == PASS ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/probe-common.sh"
+probe_unpack "$PACK" mstage-extern-globals
 # One run of program $2 (env settings before it), named $1.
 check() {
   local name=$1 p=$2 out

@@ -12,19 +12,9 @@
 # graph-builder-errors, and its stdout under MSTAGE_BACKEND=cpu as
 # errors-cpu.txt, in one tar.xz.
 set -uo pipefail
-work=$(mktemp -d "${TMPDIR:-/tmp}/graph37.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-tar -xJf "$PACK" -C "$work" || { echo "FAIL unpack $PACK"; exit 1; }
-export LD_LIBRARY_PATH="$work/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export MSTAGE_CACHE_DIR=$work/cache
+. "$(dirname "${BASH_SOURCE[0]}")/probe-common.sh"
+probe_unpack "$PACK" graph37
 unset MSTAGE_CHECK MSTAGE_BACKEND
-CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1
-passed=0 failed=0
-verdict() {
-  echo "$*"
-  if [[ $1 == PASS ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-}
 program=$work/test/gpu/graph_builder
 suite() { # mode, then the command's prefix
   local mode=$1

@@ -16,10 +16,8 @@ pack=${PACK:-.gpu-pack/mstage-gpu.tar.xz}
 pairs=${PAIRS:-5}
 (($# > 0)) || set -- "" "MSTAGE_JIT=generic" "MSTAGE_JIT_THREADS=1" \
   "MSTAGE_JIT_THREADS=4" "MSTAGE_JIT_TIERS=off" "MSTAGE_OCCUPANCY=off"
-work=$(mktemp -d "${TMPDIR:-/tmp}/heat-probe.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-tar -xJf "$pack" -C "$work" || { echo "FAIL heat-first-steps: cannot unpack $pack"; exit 1; }
-export LD_LIBRARY_PATH="$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. "$(dirname "${BASH_SOURCE[0]}")/probe-common.sh"
+probe_unpack "$pack" heat-probe
 bench=$work/bench
 for p in jit_cold heat_cold; do
   [[ -x $bench/$p ]] || { echo "FAIL heat-first-steps: no bench/$p in $pack"; exit 1; }

@@ -18,12 +18,8 @@
 # 1.02x nvcc, the versioned copy not slower than without it).
 set -uo pipefail
 : "${PACK:?the archive}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/occ34.XXXXXX") && trap 'rm -rf "$work"' EXIT
-if ! tar -xJf "$PACK" -C "$work" 2>"$work/untar.err"; then
-  echo "FAIL unpack: $(head -c 300 "$work/untar.err")"
-  exit 1
-fi
-export LD_LIBRARY_PATH="$work/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. "$(dirname "${BASH_SOURCE[0]}")/probe-common.sh"
+probe_unpack "$PACK" occ34
 b=$work/bench
 real=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
 cat >"$work/ptxas-max" <<WRAP
@@ -34,7 +30,6 @@ exec "$real" "\$@"
 WRAP
 chmod +x "$work/ptxas-max"
 [[ -x $real ]] || echo "FAIL no ptxas at '$real': the .maxntid rows would be the driver's JIT of .reqntid"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
 noversion=-mstage-version-argument-tests=false
 # cfg NAME -> its environment
 cfg() {

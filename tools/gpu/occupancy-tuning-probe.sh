@@ -21,16 +21,10 @@
 set -uo pipefail
 : "${PACK:?the archive}"
 start=$SECONDS
-work=$(mktemp -d "${TMPDIR:-/tmp}/occ38.XXXXXX") && trap 'rm -rf "$work"' EXIT
-if ! tar -xJf "$PACK" -C "$work" 2>"$work/untar.err"; then
-  echo "FAIL unpack: $(head -c 300 "$work/untar.err")"
-  exit 1
-fi
-export LD_LIBRARY_PATH="$work/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export MSTAGE_CACHE_DIR=$work/cache
+. "$(dirname "${BASH_SOURCE[0]}")/probe-common.sh"
+probe_unpack "$PACK" occ38
 b=$work/bench
 reps=${REPS:-30}
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
 
 old_args="-mstage-remat-parameters=false -mstage-rcp-intrinsic=false"
 # Fills the cache; the tuning's trace lines, kernel names shortened; the

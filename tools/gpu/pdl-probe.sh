@@ -16,16 +16,13 @@
 #     auto+PDL (medians and each round, for the spread).
 # Ends with PASS/FAIL lines for the correctness part and "END pdl-probe".
 set -uo pipefail
-work=$(mktemp -d "${TMPDIR:-/tmp}/pdl.XXXXXX") && trap 'rm -rf "$work"' EXIT
-tar -xJf "$PACK" -C "$work" || { echo "FAIL unpack"; exit 1; }
-export LD_LIBRARY_PATH="$work/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export MSTAGE_CACHE_DIR=$work/cache
+. "$(dirname "${BASH_SOURCE[0]}")/probe-common.sh"
+probe_unpack "$PACK" pdl
 B=$work/bench T=$work/test/gpu
 for p in $B/async_baselines $B/replay_baseline $B/mstage_async $B/mstage_replay \
   $T/programmatic_launch $T/graph_replay; do
   [[ -x $p ]] || { echo "FAIL no $p in the pack"; exit 1; }
 done
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1
 t0=$SECONDS
 left() { (( SECONDS - t0 < $1 )); }
 log=$work/log.txt
