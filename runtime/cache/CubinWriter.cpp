@@ -132,12 +132,13 @@ bool ptxasUsable() {
 Expected<std::string> assembleWithPtxas(StringRef Kernel, StringRef PTX,
                                         StringRef Arch, std::string *Report,
                                         std::optional<PtxasKeep> Keep,
-                                        function_ref<void(bool)> OnWait) {
+                                        function_ref<void(bool)> OnWait,
+                                        int OptLevel) {
   if (!ptxasUsable())
     return "";
   HostSpan Span(SpanKind::Ptxas);
   auto Cubin = assembleCubin(PTX, Arch, cacheTemporaryDir(), Report,
-                             std::move(Keep), OnWait);
+                             std::move(Keep), OnWait, OptLevel);
   if (Cubin)
     return std::move(*Cubin);
   Error E = Cubin.takeError();

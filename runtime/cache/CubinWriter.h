@@ -6,8 +6,9 @@
 // 14.3 ms). The launch starts ptxas as a process and goes on; the entry is
 // written with the PTX at once, and again with the cubin once ptxas is done:
 // at a later launch that compiles, at mstage_rt_flush_cache(), or at exit.
-// A compile that finds the driver's JIT busy with another uses ptxas's
-// cubin instead (launch/AssembleCode.h, DriverJitClaim).
+// A background compile, and one that finds the driver's JIT busy with
+// another, uses ptxas's cubin instead (launch/AssembleCode.h,
+// DriverJitClaim).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_CACHE_CUBINWRITER_H
@@ -30,13 +31,12 @@ bool ptxasUsable();
 // as a tool (it cannot be run, or it crashed): after such a failure
 // (reported once, naming Kernel) ptxas is not used again. ptxas rejecting
 // the PTX is the kernel's error, returned as PtxRejected (CudaTools.h).
-// With Report, ptxas's resource report too; with Keep and OnWait, as
-// assembleCubin says.
-llvm::Expected<std::string>
-assembleWithPtxas(llvm::StringRef Kernel, llvm::StringRef PTX,
-                  llvm::StringRef Arch, std::string *Report = nullptr,
-                  std::optional<PtxasKeep> Keep = std::nullopt,
-                  llvm::function_ref<void(bool)> OnWait = {});
+// With Report, ptxas's resource report too; with Keep, OnWait and OptLevel,
+// as assembleCubin says.
+llvm::Expected<std::string> assembleWithPtxas(
+    llvm::StringRef Kernel, llvm::StringRef PTX, llvm::StringRef Arch,
+    std::string *Report = nullptr, std::optional<PtxasKeep> Keep = std::nullopt,
+    llvm::function_ref<void(bool)> OnWait = {}, int OptLevel = -1);
 
 // Writes Key's disk-cache entry with the PTX now, and starts ptxas for the
 // entry with the cubin; entries whose ptxas has finished are written. When

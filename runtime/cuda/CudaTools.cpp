@@ -106,7 +106,8 @@ PtxasRun::~PtxasRun() {
 
 Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
                                                StringRef TempDir, bool Verbose,
-                                               std::optional<PtxasKeep> Keep) {
+                                               std::optional<PtxasKeep> Keep,
+                                               int OptLevel) {
   const std::string &Ptxas = ptxasPath();
   if (Ptxas.empty())
     return failure("no ptxas");
@@ -135,7 +136,10 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
     *Out = std::string(Path);
   }
   std::string ArchArg = "-arch=" + ptxasArch(PTX, Arch);
+  std::string OptArg = "-O" + std::to_string(OptLevel);
   SmallVector<StringRef, 8> Args = {Ptxas, ArchArg};
+  if (OptLevel >= 0)
+    Args.push_back(OptArg);
   // A faster ptxas for large kernels, when asked for (Settings.h).
   const std::string &Fast = jitSettings().PtxasFastCompile;
   if (!Fast.empty())
@@ -235,9 +239,10 @@ std::optional<Expected<std::string>> finishPtxas(PtxasRun &Run, bool Block) {
 Expected<std::string> assembleCubin(StringRef PTX, StringRef Arch,
                                     StringRef TempDir, std::string *Report,
                                     std::optional<PtxasKeep> Keep,
-                                    function_ref<void(bool)> OnWait) {
+                                    function_ref<void(bool)> OnWait,
+                                    int OptLevel) {
   auto Run = startPtxas(PTX, Arch, TempDir, /*Verbose=*/Report != nullptr,
-                        std::move(Keep));
+                        std::move(Keep), OptLevel);
   if (!Run)
     return Run.takeError();
   if (OnWait)

@@ -77,12 +77,13 @@ struct PtxasKeep {
 // system's temporary directory. With Report, ptxas runs with -v and Report
 // receives its resource report (PtxResources.h parses it).
 // With Keep, the run keeps its files there (PtxasKeep) and OnWait is called
-// with true before the wait for ptxas and with false after it.
+// with true before the wait for ptxas and with false after it. OptLevel
+// 0-3 is ptxas's -O (-1: its default, -O3).
 llvm::Expected<std::string>
 assembleCubin(llvm::StringRef PTX, llvm::StringRef Arch,
               llvm::StringRef TempDir = "", std::string *Report = nullptr,
               std::optional<PtxasKeep> Keep = std::nullopt,
-              llvm::function_ref<void(bool)> OnWait = {});
+              llvm::function_ref<void(bool)> OnWait = {}, int OptLevel = -1);
 
 // The same in two steps, so that ptxas runs while the caller goes on: a
 // started ptxas process and its files (removed with it).
@@ -100,7 +101,7 @@ struct PtxasRun {
 llvm::Expected<std::unique_ptr<PtxasRun>>
 startPtxas(llvm::StringRef PTX, llvm::StringRef Arch,
            llvm::StringRef TempDir = "", bool Verbose = false,
-           std::optional<PtxasKeep> Keep = std::nullopt);
+           std::optional<PtxasKeep> Keep = std::nullopt, int OptLevel = -1);
 // The cubin or ptxas's error once it has finished; nothing while it still
 // runs, unless Block waits for it. ptxas failing while its directory's disk
 // is full is a TempFilesFailed.

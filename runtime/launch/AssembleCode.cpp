@@ -10,8 +10,10 @@ namespace mstage::rt {
 DriverJitClaim::DriverJitClaim(bool OnGpu, size_t PtxBytes) {
   if (!OnGpu || !ptxasUsable())
     return; // the driver's JIT is the only way
-  if (PtxBytes >= LargePtxBytes) {
-    Held = false; // ptxas, once
+  // Large PTX: ptxas, once. A background compile: ptxas too, as the
+  // driver's JIT would stall the program's launches meanwhile (AssembleCode.h).
+  if (PtxBytes >= LargePtxBytes || inCompileJob()) {
+    Held = false;
     return;
   }
   Counted = InUse.fetch_add(1, std::memory_order_acq_rel) == 0;

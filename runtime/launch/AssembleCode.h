@@ -2,9 +2,13 @@
 //
 // The driver's PTX JIT compiles one module at a time in a process (H200,
 // 16 threads loading PTX at once: each waited for all before it, 16 to 283
-// ms). A compile that holds the claim loads its PTX through the driver;
-// one that does not, while another does, has ptxas make a cubin (ptxas
-// runs as processes, side by side), whose load takes under a millisecond.
+// ms), and the program's own launches wait for it too: a background
+// compile's load of heat's PTX held a launch of the time loop for 40 ms
+// (H100, MSTAGE_TRACE=chrome). So only a launch that waits for its code
+// anyway may load PTX through the driver: it holds the claim. A compile
+// that does not (a background compile, or one while another holds it) has
+// ptxas make a cubin (ptxas runs as processes, side by side), whose load
+// takes under a millisecond.
 //
 // Large PTX never takes the claim: its driver JIT would hold the driver for
 // as long as ptxas runs (the stencil's kernels: 0.3-0.8 s of ptxas each)

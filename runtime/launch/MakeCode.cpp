@@ -141,18 +141,26 @@ llvm::Expected<bool> makeQuickCode(const CodeRequest &R, CompiledKernel &Out,
   if (PTX->size() >= DriverJitClaim::LargePtxBytes)
     return false;
   auto T0 = std::chrono::steady_clock::now();
-  // The driver's JIT, not ptxas: no cubin is kept. Claimed meanwhile, so
-  // that another compile has ptxas assemble its code instead of waiting. At
-  // -O1: ptxas -O1 takes 9% less CPU than -O3 on tier 0's PTX of Listing 4
-  // (docs/performance.md); -O0 would be in use 10 ms sooner, but its code
-  // ran Listing 4 2.2 times slower than the generic code (H100).
-  DriverJitClaim DriverJit(R.B.loadsCode(), PTX->size());
+  // At -O1: ptxas -O1 takes 9% less CPU than -O3 on tier 0's PTX of Listing
+  // 4 (docs/performance.md); -O0 would be in use 10 ms sooner, but its code
+  // ran Listing 4 2.2 times slower than the generic code (H100). ptxas, not
+  // the driver's JIT, which would stall the program's launches meanwhile
+  // (AssembleCode.h); the cubin is not kept. Without ptxas, the driver's
+  // JIT at -O1.
   CachedCode Code;
   Code.PTX = std::move(*PTX);
+  if (R.B.loadsCode()) {
+    llvm::Expected<std::string> Cubin =
+        assembleWithPtxas(R.K.Blob.PrettyName, Code.PTX, R.B.arch(),
+                          /*Report=*/nullptr, std::nullopt, {}, /*OptLevel=*/1);
+    if (!Cubin)
+      return withKernel(Cubin.takeError(), R.K);
+    Code.Cubin = std::move(*Cubin);
+  }
   if (llvm::Error E = loadCode(R, Code, Out, /*PtxOptLevel=*/1))
     return std::move(E);
   Times.Load = msSince(T0);
-  Times.FromCubin = false;
+  Times.FromCubin = Out.FromCubin;
   return true;
 }
 
