@@ -222,13 +222,23 @@ int CudaBackend::copyToHostAsync(Stream &S, void *Dst, const void *Src,
       E ? failWith(asyncFailure(std::move(E), &S, "copying to the host")) : 0);
 }
 
+// Whether Dst and Src are both memory of S's device: with one device, any
+// device memory is.
+static bool onStreamDevice(const Stream &S, const void *Dst, const void *Src) {
+  if (CudaDriver::count() == 1)
+    return true;
+  int To = allocationDevice(dev(Dst)), From = allocationDevice(dev(Src));
+  return To != NoDevice && To == From && unsigned(To) == S.driver()->index();
+}
+
 int CudaBackend::copyOnDeviceAsync(Stream &S, void *Dst, const void *Src,
                                    size_t Bytes) const {
-  // MSTAGE_GRAPHS=auto: a copy between two apart ranges of one device may be
-  // held back and replayed with the launches around it (docs/graphs.md).
+  // MSTAGE_GRAPHS=auto: a copy between two apart ranges of the stream's
+  // device may be held back and replayed with the launches around it
+  // (docs/graphs.md).
   uintptr_t To = uintptr_t(Dst), From = uintptr_t(Src);
   bool Apart = Bytes && (To >= From + Bytes || From >= To + Bytes);
-  if (Apart && CudaDriver::count() == 1 && !S.capturing() && replayOn()) {
+  if (Apart && !S.capturing() && replayOn() && onStreamDevice(S, Dst, Src)) {
     GpuSpan Span(SpanKind::CopyOnDevice, *S.driver(), S.handle(), S.id(), false,
                  Bytes);
     bool Held = false;

@@ -12,7 +12,8 @@
 // blocks a multiprocessor runs (below); FAKECUDA_LAUNCHES=1 prints the name of each
 // function launched and each attribute set on one; FAKECUDA_FUNC_ATTRIBUTES
 // what cuFuncGetAttribute says;
-// FAKECUDA_CALLS=1 prints every call (=time: with a timestamp), so that a
+// FAKECUDA_DEVICES=N reports N devices (default 1), all alike, sharing
+// one memory; FAKECUDA_CALLS=1 prints every call (=time: with a timestamp), so that a
 // test can count the calls a launch makes; FAKECUDA_PTX_LOAD_MS how long a
 // load of PTX takes (the driver's JIT, which the JIT's tiers overlap);
 // FAKECUDA_LOADS=1 prints each load of PTX with its
@@ -325,7 +326,8 @@ CUresult cuDriverGetVersion(int *V) {
 CUresult cuDeviceGetCount(int *C) {
   LOG("cuDeviceGetCount");
   FAIL("cuDeviceGetCount");
-  *C = 1;
+  const char *N = std::getenv("FAKECUDA_DEVICES");
+  *C = N ? std::atoi(N) : 1;
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGet(CUdevice *D, int O) {
