@@ -24,6 +24,8 @@
 #include <dlfcn.h>
 #include <mutex>
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <unordered_map>
 
@@ -35,6 +37,21 @@ void waitAtExitFirst();
 // Set on a worker while it runs a job: a job that ends the process (exit()
 // from a compile) must not wait for itself.
 thread_local bool InJob = false;
+
+// A worker runs its jobs at the lowest priority (nice 19; ptxas, which it
+// starts, inherits it), so that the program's own threads come first where
+// they share a CPU. Measured on an H200, heat 1024^2's first 100 cold steps
+// (median of 9 processes against nvcc): 1.57x at the workers' default
+// priority, 1.20x at nice 19 (nice 10: no better), 1.11x compiling nothing.
+void lowerWorkerPriority() {
+  static thread_local bool Lowered = false;
+  if (Lowered)
+    return;
+  Lowered = true;
+  // Per thread on Linux: the thread's id, not the process's. A refusal
+  // (a sandbox) leaves it as it was.
+  (void)setpriority(PRIO_PROCESS, id_t(syscall(SYS_gettid)), 19);
+}
 
 struct Job {
   const void *Owner;
@@ -149,6 +166,7 @@ private:
       ++RunningOf[J.Owner];
     }
     waitAtExitFirst();
+    lowerWorkerPriority();
     assert(!InJob && "a worker runs one job at a time");
     InJob = true;
     J.Run();

@@ -12,15 +12,23 @@
 //   queue N      launches N new specializations, and goes on at once
 //   vector V     k.prepare() and a launch with a std::vector argument
 //   sleep MS     sleeps MS milliseconds
+//   nice         prints the highest nice value of the process's threads
+//                other than the main one (the compile pool's workers)
 //   fork M       forks a child that exits at once (M = 0), calls
 //                mstage::jit_wait() first (1), or launches a new
 //                specialization and waits for it (2); prints how it ended
 #include <mstage.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -121,6 +129,22 @@ int main(int argc, char **argv) {
                                       : 128 + WTERMSIG(Status));
       } else if (!std::strcmp(argv[I], "sleep")) {
         std::this_thread::sleep_for(std::chrono::milliseconds(Next()));
+      } else if (!std::strcmp(argv[I], "nice")) {
+        // Field 19 of /proc/self/task/TID/stat, after the name's ')'.
+        int Highest = -100;
+        for (const auto &Task :
+             std::filesystem::directory_iterator("/proc/self/task")) {
+          if (Task.path().filename() == std::to_string(getpid()))
+            continue;
+          std::ifstream Stat(Task.path() / "stat");
+          std::string Text((std::istreambuf_iterator<char>(Stat)), {});
+          std::istringstream Fields(Text.substr(Text.rfind(')') + 2));
+          std::string Field;
+          for (int F = 3; F <= 19 && Fields >> Field; ++F)
+            if (F == 19)
+              Highest = std::max(Highest, std::atoi(Field.c_str()));
+        }
+        std::printf("nice: workers %d\n", Highest);
       } else if (!std::strcmp(argv[I], "vector")) {
         int V = Next();
         std::vector<float> Data(100 + V);
