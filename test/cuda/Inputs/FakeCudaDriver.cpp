@@ -11,10 +11,10 @@
 // the time between two events (a list: in turn); FAKECUDA_OCCUPANCY the
 // blocks a multiprocessor runs (below); FAKECUDA_LAUNCHES=1 prints the name of each
 // function launched and each attribute set on one; FAKECUDA_FUNC_ATTRIBUTES
-// what cuFuncGetAttribute says;
-// FAKECUDA_DEVICES=N reports N devices (default 1), all alike, sharing
-// one memory; FAKECUDA_CALLS=1 prints every call (=time: with a timestamp), so that a
-// test can count the calls a launch makes; FAKECUDA_PTX_LOAD_MS how long a
+// what cuFuncGetAttribute says; FAKECUDA_DEVICES=N reports N devices
+// (default 1), all alike, sharing one memory; FAKECUDA_CALLS=1 prints every
+// call (=time: with a timestamp), so that a test can count the calls a
+// launch makes; FAKECUDA_PTX_LOAD_MS how long a
 // load of PTX takes (the driver's JIT, which the JIT's tiers overlap);
 // FAKECUDA_LOADS=1 prints each load of PTX with its
 // CU_JIT_OPTIMIZATION_LEVEL and CU_JIT_GENERATE_DEBUG_INFO;
