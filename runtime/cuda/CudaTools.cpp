@@ -153,24 +153,31 @@ Expected<std::unique_ptr<PtxasRun>> startPtxas(StringRef PTX, StringRef Arch,
   // after this process is gone (then it removes the temporaries, which the
   // process would have), and removes RunPath, which names it. Its
   // status is ptxas's (a file system without links keeps nothing); its
-  // arguments carry the paths, never its script.
+  // arguments carry the paths, never its script. The process is gone when
+  // the shell's parent is no longer it (/proc), not when its pid is free:
+  // a pid can be reused within seconds where many processes start; and the
+  // pid is passed, as $PPID is read when the shell starts, maybe too late.
   SmallVector<StringRef, 16> Shell;
+  std::string OwnPid = std::to_string(getpid());
   if (Keep) {
     Run->Keep = std::move(Keep);
     Program = "/bin/sh";
     Shell = {"/bin/sh",
              "-c",
-             "p=$1 kp=$2 c=$3 kc=$4 r=$5 l=$6; shift 6; "
+             "p=$1 kp=$2 c=$3 kc=$4 r=$5 l=$6 o=$7; shift 7; "
              "\"$@\"; s=$?; if [ $s = 0 ]; then ln -f -- \"$p\" \"$kp\" && "
-             "ln -f -- \"$c\" \"$kc\"; fi; kill -0 $PPID 2>/dev/null || "
-             "rm -f -- \"$p\" \"$c\" \"$l\"; rm -f -- \"$r\"; exit $s",
+             "ln -f -- \"$c\" \"$kc\"; fi; if read -r _ _ _ pp _ "
+             "</proc/$$/stat; then [ \"$pp\" = \"$o\" ]; else kill -0 \"$o\"; "
+             "fi 2>/dev/null || rm -f -- \"$p\" \"$c\" \"$l\"; "
+             "rm -f -- \"$r\"; exit $s",
              "mstage-ptxas",
              Run->PtxPath,
              Run->Keep->PtxPath,
              Run->CubinPath,
              Run->Keep->CubinPath,
              Run->Keep->RunPath,
-             Run->LogPath};
+             Run->LogPath,
+             OwnPid};
     Shell.append(Args.begin(), Args.end());
   }
   std::optional<StringRef> Redirects[] = {
