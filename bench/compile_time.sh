@@ -15,7 +15,9 @@
 #                       -plugin-arg-mstage -Xclang aot-threads=1' with its
 #                       kernels' LLVM work on one thread, as before the pool;
 #                       MSTAGEXX_FLAGS=-fno-mstage-aot-overlap with the host
-#                       waiting for the generic code, as before the overlap)
+#                       waiting for the generic code, as before the overlap;
+#                       COMMON_FLAGS=... go to both compilers, such as the
+#                       --sysroot of tools/gpu/pack-compiler.sh's headers)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$repo/build}
@@ -29,30 +31,47 @@ clangxx=${CLANGXX:-clang++-22}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Prints "wall_ms cpu_ms" of one run of a command.
+# Prints "wall_ms cpu_ms" of one run of a command, or "failed" after its
+# errors (a failed compile is no time).
 measure() {
   local TIMEFORMAT='%R %U %S' t
-  t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+  if ! t=$({ time "$@" >/dev/null 2>"$tmp/err"; } 2>&1); then
+    echo "compile_time.sh: failed: $*" >&2
+    head -20 "$tmp/err" >&2
+    echo failed
+    return
+  fi
   awk '{ printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000 }' <<<"$t"
+}
+# Runs measure and appends to the arrays named $1 (wall) and $2 (CPU).
+sample() {
+  local -n walls=$1 cpus=$2
+  local w c
+  shift 2
+  read -r w c < <(measure "$@")
+  [[ $w != failed ]] || exit 1
+  walls+=("$w") cpus+=("$c")
 }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 ratio() { awk -v m="$1" -v c="$2" 'BEGIN { printf "%.3f", m / c }'; }
 load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
 
 read -r -a extra <<<"${MSTAGEXX_FLAGS:-}"
+read -r -a common <<<"${COMMON_FLAGS:-}"
 echo "# load average before: $(load); $(nproc) cores" >&2
 echo "benchmark,variant,file,median_ms,median_cpu_ms"
 for src in "${sources[@]}"; do
   name=${src##*/}
-  flags=(-O2 -std=c++17 -I"$repo/include" -I"$repo/examples" -I"$repo/bench"
-    -c "$src")
+  std=c++17
+  # As examples/CMakeLists.txt builds them.
+  case $name in coroutines.cpp | xyzw_frequency.cpp) std=c++20 ;; esac
+  flags=(-O2 -std=$std -I"$repo/include" -I"$repo/examples" -I"$repo/bench"
+    "${common[@]}" -c "$src")
   mw=() mc=() cw=() cc=()
   # Alternating, so that a busy machine slows both alike.
   for ((i = 0; i < reps; i++)); do
-    read -r w c < <(measure "$mstagexx" "${flags[@]}" "${extra[@]}" -o "$tmp/m.o")
-    mw+=("$w") mc+=("$c")
-    read -r w c < <(measure "$clangxx" "${flags[@]}" -o "$tmp/c.o")
-    cw+=("$w") cc+=("$c")
+    sample mw mc "$mstagexx" "${flags[@]}" "${extra[@]}" -o "$tmp/m.o"
+    sample cw cc "$clangxx" "${flags[@]}" -o "$tmp/c.o"
   done
   m=$(median "${mw[@]}") mcpu=$(median "${mc[@]}")
   c=$(median "${cw[@]}") ccpu=$(median "${cc[@]}")
