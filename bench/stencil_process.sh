@@ -65,8 +65,9 @@ settle() {
     for f in "$1"/*.ptxas-run; do
       [[ -e $f ]] || continue
       pid=$(cat "$f" 2>/dev/null)
-      # Being written (no id yet) counts as live, as the runtime counts it.
-      if [[ -z $pid ]] || kill -0 "$pid" 2>/dev/null; then live=1; fi
+      # Being written (no id yet) counts as live, as the runtime counts it;
+      # an id counts only while it is a run's shell (the runtime's check).
+      if [[ -z $pid ]] || grep -qs mstage-ptxas "/proc/$pid/cmdline"; then live=1; fi
     done
     ((live)) || break
     if (($(date +%s) >= deadline)); then

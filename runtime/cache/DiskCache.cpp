@@ -406,6 +406,23 @@ bool usableFile(const std::string &Path) {
 
 // Whether a ptxas run for Key's entry is in flight in a live process (a
 // handed-over one, or another process's): its shell's id is in the file.
+// Whether Pid is a handed-over run's shell, which names itself mstage-ptxas
+// (CudaTools.cpp): a run killed before it removed its file leaves an id that
+// another process can have taken since. Without /proc, any process of that
+// id counts.
+static bool runIsLive(pid_t Pid) {
+  if (Pid <= 0 || (::kill(Pid, 0) && errno != EPERM))
+    return false;
+  int FD = ::open(("/proc/" + std::to_string(Pid) + "/cmdline").c_str(),
+                  O_RDONLY | O_CLOEXEC);
+  if (FD < 0) // gone meanwhile; or no /proc to ask
+    return ::access("/proc/self", F_OK) != 0;
+  char Cmd[4096];
+  ssize_t N = ::read(FD, Cmd, sizeof(Cmd));
+  ::close(FD);
+  return N > 0 && StringRef(Cmd, size_t(N)).contains("mstage-ptxas");
+}
+
 bool handedOverRuns(const CacheKey &Key) {
   auto Buf = MemoryBuffer::getFile(pathFor(Key, HandedRunSuffix));
   if (!Buf)
@@ -413,7 +430,7 @@ bool handedOverRuns(const CacheKey &Key) {
   long long Pid = 0;
   if (StringRef((*Buf)->getBuffer()).trim().getAsInteger(10, Pid))
     return true; // being written
-  return Pid > 0 && (!::kill(pid_t(Pid), 0) || errno == EPERM);
+  return runIsLive(pid_t(Pid));
 }
 
 // Waits, at most MSTAGE_CACHE_LOCK_WAIT_MS, for a ptxas run in flight for
