@@ -404,8 +404,6 @@ bool usableFile(const std::string &Path) {
          distrust(St, /*IsDir=*/false).empty();
 }
 
-// Whether a ptxas run for Key's entry is in flight in a live process (a
-// handed-over one, or another process's): its shell's id is in the file.
 // Whether Pid is a handed-over run's shell, which names itself mstage-ptxas
 // (CudaTools.cpp): a run killed before it removed its file leaves an id that
 // another process can have taken since. Without /proc, any process of that
@@ -423,6 +421,8 @@ static bool runIsLive(pid_t Pid) {
   return N > 0 && StringRef(Cmd, size_t(N)).contains("mstage-ptxas");
 }
 
+// Whether a ptxas run for Key's entry is in flight in a live process (a
+// handed-over one, or another process's): its shell's id is in the file.
 bool handedOverRuns(const CacheKey &Key) {
   auto Buf = MemoryBuffer::getFile(pathFor(Key, HandedRunSuffix));
   if (!Buf)
