@@ -9,7 +9,6 @@
 #include "launch/BuildKey.h"
 #include "launch/CompileInBackground.h"
 #include "launch/JitPolicy.h"
-#include "launch/LoadApart.h"
 #include "launch/MakeCode.h"
 #include "support/Settings.h"
 
@@ -87,8 +86,7 @@ static bool loadsFromDisk(const LaunchRequest &L, const StagedLaunch &Staged,
 static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
                           CacheEntry &E, LaunchTimes &Times, LaunchCode &Code) {
   bool Capturing = L.S->capturing();
-  bool FromDisk = !Code.Uncached && loadsFromDisk(L, Staged, E);
-  if (!Code.Uncached && !FromDisk)
+  if (!Code.Uncached && !loadsFromDisk(L, Staged, E))
     Code.Generic = genericCodeFor(L, Capturing);
   // MSTAGE_JIT=auto: the launch waits when its compile is expected to be
   // short against its work; not for a compile that failed (the generic code
@@ -128,10 +126,9 @@ static llvm::Error onMiss(const LaunchRequest &L, const StagedLaunch &Staged,
     }
     Code.Generic = nullptr; // made meanwhile
   }
-  CodeRequest R{*L.K, backend(), L.S->driver(), L.Config, Staged};
-  auto Make = [&] { return compileNow(R, E, Times, Capturing); };
-  // Not while capturing: the capture's mode is this thread's (compileNow).
-  if (llvm::Error Err = FromDisk && !Capturing ? loadApart(Make) : Make())
+  if (llvm::Error Err =
+          compileNow({*L.K, backend(), L.S->driver(), L.Config, Staged}, E,
+                     Times, Capturing))
     return Err;
   if (Code.Uncached)
     Times.Source = CodeSource::Uncached;

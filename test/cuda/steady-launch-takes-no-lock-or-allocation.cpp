@@ -25,8 +25,6 @@
 
 #include <mstage.hpp>
 
-#include "Inputs/InterposeMalloc.h"
-
 #include <dlfcn.h>
 #include <pthread.h>
 
@@ -46,7 +44,29 @@ template <class Fn> Fn real(const char *Name) {
 }
 } // namespace
 
-void onAllocation(size_t) { Allocations += Counting; }
+extern "C" void *__libc_malloc(size_t);
+extern "C" void *__libc_calloc(size_t, size_t);
+extern "C" void *__libc_realloc(void *, size_t);
+
+extern "C" void *malloc(size_t N) {
+  Allocations += Counting;
+  return __libc_malloc(N);
+}
+extern "C" void *calloc(size_t N, size_t S) {
+  Allocations += Counting;
+  return __libc_calloc(N, S);
+}
+extern "C" void *realloc(void *P, size_t N) {
+  Allocations += Counting;
+  return __libc_realloc(P, N);
+}
+void *operator new(size_t N) {
+  if (void *P = malloc(N ? N : 1))
+    return P;
+  throw std::bad_alloc();
+}
+void operator delete(void *P) noexcept { std::free(P); }
+void operator delete(void *P, size_t) noexcept { std::free(P); }
 
 extern "C" int pthread_rwlock_rdlock(pthread_rwlock_t *L) {
   static auto Real = real<int (*)(pthread_rwlock_t *)>("pthread_rwlock_rdlock");
