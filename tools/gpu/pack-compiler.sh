@@ -6,7 +6,7 @@
 # bench/compile_time.sh can run on the GPU machine, which has idle cores but
 # no LLVM 22 (the build machine's 2 cores hide what the ahead-of-time code's
 # threads cost in wall time). Layout of the archive:
-#   llvm/bin/clang, llvm/lib/libLLVM.so.*, llvm/lib/libclang-cpp.so.*,
+#   llvm/bin/clang, llvm/lib/libLLVM.so.N, llvm/lib/libclang-cpp.so.N,
 #   llvm/lib/clang/<N>/include   clang and its resource headers
 #   syslib/                      the shared libraries clang needs that an
 #                                Ubuntu 24.04 machine may lack
@@ -41,15 +41,17 @@ mkdir -p "$stage"/{llvm/bin,llvm/lib,syslib,sysroot,mstage/bin,mstage/lib/mstage
 
 cp "$clang" "$stage/llvm/bin/clang"
 ln -s clang "$stage/llvm/bin/clang++"
-cp -L "$llvm"/lib/libLLVM.so.* "$llvm"/lib/libclang-cpp.so.* "$stage/llvm/lib/"
 res=$(cd "$llvm/lib/clang"/*/ && pwd)
 mkdir -p "$stage/llvm/lib/clang/${res##*/}"
 cp -a "$res/include" "$stage/llvm/lib/clang/${res##*/}/"
-# clang's own libraries other than glibc's and the C++ runtime's.
-ldd "$clang" | awk '$3 ~ /^\// { print $3 }' | while read -r lib; do
-  case ${lib##*/} in
-  libc.so* | libm.so* | libstdc++* | libgcc_s* | ld-linux* | libLLVM* | libclang-cpp*) ;;
-  *) cp -L "$lib" "$stage/syslib/" ;;
+# The libraries clang loads, by the names it loads them (libLLVM once, not
+# also as its other names), other than glibc's and the C++ runtime's; LLVM's
+# beside clang, where its run path looks.
+ldd "$clang" | awk '$3 ~ /^\// { print $1, $3 }' | while read -r name lib; do
+  case $name in
+  libc.so* | libm.so* | libstdc++* | libgcc_s* | ld-linux*) ;;
+  libLLVM* | libclang-cpp*) cp -L "$lib" "$stage/llvm/lib/$name" ;;
+  *) cp -L "$lib" "$stage/syslib/$name" ;;
   esac
 done
 
