@@ -39,6 +39,9 @@
 #                    would start later are not run and count as failed
 #   MODES            the modes to run (default: all, in the order above),
 #                    e.g. MODES=streamcheck
+#   PROGRAMS         an extended regular expression: only the programs whose
+#                    path (test/gpu/NAME, examples/NAME) it matches run, e.g.
+#                    PROGRAMS='/(algorithms|saxpy)$'
 #   JOBS             runs of the CPU-bound modes (cpucheck, streamcheck) at
 #                    once (default 1); each has its own folder and output, and
 #                    the log and the table keep the programs' order
@@ -174,7 +177,9 @@ programs=()
 for dir in test/gpu examples; do
   [[ -d $work/$dir ]] || continue
   for f in "$work/$dir"/*; do
-    [[ -f $f && -x $f ]] && programs+=("$dir/${f##*/}")
+    [[ -f $f && -x $f ]] || continue
+    [[ -z ${PROGRAMS:-} || $dir/${f##*/} =~ $PROGRAMS ]] &&
+      programs+=("$dir/${f##*/}")
   done
 done
 say "programs: ${programs[*]:-none}"
