@@ -122,9 +122,9 @@ Function *createKernelWrapper(Module &Dev, Function &Entry,
   return K;
 }
 
-// The device module of kernel K, lowered and verified but not yet
-// optimized, as bitcode that another thread can read into a context of its
-// own; or nothing after reporting why.
+// The device module of kernel K, not yet lowered, verified or optimized
+// (optimizeDeviceBitcode does that), as bitcode that another thread can read
+// into a context of its own; or nothing after reporting why.
 std::optional<std::string>
 buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
                    const StageFunctions &StageFns, KernelBlob &Blob,
@@ -158,21 +158,11 @@ buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
     }
 
   Locations = callLocations(*Dev);
-  TimeTraceScope LowerScope("mstage device module lower");
-  if (Error E = lowerForDevice(*Dev))
-    reportError(M, "kernel '" + K.Info.PrettyName +
-                       "': " + toString(std::move(E)));
   Blob.DebugAtO0 = keepsFullDebugInfo(*Dev);
-  DevEntry->addFnAttr(Attribute::AlwaysInline);
 
-  std::string VerifyMsg;
-  raw_string_ostream VOS(VerifyMsg);
-  if (verifyModule(*Dev, &VOS)) {
-    reportError(M, "internal error: the device module of '" +
-                       K.Info.PrettyName + "' is invalid: " + VerifyMsg);
-    return std::nullopt;
-  }
-  // With the use-list order, so that the optimizer meets the same IR.
+  // Lowered and verified on the optimizing thread, off the compile's
+  // critical path. With the use-list order, so that the optimizer meets the
+  // same IR.
   SmallString<0> Bitcode;
   raw_svector_ostream OS(Bitcode);
   WriteBitcodeToFile(*Dev, OS, /*ShouldPreserveUseListOrder=*/true);
@@ -211,8 +201,10 @@ struct KeepDiagnostics : DiagnosticHandler {
 // in a context of its own so that the unit's kernels optimize in parallel,
 // and finds what the runtime and the linker need from the result.
 DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
+                                 StringRef PrettyName,
                                  const StringMap<std::string> &Locations,
-                                 bool Optimize, bool DiscardValueNames) {
+                                 bool Flatten, bool Optimize,
+                                 bool DiscardValueNames) {
   DeviceCode Code;
   LLVMContext Ctx;
   // As clang's own context: the names the optimizer makes stay out of the IR.
@@ -224,6 +216,29 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
     Code.Diagnostics.emplace_back(
         DS_Error, "internal error: the device module of '" + KernelName.str() +
                       "' does not read back: " + toString(Dev.takeError()));
+    return Code;
+  }
+  // What the extraction left of a staged kernel's body (StagedBody::
+  // CalleesLeft) is flattened here, off the compile's critical path.
+  if (Function *Body = (*Dev)->getFunction(StagedBodyPrefix + KernelName.str());
+      Flatten && Body)
+    flattenBody(*Body);
+  // The wrapper's one call (createKernelWrapper): the entry, which goes
+  // into it once lowering has taken the host's noinline off.
+  Function *Kernel = (*Dev)->getFunction(KernelName);
+  assert(Kernel && "the extraction named the wrapper after the kernel");
+  Function *Entry =
+      cast<CallBase>(Kernel->getEntryBlock().front()).getCalledFunction();
+  if (Error E = lowerForDevice(**Dev))
+    Code.Diagnostics.emplace_back(DS_Error, "kernel '" + PrettyName.str() +
+                                                "': " + toString(std::move(E)));
+  Entry->addFnAttr(Attribute::AlwaysInline);
+  std::string VerifyMsg;
+  raw_string_ostream VOS(VerifyMsg);
+  if (verifyModule(**Dev, &VOS)) {
+    Code.Diagnostics.emplace_back(
+        DS_Error, "internal error: the device module of '" + PrettyName.str() +
+                      "' is invalid: " + VerifyMsg);
     return Code;
   }
   // Shrink the embedded IR now; loops stay rolled until the JIT knows the
@@ -240,7 +255,7 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
   } else {
     removeUnreachedCode(**Dev); // as O2 would: its imports are the real ones
   }
-  Function *Kernel = (*Dev)->getFunction(KernelName);
+  Kernel = (*Dev)->getFunction(KernelName);
   assert(Kernel && "the optimizer keeps the kernel");
   Code.PointerSlots = findPointerSlots(*Kernel);
   SmallVector<GlobalValue *, 32> All;
@@ -427,6 +442,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     KernelBlob Blob;
     EmbeddedKernel E;
     std::string Unoptimized;
+    bool Flatten = false; // StagedBody::CalleesLeft
     StringMap<std::string> Locations;
     std::shared_future<DeviceCode> Code;
   };
@@ -473,13 +489,15 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     }
     X.Blob = std::move(Blob);
     X.Unoptimized = std::move(*Bitcode);
+    X.Flatten = Staged.CalleesLeft;
     X.Locations = std::move(Locations);
     // A unit built with -g at -O0 keeps its code as written, for the
     // debugger to step through its lines.
     X.Code = Pool.async([P = &X, Optimize = TM && !X.Blob.DebugAtO0, Trace,
                          Discard = M.getContext().shouldDiscardValueNames()] {
       WorkerTimeTrace::Scope Traced(Trace);
-      return optimizeDeviceBitcode(P->Unoptimized, P->Blob.Name, P->Locations,
+      return optimizeDeviceBitcode(P->Unoptimized, P->Blob.Name,
+                                   P->Blob.PrettyName, P->Locations, P->Flatten,
                                    Optimize, Discard);
     });
   }

@@ -6,6 +6,7 @@
 #include "formats/LaunchConfig.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/CFG.h"
@@ -23,6 +24,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -296,6 +298,9 @@ public:
   SmallPtrSet<Instruction *, 32> Slice;
   const Instruction *DeviceOnly = nullptr;
   std::string DeviceWhat;
+  // When DeviceOnly is a call to a function with a body: the call, which
+  // inlining may resolve.
+  CallBase *ToInline = nullptr;
 
 private:
   void add(Value *V) {
@@ -391,9 +396,12 @@ private:
         if (!What.empty())
           return deviceOnly(I, What);
       }
-      if (Callee && !Callee->isDeclaration() && !StageFns.count(Callee))
+      if (Callee && !Callee->isDeclaration() && !StageFns.count(Callee)) {
+        if (!DeviceOnly)
+          ToInline = CB;
         return deviceOnly(I, "a call to '" + demangle(Callee->getName()) +
                                  "', which could not be inlined");
+      }
       if (!Callee)
         return deviceOnly(I, "an indirect call");
       for (Value *Op : CB->args())
@@ -451,6 +459,10 @@ public:
   LoopVariance(CallInst *Site, const SmallPtrSet<Instruction *, 32> &Slice,
                const StageFunctions &StageFns, DominatorTree &DT, LoopInfo &LI)
       : Site(Site), Slice(Slice), StageFns(StageFns), DT(DT), LI(LI) {}
+
+  // A call to a function with a body that is given what the site reads in
+  // the loop: inlined, it may show not to change it.
+  mutable CallBase *ToInline = nullptr;
 
   // The loop in which Site varies, or null.
   const Loop *run() {
@@ -521,6 +533,15 @@ private:
           MT && MT->getRawDest() == P &&
           variesMemory(getUnderlyingObject(MT->getRawSource()), MT, Objects))
         return true; // a copy of memory that varies
+      if (auto *CB = dyn_cast<CallBase>(UI))
+        if (Function *Callee = CB->getCalledFunction();
+            Callee && !Callee->isDeclaration() && !StageFns.count(Callee)) {
+          // What it does with the memory (keep its address, write it after
+          // At) shows once it is inlined.
+          if (!ToInline)
+            ToInline = CB;
+          return true;
+        }
       return !DT.dominates(UI, At) || Varies.count(UI);
     });
   }
@@ -795,6 +816,54 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
   return Eval;
 }
 
+// Inlines into Body the calls on the way to its stage() sites, then, round
+// by round, the calls whose results or writes a site's value needs (see
+// Slicer::ToInline, LoopVariance::ToInline); the rest of the kernel (a
+// large stencil's arithmetic) stays calls, for the device module's
+// optimizer to inline on its own thread instead of being copied and
+// simplified here. True when every site then slices (and, with
+// CheckLoops, does not vary in a loop).
+bool inlineWhatSitesNeed(Function &Body, const StageFunctions &StageFns,
+                         bool CheckLoops) {
+  inlineCalls(Body, StageFns, /*OnlyToSites=*/true);
+  simplify(Body);
+  for (unsigned Round = 0; Round < MaxInlineRounds; ++Round) {
+    SetVector<CallBase *> Needed;
+    bool AllPass = true;
+    DominatorTree DT(Body);
+    LoopInfo LI(DT);
+    for (CallInst *Call : stageCalls(Body, StageFns)) {
+      Slicer S(Body, Call, StageFns);
+      if (!S.run()) {
+        AllPass = false;
+        if (S.ToInline)
+          Needed.insert(S.ToInline);
+        continue;
+      }
+      LoopVariance LV(Call, S.Slice, StageFns, DT, LI);
+      if (CheckLoops && LV.run()) {
+        AllPass = false;
+        if (LV.ToInline)
+          Needed.insert(LV.ToInline);
+      }
+    }
+    if (AllPass)
+      return true;
+    bool Inlined = false;
+    for (CallBase *CB : Needed) {
+      InlineFunctionInfo IFI;
+      if (InlineFunction(*CB, IFI).isSuccess()) {
+        ++NumBodiesInlined;
+        Inlined = true;
+      }
+    }
+    if (!Inlined)
+      return false;
+    simplify(Body);
+  }
+  return false;
+}
+
 } // namespace
 
 StageFunctions findStageFunctions(Module &M) {
@@ -838,22 +907,30 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
   if (!Recursive.empty())
     return false;
 
-  // The entry with its calls inlined (all but the stage() calls themselves),
-  // so that each site sees what it depends on: kernel parameters, device
-  // builtins, memory.
   ValueToValueMapTy VMap;
   Function *Body = CloneFunction(&Entry, VMap);
-  Body->setName("__mstage_body." + KernelName);
+  Body->setName(StagedBodyPrefix + KernelName);
   Body->setLinkage(GlobalValue::InternalLinkage);
   Body->removeFnAttr(Attribute::OptimizeNone);
   Body->removeFnAttr(Attribute::NoInline);
   Out.Body = Body;
   Out.OwnsBody = true;
-  inlineCalls(*Body, StageFns, /*OnlyToSites=*/false);
-  simplify(*Body);
+  {
+    TimeTraceScope Scope("mstage stage sites inline");
+    // At -O0 (optnone: the device module gets no inliner) the body is
+    // flattened at once; so it is when the sites do not all pass with the
+    // calls they need inlined, for the errors to be a flattened body's.
+    Out.CalleesLeft = !Entry.hasFnAttribute(Attribute::OptimizeNone) &&
+                      inlineWhatSitesNeed(*Body, StageFns, CheckLoops);
+    if (!Out.CalleesLeft) {
+      inlineCalls(*Body, StageFns, /*OnlyToSites=*/false);
+      simplify(*Body);
+    }
+  }
 
   SmallVector<CallInst *, 8> Calls = stageCalls(*Body, StageFns);
 
+  TimeTraceScope SliceScope("mstage stage sites slice");
   DominatorTree DT(*Body);
   LoopInfo LI(DT);
   bool OK = true;
@@ -913,6 +990,11 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
     Out.Sites.push_back(Site);
   }
   return OK;
+}
+
+void flattenBody(Function &Body) {
+  inlineCalls(Body, StageFunctions(), /*OnlyToSites=*/false);
+  simplify(Body);
 }
 
 // Whether two copies of an instruction come from the same source line

@@ -32,6 +32,8 @@ class Module;
 namespace mstage {
 
 inline constexpr const char *StagePlaceholderPrefix = "__mstage_stage.";
+// A staged kernel's body: its entry's copy, named this and the kernel's.
+inline constexpr const char *StagedBodyPrefix = "__mstage_body.";
 
 struct StageSiteIR {
   llvm::CallInst *Call = nullptr;      // the stage_eval call in the body
@@ -40,11 +42,15 @@ struct StageSiteIR {
 };
 
 struct StagedBody {
-  // The kernel entry with its calls inlined (all but stage()'s own), so
-  // that each site sees what it depends on; the entry itself when the
-  // kernel has no stage() sites.
+  // The kernel entry with the calls inlined that lead to its stage() sites
+  // or compute what they read (at -O0, all calls but stage()'s own), so that
+  // each site sees what it depends on; the entry itself when the kernel has
+  // no stage() sites.
   llvm::Function *Body = nullptr;
   bool OwnsBody = false; // Body is a temporary to erase after extraction
+  // Body still calls the kernel's functions that no site needs: its device
+  // module's copy is to be flattened (flattenBody).
+  bool CalleesLeft = false;
   llvm::SmallVector<StageSiteIR, 4> Sites;
 };
 
@@ -63,6 +69,11 @@ bool prepareStagedBody(llvm::Module &M, llvm::Function &Entry,
                        llvm::StringRef KernelName, llvm::StringRef KernelFile,
                        const StageFunctions &StageFns, bool CheckLoops,
                        StagedBody &Out);
+
+// Inlines all of Body's calls (but recursion's) and simplifies it: what a
+// staged kernel's body is in its device module, from which the optimizer
+// starts.
+void flattenBody(llvm::Function &Body);
 
 // MSTAGE_CHECK=stage: a host function void(void *const *params) that runs
 // the kernel's body (Entry, with the calls that lead to its sites inlined) as
