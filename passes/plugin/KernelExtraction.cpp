@@ -158,7 +158,6 @@ buildDeviceBitcode(Module &M, const KernelEntry &K, const StagedBody &Staged,
     }
 
   Locations = callLocations(*Dev);
-  Blob.DebugAtO0 = keepsFullDebugInfo(*Dev);
 
   // Lowered and verified on the optimizing thread, off the compile's
   // critical path. With the use-list order, so that the optimizer meets the
@@ -177,6 +176,7 @@ struct DeviceCode {
   KernelWork Work;                       // the JIT policy's weight
   KernelTraits Traits;                   // what the back ends need
   bool ArchSpecific = false; // uses wgmma: no generic code (usesWgmma)
+  bool DebugAtO0 = false;    // -g -O0: embedded unoptimized, for the debugger
   // The optimizer's errors and warnings, said on the host module's context.
   std::vector<std::pair<DiagnosticSeverity, std::string>> Diagnostics;
 };
@@ -203,7 +203,7 @@ struct KeepDiagnostics : DiagnosticHandler {
 DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
                                  StringRef PrettyName,
                                  const StringMap<std::string> &Locations,
-                                 bool Flatten, bool Optimize,
+                                 bool Flatten, bool HasNVPTX,
                                  bool DiscardValueNames) {
   DeviceCode Code;
   LLVMContext Ctx;
@@ -220,9 +220,11 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
   }
   // What the extraction left of a staged kernel's body (StagedBody::
   // CalleesLeft) is flattened here, off the compile's critical path.
-  if (Function *Body = (*Dev)->getFunction(StagedBodyPrefix + KernelName.str());
-      Flatten && Body)
+  if (Flatten) {
+    Function *Body = (*Dev)->getFunction(StagedBodyPrefix + KernelName.str());
+    assert(Body && "the device module keeps the body's name");
     flattenBody(*Body);
+  }
   // The wrapper's one call (createKernelWrapper): the entry, which goes
   // into it once lowering has taken the host's noinline off.
   Function *Kernel = (*Dev)->getFunction(KernelName);
@@ -233,6 +235,8 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
     Code.Diagnostics.emplace_back(DS_Error, "kernel '" + PrettyName.str() +
                                                 "': " + toString(std::move(E)));
   Entry->addFnAttr(Attribute::AlwaysInline);
+  // Lowering keeps full debug information at -O0 only (retargetToNVPTX).
+  Code.DebugAtO0 = keepsFullDebugInfo(**Dev);
   std::string VerifyMsg;
   raw_string_ostream VOS(VerifyMsg);
   if (verifyModule(**Dev, &VOS)) {
@@ -243,7 +247,9 @@ DeviceCode optimizeDeviceBitcode(StringRef Unoptimized, StringRef KernelName,
   }
   // Shrink the embedded IR now; loops stay rolled until the JIT knows the
   // staged values and the launch configuration.
-  if (Optimize) {
+  // A unit built with -g at -O0 keeps its code as written, for the
+  // debugger to step through its lines.
+  if (HasNVPTX && !Code.DebugAtO0) {
     TimeTraceScope Scope("mstage device O2", KernelName);
     auto TM = createNVPTXTargetMachine(ExtractionArch);
     assert(TM && "the extraction found the NVPTX target");
@@ -491,14 +497,12 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     X.Unoptimized = std::move(*Bitcode);
     X.Flatten = Staged.CalleesLeft;
     X.Locations = std::move(Locations);
-    // A unit built with -g at -O0 keeps its code as written, for the
-    // debugger to step through its lines.
-    X.Code = Pool.async([P = &X, Optimize = TM && !X.Blob.DebugAtO0, Trace,
+    X.Code = Pool.async([P = &X, HasNVPTX = bool(TM), Trace,
                          Discard = M.getContext().shouldDiscardValueNames()] {
       WorkerTimeTrace::Scope Traced(Trace);
       return optimizeDeviceBitcode(P->Unoptimized, P->Blob.Name,
                                    P->Blob.PrettyName, P->Locations, P->Flatten,
-                                   Optimize, Discard);
+                                   HasNVPTX, Discard);
     });
   }
   SmallVector<EmbeddedKernel, 4> Embedded;
@@ -524,6 +528,7 @@ PreservedAnalyses KernelExtractionPass::run(Module &M,
     Blob.PointerSlots = std::move(Code.PointerSlots);
     Blob.Work = Code.Work;
     Blob.Traits = Code.Traits;
+    Blob.DebugAtO0 = Code.DebugAtO0;
     Blob.Bitcode = Code.Bitcode;
     X.E.Blob = writeKernelBlob(Blob);
     Embedded.push_back(std::move(X.E));
