@@ -46,6 +46,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <pthread.h>
 #include <vector>
 
 using namespace llvm;
@@ -179,6 +180,9 @@ public:
     std::lock_guard<std::mutex> G(Lock);
     FreeByArch[Arch.str()].push_back(std::move(TM));
   }
+  // Held across fork() (initTargets).
+  void lock() { Lock.lock(); }
+  void unlock() { Lock.unlock(); }
 
 private:
   std::mutex Lock;
@@ -191,8 +195,27 @@ TargetMachines &targetMachines() {
   return *TMs;
 }
 
+// Every target machine of the JIT is made under this lock (see below).
+std::mutex MakingTargetMachines;
+
 void initTargets() {
   std::call_once(InitTargets, [] {
+    // A fork() while a worker makes or lends a target machine would leave
+    // the child these locks held by a thread it does not have: its own
+    // compiles would wait for them forever.
+    pthread_atfork(
+        [] {
+          MakingTargetMachines.lock();
+          targetMachines().lock();
+        },
+        [] {
+          targetMachines().unlock();
+          MakingTargetMachines.unlock();
+        },
+        [] {
+          targetMachines().unlock();
+          MakingTargetMachines.unlock();
+        });
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -243,8 +266,6 @@ std::string runContained(function_ref<void()> Compile) {
 // A target machine for Arch, for one compile: given back when it finishes,
 // dropped (leaked, not destroyed) when LLVM crashed in it, as its state is
 // then not to be trusted.
-// Every target machine of the JIT is made under this lock (see below).
-std::mutex MakingTargetMachines;
 
 // A target machine for Arch; with ForDebug, for a kernel built with -g at
 // -O0, with 64-bit pointers to local memory: NVPTX (LLVM 22) fails on
