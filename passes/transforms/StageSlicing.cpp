@@ -922,10 +922,8 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
     // calls they need inlined, for the errors to be a flattened body's.
     Out.CalleesLeft = !Entry.hasFnAttribute(Attribute::OptimizeNone) &&
                       inlineWhatSitesNeed(*Body, StageFns, CheckLoops);
-    if (!Out.CalleesLeft) {
-      inlineCalls(*Body, StageFns, /*OnlyToSites=*/false);
-      simplify(*Body);
-    }
+    if (!Out.CalleesLeft)
+      flattenBody(*Body, StageFns);
   }
 
   SmallVector<CallInst *, 8> Calls = stageCalls(*Body, StageFns);
@@ -992,8 +990,8 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
   return OK;
 }
 
-void flattenBody(Function &Body) {
-  inlineCalls(Body, StageFunctions(), /*OnlyToSites=*/false);
+void flattenBody(Function &Body, const StageFunctions &StageFns) {
+  inlineCalls(Body, StageFns, /*OnlyToSites=*/false);
   simplify(Body);
 }
 

@@ -70,10 +70,10 @@ bool prepareStagedBody(llvm::Module &M, llvm::Function &Entry,
                        const StageFunctions &StageFns, bool CheckLoops,
                        StagedBody &Out);
 
-// Inlines all of Body's calls (but recursion's) and simplifies it: what a
-// staged kernel's body is in its device module, from which the optimizer
-// starts.
-void flattenBody(llvm::Function &Body);
+// Inlines all of Body's calls (but recursion's and those of StageFns) and
+// simplifies it: what a staged kernel's body is in its device module, from
+// which the optimizer starts.
+void flattenBody(llvm::Function &Body, const StageFunctions &StageFns = {});
 
 // MSTAGE_CHECK=stage: a host function void(void *const *params) that runs
 // the kernel's body (Entry, with the calls that lead to its sites inlined) as

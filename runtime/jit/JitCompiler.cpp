@@ -203,19 +203,16 @@ void initTargets() {
     // A fork() while a worker makes or lends a target machine would leave
     // the child these locks held by a thread it does not have: its own
     // compiles would wait for them forever.
+    auto Release = [] {
+      targetMachines().unlock();
+      MakingTargetMachines.unlock();
+    };
     pthread_atfork(
         [] {
           MakingTargetMachines.lock();
           targetMachines().lock();
         },
-        [] {
-          targetMachines().unlock();
-          MakingTargetMachines.unlock();
-        },
-        [] {
-          targetMachines().unlock();
-          MakingTargetMachines.unlock();
-        });
+        Release, Release);
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -263,10 +260,6 @@ std::string runContained(function_ref<void()> Compile) {
   return StringRef(FatalError).split('\n').first.str();
 }
 
-// A target machine for Arch, for one compile: given back when it finishes,
-// dropped (leaked, not destroyed) when LLVM crashed in it, as its state is
-// then not to be trusted.
-
 // A target machine for Arch; with ForDebug, for a kernel built with -g at
 // -O0, with 64-bit pointers to local memory: NVPTX (LLVM 22) fails on
 // unoptimized locals (allocas no pass promoted) with nvptx-short-ptr, the
@@ -288,6 +281,9 @@ Expected<std::unique_ptr<TargetMachine>> makeTargetMachine(StringRef Arch,
   return TM;
 }
 
+// A target machine for Arch, for one compile: given back when it finishes,
+// dropped (leaked, not destroyed) when LLVM crashed in it, as its state is
+// then not to be trusted.
 class BorrowedTargetMachine {
 public:
   BorrowedTargetMachine(StringRef Arch, bool ForDebug = false)
