@@ -210,6 +210,13 @@ public:
   void download(std::vector<_Tp, _Ap> &host,
                 detail::call_site where = detail::call_site::here()) const {
     detail::check_site site(where, "download");
+    if constexpr (std::is_same_v<_Ap, std::allocator<_Tp>>)
+      if (host.capacity() < size_) {
+        // All of it is overwritten: a new buffer, its pages made at once.
+        std::vector<_Tp, _Ap>().swap(host);
+        host.reserve(size_);
+        mstage_rt_prepare_host_buffer(host.data(), bytes(size_));
+      }
     host.resize(size_);
     download_range(host.data(), size_, 0, home_stream());
     home_stream().synchronize();
