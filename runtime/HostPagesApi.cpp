@@ -4,8 +4,9 @@
 // first zeroes it, page fault by page fault. Where glibc has just returned
 // the heap's top to the system (a program that frees its large host buffers
 // every step), every download faults its pages again: 4 to 4.5 ms for 8 MiB
-// on the H100/H200 machines, against 1.2 ms when huge pages are allowed for
-// it and its pages made in one call (docs/performance.md, "Warm stencil").
+// on the H200 machine, against 1.2 ms when huge pages are allowed for
+// it and its pages made in one call (docs/performance.md, "What the warm
+// gap is made of, continued").
 //
 //===----------------------------------------------------------------------===//
 #include "support/Export.h"
