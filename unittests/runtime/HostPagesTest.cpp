@@ -16,6 +16,10 @@ struct Fresh {
     P = static_cast<unsigned char *>(
         ::mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    // Small pages unless the call asks otherwise: where transparent huge
+    // pages are always on, a touched page would bring in its 2 MiB.
+    if (P != MAP_FAILED)
+      ::madvise(P, Bytes, MADV_NOHUGEPAGE);
   }
   ~Fresh() { ::munmap(P, Bytes); }
   // How many of its pages are present.
