@@ -13,6 +13,8 @@
 
 #include "mstage/abi.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -32,17 +34,14 @@ constexpr size_t MinBytes = size_t(1) << 20;
 
 std::atomic<bool> Unsupported{false};
 
-uintptr_t alignDown(uintptr_t P, uintptr_t A) { return P & ~(A - 1); }
-uintptr_t alignUp(uintptr_t P, uintptr_t A) { return alignDown(P + A - 1, A); }
-
 } // namespace
 
 MSTAGE_EXPORT void mstage_rt_prepare_host_buffer(void *Ptr, size_t Bytes) {
   if (Bytes < MinBytes || Unsupported.load(std::memory_order_relaxed))
     return;
   static const uintptr_t Page = uintptr_t(::sysconf(_SC_PAGESIZE));
-  uintptr_t Begin = alignUp(uintptr_t(Ptr), Page);
-  uintptr_t End = alignDown(uintptr_t(Ptr) + Bytes, Page);
+  uintptr_t Begin = llvm::alignTo(uintptr_t(Ptr), Page);
+  uintptr_t End = llvm::alignDown(uintptr_t(Ptr) + Bytes, Page);
   if (End <= Begin)
     return;
   // Memory the program has used before has its pages: nothing to do (its
@@ -51,8 +50,8 @@ MSTAGE_EXPORT void mstage_rt_prepare_host_buffer(void *Ptr, size_t Bytes) {
   if (::mincore(reinterpret_cast<void *>(Begin), Page, &Resident) != 0 ||
       (Resident & 1))
     return;
-  uintptr_t HugeBegin = alignUp(Begin, HugePage);
-  uintptr_t HugeEnd = alignDown(End, HugePage);
+  uintptr_t HugeBegin = llvm::alignTo(Begin, HugePage);
+  uintptr_t HugeEnd = llvm::alignDown(End, HugePage);
   // A hint only: where transparent huge pages are off, nothing changes.
   if (HugeEnd > HugeBegin)
     (void)::madvise(reinterpret_cast<void *>(HugeBegin), HugeEnd - HugeBegin,

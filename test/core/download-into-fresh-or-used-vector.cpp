@@ -1,9 +1,10 @@
 // device_vector::download into a std::vector: a new buffer when the vector
-// is too small (its pages made at once when fresh: mstage_rt_prepare_host_buffer),
-// the vector's own buffer when it holds enough; either way every element is
-// the device's, compared with the uploaded values. Sizes below and over the
-// 1 MiB from which pages are made at once, an empty vector, a used vector
-// grown, and one shrunk (its buffer kept).
+// is too small (its pages made at once when fresh:
+// mstage_rt_prepare_host_buffer), the vector's own buffer when it holds
+// enough; either way every element is the device's, compared with the
+// uploaded values. Sizes below and over the 1 MiB from which pages are made
+// at once, an empty vector, a used vector grown, and one shrunk (its buffer
+// kept).
 //
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_BACKEND=cpu %t | FileCheck %s --implicit-check-not=FAIL
