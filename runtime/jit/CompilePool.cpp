@@ -216,10 +216,35 @@ void exitHandlerWithArg(void *) { exitHandler(); }
 // A static that LLVM makes in its work is not destroyed at all
 // (support/KeptStatics.h): an object's destructor has Arg, an atexit handler
 // has none.
+//
+// glibc's fork() leaves the child its list of exit handlers locked when
+// another thread was adding one: the child's exit() then waits forever
+// (measured on an H200: 10 of 40 runs of the GPU suite's lifecycle, which
+// forks 12 times while compiles run, each such child stuck in exit()).
+// Compiles register handlers all the time, so every registration here holds
+// RegisteringAtExit, and fork() takes it after the runtime's other locks:
+// its handlers are registered before any other (the constructor below), and
+// fork() takes the prepare handlers in the reverse order.
 extern "C" int __real___cxa_atexit(void (*)(void *), void *, void *);
+
+namespace mstage::rt {
+namespace {
+std::mutex &registeringAtExit() {
+  static std::mutex &M = *new std::mutex;
+  return M;
+}
+
+[[gnu::constructor(101)]] void holdAtExitListAcrossFork() {
+  auto Unlock = [] { registeringAtExit().unlock(); };
+  pthread_atfork([] { registeringAtExit().lock(); }, Unlock, Unlock);
+}
+} // namespace
+} // namespace mstage::rt
+
 extern "C" int __wrap___cxa_atexit(void (*Fn)(void *), void *Arg, void *Dso) {
   if (Arg && mstage::rt::KeptStaticsDepth > 0)
     return 0;
+  std::lock_guard<std::mutex> G(mstage::rt::registeringAtExit());
   int Result = __real___cxa_atexit(Fn, Arg, Dso);
   if (mstage::rt::Made.load(std::memory_order_acquire))
     __real___cxa_atexit(mstage::rt::exitHandlerWithArg, nullptr, nullptr);

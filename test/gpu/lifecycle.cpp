@@ -8,16 +8,19 @@
 //    driver registered it after the static was made: then it must fail with
 //    mstage's CUDA_ERROR_DEINITIALIZED message, never crash or abort. The
 //    PASS line says which it was.
-//  - fork() while the background JIT is busy (24 new specializations just
-//    queued): a child that exits at once and one that calls jit_wait() end
-//    within 30 s (before, they waited for compiles no thread of theirs ran).
-//    The children do not touch the GPU.
+//  - fork() while the background JIT is busy (12 new specializations queued
+//    0-60 ms before each of 12 forks): a child that exits at once and one
+//    that calls jit_wait() end within 30 s (before, they waited for compiles
+//    no thread of theirs ran, or for locks the parent's compile threads held
+//    at the fork). The children do not touch the GPU. A hung child's stack
+//    is printed before it is killed.
 #include "SuiteMain.h"
 
 #include <mstage.hpp>
 
 #include <chrono>
 #include <csignal>
+#include <execinfo.h>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -95,8 +98,23 @@ static int destructorChild() {
   return 0;
 }
 
-// Waits up to 30 s for Child; kills it after that. Its status, or -1 when
-// it hung.
+// In a forked child: SIGUSR1 prints where the child is (its only thread) to
+// stderr, so that a hang names the lock it waits on. backtrace() is called
+// once first: its first call loads libgcc, which a signal handler must not.
+static void printStackOnSignal() {
+  void *Frames[64];
+  (void)backtrace(Frames, 64);
+  std::signal(SIGUSR1, [](int) {
+    void *Frames[64];
+    int N = backtrace(Frames, 64);
+    const char Head[] = "lifecycle: the hung child's stack:\n";
+    (void)!write(STDERR_FILENO, Head, sizeof Head - 1);
+    backtrace_symbols_fd(Frames, N, STDERR_FILENO);
+  });
+}
+
+// Waits up to 30 s for Child; after that prints its stack (SIGUSR1) and
+// kills it. Its status, or -1 when it hung.
 static int waitBounded(pid_t Child) {
   for (int I = 0; I < 3000; ++I) {
     int Status;
@@ -104,35 +122,55 @@ static int waitBounded(pid_t Child) {
       return WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  kill(Child, SIGUSR1);
+  std::this_thread::sleep_for(std::chrono::seconds(1));
   kill(Child, SIGKILL);
   waitpid(Child, nullptr, 0);
   return -1;
 }
 
+// Forks while new specializations compile, at several moments of their
+// compiles (queued, in LLVM, in ptxas, loading), as a child that exits at
+// once and as one that calls jit_wait() first. The staged values are new in
+// each process, so that a disk cache left by an earlier run does not make
+// the compiles.
 static int forkWhileCompiling() {
-  for (int Mode = 0; Mode < 2; ++Mode) {
-    for (int J = 0; J < 12; ++J)
-      launchAndCheck<5>(5000 + 100 * Mode + J);
-    std::fflush(stdout);
-    pid_t Child = fork();
-    if (Child == 0) {
-      if (Mode == 1)
-        mstage::jit_wait();
-      std::exit(0);
+  const int Delays[] = {0, 1, 3, 10, 30, 60};
+  int Forks = 0;
+  int Base = 5000 + 1000 * int(getpid() % 100000);
+  for (int Mode = 0; Mode < 2; ++Mode)
+    for (int DelayMs : Delays) {
+      for (int J = 0; J < 12; ++J)
+        if (std::string R = launchAndCheck<5>(Base++); R != "right") {
+          std::printf("FAIL %s: a launch before a fork: %s\n", Name,
+                      R.c_str());
+          return 1;
+        }
+      std::this_thread::sleep_for(std::chrono::milliseconds(DelayMs));
+      std::fflush(stdout);
+      pid_t Child = fork();
+      if (Child == 0) {
+        printStackOnSignal();
+        if (Mode == 1)
+          mstage::jit_wait();
+        std::exit(0);
+      }
+      ++Forks;
+      int Status = waitBounded(Child);
+      if (Status != 0) {
+        std::printf("FAIL %s: a child forked %d ms after 12 compiles were "
+                    "queued%s %s\n",
+                    Name, DelayMs, Mode == 1 ? " called jit_wait() and" : "",
+                    Status < 0
+                        ? "hung for 30 s (its stack is above)"
+                        : ("ended with " + std::to_string(Status)).c_str());
+        return 1;
+      }
     }
-    int Status = waitBounded(Child);
-    if (Status != 0) {
-      std::printf("FAIL %s: a child forked while compiles were queued %s\n",
-                  Name,
-                  Status < 0 ? "hung for 30 s"
-                             : ("ended with " + std::to_string(Status)).c_str());
-      return 1;
-    }
-  }
   mstage::jit_wait();
-  std::printf("PASS %s: children forked while 12 compiles were queued exited "
-              "at once, also after jit_wait()\n",
-              Name);
+  std::printf("PASS %s: %d children forked 0-60 ms after 12 compiles were "
+              "queued exited at once, half of them after jit_wait()\n",
+              Name, Forks);
   return 0;
 }
 

@@ -17,10 +17,15 @@
 //   fork M       forks a child that exits at once (M = 0), calls
 //                mstage::jit_wait() first (1), or launches a new
 //                specialization and waits for it (2); prints how it ended
+//   forks N      N times: launches 8 new specializations and forks at once
+//                a child that exits (calling mstage::jit_wait() first every
+//                other time); a child still there after 10 s is killed;
+//                prints how many ended and how many hung
 #include <mstage.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -127,6 +132,33 @@ int main(int argc, char **argv) {
         std::printf("fork %d: child exited %d\n", Mode,
                     WIFEXITED(Status) ? WEXITSTATUS(Status)
                                       : 128 + WTERMSIG(Status));
+      } else if (!std::strcmp(argv[I], "forks")) {
+        int N = Next(), Ended = 0, Hung = 0;
+        for (int J = 0; J < N; ++J) {
+          for (int K = 0; K < 8; ++K)
+            Make(4000 + 8 * J + K)(Out);
+          std::fflush(stdout);
+          pid_t Child = fork();
+          if (Child == 0) {
+            if (J % 2)
+              mstage::jit_wait();
+            std::exit(0);
+          }
+          int Status = 0;
+          bool Gone = false;
+          for (int T = 0; T < 1000 && !Gone; ++T) {
+            Gone = waitpid(Child, &Status, WNOHANG) == Child;
+            if (!Gone)
+              std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          }
+          if (!Gone) {
+            kill(Child, SIGKILL);
+            waitpid(Child, &Status, 0);
+          }
+          Ended += Gone && WIFEXITED(Status) && WEXITSTATUS(Status) == 0;
+          Hung += !Gone;
+        }
+        std::printf("forks %d: %d exited, %d hung\n", N, Ended, Hung);
       } else if (!std::strcmp(argv[I], "sleep")) {
         std::this_thread::sleep_for(std::chrono::milliseconds(Next()));
       } else if (!std::strcmp(argv[I], "nice")) {
