@@ -153,12 +153,12 @@ def async_report(path, checksums_path):
 
     # Issue 34: MSTAGE_CHECK=streams ("+streams") and
     # MSTAGE_STREAM_ORDER=auto ("+order"), and issue 36's MSTAGE_GRAPHS=auto
-    # ("+graphs") and MSTAGE_PDL=1 ("+pdl"), against the same variant without; the waits auto inserts
-    # against the program's own events.
+    # ("+graphs") and MSTAGE_PDL=0 ("+nopdl"), against the same variant
+    # without; the waits auto inserts against the program's own events.
     settings = {"streams": "MSTAGE_CHECK=streams",
                 "order": "MSTAGE_STREAM_ORDER=auto",
                 "graphs": "MSTAGE_GRAPHS=auto",
-                "pdl": "MSTAGE_PDL=1"}
+                "nopdl": "MSTAGE_PDL=0"}
     print()
     for (bench, n), variants in sorted(by.items()):
         for name in sorted(variants):

@@ -78,8 +78,8 @@ stream_costs() {
 # hand-written graph, mstage plain and "+graphs"), tiny launches that never
 # repeat (nvcc, mstage plain and "+graphs": replay's matching cost) and the
 # heat loop's host time to enqueue a step; and each mstage variant with
-# MSTAGE_PDL=1 ("+pdl": whether PDL, now only for grids of one wave or less,
-# can be on by default: never slower); five rounds, interleaved, and
+# MSTAGE_PDL=0 ("+nopdl": what PDL, on by default for grids of one wave or
+# less, gains or costs); five rounds, interleaved, and
 # report.py takes the middle run of each. The first mstage run of each
 # program also fills the JIT's disk cache.
 replay_costs() {
@@ -88,15 +88,15 @@ replay_costs() {
     run "mstage async heat" env MSTAGE_GRAPHS=off "$here/mstage_async" --only heat
     run "mstage async heat, graphs auto" with_setting +graphs \
       MSTAGE_GRAPHS=auto "$here/mstage_async" --only heat
-    run "mstage async heat, pdl" with_setting +pdl MSTAGE_PDL=1 \
+    run "mstage async heat, no pdl" with_setting +nopdl MSTAGE_PDL=0 \
       env MSTAGE_GRAPHS=off "$here/mstage_async" --only heat
-    run "mstage async heat, graphs auto, pdl" with_setting +graphs+pdl \
-      MSTAGE_PDL=1 env MSTAGE_GRAPHS=auto "$here/mstage_async" --only heat
+    run "mstage async heat, graphs auto, no pdl" with_setting +graphs+nopdl \
+      MSTAGE_PDL=0 env MSTAGE_GRAPHS=auto "$here/mstage_async" --only heat
     run "replay baseline" "$here/replay_baseline"
     run "mstage replay" env MSTAGE_GRAPHS=off "$here/mstage_replay"
     run "mstage replay, graphs auto" with_setting +graphs MSTAGE_GRAPHS=auto \
       "$here/mstage_replay"
-    run "mstage replay, pdl" with_setting +pdl MSTAGE_PDL=1 \
+    run "mstage replay, no pdl" with_setting +nopdl MSTAGE_PDL=0 \
       env MSTAGE_GRAPHS=off "$here/mstage_replay"
   done
 }

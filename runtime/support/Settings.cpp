@@ -354,7 +354,7 @@ const BoolSetting &graphsSetting() {
 }
 
 const BoolSetting &pdlSetting() {
-  return once<BoolSetting>([] { return readBool("MSTAGE_PDL"); });
+  return once<BoolSetting>([] { return readBool("MSTAGE_PDL", true); });
 }
 
 const BoolSetting &fastMathSetting() {

@@ -1,15 +1,17 @@
-// MSTAGE_PDL=1: every JIT specialization (sm_90, the fake driver's "H200")
-// begins with griddepcontrol.wait, so the runtime launches it with
-// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION (cuLaunchKernelEx);
-// the fake driver (Inputs/FakeCudaDriver.cpp) ends such a launch's line
-// with "(programmatic)". The generic code has no wait and is launched
-// plainly (MSTAGE_JIT=async runs it first); so is everything without
-// MSTAGE_PDL. Under MSTAGE_GRAPHS=auto the replayed graph is captured from
-// programmatic launches, so its kernel-to-kernel edges are programmatic.
+// MSTAGE_PDL (on by default, as with =1): every JIT specialization (sm_90,
+// the fake driver's "H200") begins with griddepcontrol.wait, so the runtime
+// launches it with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+// (cuLaunchKernelEx); the fake driver (Inputs/FakeCudaDriver.cpp) ends such
+// a launch's line with "(programmatic)". The generic code has no wait and
+// is launched plainly (MSTAGE_JIT=async runs it first); so is everything
+// with MSTAGE_PDL=0. Under MSTAGE_GRAPHS=auto the replayed graph is
+// captured from programmatic launches, so its kernel-to-kernel edges are
+// programmatic.
 // A bad value fails the launch, naming the variable.
 //
 // RUN: %mstagexx -O2 %s -o %t
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_PDL=1 FAKECUDA_LAUNCHES=1 FAKECUDA_CALLS=1 %t 2>&1 | FileCheck %s --check-prefix=ON
+// RUN: env -u MSTAGE_PDL LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync FAKECUDA_LAUNCHES=1 FAKECUDA_CALLS=1 %t 2>&1 | FileCheck %s --check-prefix=ON
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_PDL=0 FAKECUDA_LAUNCHES=1 FAKECUDA_CALLS=1 %t 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=async MSTAGE_JIT_TIERS=0 MSTAGE_PDL=1 FAKECUDA_LAUNCHES=1 %t 2>&1 | FileCheck %s --check-prefix=GENERIC
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync MSTAGE_PDL=1 MSTAGE_GRAPHS=auto FAKECUDA_LAUNCHES=1 FAKECUDA_GRAPHS=1 %t 2>&1 | FileCheck %s --check-prefix=GRAPH

@@ -1,13 +1,15 @@
-// MSTAGE_PDL=1: a specialization for sm_90 begins with griddepcontrol.wait,
+// MSTAGE_PDL (on by default): a specialization for sm_90 begins with griddepcontrol.wait,
 // before any access to memory but its parameters' (ld.param), and then
 // griddepcontrol.launch_dependents (transforms/KernelEntryWait.h); ptxas
-// assembles it. For sm_80 (no griddepcontrol), without MSTAGE_PDL and in
+// assembles it. For sm_80 (no griddepcontrol), with MSTAGE_PDL=0 and in
 // the generic code there is neither. PTX-only mode.
 //
-// RUN: rm -rf %t.on %t.sm80 %t.off && %mstagexx -O2 %s -o %t
+// RUN: rm -rf %t.on %t.default %t.sm80 %t.off && %mstagexx -O2 %s -o %t
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_PDL=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.on %t
 // RUN: cat %t.on/*.ptx | FileCheck %s --check-prefix=ON
 // RUN: %ptxas -arch=sm_90 %t.on/*.ptx -o %t.cubin
+// RUN: env -u MSTAGE_PDL MSTAGE_ARCH=sm_90 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.default %t
+// RUN: cat %t.default/*.ptx | FileCheck %s --check-prefix=ON
 // RUN: env MSTAGE_ARCH=sm_80 MSTAGE_PDL=1 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.sm80 %t
 // RUN: cat %t.sm80/*.ptx | FileCheck %s --check-prefix=NONE
 // RUN: env MSTAGE_ARCH=sm_90 MSTAGE_PDL=0 MSTAGE_DUMP=ptx MSTAGE_DUMP_DIR=%t.off %t

@@ -596,16 +596,19 @@ CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
   }
   return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
-                        unsigned BX, unsigned, unsigned, unsigned Shared,
-                        CUstream S, void **Params, void **) {
-  LOG("cuLaunchKernel");
-  FAIL("cuLaunchKernel");
+// A launch (cuLaunchKernel, cuLaunchKernelEx): FAKECUDA_FAULT=N loses the
+// context at the Nth; a captured stream keeps it as a kernel node, else
+// FAKECUDA_LAUNCHES prints its line. A programmatic launch's line ends with
+// " (programmatic)" (printed, or kept in the node, as its edge would be).
+static CUresult fakeLaunch(CUfunction F, unsigned GX, unsigned BX, unsigned Shared,
+                CUstream S, void **Params, bool Programmatic) {
   static const char *Fault = std::getenv("FAKECUDA_FAULT");
   static std::atomic<int> Launches{0};
   if (Fault && ++Launches == std::atoi(Fault))
     ContextLost = true;
   std::string Line = launchLine(F, GX, BX, Params, Shared);
+  if (Programmatic && !Line.empty())
+    Line += " (programmatic)";
   std::lock_guard<std::mutex> G(GraphLock);
   if (invalidated(S))
     return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
@@ -620,9 +623,13 @@ CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
     std::fprintf(stderr, "%s\n", Line.c_str());
   return CUDA_SUCCESS;
 }
-// As cuLaunchKernel; with FAKECUDA_LAUNCHES, a launch with programmatic
-// stream serialization ends its line with " (programmatic)" (printed, or
-// kept in the graph of a captured stream, as its edge would be).
+CUresult cuLaunchKernel(CUfunction F, unsigned GX, unsigned, unsigned,
+                        unsigned BX, unsigned, unsigned, unsigned Shared,
+                        CUstream S, void **Params, void **) {
+  LOG("cuLaunchKernel");
+  FAIL("cuLaunchKernel");
+  return fakeLaunch(F, GX, BX, Shared, S, Params, /*Programmatic=*/false);
+}
 CUresult cuLaunchKernelEx(const CUlaunchConfig *C, CUfunction F, void **Params,
                           void **) {
   LOG("cuLaunchKernelEx");
@@ -633,17 +640,8 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *C, CUfunction F, void **Params,
         CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
       Programmatic =
           C->attrs[I].value.programmaticStreamSerializationAllowed != 0;
-  std::string Line = launchLine(F, C->gridDimX, C->blockDimX, Params);
-  if (Programmatic && !Line.empty())
-    Line += " (programmatic)";
-  std::lock_guard<std::mutex> G(GraphLock);
-  if (invalidated(C->hStream))
-    return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
-  if (auto It = Captures.find(C->hStream); It != Captures.end())
-    It->second->push_back(Line);
-  else if (!Line.empty())
-    std::fprintf(stderr, "%s\n", Line.c_str());
-  return CUDA_SUCCESS;
+  return fakeLaunch(F, C->gridDimX, C->blockDimX, C->sharedMemBytes, C->hStream,
+                Params, Programmatic);
 }
 // As cuLaunchKernel, and with FAKECUDA_LAUNCHES=1 a line before the launch's:
 // "fakecuda: cooperative launch of F (N blocks)".
