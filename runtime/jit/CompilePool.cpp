@@ -222,7 +222,7 @@ void exitHandlerWithArg(void *) { exitHandler(); }
 // (measured on an H200: 10 of 40 runs of the GPU suite's lifecycle, which
 // forks 12 times while compiles run, each such child stuck in exit()).
 // Compiles register handlers all the time, so every registration here holds
-// RegisteringAtExit, and fork() takes it after the runtime's other locks:
+// registeringAtExit(), and fork() takes it after the runtime's other locks:
 // its handlers are registered before any other (the constructor below), and
 // fork() takes the prepare handlers in the reverse order.
 extern "C" int __real___cxa_atexit(void (*)(void *), void *, void *);

@@ -20,9 +20,9 @@
 
 #include <chrono>
 #include <csignal>
-#include <execinfo.h>
 #include <cstdio>
 #include <cstdlib>
+#include <execinfo.h>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
