@@ -600,8 +600,9 @@ CUresult cuFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
 // context at the Nth; a captured stream keeps it as a kernel node, else
 // FAKECUDA_LAUNCHES prints its line. A programmatic launch's line ends with
 // " (programmatic)" (printed, or kept in the node, as its edge would be).
-static CUresult fakeLaunch(CUfunction F, unsigned GX, unsigned BX, unsigned Shared,
-                CUstream S, void **Params, bool Programmatic) {
+static CUresult fakeLaunch(CUfunction F, unsigned GX, unsigned BX,
+                           unsigned Shared, CUstream S, void **Params,
+                           bool Programmatic) {
   static const char *Fault = std::getenv("FAKECUDA_FAULT");
   static std::atomic<int> Launches{0};
   if (Fault && ++Launches == std::atoi(Fault))
@@ -640,8 +641,8 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *C, CUfunction F, void **Params,
         CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
       Programmatic =
           C->attrs[I].value.programmaticStreamSerializationAllowed != 0;
-  return fakeLaunch(F, C->gridDimX, C->blockDimX, C->sharedMemBytes, C->hStream,
-                Params, Programmatic);
+  return fakeLaunch(F, C->gridDimX, C->blockDimX, C->sharedMemBytes,
+                    C->hStream, Params, Programmatic);
 }
 // As cuLaunchKernel, and with FAKECUDA_LAUNCHES=1 a line before the launch's:
 // "fakecuda: cooperative launch of F (N blocks)".
