@@ -8,6 +8,10 @@
 #include <unistd.h>
 #include <vector>
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 // Linux 5.14, as runtime/HostPagesApi.cpp
+#endif
+
 namespace {
 
 // A fresh anonymous mapping of Bytes: no page there until touched.
@@ -40,7 +44,7 @@ struct Fresh {
 // call changes nothing.
 bool canPopulate() {
   Fresh F(4096);
-  return ::madvise(F.P, 4096, 23 /*MADV_POPULATE_WRITE*/) == 0;
+  return ::madvise(F.P, 4096, MADV_POPULATE_WRITE) == 0;
 }
 
 TEST(HostPagesTest, FreshBufferGetsItsPagesZeroed) {
