@@ -15,6 +15,7 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -36,19 +37,31 @@ std::atomic<bool> Unsupported{false};
 
 } // namespace
 
+// Whether a page of [Begin, End) is missing (or mincore cannot tell). A
+// buffer from the heap may begin in pages the program used and end in ones
+// glibc returned to the system when it trimmed the heap's top, so every
+// page is asked about, not the first one only.
+static bool anyPageMissing(uintptr_t Begin, uintptr_t End, uintptr_t Page) {
+  constexpr uintptr_t PagesPerCall = 4096;
+  unsigned char Resident[PagesPerCall];
+  for (uintptr_t At = Begin; At < End; At += PagesPerCall * Page) {
+    uintptr_t Bytes = std::min(End - At, PagesPerCall * Page);
+    if (::mincore(reinterpret_cast<void *>(At), Bytes, Resident) != 0)
+      return true;
+    for (uintptr_t I = 0; I < Bytes / Page; ++I)
+      if (!(Resident[I] & 1))
+        return true;
+  }
+  return false;
+}
+
 MSTAGE_EXPORT void mstage_rt_prepare_host_buffer(void *Ptr, size_t Bytes) {
   if (Bytes < MinBytes || Unsupported.load(std::memory_order_relaxed))
     return;
   static const uintptr_t Page = uintptr_t(::sysconf(_SC_PAGESIZE));
   uintptr_t Begin = llvm::alignTo(uintptr_t(Ptr), Page);
   uintptr_t End = llvm::alignDown(uintptr_t(Ptr) + Bytes, Page);
-  if (End <= Begin)
-    return;
-  // Memory the program has used before has its pages: nothing to do (its
-  // first page tells, at the cost of one call).
-  unsigned char Resident = 0;
-  if (::mincore(reinterpret_cast<void *>(Begin), Page, &Resident) != 0 ||
-      (Resident & 1))
+  if (End <= Begin || !anyPageMissing(Begin, End, Page))
     return;
   uintptr_t HugeBegin = llvm::alignTo(Begin, HugePage);
   uintptr_t HugeEnd = llvm::alignDown(End, HugePage);
@@ -56,8 +69,9 @@ MSTAGE_EXPORT void mstage_rt_prepare_host_buffer(void *Ptr, size_t Bytes) {
   if (HugeEnd > HugeBegin)
     (void)::madvise(reinterpret_cast<void *>(HugeBegin), HugeEnd - HugeBegin,
                     MADV_HUGEPAGE);
-  // Before Linux 5.14 (EINVAL) the zeroing makes them, as before. A failure
-  // for want of memory is the zeroing's to meet, as it would without this.
+  // The pages already there keep their contents. Before Linux 5.14 (EINVAL)
+  // the zeroing makes them, as before. A failure for want of memory is the
+  // zeroing's to meet, as it would without this.
   if (::madvise(reinterpret_cast<void *>(Begin), End - Begin,
                 MADV_POPULATE_WRITE) != 0 &&
       errno == EINVAL)

@@ -304,8 +304,8 @@ int mstage_rt_copy_device_async(void *device_dst, const void *device_src,
 int mstage_rt_fill_async(void *device_dst, const void *pattern,
                          size_t element_bytes, size_t count,
                          mstage_stream *stream);
-/* Before a download fills a host buffer it has just allocated: when the
- * buffer's pages are not there yet (fresh memory), makes them at once, with
+/* Before a download fills a host buffer it has just allocated: when any of
+ * the buffer's pages is not there yet (fresh memory), makes them at once, with
  * huge pages where the system allows them, instead of fault by fault. A hint:
  * it changes no contents and reports nothing. */
 void mstage_rt_prepare_host_buffer(void *host_ptr, size_t bytes);

@@ -61,11 +61,28 @@ TEST(HostPagesTest, FreshBufferGetsItsPagesZeroed) {
 TEST(HostPagesTest, UsedBufferIsLeftAsItIs) {
   Fresh F(size_t(4) << 20);
   ASSERT_NE(F.P, MAP_FAILED);
-  std::memset(F.P, 0x5a, 8192); // its first pages in use, the rest not
+  std::memset(F.P, 0x5a, F.Bytes);
+  size_t Pages = F.resident();
   mstage_rt_prepare_host_buffer(F.P, F.Bytes);
-  EXPECT_EQ(F.resident(), 2u);
+  EXPECT_EQ(F.resident(), Pages);
+  for (size_t I = 0; I < F.Bytes; I += 4096)
+    ASSERT_EQ(F.P[I], 0x5a) << I;
+}
+
+// A heap buffer whose first pages the program used and whose rest glibc
+// gave back when it trimmed the heap's top: the rest is made, the used
+// pages keep their bytes.
+TEST(HostPagesTest, BufferUsedOnlyAtItsStartGetsTheRestMade) {
+  Fresh F(size_t(4) << 20);
+  ASSERT_NE(F.P, MAP_FAILED);
+  std::memset(F.P, 0x5a, 8192);
+  mstage_rt_prepare_host_buffer(F.P, F.Bytes);
+  EXPECT_EQ(F.resident(),
+            canPopulate() ? F.Bytes / ::sysconf(_SC_PAGESIZE) : 2u);
   EXPECT_EQ(F.P[0], 0x5a);
   EXPECT_EQ(F.P[8191], 0x5a);
+  EXPECT_EQ(F.P[8192], 0);
+  EXPECT_EQ(F.P[F.Bytes - 1], 0);
 }
 
 TEST(HostPagesTest, SmallBufferIsLeftToFault) {
