@@ -42,6 +42,8 @@ constexpr StringLiteral EntrySuffix = ".mstage";
 constexpr StringLiteral TempSuffix = ".tmp";
 // Held by the process that compiles the entry of the same name (CacheLock.h).
 constexpr StringLiteral LockSuffix = ".lock";
+// An entry's note (loadEntryNote), removed with the entry.
+constexpr StringLiteral NoteSuffix = ".note";
 // The PTX and the cubin of a ptxas run that the process handed over at its
 // exit (CompilePool.h), moved here by the run once it succeeded; the next
 // lookup of the key makes them its entry. Counted and removed when stale
@@ -256,6 +258,12 @@ private:
   }
 };
 
+// The note beside the entry at EntryFile.
+std::string noteOf(StringRef EntryFile) {
+  assert(EntryFile.ends_with(EntrySuffix) && "an entry's file");
+  return (EntryFile.drop_back(EntrySuffix.size()) + NoteSuffix).str();
+}
+
 // Counts the directory (entries and temporaries), removes stale
 // temporaries, and evicts the entries least recently used until the rest
 // fit in 90% of the cap, so that the next scan is some stores away.
@@ -284,6 +292,15 @@ void scanAndEvict(StringRef Keep) {
       Total += St->getSize();
       continue;
     }
+    // A note whose entry is gone (evicted by another process) goes too.
+    if (Name.ends_with(NoteSuffix)) {
+      std::string Entry = It->path();
+      Entry.replace(Entry.size() - NoteSuffix.size(), NoteSuffix.size(),
+                    EntrySuffix.str());
+      if (!sys::fs::exists(Entry))
+        sys::fs::remove(It->path());
+      continue;
+    }
     // Left by a process killed while it compiled; one that is held is not.
     if (Name.ends_with(LockSuffix)) {
       if (Now - St->getLastModificationTime() > StaleAfter)
@@ -304,8 +321,10 @@ void scanAndEvict(StringRef Keep) {
         break;
       if (F.Path == Keep)
         continue;
-      if (!sys::fs::remove(F.Path))
+      if (!sys::fs::remove(F.Path)) {
         Total -= F.Size;
+        sys::fs::remove(noteOf(F.Path));
+      }
     }
   }
   CacheIndex().scanned(Total);
@@ -597,6 +616,48 @@ void removeFromDiskCache(const CacheKey &Key) {
     return;
   if (!sys::fs::remove(Path) && St.type() == sys::fs::file_type::regular_file)
     CacheIndex().add(-int64_t(St.getSize()));
+  sys::fs::remove(pathFor(Key, NoteSuffix));
+}
+
+std::optional<std::string> loadEntryNote(const CacheKey &Key) {
+  if (!diskOn())
+    return std::nullopt;
+  std::string Path = pathFor(Key, NoteSuffix);
+  int FD = ::open(Path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (FD < 0)
+    return std::nullopt;
+  scope_exit Close([&] { ::close(FD); });
+  struct stat St;
+  if (::fstat(FD, &St) || !S_ISREG(St.st_mode) ||
+      uint64_t(St.st_size) > MaxEntryNoteBytes ||
+      !distrust(St, /*IsDir=*/false).empty())
+    return std::nullopt;
+  std::string Text(size_t(St.st_size), '\0');
+  if (!readAll(FD, Text.data(), Text.size(), 0))
+    return std::nullopt;
+  return Text;
+}
+
+void storeEntryNote(const CacheKey &Key, StringRef Text) {
+  assert(Text.size() <= MaxEntryNoteBytes && "a note is short");
+  if (!writable())
+    return;
+  std::string Path = pathFor(Key, NoteSuffix);
+  SmallString<256> Tmp;
+  int FD;
+  if (sys::fs::createUniqueFile(Path + "-%%%%%%%%" + TempSuffix, FD, Tmp,
+                                sys::fs::OF_None, fileMode()))
+    return; // a note is worth no warning: the next process measures again
+  std::error_code EC;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    EC = OS.error();
+    OS.clear_error();
+  }
+  if (EC || sys::fs::rename(Tmp, Path))
+    sys::fs::remove(Tmp);
 }
 
 std::string cacheTemporaryDir() {

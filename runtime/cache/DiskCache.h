@@ -84,6 +84,16 @@ void storeInDiskCache(const CacheKey &Key, const CachedCode &Code);
 // Removes the entry for Key (whose code turned out to be bad).
 void removeFromDiskCache(const CacheKey &Key);
 
+// A short text kept beside Key's entry: what a process measured about the
+// entry's code, for the processes after it (the occupancy a kernel ran
+// fastest at, OccupancyTuning.h). Read as entries are (a regular file, not
+// another user's in a private cache), at most MaxEntryNoteBytes; written
+// atomically, not under MSTAGE_CACHE_READONLY; removed with its entry.
+// Nothing without the disk cache.
+constexpr size_t MaxEntryNoteBytes = 4096;
+std::optional<std::string> loadEntryNote(const CacheKey &Key);
+void storeEntryNote(const CacheKey &Key, llvm::StringRef Text);
+
 // Where the runtime's temporary files go: the cache directory when the
 // disk cache is used (a killed process's leftovers are then counted and
 // removed by a later scan), else "" for the system's temporary directory.

@@ -4,6 +4,7 @@
 #include "core/ParamsInMemory.h"
 #include "core/Stream.h"
 #include "inspect/TraceEvents.h"
+#include "launch/BuildKey.h"
 #include "launch/JitPolicy.h"
 #include "launch/LoadCode.h"
 #include "launch/OccupancyTuning.h"
@@ -148,8 +149,14 @@ llvm::Error launchOnGpu(const LaunchRequest &L, const StagedLaunch &Staged,
   LaunchConfig Config = L.Config;
   std::optional<OccupancyTrial> Occupancy;
   if (!Code.Generic && !Code.Uncached && !Cooperative)
-    Occupancy.emplace(L, Function, !Capturing && !(Replay && Candidate),
-                      Config);
+    Occupancy.emplace(L, Function, !Capturing && !(Replay && Candidate), Config,
+                      [&]() -> std::optional<CacheKey> {
+                        // Tier 0's code is not the entry's.
+                        if (!Code.Entry || Code.Compiled != &Code.Entry->Code)
+                          return std::nullopt;
+                        return diskCacheKey(
+                            {*L.K, backend(), L.S->driver(), L.Config, Staged});
+                      });
   GpuSpan Run(SpanKind::Kernel, *S.driver(), S.handle(), S.id(), Capturing);
   if (Code.Generic)
     Run.ranGenericCode();

@@ -1,5 +1,6 @@
 //===- OccupancyTuning.cpp - The occupancy a kernel runs at ---------------===//
 #include "launch/OccupancyTuning.h"
+#include "cache/DiskCache.h"
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
 #include "inspect/Trace.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <cstdio>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -63,6 +65,7 @@ struct Tuning {
   unsigned Turn = 0; // launches timed while trying
   int Chosen = 0;
   int Carveout = CU_SHAREDMEM_CARVEOUT_DEFAULT; // the function's, as last set
+  std::optional<CacheKey> NoteKey; // where the choice is noted (auto)
   // Once decided, a steady launch reads the padding without the lock (D
   // and BlockThreads no longer change).
   std::atomic<bool> Settled{false};
@@ -226,6 +229,65 @@ static void chooseLimits(Tuning &T, CUfunction F, const std::string &Name) {
   errs() << Line << "\n";
 }
 
+// The note of a choice (loadEntryNote): the device's name and the limit.
+static constexpr StringLiteral NoteHeader = "mstage occupancy 1";
+
+static std::string noteText(const Tuning &T) {
+  const Limit &L = T.Choices[T.Chosen];
+  return (NoteHeader + "\ndevice " + T.D->deviceName() + "\nthreads " +
+          Twine(T.BlockThreads) + " blocks " + Twine(L.Blocks) + " carveout " +
+          Twine(L.Carveout) + " pad " + Twine(L.Pad) + "\n")
+      .str();
+}
+
+// Runs F at the limit an earlier process noted (noteText) when the note is
+// for this device and block size and the limit still gives its blocks:
+// decided, true. Otherwise nothing changes.
+static bool applyNote(Tuning &T, CUfunction F, StringRef Text,
+                      const std::string &Name) {
+  SmallVector<StringRef, 4> Lines;
+  Text.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  if (Lines.size() != 3 || Lines[0] != NoteHeader ||
+      Lines[1] != "device " + T.D->deviceName())
+    return false;
+  unsigned long long Threads = 0, Pad = 0;
+  int Blocks = 0, Carveout = 0;
+  char End = 0;
+  if (std::sscanf(Lines[2].str().c_str(),
+                  "threads %llu blocks %d carveout %d pad %llu%c", &Threads,
+                  &Blocks, &Carveout, &Pad, &End) != 4 ||
+      Threads != T.BlockThreads)
+    return false;
+  int Natural = blocksAt(*T.D, F, T.BlockThreads, 0);
+  Limit Noted{Blocks, Carveout, uint32_t(Pad)};
+  bool IsNatural = Blocks == Natural &&
+                   Carveout == CU_SHAREDMEM_CARVEOUT_DEFAULT && Pad == 0;
+  if (!IsNatural) {
+    if (Blocks < 1 || Blocks >= Natural || Carveout < 0 || Carveout > 100 ||
+        Pad > CudaDriver::DefaultSharedLimit)
+      return false;
+    if (!setCarveout(T, F, Carveout) ||
+        blocksAt(*T.D, F, T.BlockThreads, Noted.Pad) != Blocks) {
+      setCarveout(T, F, CU_SHAREDMEM_CARVEOUT_DEFAULT);
+      return false;
+    }
+  }
+  T.Choices.assign(1, Limit{Natural});
+  if (!IsNatural)
+    T.Choices.push_back(Noted);
+  T.Chosen = IsNatural ? 0 : 1;
+  T.Now = Tuning::Phase::Decided;
+  if (traceEnabled()) {
+    std::string Line;
+    raw_string_ostream OS(Line);
+    OS << "mstage: trace: occupancy: kernel '" << Name << "' runs at ";
+    describe(OS, T.Choices[T.Chosen]);
+    OS << ", as an earlier run measured (disk cache)";
+    errs() << Line << "\n";
+  }
+  return true;
+}
+
 static void dropSample(CudaDriver &D, const Sample &S) {
   consumeError(D.destroyEvent(S.Start));
   consumeError(D.destroyEvent(S.End));
@@ -273,7 +335,10 @@ static void decide(Tuning &T, CUfunction F, int Choice,
   for (const Sample &S : T.Pending)
     dropSample(*T.D, S);
   T.Pending.clear();
-  if (!traceEnabled() || T.FastestMs.size() < 2 || T.Times[1] == 0)
+  bool Tried = T.FastestMs.size() > 1 && T.Times[1] > 0;
+  if (Tried && T.NoteKey)
+    storeEntryNote(*T.NoteKey, noteText(T));
+  if (!traceEnabled() || !Tried)
     return;
   std::string Line;
   raw_string_ostream OS(Line);
@@ -342,8 +407,9 @@ static int step(Tuning &T, CUfunction F, bool Timeable, const std::string &Name,
   return 0;
 }
 
-OccupancyTrial::OccupancyTrial(const LaunchRequest &L, CUfunction Function,
-                               bool Timeable, LaunchConfig &Config) {
+OccupancyTrial::OccupancyTrial(
+    const LaunchRequest &L, CUfunction Function, bool Timeable,
+    LaunchConfig &Config, function_ref<std::optional<CacheKey>()> NoteKey) {
   const OccupancySetting &Set = occupancySetting();
   CudaDriver *D = L.S->driver();
   if (Set.How == OccupancySetting::Mode::Off || !D || !Function ||
@@ -367,10 +433,16 @@ OccupancyTrial::OccupancyTrial(const LaunchRequest &L, CUfunction Function,
       if (!setCarveout(T, Function, T.Choices[T.Chosen].Carveout))
         T.Chosen = 0;
     } else {
-      T.Choices.assign(1, Limit{});
-      T.FastestMs.assign(1, -1);
-      T.Times.assign(1, 0);
-      T.Now = Tuning::Phase::Measuring;
+      T.NoteKey = NoteKey();
+      std::optional<std::string> Note;
+      if (T.NoteKey)
+        Note = loadEntryNote(*T.NoteKey);
+      if (!Note || !applyNote(T, Function, *Note, Name)) {
+        T.Choices.assign(1, Limit{});
+        T.FastestMs.assign(1, -1);
+        T.Times.assign(1, 0);
+        T.Now = Tuning::Phase::Measuring;
+      }
     }
   }
   if (T.D != D || threadsOf(Config) != T.BlockThreads) {

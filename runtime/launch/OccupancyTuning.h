@@ -22,14 +22,23 @@
 // memory of their own (the padding must not be seen by the kernel), neither
 // cooperative (the grid must stay resident) nor captured, are tuned, each
 // kernel for the block size of its first such launch; others run as they come.
+// What auto chose after trying is noted beside the specialization's disk
+// cache entry, with the device's name, so that a later process on the same
+// kind of GPU runs at it without trying again (a note it cannot apply, or
+// none, and it tries as above).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MSTAGE_RUNTIME_LAUNCH_OCCUPANCYTUNING_H
 #define MSTAGE_RUNTIME_LAUNCH_OCCUPANCYTUNING_H
 
+#include "cache/CacheKey.h"
 #include "launch/LaunchRequest.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include "cuda.h"
+
+#include <optional>
 
 namespace mstage::rt {
 
@@ -39,9 +48,12 @@ class OccupancyTrial {
 public:
   // Function is L's specialization, loaded; Config, a copy of L.Config,
   // gets the launch's padding. Timeable: the launch is neither captured
-  // nor held for a graph, so events around it time it.
+  // nor held for a graph, so events around it time it. NoteKey gives the
+  // disk cache key that the choice is noted under (nothing: not noted), and
+  // is called once per function.
   OccupancyTrial(const LaunchRequest &L, CUfunction Function, bool Timeable,
-                 LaunchConfig &Config);
+                 LaunchConfig &Config,
+                 llvm::function_ref<std::optional<CacheKey>()> NoteKey);
   ~OccupancyTrial();
   OccupancyTrial(const OccupancyTrial &) = delete;
   OccupancyTrial &operator=(const OccupancyTrial &) = delete;

@@ -25,6 +25,27 @@
 // capture (the driver refuses a query from a capturing thread unless its
 // capture mode is relaxed).
 // RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE=memory MSTAGE_JIT=sync FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_QUERY_PENDING=1 %t 1 capture 2>&1 | FileCheck %s --check-prefix=CAPTURE --implicit-check-not=invalidat --implicit-check-not=error
+// What auto kept is noted beside the disk cache entry: the next process
+// runs at it from its first launch, untried. A note for another device, a
+// damaged one, or one whose limit no longer gives its blocks is not used
+// (the kernel is tried again, and the note rewritten); a read-only cache
+// gets no note.
+// RUN: rm -rf %t.cache
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_EVENT_MS=1,0.9,0.95 %t 9 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=FASTER
+// RUN: cat %t.cache/*.note | FileCheck %s --check-prefix=NOTE6
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 %t 3 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=NOTED --implicit-check-not=tries
+// RUN: sed -i 's/Fake H200/Fake H100/' %t.cache/*.note
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_EVENT_MS=1,0.99,0.995 %t 9 2>&1 | grep -v 'trace: kernel' | grep -B1 -A4 keeps | FileCheck %s --check-prefix=NOISE
+// RUN: cat %t.cache/*.note | FileCheck %s --check-prefix=NOTE8
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 %t 2 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=NOTED8 --implicit-check-not=tries --implicit-check-not=attribute
+// RUN: sh -c 'for f in %t.cache/*.note; do printf "mstage occupancy 1\nwhatever" > $f; done'
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_EVENT_MS=1,0.9,0.95 %t 9 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=FASTER
+// RUN: sed -i 's/carveout 4 /carveout 100 /' %t.cache/*.note
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 FAKECUDA_EVENT_MS=1,0.9,0.95 %t 9 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=FASTER
+// RUN: cat %t.cache/*.note | FileCheck %s --check-prefix=NOTE6
+// RUN: rm %t.cache/*.note
+// RUN: env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=sync MSTAGE_TRACE=1 FAKECUDA_LAUNCHES=shared FAKECUDA_FUNC_ATTRIBUTES=1=1024 FAKECUDA_OCCUPANCY=8 MSTAGE_CACHE_READONLY=1 FAKECUDA_EVENT_MS=1,0.9,0.95 %t 9 2>&1 | grep -v 'trace: kernel' | FileCheck %s --check-prefix=FASTER
+// RUN: not ls %t.cache/*.note
 // UNSUPPORTED: gpu
 
 // The first launch is timed at 8 blocks; then 6, 4, 8, 6, 4; 6 wins by 10%
@@ -56,6 +77,24 @@
 // NOISE-NEXT: fakecuda: launch [[K]] shared 0
 // NOISE-NEXT: fakecuda: launch [[K]] shared 0
 // NOISE-NEXT: launched 9
+
+// NOTE6: mstage occupancy 1
+// NOTE6-NEXT: device Fake H200
+// NOTE6-NEXT: threads 256 blocks 6 carveout 4 pad 293
+// NOTE8: mstage occupancy 1
+// NOTE8-NEXT: device Fake H200
+// NOTE8-NEXT: threads 256 blocks 8 carveout -1 pad 0
+
+// NOTED: fakecuda: attribute 9 = 4 of [[K:_ZN[A-Za-z0-9_]+]]
+// NOTED-NEXT: trace: occupancy: kernel '{{.*}}' runs at 6 blocks (carveout 4%, 293 bytes of padding), as an earlier run measured (disk cache)
+// NOTED-NEXT: fakecuda: launch [[K]] shared 293
+// NOTED-NEXT: fakecuda: launch [[K]] shared 293
+// NOTED-NEXT: fakecuda: launch [[K]] shared 293
+// NOTED-NEXT: launched 3
+// NOTED8: trace: occupancy: kernel '{{.*}}' runs at 8 blocks, as an earlier run measured (disk cache)
+// NOTED8-NEXT: fakecuda: launch {{.*}} shared 0
+// NOTED8-NEXT: fakecuda: launch {{.*}} shared 0
+// NOTED8-NEXT: launched 2
 
 // A first run under 0.1 ms: nothing is tried.
 // SHORT-NOT: occupancy
