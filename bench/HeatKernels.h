@@ -4,11 +4,15 @@
 // of the new one, and the largest change of a step (atomic max on the float
 // bits, which order as unsigned integers do for values >= 0). Shared by
 // bench/mstage_async.cpp (timed on the GPU, checked against the CPU) and
-// bench/mstage_replay.cpp (the host's cost of the same loop).
+// bench/mstage_replay.cpp (the host's cost of the same loop). With the
+// Staged policy (examples/StagePolicy.h) the kernels stage the edge N, as an
+// mstage user would write them; Unstaged (the default) leaves it a run-time
+// value, as nvcc's kernels have it.
 #ifndef MSTAGE_BENCH_HEATKERNELS_H
 #define MSTAGE_BENCH_HEATKERNELS_H
 
 #include "AsyncReference.h"
+#include "StagePolicy.h"
 
 #include <mstage.hpp>
 
@@ -19,13 +23,15 @@
 namespace asyncbench {
 
 // {interior, boundary, residual} for an N x N field.
-inline auto heatKernels(std::size_t N) {
+template <class Stage = Unstaged> auto heatKernels(std::size_t NArg) {
   using namespace mstage;
-  const dim3 Grid(unsigned((N + kHeatBlockX - 1) / kHeatBlockX),
-                  unsigned((N + kHeatBlockY - 1) / kHeatBlockY));
-  const unsigned BoundaryGrid = unsigned((N + kHeatThreads - 1) / kHeatThreads);
+  const dim3 Grid(unsigned((NArg + kHeatBlockX - 1) / kHeatBlockX),
+                  unsigned((NArg + kHeatBlockY - 1) / kHeatBlockY));
+  const unsigned BoundaryGrid =
+      unsigned((NArg + kHeatThreads - 1) / kHeatThreads);
   auto Interior = kernel(
-      [N](const auto &uold, auto &unew) {
+      [NArg](const auto &uold, auto &unew) {
+        const std::size_t N = Stage()(NArg);
         Thread T = Thread::get();
         std::size_t i = T.global.y, j = T.global.x; // row, column
         if (i >= 1 && i + 1 < N && j >= 1 && j + 1 < N)
@@ -35,7 +41,8 @@ inline auto heatKernels(std::size_t N) {
       },
       Grid, dim3(kHeatBlockX, kHeatBlockY));
   auto Boundary = kernel(
-      [N](auto &u) {
+      [NArg](auto &u) {
+        const std::size_t N = Stage()(NArg);
         std::size_t t = Thread::get().global.x;
         if (t >= N)
           return;
@@ -58,7 +65,7 @@ inline auto heatKernels(std::size_t N) {
         atomic_ref<unsigned>(result[0]).fetch_max(
             __builtin_bit_cast(unsigned, m));
       },
-      heatResidualGrid(N), kHeatThreads);
+      heatResidualGrid(NArg), kHeatThreads);
   return std::make_tuple(Interior, Boundary, Residual);
 }
 

@@ -16,6 +16,7 @@
 #include "Checksum.h"
 #include "StencilKernels.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -89,6 +90,32 @@ inline std::vector<float> initialField(int N, int Which) {
 }
 
 // Kernel K's value at point I of a grid of edge N, on the CPU.
+// Where a run's time goes, both sides alike: its downloads, its checks on
+// the CPU and its launch calls, summed (printPhases).
+struct RunPhases {
+  double DownloadMs = 0, CheckMs = 0, LaunchMs = 0;
+};
+inline RunPhases &runPhases() {
+  static RunPhases P;
+  return P;
+}
+// Runs Fn and adds the ms it took to Into.
+template <class F> void timed(double &Into, F &&Fn) {
+  auto T0 = std::chrono::steady_clock::now();
+  Fn();
+  Into += std::chrono::duration<double, std::milli>(
+              std::chrono::steady_clock::now() - T0)
+              .count();
+}
+inline void printPhases(const char *Side, double RunMs) {
+  const RunPhases &P = runPhases();
+  std::fprintf(stderr,
+               "phases,stencil,%s,run %.3f,downloads %.3f,checks %.3f,"
+               "launch calls %.3f,rest %.3f\n",
+               Side, RunMs, P.DownloadMs, P.CheckMs, P.LaunchMs,
+               RunMs - P.DownloadMs - P.CheckMs - P.LaunchMs);
+}
+
 inline float pointOnCpu(int K, int N, const float *U, const float *V, size_t I,
                         float Dt) {
   switch (K) {

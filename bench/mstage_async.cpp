@@ -2,7 +2,8 @@
 // baselines are bench/cuda/async_baselines.cu, with the same variants, sizes,
 // checks and CSV (its header comment describes them in full).
 //
-//   mstage_async [--only tiny|heat|transfer|alloc|order|order-host]
+//   mstage_async [--only tiny|heat|heat-staged|transfer|alloc|order|
+//                       order-host]
 //                [--reps N] [--steps S] [--heat-reps R] [--transfer-reps T]
 //   mstage_async --quick      tiny sizes and few repetitions; also on the CPU
 //                             back end (MSTAGE_BACKEND=cpu), as a smoke test
@@ -13,7 +14,8 @@
 //   mstage-sync    k(dv) and current_stream().synchronize(), 10,000 times
 //   mstage-future  mstage::async(launch::kernel, k, dv).wait(), 10,000 times
 // heat, per step: mstage (the same three kernels; the residual is reset with
-//   fill(0) and read back with get(0))
+//   fill(0) and read back with get(0)); mstage-staged (heat-staged) the same
+//   kernels with the field's edge staged, as an mstage user writes them
 // transfer, per iteration of y += x on 2^20 floats of host data:
 //   mstage-vector  k(x, y) on std::vectors (copies in and back)
 //   mstage-pinned  k(x, y) on pinned_vectors
@@ -45,6 +47,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -140,7 +143,11 @@ void benchTiny() {
 // 2-D heat equation
 //===----------------------------------------------------------------------===//
 
-void benchHeat(size_t N) {
+// Stage: Unstaged ("mstage", N a run-time value as in nvcc's kernels) or
+// Staged ("mstage-staged", --only heat-staged: the kernels stage N).
+template <class Stage = Unstaged> void benchHeat(size_t N) {
+  const char *Variant =
+      std::is_same_v<Stage, Staged> ? "mstage-staged" : "mstage";
   const size_t Cells = N * N;
   const std::vector<float> Initial = heatInitial(N);
   device_vector<float> D[2] = {device_vector<float>(Cells),
@@ -148,7 +155,7 @@ void benchHeat(size_t N) {
   device_vector<unsigned> DResidual(1);
   const dim3 Grid(unsigned((N + kHeatBlockX - 1) / kHeatBlockX),
                   unsigned((N + kHeatBlockY - 1) / kHeatBlockY));
-  auto Kernels = heatKernels(N); // lambdas below capture them
+  auto Kernels = heatKernels<Stage>(N); // lambdas below capture them
   auto &Interior = std::get<0>(Kernels);
   auto &Boundary = std::get<1>(Kernels);
   auto &Residual = std::get<2>(Kernels);
@@ -189,13 +196,14 @@ void benchHeat(size_t N) {
   float ExpectedRes = heatReference(N, CheckSteps, Expected);
   long long At = firstBitDifference(Field.data(), Expected.data(), Cells);
   if (At >= 0)
-    fail("heat mstage " + std::to_string(N) + ": after " +
+    fail(std::string("heat ") + Variant + " " + std::to_string(N) + ": after " +
          std::to_string(CheckSteps) + " steps cell " + std::to_string(At) +
          " is " + std::to_string(Field[At]) + ", expected " +
          std::to_string(Expected[At]));
   if (Res != ExpectedRes)
-    fail("heat mstage " + std::to_string(N) + ": residual " +
-         std::to_string(Res) + ", expected " + std::to_string(ExpectedRes));
+    fail(std::string("heat ") + Variant + " " + std::to_string(N) +
+         ": residual " + std::to_string(Res) + ", expected " +
+         std::to_string(ExpectedRes));
   std::fprintf(stderr, "# heat %zu: %d steps match the CPU bit for bit\n", N,
                CheckSteps);
 
@@ -211,7 +219,7 @@ void benchHeat(size_t N) {
     D[Cur].download(Field);
     std::uint64_t Sum = fieldChecksum(Field.data(), Cells);
     if (R > 0 && Sum != Checksum)
-      fail("heat mstage " + std::to_string(N) +
+      fail(std::string("heat ") + Variant + " " + std::to_string(N) +
            ": two runs end on different fields");
     Checksum = Sum;
   }
@@ -221,14 +229,15 @@ void benchHeat(size_t N) {
     ExpectedRes = heatReference(N, Steps, Expected);
     if (firstBitDifference(Field.data(), Expected.data(), Cells) >= 0 ||
         Res != ExpectedRes)
-      fail("heat mstage " + std::to_string(N) + ": after " +
-           std::to_string(Steps) + " steps the field differs from the CPU");
+      fail(std::string("heat ") + Variant + " " + std::to_string(N) +
+           ": after " + std::to_string(Steps) +
+           " steps the field differs from the CPU");
   }
   Summary T = summarize(Ms);
-  printRow("heat", "mstage", N, kHeatBlockX * kHeatBlockY, Grid.x * Grid.y, T,
+  printRow("heat", Variant, N, kHeatBlockX * kHeatBlockY, Grid.x * Grid.y, T,
            8.0 * Cells / (T.Median * 1e6));
-  std::fprintf(stderr, "checksum,heat,mstage,%zu,%d,%016llx,%.9g\n", N, Steps,
-               (unsigned long long)Checksum, Res);
+  std::fprintf(stderr, "checksum,heat,%s,%zu,%d,%016llx,%.9g\n", Variant, N,
+               Steps, (unsigned long long)Checksum, Res);
 }
 
 //===----------------------------------------------------------------------===//
@@ -394,10 +403,11 @@ void benchStreamOrder(bool HostOnly) {
 }
 
 [[noreturn]] void usage() {
-  std::fprintf(stderr,
-               "usage: mstage_async [--quick] [--only tiny|heat|transfer|"
-               "alloc|order|order-host] [--reps N] [--steps S] [--heat-reps R] "
-               "[--transfer-reps T]\n");
+  std::fprintf(
+      stderr,
+      "usage: mstage_async [--quick] [--only tiny|heat|heat-staged|"
+      "transfer|alloc|order|order-host] [--reps N] [--steps S] [--heat-reps R] "
+      "[--transfer-reps T]\n");
   std::exit(2);
 }
 
@@ -464,6 +474,9 @@ int main(int Argc, char **Argv) {
   if (Only.empty() || Only == "heat")
     for (size_t N : HeatSizes)
       benchHeat(N);
+  if (Only.empty() || Only == "heat-staged")
+    for (size_t N : HeatSizes)
+      benchHeat<Staged>(N);
   if (Only.empty() || Only == "transfer")
     benchTransfer();
   if (Only.empty() || Only == "alloc")

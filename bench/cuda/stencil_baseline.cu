@@ -71,15 +71,22 @@ struct Grid {
       cudaFree(B);
   }
   void apply(int K, bool Check) {
-    std::vector<float> U, V;
-    if (Check) {
-      U = download(Buf[Cur], N);
-      V = download(Buf[Prev], N);
-    }
-    launch(K, N, Buf[Next], Buf[Cur], Buf[Prev]);
-    CUDA_CHECK(cudaGetLastError());
+    stencil::RunPhases &P = stencil::runPhases();
+    std::vector<float> U, V, Got;
     if (Check)
-      stencil::checkLaunch(K, N, U, V, download(Buf[Next], N), "nvcc");
+      stencil::timed(P.DownloadMs, [&] {
+        U = download(Buf[Cur], N);
+        V = download(Buf[Prev], N);
+      });
+    stencil::timed(P.LaunchMs, [&] {
+      launch(K, N, Buf[Next], Buf[Cur], Buf[Prev]);
+      CUDA_CHECK(cudaGetLastError());
+    });
+    if (Check) {
+      stencil::timed(P.DownloadMs, [&] { Got = download(Buf[Next], N); });
+      stencil::timed(P.CheckMs,
+                     [&] { stencil::checkLaunch(K, N, U, V, Got, "nvcc"); });
+    }
     Prev = std::exchange(Cur, std::exchange(Next, Prev));
   }
 };
@@ -103,8 +110,9 @@ void run(const stencil::Options &O) {
     }
   }
   CUDA_CHECK(cudaDeviceSynchronize());
-  std::printf("jit-cold,nvcc,stencil-run-%d-%d,%.3f\n", O.N, O.Steps,
-              msSince(T0));
+  double Ms = msSince(T0);
+  std::printf("jit-cold,nvcc,stencil-run-%d-%d,%.3f\n", O.N, O.Steps, Ms);
+  stencil::printPhases("nvcc", Ms);
   ports::printChecksum("stencil", "nvcc", size_t(O.N),
                        stencil::checksum(download(Fine.Buf[Fine.Cur], O.N)));
   std::fprintf(stderr, "PASS stencil run (nvcc)\n");
