@@ -474,7 +474,7 @@ int main(int Argc, char **Argv) {
   if (Only.empty() || Only == "heat")
     for (size_t N : HeatSizes)
       benchHeat(N);
-  if (Only.empty() || Only == "heat-staged")
+  if (Only == "heat-staged")
     for (size_t N : HeatSizes)
       benchHeat<Staged>(N);
   if (Only.empty() || Only == "transfer")
