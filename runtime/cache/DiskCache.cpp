@@ -258,6 +258,34 @@ private:
   }
 };
 
+// Writes Bytes to Path through a temporary and a rename, so that readers in
+// other processes see the whole file or none; nothing is left on failure.
+// Created says whether the temporary could be made.
+std::error_code writeWhole(const std::string &Path, StringRef Bytes,
+                           bool &Created) {
+  SmallString<256> Tmp;
+  int FD;
+  Created = false;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Path + "-%%%%%%%%" + TempSuffix, FD, Tmp,
+                                    sys::fs::OF_None, fileMode()))
+    return EC;
+  Created = true;
+  std::error_code EC;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Bytes;
+    OS.close();
+    EC = OS.error();
+    OS.clear_error();
+  }
+  if (!EC)
+    EC = sys::fs::rename(Tmp, Path);
+  if (EC)
+    sys::fs::remove(Tmp);
+  return EC;
+}
+
 // The note beside the entry at EntryFile.
 std::string noteOf(StringRef EntryFile) {
   assert(EntryFile.ends_with(EntrySuffix) && "an entry's file");
@@ -580,26 +608,12 @@ void storeInDiskCache(const CacheKey &Key, const CachedCode &Code) {
   CacheIndex Index;
   bool Scan = Index.add(int64_t(Bytes.size()));
 
-  SmallString<256> Tmp;
-  int FD;
-  if (std::error_code EC =
-          sys::fs::createUniqueFile(Path + "-%%%%%%%%" + TempSuffix, FD, Tmp,
-                                    sys::fs::OF_None, fileMode()))
-    return giveUpOnDir("cannot create a file in it", EC);
-  std::error_code EC;
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Bytes;
-    OS.close();
-    EC = OS.error();
-    OS.clear_error();
-  }
-  if (!EC)
-    EC = sys::fs::rename(Tmp, Path);
-  if (EC) {
-    sys::fs::remove(Tmp);
+  bool Created;
+  if (std::error_code EC = writeWhole(Path, Bytes, Created)) {
     Index.add(-int64_t(Bytes.size()));
-    return giveUpOnDir("cannot write " + Path, EC);
+    return giveUpOnDir(Created ? "cannot write " + Path
+                               : std::string("cannot create a file in it"),
+                       EC);
   }
   if (Old)
     Index.add(-int64_t(Old));
@@ -642,22 +656,9 @@ void storeEntryNote(const CacheKey &Key, StringRef Text) {
   assert(Text.size() <= MaxEntryNoteBytes && "a note is short");
   if (!writable())
     return;
-  std::string Path = pathFor(Key, NoteSuffix);
-  SmallString<256> Tmp;
-  int FD;
-  if (sys::fs::createUniqueFile(Path + "-%%%%%%%%" + TempSuffix, FD, Tmp,
-                                sys::fs::OF_None, fileMode()))
-    return; // a note is worth no warning: the next process measures again
-  std::error_code EC;
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    EC = OS.error();
-    OS.clear_error();
-  }
-  if (EC || sys::fs::rename(Tmp, Path))
-    sys::fs::remove(Tmp);
+  // A note is worth no warning: the next process measures again.
+  bool Created;
+  (void)writeWhole(pathFor(Key, NoteSuffix), Text, Created);
 }
 
 std::string cacheTemporaryDir() {
