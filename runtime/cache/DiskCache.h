@@ -6,7 +6,8 @@
 // stays beside the cubin for a driver that cannot load the cubin. Files are
 // written to a temporary name and renamed, so readers in other processes see
 // whole entries or none. A damaged entry (also one that is not a regular
-// file) is reported, removed and compiled again.
+// file) is reported, removed and compiled again. Beside an entry there may
+// be a note (loadEntryNote) of what a process measured about its code.
 //
 // The directory is a trust boundary: unless MSTAGE_CACHE_SHARED says the
 // cache is shared on purpose, a directory or an entry that another user owns
