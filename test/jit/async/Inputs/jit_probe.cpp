@@ -16,11 +16,13 @@
 //                other than the main one (the compile pool's workers)
 //   fork M       forks a child that exits at once (M = 0), calls
 //                mstage::jit_wait() first (1), or launches a new
-//                specialization and waits for it (2); prints how it ended
+//                specialization and waits for it (2); prints how it ended,
+//                or, when it is still there after 15 s, its stack (the
+//                child prints it on SIGUSR1) and that it hung
 //   forks N      N times: launches 8 new specializations and forks at once
 //                a child that exits (calling mstage::jit_wait() first every
-//                other time); a child still there after 10 s is killed;
-//                prints how many ended and how many hung
+//                other time); a child still there after 10 s prints its
+//                stack and is killed; prints how many ended and how many hung
 #include <mstage.hpp>
 
 #include <algorithm>
@@ -29,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <execinfo.h>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -43,6 +46,30 @@ static const char *sourceName(int Source) {
   static const char *Names[] = {"memory", "disk",    "miss",
                                 "off",    "generic", "tier0"};
   return Source >= 0 && Source <= 5 ? Names[Source] : "unknown";
+}
+
+// A forked child prints its stack on SIGUSR1: the parent asks for it when
+// the child hangs.
+static void printStackOnSigusr1() {
+  std::signal(SIGUSR1, [](int) {
+    void *Frames[64];
+    backtrace_symbols_fd(Frames, backtrace(Frames, 64), STDERR_FILENO);
+  });
+}
+
+// Waits at most Ms for Child; false (Child killed) when it is still there,
+// after it was asked for its stack.
+static bool waitBounded(pid_t Child, int &Status, int Ms) {
+  for (int T = 0; T < Ms / 10; ++T) {
+    if (waitpid(Child, &Status, WNOHANG) == Child)
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(Child, SIGUSR1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  kill(Child, SIGKILL);
+  waitpid(Child, &Status, 0);
+  return false;
 }
 
 int main(int argc, char **argv) {
@@ -120,6 +147,7 @@ int main(int argc, char **argv) {
         std::fflush(stdout);
         pid_t Child = fork();
         if (Child == 0) {
+          printStackOnSigusr1();
           if (Mode == 2)
             Make(3000)(Out);
           if (Mode >= 1)
@@ -128,10 +156,13 @@ int main(int argc, char **argv) {
           std::exit(0);
         }
         int Status = 0;
-        waitpid(Child, &Status, 0);
-        std::printf("fork %d: child exited %d\n", Mode,
-                    WIFEXITED(Status) ? WEXITSTATUS(Status)
-                                      : 128 + WTERMSIG(Status));
+        if (!waitBounded(Child, Status, 15000))
+          std::printf("fork %d: child hung (its stack above)\n", Mode);
+        else
+          std::printf("fork %d: child exited %d\n", Mode,
+                      WIFEXITED(Status) ? WEXITSTATUS(Status)
+                                        : 128 + WTERMSIG(Status));
+        std::fflush(stdout); // kept if a timeout kills this process later
       } else if (!std::strcmp(argv[I], "forks")) {
         int N = Next(), Ended = 0, Hung = 0;
         for (int J = 0; J < N; ++J) {
@@ -140,21 +171,13 @@ int main(int argc, char **argv) {
           std::fflush(stdout);
           pid_t Child = fork();
           if (Child == 0) {
+            printStackOnSigusr1();
             if (J % 2)
               mstage::jit_wait();
             std::exit(0);
           }
           int Status = 0;
-          bool Gone = false;
-          for (int T = 0; T < 1000 && !Gone; ++T) {
-            Gone = waitpid(Child, &Status, WNOHANG) == Child;
-            if (!Gone)
-              std::this_thread::sleep_for(std::chrono::milliseconds(10));
-          }
-          if (!Gone) {
-            kill(Child, SIGKILL);
-            waitpid(Child, &Status, 0);
-          }
+          bool Gone = waitBounded(Child, Status, 10000);
           Ended += Gone && WIFEXITED(Status) && WEXITSTATUS(Status) == 0;
           Hung += !Gone;
         }
