@@ -286,10 +286,11 @@ std::error_code writeWhole(const std::string &Path, StringRef Bytes,
   return EC;
 }
 
-// The note beside the entry at EntryFile.
-std::string noteOf(StringRef EntryFile) {
-  assert(EntryFile.ends_with(EntrySuffix) && "an entry's file");
-  return (EntryFile.drop_back(EntrySuffix.size()) + NoteSuffix).str();
+// File, which ends in From, with To in its place: an entry's note and a
+// note's entry.
+std::string withSuffix(StringRef File, StringRef From, StringRef To) {
+  assert(File.ends_with(From) && "the file has the suffix");
+  return (File.drop_back(From.size()) + To).str();
 }
 
 // Counts the directory (entries and temporaries), removes stale
@@ -322,10 +323,7 @@ void scanAndEvict(StringRef Keep) {
     }
     // A note whose entry is gone (evicted by another process) goes too.
     if (Name.ends_with(NoteSuffix)) {
-      std::string Entry = It->path();
-      Entry.replace(Entry.size() - NoteSuffix.size(), NoteSuffix.size(),
-                    EntrySuffix.str());
-      if (!sys::fs::exists(Entry))
+      if (!sys::fs::exists(withSuffix(It->path(), NoteSuffix, EntrySuffix)))
         sys::fs::remove(It->path());
       continue;
     }
@@ -351,7 +349,7 @@ void scanAndEvict(StringRef Keep) {
         continue;
       if (!sys::fs::remove(F.Path)) {
         Total -= F.Size;
-        sys::fs::remove(noteOf(F.Path));
+        sys::fs::remove(withSuffix(F.Path, EntrySuffix, NoteSuffix));
       }
     }
   }
