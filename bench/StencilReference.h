@@ -78,22 +78,34 @@ inline unsigned blocksFor(int N) {
   return unsigned((points(N) + kBlock - 1) / kBlock);
 }
 
+// The ms the process spent making initial fields (markProcess prints it).
+inline double &fieldsMs() {
+  static double Ms = 0;
+  return Ms;
+}
+
 // A smooth field with some noise, in [-1, 1].
 inline std::vector<float> initialField(int N, int Which) {
+  auto T0 = std::chrono::steady_clock::now();
   std::vector<float> F(points(N));
   for (size_t I = 0; I < F.size(); ++I) {
     uint32_t H = uint32_t((I + 1) * 2654435761u) ^ uint32_t(Which * 40503u);
     float Noise = float(H % 1024) / 1024.0f - 0.5f;
     F[I] = 0.5f * std::sin(0.05f * float(I % N) + float(Which)) + 0.5f * Noise;
   }
+  fieldsMs() += std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - T0)
+                    .count();
   return F;
 }
 
 // Kernel K's value at point I of a grid of edge N, on the CPU.
-// Where a run's time goes, both sides alike: its downloads, its checks on
-// the CPU and its launch calls, summed (printPhases).
+// Where a run's time goes, both sides alike: the waits for the GPU before
+// each check's downloads, the downloads themselves (copies and host
+// buffers), its checks on the CPU and its launch calls, summed
+// (printPhases).
 struct RunPhases {
-  double DownloadMs = 0, CheckMs = 0, LaunchMs = 0;
+  double WaitMs = 0, DownloadMs = 0, CheckMs = 0, LaunchMs = 0;
 };
 inline RunPhases &runPhases() {
   static RunPhases P;
@@ -110,10 +122,32 @@ template <class F> void timed(double &Into, F &&Fn) {
 inline void printPhases(const char *Side, double RunMs) {
   const RunPhases &P = runPhases();
   std::fprintf(stderr,
-               "phases,stencil,%s,run %.3f,downloads %.3f,checks %.3f,"
-               "launch calls %.3f,rest %.3f\n",
-               Side, RunMs, P.DownloadMs, P.CheckMs, P.LaunchMs,
-               RunMs - P.DownloadMs - P.CheckMs - P.LaunchMs);
+               "phases,stencil,%s,run %.3f,waits %.3f,downloads %.3f,"
+               "checks %.3f,launch calls %.3f,rest %.3f\n",
+               Side, RunMs, P.WaitMs, P.DownloadMs, P.CheckMs, P.LaunchMs,
+               RunMs - P.WaitMs - P.DownloadMs - P.CheckMs - P.LaunchMs);
+}
+
+// With STENCIL_T0_NS set (the CLOCK_MONOTONIC ns at which a wrapper started
+// the process), prints the ms from then to each of the process's marks:
+// main's start, the run's start and end, main's end. What is outside them
+// (the loader and static constructors, the exit) is told apart this way.
+inline void markProcess(const char *Side, const char *Mark, bool Last = false) {
+  static std::string Line;
+  const char *T0 = std::getenv("STENCIL_T0_NS");
+  if (!T0 || !*T0)
+    return;
+  double Ms = (double(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count()) -
+               std::strtod(T0, nullptr)) /
+              1e6;
+  char Field[64];
+  std::snprintf(Field, sizeof Field, ",%s %.3f", Mark, Ms);
+  Line += Field;
+  if (Last)
+    std::fprintf(stderr, "marks,stencil,%s%s,fields %.3f\n", Side, Line.c_str(),
+                 fieldsMs());
 }
 
 inline float pointOnCpu(int K, int N, const float *U, const float *V, size_t I,

@@ -1,7 +1,7 @@
 // Hand-written CUDA baselines for the asynchronous-API benchmarks (issue 14);
 // bench/mstage_async.cpp is mstage's side, with the same variants and checks.
 //
-//   async_baselines [--only tiny|heat|transfer|alloc] [--reps N]
+//   async_baselines [--only tiny|heat|heat-floor|transfer|alloc] [--reps N]
 //                   [--steps S] [--heat-reps R] [--transfer-reps T]
 //
 // All times are host wall times (std::chrono::steady_clock) of loops that end
@@ -29,6 +29,9 @@
 //                of 100 steps and its check (copy to pinned memory),
 //                launched and synchronized a segment at a time (issue 36's
 //                "nvcc with a hand-written graph")
+//   cuda-graph-interior-only  (--only heat-floor) the same graph without the
+//                boundary kernel: what the interior kernel alone costs a
+//                step in a graph; not the heat equation, so not checked
 // transfer     y += x on 2^20 floats of host data; per iteration, median over
 //              --transfer-reps (default 50) iterations after 3 warm-ups.
 //              gbps = 12 bytes a float (x in, y in, y out) / time.
@@ -199,8 +202,14 @@ void benchTiny(cudaStream_t S) {
 // steps, then the memset, the residual kernel and the copy to pinned memory),
 // keyed by its length and the buffer it starts from; a run launches one graph
 // a segment and synchronizes after it, as the <<<>>> loop does at each check.
-void benchHeat(cudaStream_t S, size_t N, bool UseGraphs) {
-  const char *Variant = UseGraphs ? "cuda-graph" : "cuda";
+// InteriorOnly (--only heat-floor, with UseGraphs): the graph without the
+// boundary kernel, a diagnostic of what the interior alone costs a step;
+// its field is not the heat equation's, so it is not checked.
+void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
+               bool InteriorOnly = false) {
+  const char *Variant = InteriorOnly ? "cuda-graph-interior-only"
+                        : UseGraphs  ? "cuda-graph"
+                                     : "cuda";
   const size_t Cells = N * N;
   const std::vector<float> Initial = heatInitial(N);
   float *D[2] = {nullptr, nullptr};
@@ -227,7 +236,8 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs) {
   };
   auto step = [&](int From) {
     heatInterior<<<Grid, Block, 0, S>>>(D[From], D[1 - From], N);
-    heatBoundary<<<BoundaryGrid, kHeatThreads, 0, S>>>(D[1 - From], N);
+    if (!InteriorOnly)
+      heatBoundary<<<BoundaryGrid, kHeatThreads, 0, S>>>(D[1 - From], N);
   };
   // The check after a step that left the field in D[1 - From], read back
   // into To (pinned for a graph; the <<<>>> loop's is on its stack).
@@ -304,18 +314,21 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs) {
   download();
   std::vector<float> Expected = Initial;
   float ExpectedRes = heatReference(N, CheckSteps, Expected);
-  long long At = firstBitDifference(Field.data(), Expected.data(), Cells);
+  long long At = InteriorOnly
+                     ? -1
+                     : firstBitDifference(Field.data(), Expected.data(), Cells);
   if (At >= 0)
     fail(std::string("heat ") + Variant + " " + std::to_string(N) + ": after " +
          std::to_string(CheckSteps) + " steps cell " + std::to_string(At) +
          " is " + std::to_string(Field[At]) + ", expected " +
          std::to_string(Expected[At]));
-  if (Residual != ExpectedRes)
+  if (!InteriorOnly && Residual != ExpectedRes)
     fail(std::string("heat ") + Variant + " " + std::to_string(N) +
          ": residual " + std::to_string(Residual) + ", expected " +
          std::to_string(ExpectedRes));
-  std::fprintf(stderr, "# heat %s %zu: %d steps match the CPU bit for bit\n",
-               Variant, N, CheckSteps);
+  if (!InteriorOnly)
+    std::fprintf(stderr, "# heat %s %zu: %d steps match the CPU bit for bit\n",
+                 Variant, N, CheckSteps);
   if (UseGraphs) { // made before the timed runs, as an application would
     graphOf(std::min(kHeatCheckEvery, Steps), 0);
     if (int Tail = Steps % kHeatCheckEvery; Tail && Steps > kHeatCheckEvery)
@@ -338,7 +351,7 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs) {
     Checksum = Sum;
   }
   // Where the CPU is quick enough, the timed runs' field too.
-  if (Cells * Steps <= (size_t(1) << 26)) {
+  if (!InteriorOnly && Cells * Steps <= (size_t(1) << 26)) {
     Expected = Initial;
     ExpectedRes = heatReference(N, Steps, Expected);
     if (firstBitDifference(Field.data(), Expected.data(), Cells) >= 0 ||
@@ -497,10 +510,11 @@ void benchAlloc(cudaStream_t S) {
 }
 
 void usage(const char *Argv0) {
-  std::fprintf(stderr,
-               "usage: %s [--only tiny|heat|transfer|alloc] [--reps N] "
-               "[--steps S] [--heat-reps R] [--transfer-reps T]\n",
-               Argv0);
+  std::fprintf(
+      stderr,
+      "usage: %s [--only tiny|heat|heat-floor|transfer|alloc] [--reps N] "
+      "[--steps S] [--heat-reps R] [--transfer-reps T]\n",
+      Argv0);
   std::exit(2);
 }
 
@@ -547,6 +561,9 @@ int main(int Argc, char **Argv) {
     for (size_t N : {256, 1024, 4096, 8192})
       for (bool UseGraphs : {false, true})
         benchHeat(S, N, UseGraphs);
+  if (Only == "heat-floor")
+    for (size_t N : {256, 1024, 4096, 8192})
+      benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/true);
   if (Only.empty() || Only == "transfer")
     benchTransfer(S);
   if (Only.empty() || Only == "alloc")
