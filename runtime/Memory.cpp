@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GraphMemory.h"
+#include "HostStaging.h"
 #include "core/AllocationMap.h"
 #include "core/Backend.h"
 #include "core/RuntimeError.h"
@@ -244,6 +245,21 @@ MSTAGE_EXPORT int mstage_rt_copy_to_host_async(void *Dst, const void *Src,
                                                mstage_stream *SP) {
   checkUses(SP, "download", {{Src, Bytes, false}, {Dst, Bytes, true}});
   return backend().copyToHostAsync(streamOf(SP), Dst, Src, Bytes);
+}
+
+MSTAGE_EXPORT int mstage_rt_download_staged(const void *Src, size_t Bytes,
+                                            size_t ElementBytes,
+                                            mstage_stream *SP,
+                                            mstage_chunk_sink Sink,
+                                            void *Context, int *Staged) {
+  // The host's copies out of the chunks are not the stream's writes. Not
+  // staged, the caller's plain download notes its read again.
+  checkUses(SP, "download", {{Src, Bytes, false}});
+  bool Done = false;
+  int Status = downloadStaged(streamOf(SP), Src, Bytes, ElementBytes, Sink,
+                              Context, Done);
+  *Staged = Done;
+  return Status;
 }
 
 MSTAGE_EXPORT int mstage_rt_copy_device_async(void *Dst, const void *Src,

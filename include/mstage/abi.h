@@ -304,6 +304,20 @@ int mstage_rt_copy_device_async(void *device_dst, const void *device_src,
 int mstage_rt_fill_async(void *device_dst, const void *pattern,
                          size_t element_bytes, size_t count,
                          mstage_stream *stream);
+/* A staged download's chunks, in order: bytes (whole elements) at chunk,
+ * readable only during the call. */
+typedef void (*mstage_chunk_sink)(void *context, const void *chunk,
+                                  size_t bytes);
+/* Downloads bytes from device_src, in order with stream's work, through the
+ * runtime's page-locked chunks, handing each to sink as it lands while the
+ * next one's copy runs; returns when done. Where no staging serves (off the
+ * GPU, a capturing stream, under 256 KiB, another thread's staged download
+ * in flight, no page-locked memory) it does nothing and sets *staged to 0:
+ * the caller downloads as it would otherwise. */
+int mstage_rt_download_staged(const void *device_src, size_t bytes,
+                              size_t element_bytes, mstage_stream *stream,
+                              mstage_chunk_sink sink, void *context,
+                              int *staged);
 /* Before a download fills a host buffer it has just allocated: when any of
  * the buffer's pages is not there yet (fresh memory), makes them at once, with
  * huge pages where the system allows them, instead of fault by fault. A hint:

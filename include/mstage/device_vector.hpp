@@ -212,14 +212,23 @@ public:
     detail::check_site site(where, "download");
     if constexpr (std::is_same_v<_Ap, std::allocator<_Tp>>)
       if (host.capacity() < size_) {
-        // All of it is overwritten: a new buffer, its pages made at once.
+        // All of it is overwritten: a new buffer, its pages made at once,
+        // filled from the runtime's page-locked chunks without being zeroed
+        // first where they serve.
         std::vector<_Tp, _Ap>().swap(host);
         host.reserve(size_);
         mstage_rt_prepare_host_buffer(host.data(), bytes(size_));
+        if (download_staged(host))
+          return;
       }
     host.resize(size_);
-    download_range(host.data(), size_, 0, home_stream());
-    home_stream().synchronize();
+    try {
+      download_range(host.data(), size_, 0, home_stream());
+      home_stream().synchronize();
+    } catch (...) {
+      host.clear(); // no values that were never downloaded
+      throw;
+    }
   }
   std::vector<_Tp>
   download(detail::call_site where = detail::call_site::here()) const {
@@ -441,6 +450,31 @@ private:
     detail::check(
         mstage_rt_copy_to_device_async(data() + offset, in, bytes(n), s.get()));
   }
+  // Appends the whole array to host (empty, its capacity reserved) through
+  // the runtime's staging; false, with nothing done, where it does not serve.
+  bool download_staged(std::vector<_Tp> &host) const {
+    stream_ref s = home_stream();
+    use_on(s);
+    int staged = 0;
+    int status = mstage_rt_download_staged(
+        data(), bytes(size_), sizeof(_Tp), s.get(),
+        [](void *context, const void *chunk, std::size_t n) {
+          auto &out = *static_cast<std::vector<_Tp> *>(context);
+          const _Tp *first = static_cast<const _Tp *>(chunk);
+          // Within the reserved capacity: no allocation, nothing thrown.
+          out.insert(out.end(), first, first + n / sizeof(_Tp));
+        },
+        &host, &staged);
+    if (status != 0) {
+      host.clear(); // no part of a download that failed
+      detail::check(status);
+    }
+    if (!staged)
+      return false;
+    s.synchronize(); // as a plain download ends (the stream is idle)
+    return true;
+  }
+
   void download_range(_Tp *out, std::size_t n, std::size_t offset,
                       stream_ref s) const {
     check_range(out, n, offset, "download", "from");

@@ -12,6 +12,9 @@
 //    naming both kernels with their launch counts;
 //  - "blocking", with MSTAGE_LAUNCH_BLOCKING=1: the bad launch itself throws,
 //    and its message says that badKernel failed, with no kernels in flight.
+//  - "download": badKernel, then a download of 1 MiB into a smaller
+//    std::vector (through the runtime's page-locked chunks,
+//    runtime/HostStaging.h) throws, naming badKernel, and leaves it empty.
 // On the CPU back end a bad pointer would crash the process: the fault part
 // is skipped. There a launch that fails (a deadlocking kernel) among 100
 // async() launches is reported by its own future, the others complete, and
@@ -96,6 +99,21 @@ int faultChild(unsigned BadAt) {
   return 0;
 }
 
+// The GPU child of "download": the fault found by a staged download.
+int downloadChild() {
+  mstage::device_vector<int> Large(std::size_t(1) << 18, 0), V(N, 0);
+  badKernel()(V);
+  std::vector<int> Host(3, 7); // too small: a new buffer, through the chunks
+  try {
+    Large.download(Host);
+    std::printf("NOTHROW (%zu elements)\n", Host.size());
+  } catch (const mstage::error &E) {
+    std::printf("THROWN at download: %s; host has %zu elements\n", E.what(),
+                Host.size());
+  }
+  return 0;
+}
+
 bool report(bool OK, const std::string &What, const std::string &Child) {
   std::printf("%s %s: %s%s%s\n", OK ? "PASS" : "FAIL", Name, What.c_str(),
               OK ? "" : "; the child printed:\n", OK ? "" : Child.c_str());
@@ -143,6 +161,16 @@ int onGpu() {
                    !has(T, "goodKernel"),
                "with MSTAGE_LAUNCH_BLOCKING=1 the faulting launch itself "
                "throws, naming only that kernel",
+               T);
+
+  C = runThisProgram({"--child", "download"}, {NoCheck}, /*WithStderr=*/false);
+  T = C.Output;
+  OK &= report(C.Status == 0 && has(T, "THROWN at download: ") &&
+                   has(T, "CUDA_ERROR_") && has(T, "badKernel") &&
+                   has(T, "host has 0 elements"),
+               "a fault found by a 1 MiB download (page-locked chunks) "
+               "throws there, naming the kernel, and leaves the "
+               "std::vector empty",
                T);
   return OK ? 0 : 1;
 }
@@ -210,6 +238,8 @@ int run(int Argc, char **Argv) {
     std::string Mode = Argv[2];
     if (Mode == "cpu")
       return cpuLaunches(/*Print=*/true);
+    if (Mode == "download")
+      return downloadChild();
     return faultChild(Mode == "last" ? 99 : 50);
   }
   if (skipWithoutGpu(Name))
