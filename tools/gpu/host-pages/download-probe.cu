@@ -8,7 +8,7 @@
 // interleaved repetitions.
 //
 //   nvcc -O2 -o download-probe download-probe.cu
-//   ./download-probe [REPS [fresh]]
+//   ./download-probe [REPS [fresh|resident [CHUNK_KIB RING]]]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -54,11 +54,12 @@ const char *Names[Ways] = {
     "populate+resize+async+sync", "populate+pinned-chunks+insert",
     "reused+cudaMemcpy",          "reused+async+sync"};
 
-// Two page-locked chunks: the copy of chunk k+1 runs while the host copies
-// chunk k into the vector.
-constexpr size_t ChunkBytes = size_t(4) << 20;
-char *Staging[2];
-cudaEvent_t Landed[2];
+// Page-locked chunks in a ring: the copies of the next chunks run while the
+// host copies chunk k into the vector. ChunkBytes and Ring: argv[3], [4].
+size_t ChunkBytes = size_t(4) << 20;
+int Ring = 2;
+std::vector<char *> Staging;
+std::vector<cudaEvent_t> Landed;
 
 void stagedInto(std::vector<float> &H, const float *D, size_t N,
                 cudaStream_t S) {
@@ -66,19 +67,20 @@ void stagedInto(std::vector<float> &H, const float *D, size_t N,
          Chunks = (Bytes + ChunkBytes - 1) / ChunkBytes;
   auto issue = [&](size_t K) {
     size_t Off = K * ChunkBytes, Len = std::min(ChunkBytes, Bytes - Off);
-    CHECK(cudaMemcpyAsync(Staging[K % 2],
+    CHECK(cudaMemcpyAsync(Staging[K % Ring],
                           reinterpret_cast<const char *>(D) + Off, Len,
                           cudaMemcpyDeviceToHost, S));
-    CHECK(cudaEventRecord(Landed[K % 2], S));
+    CHECK(cudaEventRecord(Landed[K % Ring], S));
   };
-  issue(0);
+  for (size_t K = 0; K < Chunks && K < size_t(Ring); ++K)
+    issue(K);
   for (size_t K = 0; K < Chunks; ++K) {
-    if (K + 1 < Chunks)
-      issue(K + 1);
-    CHECK(cudaEventSynchronize(Landed[K % 2]));
+    CHECK(cudaEventSynchronize(Landed[K % Ring]));
     size_t Len = std::min(ChunkBytes, Bytes - K * ChunkBytes);
-    const float *P = reinterpret_cast<const float *>(Staging[K % 2]);
+    const float *P = reinterpret_cast<const float *>(Staging[K % Ring]);
     H.insert(H.end(), P, P + Len / sizeof(float));
+    if (K + Ring < Chunks)
+      issue(K + Ring);
   }
 }
 
@@ -109,11 +111,16 @@ int main(int Argc, char **Argv) {
   cudaStream_t S;
   CHECK(cudaFree(nullptr));
   CHECK(cudaStreamCreateWithFlags(&S, cudaStreamNonBlocking));
-  for (int I = 0; I < 2; ++I) {
-    Staging[I] = static_cast<char *>(
+  if (Argc > 4) {
+    ChunkBytes = size_t(std::atoi(Argv[3])) << 10;
+    Ring = std::atoi(Argv[4]);
+  }
+  for (int I = 0; I < Ring; ++I) {
+    Staging.push_back(static_cast<char *>(
         mmap(nullptr, ChunkBytes, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0));
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0)));
     CHECK(cudaHostRegister(Staging[I], ChunkBytes, cudaHostRegisterPortable));
+    Landed.emplace_back();
     CHECK(cudaEventCreateWithFlags(&Landed[I], cudaEventDisableTiming));
   }
   for (size_t N : {size_t(2) << 20, size_t(256) << 10}) { // 8 MiB, 1 MiB
@@ -154,9 +161,10 @@ int main(int Argc, char **Argv) {
           std::abort();
       }
     for (int W = 0; W < Ways; ++W)
-      std::printf("download%s,%zu KiB,%s,make %.3f,copy %.3f,total %.3f\n",
+      std::printf("download%s,%zu KiB,%s,chunk %zu KiB x %d,make %.3f,copy "
+                  "%.3f,total %.3f\n",
                   Fresh ? "-fresh" : "", N * sizeof(float) / 1024, Names[W],
-                  median(Make[W]), median(Copy[W]),
+                  ChunkBytes >> 10, Ring, median(Make[W]), median(Copy[W]),
                   median(Make[W]) + median(Copy[W]));
     CHECK(cudaFree(D));
   }
