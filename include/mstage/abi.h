@@ -305,7 +305,7 @@ int mstage_rt_fill_async(void *device_dst, const void *pattern,
                          size_t element_bytes, size_t count,
                          mstage_stream *stream);
 /* A staged download's chunks, in order: bytes (whole elements) at chunk,
- * readable only during the call. */
+ * readable only during the call. It must not throw. */
 typedef void (*mstage_chunk_sink)(void *context, const void *chunk,
                                   size_t bytes);
 /* Downloads bytes from device_src, in order with stream's work, through the
