@@ -198,6 +198,14 @@ def async_report(path, checksums_path):
                       f"<<<>>>: {x(ratio(graph, ms('heat', 'cuda', n)))}; "
                       f"mstage MSTAGE_GRAPHS=auto / it: "
                       f"{x(ratio(replayed, graph))}")
+            # The same graph without the boundary kernel (--only
+            # heat-floor): the interior kernel alone, a floor for a step.
+            floor = ms("heat", "cuda-graph-interior-only", n)
+            if floor is not None:
+                r = ratio(floor, ms("heat", "cuda", n))
+                print(f"  (no target) heat {n}x{n} nvcc graph of the interior "
+                      f"kernel alone / <<<>>>: "
+                      f"{f'{r:.2f}x' if r is not None else '-'}")
                 found = [v for (k, _), v in sums.items() if k == n]
                 pair = found[0] if found else {}
                 if "cuda" in pair and "cuda-graph" in pair:

@@ -75,7 +75,9 @@ stream_costs() {
   done
 }
 # Issue 36's automatic graph replay: heat (nvcc <<<>>>, nvcc with a
-# hand-written graph, mstage plain and "+graphs"), tiny launches that never
+# hand-written graph and that graph without the boundary kernel: the
+# interior kernel's own cost a step, mstage plain and "+graphs"), tiny
+# launches that never
 # repeat (nvcc, mstage plain and "+graphs": replay's matching cost) and the
 # heat loop's host time to enqueue a step; and each mstage variant with
 # MSTAGE_PDL=0 ("+nopdl": what PDL, on by default for grids of one wave or
@@ -85,6 +87,7 @@ stream_costs() {
 replay_costs() {
   for _ in 1 2 3 4 5; do
     run "async baselines heat" "$here/async_baselines" --only heat
+    run "async baselines heat floor" "$here/async_baselines" --only heat-floor
     run "mstage async heat" env MSTAGE_GRAPHS=off "$here/mstage_async" --only heat
     run "mstage async heat, graphs auto" with_setting +graphs \
       MSTAGE_GRAPHS=auto "$here/mstage_async" --only heat
