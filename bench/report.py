@@ -585,8 +585,16 @@ def cold_report(path, jit_path):
     nvcc_p = v.get(("nvcc", "stencil-process"))
     met.append(target("stencil process time, cold cache, mstage / nvcc",
                       cold_p / nvcc_p if cold_p and nvcc_p else None, "<=", 1.2))
-    met.append(target("stencil process time, warm cache, mstage / nvcc",
-                      warm_p / nvcc_p if warm_p and nvcc_p else None, "<=", 1.0))
+    # Warm: the rounds of stencil_process.sh pair an async-warm run with an
+    # nvcc-warm one, the order turned each round; the median of their
+    # ratios (older runs without nvcc-warm rows: the medians' ratio).
+    pairs = list(zip(samples.get(("async-warm", "stencil-process"), []),
+                     samples.get(("nvcc-warm", "stencil-process"), [])))
+    warm_ratio = (statistics.median(a / b for a, b in pairs) if pairs
+                  else warm_p / nvcc_p if warm_p and nvcc_p else None)
+    met.append(target("stencil process time, warm cache, mstage / nvcc"
+                      + (f" (median of {len(pairs)} paired rounds)" if pairs else ""),
+                      warm_ratio, "<=", 1.0))
     # Issue 33's "4x faster" is against the code before it (b80bd33), whose
     # MSTAGE_JIT=sync prepare() compiled the 8 one after another on the
     # calling thread: 7882.3 ms on one H100 (2026-11-27, median of 3). The
