@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 #include "cache/CubinWriter.h"
 #include "core/Backend.h"
-#include "core/HotTls.h"
 #include "core/RuntimeError.h"
 #include "core/StagedLaunch.h"
 #include "core/Stream.h"
@@ -37,9 +36,9 @@
 using namespace mstage::rt;
 
 // Per-thread kernel timing for benchmarks (mstage_rt_time_launches).
-static MSTAGE_HOT_TLS thread_local bool TimeLaunches = false;
-static MSTAGE_HOT_TLS thread_local double LastKernelMs = 0;
-static MSTAGE_HOT_TLS thread_local LaunchTimes LastTimes;
+static thread_local bool TimeLaunches = false;
+static thread_local double LastKernelMs = 0;
+static thread_local LaunchTimes LastTimes;
 
 extern "C" MSTAGE_EXPORT void mstage_rt_time_launches(int Enable) {
   TimeLaunches = Enable != 0;

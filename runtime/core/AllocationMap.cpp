@@ -1,6 +1,5 @@
 //===- AllocationMap.cpp - The memory the runtime handed out --------------===//
 #include "core/AllocationMap.h"
-#include "core/HotTls.h"
 
 #include <atomic>
 #include <map>
@@ -73,7 +72,8 @@ namespace {
 
 // The allocations that the calling thread found last, valid for one
 // generation of the map: a launch finds its vectors without the lock (they
-// are mostly the last launch's). Small: it lives in the static TLS block.
+// are mostly the last launch's). Small: a thread-local of every launching
+// thread.
 struct RecentAllocations {
   static constexpr unsigned Ways = 8;
   uint64_t Generation = 0;
@@ -100,7 +100,7 @@ struct RecentAllocations {
     Next = (Next + 1) % Ways;
   }
 };
-MSTAGE_HOT_TLS thread_local RecentAllocations Recent;
+thread_local RecentAllocations Recent;
 
 } // namespace
 

@@ -2,7 +2,6 @@
 #include "core/KernelRegistry.h"
 #include "core/Backend.h"
 #include "core/DeviceGlobals.h"
-#include "core/HotTls.h"
 #include "cuda/CudaDriver.h"
 #include "jit/CompilePool.h"
 #include "jit/DeviceLibrary.h"
@@ -107,14 +106,14 @@ void dropCode(RegisteredKernel &K) {
 const RegisteredKernel *findKernel(const void *HostEntry, std::string &Why) {
   // The thread's kernels by their entry's address, so that a loop of
   // several kernels (heat's three) finds each without the lock; all valid
-  // for one generation. Small: it lives in the static TLS block.
+  // for one generation. Small: a thread-local of every launching thread.
   struct Found {
     const void *Entry;
     const RegisteredKernel *K;
   };
   constexpr size_t Ways = 8;
-  MSTAGE_HOT_TLS thread_local Found Recent[Ways] = {};
-  MSTAGE_HOT_TLS thread_local uint64_t RecentGeneration = 0;
+  thread_local Found Recent[Ways] = {};
+  thread_local uint64_t RecentGeneration = 0;
   Found &Slot = Recent[(reinterpret_cast<uintptr_t>(HostEntry) >> 4) % Ways];
   Registry &R = registry();
   uint64_t Generation = R.Generation.load(std::memory_order_acquire);

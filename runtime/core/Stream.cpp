@@ -1,7 +1,6 @@
 //===- Stream.cpp - Ordered queues of launches, copies and events ---------===//
 #include "core/Stream.h"
 #include "core/Backend.h"
-#include "core/HotTls.h"
 #include "core/LostContext.h"
 #include "core/RuntimeError.h"
 #include "inspect/TraceEvents.h"
@@ -96,7 +95,7 @@ llvm::Expected<Stream *> makeStream(unsigned Device) {
 
 // The thread's current device, plus one: 0 is the default (MSTAGE_DEVICE),
 // so that the thread-local needs no dynamic initialization.
-MSTAGE_HOT_TLS thread_local unsigned CurrentDevicePlusOne = 0;
+thread_local unsigned CurrentDevicePlusOne = 0;
 
 unsigned defaultDevice() { return backend().defaultDevice(); }
 
@@ -104,7 +103,7 @@ unsigned defaultDevice() { return backend().defaultDevice(); }
 // when the thread ends, for the next thread: their ids stay valid, so
 // nothing that refers to them dangles. The pointers themselves outlive the
 // guard, for destructors that run after it at exit.
-MSTAGE_HOT_TLS thread_local Stream *ThreadDefaults[MaxDevices] = {};
+thread_local Stream *ThreadDefaults[MaxDevices] = {};
 struct DefaultStreamGuard {
   ~DefaultStreamGuard() {
     Registry &R = registry();

@@ -1,6 +1,5 @@
 //===- LaunchMemo.cpp - What a thread's last launches found ---------------===//
 #include "launch/LaunchMemo.h"
-#include "core/HotTls.h"
 
 #include <algorithm>
 #include <cassert>
@@ -23,9 +22,9 @@ void LaunchMemo::noteFacts(llvm::ArrayRef<uintptr_t> Pointers,
 
 LaunchMemo &launchMemo(const RegisteredKernel &K) {
   // By the kernel's address, as findKernel's thread cache: a loop of a few
-  // kernels keeps each. Small: it lives in the static TLS block.
+  // kernels keeps each. Small: a thread-local of every launching thread.
   constexpr size_t Ways = 8;
-  static MSTAGE_HOT_TLS thread_local LaunchMemo Memos[Ways];
+  static thread_local LaunchMemo Memos[Ways];
   LaunchMemo &M = Memos[(reinterpret_cast<uintptr_t>(&K) >> 4) % Ways];
   if (M.K != &K) {
     M = LaunchMemo();

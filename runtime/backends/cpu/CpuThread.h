@@ -35,10 +35,10 @@ struct CpuThread {
   unsigned *GridBarrier = nullptr;
 };
 
-// Initial-exec: one TLS read per builtin, as the builtins are called for
-// every index and barrier. libmstage_rt.so is loaded with the program.
-extern thread_local CpuThread *CurrentCpuThread
-    __attribute__((tls_model("initial-exec")));
+// Read by the builtins at every index and barrier: a TLS descriptor's read
+// where the compiler has them (runtime/CMakeLists.txt), not initial-exec,
+// since libmstage_rt.so may be loaded after the program started.
+extern thread_local CpuThread *CurrentCpuThread;
 
 } // namespace mstage::rt
 
