@@ -78,6 +78,15 @@ inline unsigned blocksFor(int N) {
   return unsigned((points(N) + kBlock - 1) / kBlock);
 }
 
+// Runs Fn and adds the ms it took to Into.
+template <class F> void timed(double &Into, F &&Fn) {
+  auto T0 = std::chrono::steady_clock::now();
+  Fn();
+  Into += std::chrono::duration<double, std::milli>(
+              std::chrono::steady_clock::now() - T0)
+              .count();
+}
+
 // The ms the process spent making initial fields (markProcess prints it).
 inline double &fieldsMs() {
   static double Ms = 0;
@@ -86,20 +95,19 @@ inline double &fieldsMs() {
 
 // A smooth field with some noise, in [-1, 1].
 inline std::vector<float> initialField(int N, int Which) {
-  auto T0 = std::chrono::steady_clock::now();
-  std::vector<float> F(points(N));
-  for (size_t I = 0; I < F.size(); ++I) {
-    uint32_t H = uint32_t((I + 1) * 2654435761u) ^ uint32_t(Which * 40503u);
-    float Noise = float(H % 1024) / 1024.0f - 0.5f;
-    F[I] = 0.5f * std::sin(0.05f * float(I % N) + float(Which)) + 0.5f * Noise;
-  }
-  fieldsMs() += std::chrono::duration<double, std::milli>(
-                    std::chrono::steady_clock::now() - T0)
-                    .count();
+  std::vector<float> F;
+  timed(fieldsMs(), [&] {
+    F.resize(points(N));
+    for (size_t I = 0; I < F.size(); ++I) {
+      uint32_t H = uint32_t((I + 1) * 2654435761u) ^ uint32_t(Which * 40503u);
+      float Noise = float(H % 1024) / 1024.0f - 0.5f;
+      F[I] =
+          0.5f * std::sin(0.05f * float(I % N) + float(Which)) + 0.5f * Noise;
+    }
+  });
   return F;
 }
 
-// Kernel K's value at point I of a grid of edge N, on the CPU.
 // Where a run's time goes, both sides alike: the waits for the GPU before
 // each check's downloads, the downloads themselves (copies and host
 // buffers), its checks on the CPU and its launch calls, summed
@@ -110,14 +118,6 @@ struct RunPhases {
 inline RunPhases &runPhases() {
   static RunPhases P;
   return P;
-}
-// Runs Fn and adds the ms it took to Into.
-template <class F> void timed(double &Into, F &&Fn) {
-  auto T0 = std::chrono::steady_clock::now();
-  Fn();
-  Into += std::chrono::duration<double, std::milli>(
-              std::chrono::steady_clock::now() - T0)
-              .count();
 }
 inline void printPhases(const char *Side, double RunMs) {
   const RunPhases &P = runPhases();
@@ -130,8 +130,9 @@ inline void printPhases(const char *Side, double RunMs) {
 
 // With STENCIL_T0_NS set (the CLOCK_MONOTONIC ns at which a wrapper started
 // the process), prints the ms from then to each of the process's marks:
-// main's start, the run's start and end, main's end. What is outside them
-// (the loader and static constructors, the exit) is told apart this way.
+// main's start, the context made, the run's start and end, main's end. What
+// is outside them (the loader and static constructors, the exit) is told
+// apart this way.
 inline void markProcess(const char *Side, const char *Mark, bool Last = false) {
   static std::string Line;
   const char *T0 = std::getenv("STENCIL_T0_NS");
@@ -150,6 +151,7 @@ inline void markProcess(const char *Side, const char *Mark, bool Last = false) {
                  fieldsMs());
 }
 
+// Kernel K's value at point I of a grid of edge N, on the CPU.
 inline float pointOnCpu(int K, int N, const float *U, const float *V, size_t I,
                         float Dt) {
   switch (K) {

@@ -259,6 +259,9 @@ MSTAGE_EXPORT int mstage_rt_download_staged(const void *Src, size_t Bytes,
   int Status = downloadStaged(streamOf(SP), Src, Bytes, ElementBytes, Sink,
                               Context, Done);
   *Staged = Done;
+  // A staged download ends with the stream synchronized, as a plain one.
+  if (Done && !Status && streamcheck::on())
+    streamcheck::streamDone(streamOf(SP));
   return Status;
 }
 

@@ -310,10 +310,10 @@ typedef void (*mstage_chunk_sink)(void *context, const void *chunk,
                                   size_t bytes);
 /* Downloads bytes from device_src, in order with stream's work, through the
  * runtime's page-locked chunks, handing each to sink as it lands while the
- * next one's copy runs; returns when done. Where no staging serves (off the
- * GPU, a capturing stream, under 256 KiB, another thread's staged download
- * in flight, no page-locked memory) it does nothing and sets *staged to 0:
- * the caller downloads as it would otherwise. */
+ * next one's copy runs; returns when done, the stream synchronized. Where no
+ * staging serves (off the GPU, a capturing stream, under 256 KiB, another
+ * thread's staged download in flight, no page-locked memory) it does nothing
+ * and sets *staged to 0: the caller downloads as it would otherwise. */
 int mstage_rt_download_staged(const void *device_src, size_t bytes,
                               size_t element_bytes, mstage_stream *stream,
                               mstage_chunk_sink sink, void *context,

@@ -469,10 +469,7 @@ private:
       host.clear(); // no part of a download that failed
       detail::check(status);
     }
-    if (!staged)
-      return false;
-    s.synchronize(); // as a plain download ends (the stream is idle)
-    return true;
+    return staged != 0; // the stream synchronized, as a plain download ends
   }
 
   void download_range(_Tp *out, std::size_t n, std::size_t offset,
