@@ -206,13 +206,24 @@ def async_report(path, checksums_path):
                 print(f"  (no target) heat {n}x{n} nvcc graph of the interior "
                       f"kernel alone / <<<>>>: "
                       f"{f'{r:.2f}x' if r is not None else '-'}")
+            # nvcc's graph with a step's two kernels on parallel branches:
+            # what a step costs if the boundary kernel runs beside the
+            # interior kernel (they write disjoint cells).
+            parallel = ms("heat", "cuda-graph-parallel", n)
+            if parallel is not None:
+                r = ratio(parallel, ms("heat", "cuda", n))
+                print(f"  (no target) heat {n}x{n} nvcc graph with a step's "
+                      f"kernels on parallel branches / <<<>>>: "
+                      f"{f'{r:.2f}x' if r is not None else '-'}")
+            if floor is not None:
                 found = [v for (k, _), v in sums.items() if k == n]
                 pair = found[0] if found else {}
-                if "cuda" in pair and "cuda-graph" in pair:
-                    same = pair["cuda"] == pair["cuda-graph"]
-                    print(f"  heat {n}x{n} nvcc graph's final field: "
-                          f"{'identical' if same else 'DIFFERS'}")
-                    met.append(same)
+                for graph_variant in ("cuda-graph", "cuda-graph-parallel"):
+                    if "cuda" in pair and graph_variant in pair:
+                        same = pair["cuda"] == pair[graph_variant]
+                        print(f"  heat {n}x{n} nvcc {graph_variant}'s final "
+                              f"field: {'identical' if same else 'DIFFERS'}")
+                        met.append(same)
 
         # Issue 36: launches that never repeat (bench/mstage_replay, distinct;
         # bench/cuda/replay_baseline.cu): what replay's matching costs.

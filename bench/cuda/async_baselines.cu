@@ -32,6 +32,14 @@
 //   cuda-graph-interior-only  (--only heat-floor) the same graph without the
 //                boundary kernel: what the interior kernel alone costs a
 //                step in a graph; not the heat equation, so not checked
+//   cuda-graph-parallel  (--only heat-floor) the hand-written graph with a
+//                step's two kernels on two branches (they write disjoint
+//                cells): what a step costs when the boundary kernel runs
+//                beside the interior; checked like cuda-graph
+//   cuda-graph[-parallel]-coarseK  (--only heat-floor with HEAT_COARSEN set)
+//                the same graphs with the interior kernel coarsened: each
+//                thread does the work of K = 2, 4, 8 blocks' threads in y;
+//                checked like cuda-graph
 // transfer     y += x on 2^20 floats of host data; per iteration, median over
 //              --transfer-reps (default 50) iterations after 3 warm-ups.
 //              gbps = 12 bytes a float (x in, y in, y out) / time.
@@ -90,6 +98,25 @@ __global__ void heatInterior(const float *uold, float *unew, size_t n) {
   if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n)
     unew[i * n + j] = 0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
                                uold[i * n + j + 1] + uold[i * n + j - 1]);
+}
+
+// heatInterior with each thread doing the work of K blocks' threads in y
+// (blocks blockIdx.y * K + k): what a thread-coarsening compiler would make
+// of it; the same cells get the same arithmetic.
+template <int K>
+__global__ void heatInteriorCoarse(const float *uold, float *unew, size_t n,
+                                   unsigned gridY) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    size_t by = size_t(blockIdx.y) * K + k;
+    if (by >= gridY)
+      return;
+    size_t i = by * blockDim.y + threadIdx.y;                 // row
+    size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; // column
+    if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n)
+      unew[i * n + j] = 0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
+                                 uold[i * n + j + 1] + uold[i * n + j - 1]);
+  }
 }
 
 __global__ void heatBoundary(float *u, size_t n) {
@@ -205,11 +232,26 @@ void benchTiny(cudaStream_t S) {
 // InteriorOnly (--only heat-floor, with UseGraphs): the graph without the
 // boundary kernel, a diagnostic of what the interior alone costs a step;
 // its field is not the heat equation's, so it is not checked.
+// Parallel (--only heat-floor, with UseGraphs): a step's boundary kernel on
+// a second stream forked from S and joined back, so the graph's two kernels
+// of a step are independent nodes.
 void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
-               bool InteriorOnly = false) {
-  const char *Variant = InteriorOnly ? "cuda-graph-interior-only"
-                        : UseGraphs  ? "cuda-graph"
-                                     : "cuda";
+               bool InteriorOnly = false, bool Parallel = false,
+               int Coarsen = 1) {
+  std::string VariantName = InteriorOnly ? "cuda-graph-interior-only"
+                            : Parallel   ? "cuda-graph-parallel"
+                            : UseGraphs  ? "cuda-graph"
+                                         : "cuda";
+  if (Coarsen > 1)
+    VariantName += "-coarse" + std::to_string(Coarsen);
+  const char *Variant = VariantName.c_str();
+  cudaStream_t Side = nullptr;
+  cudaEvent_t Fork = nullptr, Join = nullptr;
+  if (Parallel) {
+    CUDA_CHECK(cudaStreamCreateWithFlags(&Side, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreateWithFlags(&Fork, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&Join, cudaEventDisableTiming));
+  }
   const size_t Cells = N * N;
   const std::vector<float> Initial = heatInitial(N);
   float *D[2] = {nullptr, nullptr};
@@ -235,8 +277,32 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
     Cur = 0;
   };
   auto step = [&](int From) {
-    heatInterior<<<Grid, Block, 0, S>>>(D[From], D[1 - From], N);
-    if (!InteriorOnly)
+    if (Parallel) {
+      CUDA_CHECK(cudaEventRecord(Fork, S));
+      CUDA_CHECK(cudaStreamWaitEvent(Side, Fork, 0));
+      heatBoundary<<<BoundaryGrid, kHeatThreads, 0, Side>>>(D[1 - From], N);
+      CUDA_CHECK(cudaEventRecord(Join, Side));
+    }
+    const dim3 CoarseGrid(Grid.x, (Grid.y + Coarsen - 1) / Coarsen);
+    switch (Coarsen) {
+    case 2:
+      heatInteriorCoarse<2>
+          <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+      break;
+    case 4:
+      heatInteriorCoarse<4>
+          <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+      break;
+    case 8:
+      heatInteriorCoarse<8>
+          <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+      break;
+    default:
+      heatInterior<<<Grid, Block, 0, S>>>(D[From], D[1 - From], N);
+    }
+    if (Parallel)
+      CUDA_CHECK(cudaStreamWaitEvent(S, Join, 0));
+    else if (!InteriorOnly)
       heatBoundary<<<BoundaryGrid, kHeatThreads, 0, S>>>(D[1 - From], N);
   };
   // The check after a step that left the field in D[1 - From], read back
@@ -371,6 +437,11 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
     CUDA_CHECK(cudaFree(P));
   CUDA_CHECK(cudaFree(DResidual));
   CUDA_CHECK(cudaFreeHost(HResidual));
+  if (Parallel) {
+    CUDA_CHECK(cudaEventDestroy(Fork));
+    CUDA_CHECK(cudaEventDestroy(Join));
+    CUDA_CHECK(cudaStreamDestroy(Side));
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -562,8 +633,16 @@ int main(int Argc, char **Argv) {
       for (bool UseGraphs : {false, true})
         benchHeat(S, N, UseGraphs);
   if (Only == "heat-floor")
-    for (size_t N : {256, 1024, 4096, 8192})
+    for (size_t N : {256, 1024, 4096, 8192}) {
       benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/true);
+      benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/false,
+                /*Parallel=*/true);
+      if (std::getenv("HEAT_COARSEN"))
+        for (int K : {2, 4, 8})
+          for (bool Parallel : {false, true})
+            benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/false,
+                      Parallel, K);
+    }
   if (Only.empty() || Only == "transfer")
     benchTransfer(S);
   if (Only.empty() || Only == "alloc")
