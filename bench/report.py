@@ -198,24 +198,20 @@ def async_report(path, checksums_path):
                       f"<<<>>>: {x(ratio(graph, ms('heat', 'cuda', n)))}; "
                       f"mstage MSTAGE_GRAPHS=auto / it: "
                       f"{x(ratio(replayed, graph))}")
-            # The same graph without the boundary kernel (--only
-            # heat-floor): the interior kernel alone, a floor for a step.
-            floor = ms("heat", "cuda-graph-interior-only", n)
-            if floor is not None:
-                r = ratio(floor, ms("heat", "cuda", n))
-                print(f"  (no target) heat {n}x{n} nvcc graph of the interior "
-                      f"kernel alone / <<<>>>: "
-                      f"{f'{r:.2f}x' if r is not None else '-'}")
-            # nvcc's graph with a step's two kernels on parallel branches:
-            # what a step costs if the boundary kernel runs beside the
-            # interior kernel (they write disjoint cells).
-            parallel = ms("heat", "cuda-graph-parallel", n)
-            if parallel is not None:
-                r = ratio(parallel, ms("heat", "cuda", n))
-                print(f"  (no target) heat {n}x{n} nvcc graph with a step's "
-                      f"kernels on parallel branches / <<<>>>: "
-                      f"{f'{r:.2f}x' if r is not None else '-'}")
-            if floor is not None:
+            # --only heat-floor: the same graph without the boundary kernel
+            # (the interior kernel alone, a floor for a step), and with a
+            # step's two kernels on parallel branches (they write disjoint
+            # cells).
+            for variant, what in (
+                    ("cuda-graph-interior-only",
+                     "graph of the interior kernel alone"),
+                    ("cuda-graph-parallel",
+                     "graph with a step's kernels on parallel branches")):
+                r = ratio(ms("heat", variant, n), ms("heat", "cuda", n))
+                if r is not None:
+                    print(f"  (no target) heat {n}x{n} nvcc {what} / <<<>>>: "
+                          f"{r:.2f}x")
+            if ms("heat", "cuda-graph-interior-only", n) is not None:
                 found = [v for (k, _), v in sums.items() if k == n]
                 pair = found[0] if found else {}
                 for graph_variant in ("cuda-graph", "cuda-graph-parallel"):
@@ -527,6 +523,16 @@ def cold_samples(rows):
     return samples
 
 
+def paired_ratio(samples, a, b):
+    """The median of the rounds' ratios of a's samples to b's (run order
+    pairs them: bench/run.sh turns the order each round), and the number of
+    pairs; else the ratio of the medians and 0."""
+    pairs = list(zip(samples.get(a, []), samples.get(b, [])))
+    if pairs:
+        return statistics.median(x / y for x, y in pairs), len(pairs)
+    return None, 0
+
+
 def cold_report(path, jit_path):
     """The zero-wait JIT's targets, from jit_cold and heat_cold (cold.csv)."""
     try:
@@ -565,15 +571,19 @@ def cold_report(path, jit_path):
     met.append(target("Listing 4 specialized code in use after the first call",
                       v.get((default, "listing4-specialized-in-use")), "<=", 10.0,
                       " ms"))
-    heat = v.get((default, "heat-1024-first-100-steps"))
     nvcc = v.get(("nvcc", "heat-1024-first-100-steps"))
-    met.append(target("heat 1024^2 first 100 steps mstage / nvcc",
-                      heat / nvcc if heat and nvcc else None, "<=", 1.5))
-    one_launch = v.get((default, "single-launch-process"))
+    heat, n = paired_ratio(samples, (default, "heat-1024-first-100-steps"),
+                           ("nvcc", "heat-1024-first-100-steps"))
+    met.append(target("heat 1024^2 first 100 steps mstage / nvcc"
+                      + (f" (median of {n} paired rounds)" if n else ""),
+                      heat, "<=", 1.5))
     waited = v.get(("sync", "single-launch-process"))
-    if one_launch is not None:
-        met.append(target("single-launch application: process / MSTAGE_JIT=sync",
-                          one_launch / waited if waited else None, "<=", 1.05))
+    if (default, "single-launch-process") in v:
+        one_launch, n = paired_ratio(samples, (default, "single-launch-process"),
+                                     ("sync", "single-launch-process"))
+        met.append(target("single-launch application: process / MSTAGE_JIT=sync"
+                          + (f" (median of {n} paired rounds)" if n else ""),
+                          one_launch, "<=", 1.05))
         met.append(target("single-launch application: launches that ran the generic code",
                           v.get((default, "single-launch-generic")), "<=", 0, ""))
         never = v.get(("async", "single-launch-process"))
@@ -599,12 +609,12 @@ def cold_report(path, jit_path):
     # Warm: the rounds of stencil_process.sh pair an async-warm run with an
     # nvcc-warm one, the order turned each round; the median of their
     # ratios (older runs without nvcc-warm rows: the medians' ratio).
-    pairs = list(zip(samples.get(("async-warm", "stencil-process"), []),
-                     samples.get(("nvcc-warm", "stencil-process"), [])))
-    warm_ratio = (statistics.median(a / b for a, b in pairs) if pairs
-                  else warm_p / nvcc_p if warm_p and nvcc_p else None)
+    warm_ratio, n = paired_ratio(samples, ("async-warm", "stencil-process"),
+                                 ("nvcc-warm", "stencil-process"))
+    if not n:
+        warm_ratio = warm_p / nvcc_p if warm_p and nvcc_p else None
     met.append(target("stencil process time, warm cache, mstage / nvcc"
-                      + (f" (median of {len(pairs)} paired rounds)" if pairs else ""),
+                      + (f" (median of {n} paired rounds)" if n else ""),
                       warm_ratio, "<=", 1.0))
     # Issue 33's "4x faster" is against the code before it (b80bd33), whose
     # MSTAGE_JIT=sync prepare() compiled the 8 one after another on the
