@@ -75,10 +75,10 @@ stream_costs() {
   done
 }
 # Issue 36's automatic graph replay: heat (nvcc <<<>>>, nvcc with a
-# hand-written graph and that graph without the boundary kernel: the
-# interior kernel's own cost a step, mstage plain and "+graphs"), tiny
-# launches that never
-# repeat (nvcc, mstage plain and "+graphs": replay's matching cost) and the
+# hand-written graph, that graph without the boundary kernel (the interior
+# kernel's own cost a step) and with a step's kernels on parallel branches,
+# mstage plain and "+graphs"), tiny launches that never repeat (nvcc,
+# mstage plain and "+graphs": replay's matching cost) and the
 # heat loop's host time to enqueue a step; and each mstage variant with
 # MSTAGE_PDL=0 ("+nopdl": what PDL, on by default for grids of one wave or
 # less, gains or costs); five rounds, interleaved, and
