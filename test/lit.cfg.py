@@ -46,6 +46,12 @@ config.substitutions.append(("%src_root", config.mstage_src_root))
 config.substitutions.append(("%obj_root", config.mstage_obj_root))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%cmake", cmake))
+# Removes cache folders once the ptxas runs a process handed over at exit have
+# ended (they write into the folder after the process is gone).
+config.substitutions.append(
+    ("%rm_cache", "%s %s" % (sys.executable,
+                             os.path.join(config.mstage_src_root, "test",
+                                          "Inputs", "remove_cache.py"))))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "")])
 # lit starts tests from a clean environment, so no MSTAGE_* setting of the

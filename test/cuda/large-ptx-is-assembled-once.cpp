@@ -15,8 +15,8 @@
 // driver JIT would hold the worker about as long as tier 1. That is decided
 // from the kernel's IR before LLVM runs: the timeline has one optimize span
 // of the large kernel (tier 1's), two of the small one.
-// RUN: rm -rf %t.cache && env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=async MSTAGE_TRACE=1 %t wait 2>&1 | FileCheck %s --check-prefix=TIERS --implicit-check-not="3} cache tier0"
-// RUN: rm -rf %t.cache %t.json && env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=async MSTAGE_TRACE=chrome:%t.json %t wait
+// RUN: %rm_cache %t.cache && env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=async MSTAGE_TRACE=1 %t wait 2>&1 | FileCheck %s --check-prefix=TIERS --implicit-check-not="3} cache tier0"
+// RUN: %rm_cache %t.cache %t.json && env LD_LIBRARY_PATH=%obj_root/test/cuda/fake-driver MSTAGE_ARCH=sm_90 MSTAGE_CACHE_DIR=%t.cache MSTAGE_JIT=async MSTAGE_TRACE=chrome:%t.json %t wait
 // RUN: %python -c "import json, re; e = json.load(open('%t.json')); e = e['traceEvents'] if isinstance(e, dict) else e; n = [re.search(r'run<(\d+)ul>', x['name']).group(1) for x in e if x.get('name', '').startswith('optimize ')]; print(sorted(n))" | FileCheck %s --check-prefix=SPANS
 // REQUIRES: ptxas
 // UNSUPPORTED: gpu
