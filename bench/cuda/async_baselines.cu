@@ -40,6 +40,14 @@
 //                the same graphs with the interior kernel coarsened: each
 //                thread does the work of K = 2, 4, 8 blocks' threads in y;
 //                checked like cuda-graph
+//   cuda[-graph]-pdl  (--only heat-floor) <<<>>> and the graph with a step's
+//                kernels launched with programmatic stream serialization
+//                (each waits at its entry for the kernel ahead); checked
+//   cuda-graph-coarseK-restrict  (--only heat-floor with HEAT_RESTRICT set)
+//                the graph with heatInteriorCoarseRestrict, K = 1, 2, 4, 8
+//   cuda-graph[-parallel]-coarseK-ilp  (the same) heatInteriorCoarseIlp,
+//                K = 2, 4, 8: every load of a thread's K rows before its
+//                stores
 // transfer     y += x on 2^20 floats of host data; per iteration, median over
 //              --transfer-reps (default 50) iterations after 3 warm-ups.
 //              gbps = 12 bytes a float (x in, y in, y out) / time.
@@ -119,6 +127,85 @@ __global__ void heatInteriorCoarse(const float *uold, float *unew, size_t n,
   }
 }
 
+// Programmatic dependent launch (PDL): a kernel launched with the
+// programmatic-serialization attribute may start before the kernel ahead
+// of it on its stream has ended; waiting at its entry for that kernel's
+// completion (and its memory) keeps the order, and triggering right after
+// lets the next one start too. What overlaps is a launch's start with the
+// tail of the kernel ahead of it.
+__device__ __forceinline__ void waitForPrerequisiteGrids() {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
+__global__ void heatInteriorPdl(const float *uold, float *unew, size_t n) {
+  waitForPrerequisiteGrids();
+  size_t i = size_t(blockIdx.y) * blockDim.y + threadIdx.y; // row
+  size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; // column
+  if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n)
+    unew[i * n + j] = 0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
+                               uold[i * n + j + 1] + uold[i * n + j - 1]);
+}
+
+__global__ void heatBoundaryPdl(float *u, size_t n) {
+  waitForPrerequisiteGrids();
+  size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= n)
+    return;
+  u[t * n] = 1.0f;
+  u[t * n + n - 1] = 0.0f;
+  if (t > 0) {
+    u[t] = 0.0f;
+    u[(n - 1) * n + t] = 0.0f;
+  }
+}
+
+// The same with its fields marked apart (__restrict__), as a JIT that sees
+// two distinct device vectors could mark them: the loads of one block's
+// rows may then be issued before the stores of the previous one.
+template <int K>
+__global__ void heatInteriorCoarseRestrict(const float *__restrict__ uold,
+                                           float *__restrict__ unew, size_t n,
+                                           unsigned gridY) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    size_t by = size_t(blockIdx.y) * K + k;
+    if (by >= gridY)
+      return;
+    size_t i = by * blockDim.y + threadIdx.y;                 // row
+    size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; // column
+    if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n)
+      unew[i * n + j] = 0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
+                                 uold[i * n + j + 1] + uold[i * n + j - 1]);
+  }
+}
+
+// The same with every load of the K blocks' rows ahead of the first store
+// (what a JIT could reorder to once it knows the fields apart): K
+// independent loads in flight a thread instead of one row's at a time.
+template <int K>
+__global__ void heatInteriorCoarseIlp(const float *__restrict__ uold,
+                                      float *__restrict__ unew, size_t n,
+                                      unsigned gridY) {
+  float Value[K];
+  bool Inside[K];
+  size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; // column
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    size_t by = size_t(blockIdx.y) * K + k;
+    size_t i = by * blockDim.y + threadIdx.y; // row
+    Inside[k] = by < gridY && i >= 1 && i + 1 < n && j >= 1 && j + 1 < n;
+    if (Inside[k])
+      Value[k] = 0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
+                          uold[i * n + j + 1] + uold[i * n + j - 1]);
+  }
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if (Inside[k])
+      unew[((size_t(blockIdx.y) * K + k) * blockDim.y + threadIdx.y) * n + j] =
+          Value[k];
+}
+
 __global__ void heatBoundary(float *u, size_t n) {
   size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= n)
@@ -148,6 +235,23 @@ __global__ void addKernel(const float *x, float *y, size_t n) {
 }
 
 namespace {
+
+// Launches K with programmatic stream serialization (see
+// waitForPrerequisiteGrids).
+template <class... Params, class... Args>
+void launchPdl(void (*K)(Params...), dim3 Grid, dim3 Block, cudaStream_t S,
+               Args... A) {
+  cudaLaunchAttribute Attr[1] = {};
+  Attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  Attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t Config = {};
+  Config.gridDim = Grid;
+  Config.blockDim = Block;
+  Config.stream = S;
+  Config.attrs = Attr;
+  Config.numAttrs = 1;
+  CUDA_CHECK(cudaLaunchKernelEx(&Config, K, A...));
+}
 
 //===----------------------------------------------------------------------===//
 // Settings
@@ -235,15 +339,24 @@ void benchTiny(cudaStream_t S) {
 // Parallel (--only heat-floor, with UseGraphs): a step's boundary kernel on
 // a second stream forked from S and joined back, so the graph's two kernels
 // of a step are independent nodes.
+// Pdl (--only heat-floor): a step's two kernels launched with programmatic
+// serialization (heatInteriorPdl, heatBoundaryPdl), in a graph or not.
+// Restrict: the interior kernel coarsened by Coarsen (1 too) with its fields
+// marked __restrict__.
 void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
                bool InteriorOnly = false, bool Parallel = false,
-               int Coarsen = 1) {
+               int Coarsen = 1, bool Pdl = false, bool Restrict = false,
+               bool Ilp = false) {
   std::string VariantName = InteriorOnly ? "cuda-graph-interior-only"
                             : Parallel   ? "cuda-graph-parallel"
                             : UseGraphs  ? "cuda-graph"
                                          : "cuda";
   if (Coarsen > 1)
     VariantName += "-coarse" + std::to_string(Coarsen);
+  if (Pdl)
+    VariantName += "-pdl";
+  if (Restrict)
+    VariantName += Ilp ? "-ilp" : "-restrict";
   const char *Variant = VariantName.c_str();
   cudaStream_t Side = nullptr;
   cudaEvent_t Fork = nullptr, Join = nullptr;
@@ -283,23 +396,69 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
       heatBoundary<<<BoundaryGrid, kHeatThreads, 0, Side>>>(D[1 - From], N);
       CUDA_CHECK(cudaEventRecord(Join, Side));
     }
-    const dim3 CoarseGrid(Grid.x, (Grid.y + Coarsen - 1) / Coarsen);
-    switch (Coarsen) {
-    case 2:
-      heatInteriorCoarse<2>
-          <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-      break;
-    case 4:
-      heatInteriorCoarse<4>
-          <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-      break;
-    case 8:
-      heatInteriorCoarse<8>
-          <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-      break;
-    default:
-      heatInterior<<<Grid, Block, 0, S>>>(D[From], D[1 - From], N);
+    if (Pdl) {
+      launchPdl(heatInteriorPdl, Grid, Block, S, (const float *)D[From],
+                D[1 - From], N);
+      launchPdl(heatBoundaryPdl, dim3(BoundaryGrid), dim3(kHeatThreads), S,
+                D[1 - From], N);
+      return;
     }
+    const dim3 CoarseGrid(Grid.x, (Grid.y + Coarsen - 1) / Coarsen);
+    if (Ilp)
+      switch (Coarsen) {
+      case 2:
+        heatInteriorCoarseIlp<2>
+            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        break;
+      case 4:
+        heatInteriorCoarseIlp<4>
+            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        break;
+      case 8:
+        heatInteriorCoarseIlp<8>
+            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        break;
+      default:
+        fail("HEAT_RESTRICT: no ILP kernel for K = " + std::to_string(Coarsen));
+      }
+    else if (Restrict)
+      switch (Coarsen) {
+      case 1:
+        heatInteriorCoarseRestrict<1>
+            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        break;
+      case 2:
+        heatInteriorCoarseRestrict<2>
+            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        break;
+      case 4:
+        heatInteriorCoarseRestrict<4>
+            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        break;
+      case 8:
+        heatInteriorCoarseRestrict<8>
+            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        break;
+      default:
+        fail("HEAT_RESTRICT: no kernel for K = " + std::to_string(Coarsen));
+      }
+    else
+      switch (Coarsen) {
+      case 2:
+        heatInteriorCoarse<2>
+            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        break;
+      case 4:
+        heatInteriorCoarse<4>
+            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        break;
+      case 8:
+        heatInteriorCoarse<8>
+            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        break;
+      default:
+        heatInterior<<<Grid, Block, 0, S>>>(D[From], D[1 - From], N);
+      }
     if (Parallel)
       CUDA_CHECK(cudaStreamWaitEvent(S, Join, 0));
     else if (!InteriorOnly)
@@ -637,11 +796,24 @@ int main(int Argc, char **Argv) {
       benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/true);
       benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/false,
                 /*Parallel=*/true);
+      for (bool UseGraphs : {false, true})
+        benchHeat(S, N, UseGraphs, /*InteriorOnly=*/false, /*Parallel=*/false,
+                  /*Coarsen=*/1, /*Pdl=*/true);
       if (std::getenv("HEAT_COARSEN"))
         for (int K : {2, 4, 8})
           for (bool Parallel : {false, true})
             benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/false,
                       Parallel, K);
+      if (std::getenv("HEAT_RESTRICT"))
+        for (int K : {1, 2, 4, 8})
+          benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/false,
+                    /*Parallel=*/false, K, /*Pdl=*/false, /*Restrict=*/true);
+      if (std::getenv("HEAT_RESTRICT"))
+        for (int K : {2, 4, 8})
+          for (bool Parallel : {false, true})
+            benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/false,
+                      Parallel, K, /*Pdl=*/false, /*Restrict=*/true,
+                      /*Ilp=*/true);
     }
   if (Only.empty() || Only == "transfer")
     benchTransfer(S);
