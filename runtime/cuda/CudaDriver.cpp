@@ -1026,6 +1026,37 @@ Error CudaDriver::endCapture(CUstream Stream, CUgraph *Graph) {
   return check(Fn.cuStreamEndCapture(Stream, Graph), "cuStreamEndCapture");
 }
 
+Error CudaDriver::captureDependencies(
+    CUstream Stream, llvm::SmallVectorImpl<CUgraphNode> &Nodes) {
+  Nodes.clear();
+  if (Error E = bindThread())
+    return E;
+  CUstreamCaptureStatus Status;
+  const CUgraphNode *Deps = nullptr;
+  const CUgraphEdgeData *Edges = nullptr; // else a programmatic edge is lossy
+  size_t Count = 0;
+  if (Error E = check(Fn.cuStreamGetCaptureInfo(Stream, &Status, nullptr,
+                                                nullptr, &Deps, &Edges, &Count),
+                      "cuStreamGetCaptureInfo"))
+    return E;
+  if (Status != CU_STREAM_CAPTURE_STATUS_ACTIVE)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cuStreamGetCaptureInfo: the stream's "
+                                   "capture is not active");
+  Nodes.append(Deps, Deps + Count);
+  return Error::success();
+}
+
+Error CudaDriver::setCaptureDependencies(CUstream Stream,
+                                         ArrayRef<CUgraphNode> Nodes) {
+  if (Error E = bindThread())
+    return E;
+  return check(Fn.cuStreamUpdateCaptureDependencies(
+                   Stream, const_cast<CUgraphNode *>(Nodes.data()), nullptr,
+                   Nodes.size(), CU_STREAM_SET_CAPTURE_DEPENDENCIES),
+               "cuStreamUpdateCaptureDependencies");
+}
+
 CUstreamCaptureMode CudaDriver::relaxCapture(CUstreamCaptureMode Mode) {
   Fn.cuThreadExchangeStreamCaptureMode(&Mode);
   return Mode;

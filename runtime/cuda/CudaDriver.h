@@ -25,6 +25,7 @@
 #include "support/Settings.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <cuda.h>
 
@@ -230,6 +231,12 @@ public:
   llvm::Error beginCapture(CUstream Stream);
   llvm::Error endCapture(CUstream Stream, CUgraph *Graph);
   CUstreamCaptureMode relaxCapture(CUstreamCaptureMode Mode);
+  // The nodes that the next operation captured on Stream will run after
+  // (after an operation: its node), and setting them (none: a root).
+  llvm::Error captureDependencies(CUstream Stream,
+                                  llvm::SmallVectorImpl<CUgraphNode> &Nodes);
+  llvm::Error setCaptureDependencies(CUstream Stream,
+                                     llvm::ArrayRef<CUgraphNode> Nodes);
   llvm::Error instantiate(CUgraph Graph, CUgraphExec *Exec);
   llvm::Error launchGraph(CUgraphExec Exec, CUstream Stream);
   void destroyGraph(CUgraph Graph, CUgraphExec Exec);

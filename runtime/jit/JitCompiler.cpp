@@ -16,6 +16,8 @@
 #include "transforms/DeviceWgmma.h"
 #include "transforms/SmallCopies.h"
 
+#include "support/Warning.h"
+#include "llvm/Analysis/LazyValueInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Demangle/Demangle.h"
@@ -29,6 +31,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -38,7 +41,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/Internalize.h"
-#include "support/Warning.h"
 
 #include <cassert>
 #include <chrono>
@@ -462,7 +464,80 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
   return std::move(Out);
 }
 
+// launchFootprint, in a CrashRecoveryContext.
+Expected<AccessFootprint> footprintContained(const KernelBlob &K,
+                                             const Specialization &Spec,
+                                             ArrayRef<StringRef> Params,
+                                             BorrowedTargetMachine &Borrowed) {
+  LLVMContext Ctx;
+  std::string LlvmErrors;
+  Ctx.setDiagnosticHandler(std::make_unique<CollectErrors>(LlvmErrors));
+  auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
+  if (!ModOrErr)
+    return jitError(K, "embedded bitcode is unreadable: " +
+                           toString(ModOrErr.takeError()));
+  std::unique_ptr<Module> M = std::move(*ModOrErr);
+  if (Error E = linkDeviceExports(*M))
+    return jitError(K, toString(std::move(E)));
+  if (Spec.StagedValues.size() != K.StageSites.size())
+    return jitError(K, "got " + Twine(Spec.StagedValues.size()) +
+                           " staged values for " + Twine(K.StageSites.size()) +
+                           " stage sites");
+  Expected<TargetMachine *> TM = Borrowed.get();
+  if (!TM)
+    return jitError(K, toString(TM.takeError()));
+  Error PassFailure = Error::success();
+  SpecializeOptions Specialize;
+  Specialize.Kernel = K.Name;
+  Specialize.Failure = &PassFailure;
+  Specialize.StagedValues.assign(Spec.StagedValues.begin(),
+                                 Spec.StagedValues.end());
+  Specialize.Config = Spec.Config;
+  ModulePassManager Before;
+  Before.addPass(KernelSpecializationPass(std::move(Specialize)));
+  runMStagePasses(Before, *M);
+  if (PassFailure)
+    return jitError(K, toString(std::move(PassFailure)));
+  bindParameters(*M->getFunction(K.Name), Params);
+  if (Spec.Config.fastMath())
+    markFastMath(*M);
+  if (Error E = optimizeDeviceCode(*M, **TM, libdeviceBitcode(),
+                                   Spec.Config.fastMath()))
+    return jitError(K, toString(std::move(E)));
+  if (!LlvmErrors.empty())
+    return jitError(K,
+                    "LLVM cannot analyze it: " + StringRef(LlvmErrors).rtrim());
+  Function *F = M->getFunction(K.Name);
+  assert(F && "the optimizer keeps the kernel");
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB(*TM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  return computeAccessFootprint(*F, FAM.getResult<LazyValueAnalysis>(*F));
+}
+
 } // namespace
+
+Expected<AccessFootprint> launchFootprint(const KernelBlob &K,
+                                          const Specialization &Spec,
+                                          ArrayRef<StringRef> Params,
+                                          StringRef Arch) {
+  LlvmStaticsKept Kept;
+  BorrowedTargetMachine TM(Arch);
+  std::optional<Expected<AccessFootprint>> Out;
+  std::string Failed = runContained(
+      [&] { Out.emplace(footprintContained(K, Spec, Params, TM)); });
+  if (Failed.empty())
+    return std::move(*Out);
+  TM.markBroken();
+  return jitError(K, "LLVM cannot analyze it for " + Arch + ": " + Failed);
+}
 
 Error checkArch(StringRef Arch) {
   LlvmStaticsKept Kept;

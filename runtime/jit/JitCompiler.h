@@ -2,8 +2,9 @@
 #ifndef MSTAGE_RUNTIME_JIT_JITCOMPILER_H
 #define MSTAGE_RUNTIME_JIT_JITCOMPILER_H
 
-#include "formats/LaunchConfig.h"
 #include "formats/KernelBlob.h"
+#include "formats/LaunchConfig.h"
+#include "transforms/AccessFootprint.h"
 #include "transforms/KernelSpecialization.h"
 #include "transforms/LaunchFacts.h"
 
@@ -62,6 +63,15 @@ llvm::Error checkArch(llvm::StringRef Arch);
 llvm::Expected<JitOutput> compileKernel(const KernelBlob &Kernel,
                                         const Specialization &Spec,
                                         const JitOptions &Options, bool WantIR);
+
+// The footprint of a launch of Kernel (transforms/AccessFootprint.h): its
+// bitcode with Spec's staged values and configuration folded in and
+// Params (each parameter's bytes, the lambda object first) bound, optimized
+// as for Arch. An error names the kernel; the caller takes the launch to
+// touch any memory.
+llvm::Expected<AccessFootprint>
+launchFootprint(const KernelBlob &Kernel, const Specialization &Spec,
+                llvm::ArrayRef<llvm::StringRef> Params, llvm::StringRef Arch);
 
 // Compiles a one-line kernel for Arch and keeps its target machine, so that
 // the first real compile does not pay for what every compile makes first.

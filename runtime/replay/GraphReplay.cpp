@@ -1,10 +1,12 @@
 //===- GraphReplay.cpp - MSTAGE_GRAPHS=auto: repeating launches as graphs -===//
 #include "replay/GraphReplay.h"
+#include "core/Backend.h"
 #include "core/RuntimeError.h"
 #include "core/Stream.h"
 #include "cuda/CudaDriver.h"
 #include "inspect/Stats.h"
 #include "inspect/Trace.h"
+#include "replay/GraphBranches.h"
 #include "support/Settings.h"
 #include "support/Warning.h"
 
@@ -46,6 +48,9 @@ struct PeriodGraph {
   // Its records run newer code than Exec does (takeNewCode): made again
   // before its next launch.
   bool Stale = false;
+  // Per operation of Period, the bytes it touches (GraphBranches.h), made
+  // at its first capture; empty: not made, or MSTAGE_GRAPH_BRANCHES=0.
+  std::vector<AccessFootprint> Footprints;
   CudaDriver *Driver = nullptr;
   CUgraph Graph = nullptr;
   CUgraphExec Exec = nullptr;
@@ -179,13 +184,49 @@ llvm::Error capture(Stream &S, PeriodGraph &G) {
   G.Driver = nullptr;
   G.Graph = nullptr;
   G.Exec = nullptr;
+  if (G.Footprints.empty() && G.Period.size() > 1 &&
+      graphBranchesSetting().Value)
+    for (const HeldLaunch &L : G.Period) {
+      llvm::Expected<AccessFootprint> F = footprintOf(L, backend().arch());
+      if (!F) {
+        trace(S, "cannot tell which bytes " + L.name() +
+                     " touches; it runs after everything before it (" +
+                     llvm::toString(F.takeError()) + ")");
+        F = AccessFootprint::unbounded();
+      }
+      G.Footprints.push_back(std::move(*F));
+    }
+  // Each operation after those whose footprints meet its own, or, without
+  // footprints, after the one before it.
+  unsigned Count = G.Unroll * unsigned(G.Period.size());
+  std::vector<llvm::SmallVector<unsigned, 4>> After;
+  if (!G.Footprints.empty())
+    After = orderingOf(G.Footprints, Count);
+  unsigned Beside = 0; // operations that may run beside the one before them
+  for (unsigned K = 1; K < After.size(); ++K)
+    Beside += !llvm::is_contained(After[K], K - 1);
   if (llvm::Error E = D.beginCapture(S.handle()))
     return E;
   llvm::Error Launched = llvm::Error::success();
-  for (unsigned I = 0; I < G.Unroll && !Launched; ++I)
-    for (const HeldLaunch &L : G.Period)
-      if ((Launched = enqueuePlain(S, L)))
+  std::vector<CUgraphNode> Nodes;
+  llvm::SmallVector<CUgraphNode, 4> Deps;
+  for (unsigned K = 0; K < Count && !Launched; ++K) {
+    if (Beside) {
+      Deps.clear();
+      for (unsigned J : After[K])
+        Deps.push_back(Nodes[J]);
+      if ((Launched = D.setCaptureDependencies(S.handle(), Deps)))
         break;
+    }
+    if ((Launched = enqueuePlain(S, G.Period[K % G.Period.size()])))
+      break;
+    if (Beside) {
+      if ((Launched = D.captureDependencies(S.handle(), Deps)))
+        break;
+      assert(Deps.size() == 1 && "an operation's capture is one node");
+      Nodes.push_back(Deps.front());
+    }
+  }
   llvm::Error Ended = D.endCapture(S.handle(), &G.Graph);
   G.Driver = &D;
   if (Launched) {
@@ -201,7 +242,10 @@ llvm::Error capture(Stream &S, PeriodGraph &G) {
   trace(S, "graph of " + std::to_string(G.Unroll) + " period" +
                (G.Unroll == 1 ? "" : "s") + " made (" +
                std::to_string(G.Unroll * G.Period.size()) +
-               (kernelsOnly(G.Period) ? " kernel nodes)" : " nodes)"));
+               (kernelsOnly(G.Period) ? " kernel nodes" : " nodes") +
+               (Beside ? ", " + std::to_string(Beside) +
+                             " beside the node before them)"
+                       : ")"));
   return llvm::Error::success();
 }
 

@@ -353,6 +353,11 @@ const BoolSetting &graphsSetting() {
   });
 }
 
+const BoolSetting &graphBranchesSetting() {
+  return once<BoolSetting>(
+      [] { return readBool("MSTAGE_GRAPH_BRANCHES", true); });
+}
+
 const BoolSetting &pdlSetting() {
   return once<BoolSetting>([] { return readBool("MSTAGE_PDL", true); });
 }

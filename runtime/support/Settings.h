@@ -81,6 +81,11 @@ const BoolSetting &launchBlockingSetting();
 // value is an Error that fails launches on the GPU.
 const BoolSetting &graphsSetting();
 
+// MSTAGE_GRAPH_BRANCHES (default on): a replayed graph orders two of its
+// operations only where their footprints meet (replay/GraphBranches.h);
+// off: each after the one before it, as the stream ordered them.
+const BoolSetting &graphBranchesSetting();
+
 // MSTAGE_PDL: JIT specializations for sm_90 and newer whose grid fits on
 // the device at once begin with griddepcontrol.wait and are launched with
 // programmatic stream serialization (cuda/LaunchKind.h,

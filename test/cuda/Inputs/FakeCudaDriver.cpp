@@ -34,7 +34,10 @@
 // the block, the first 8 bytes of out and of in (their data pointers, as
 // "#N+offset" in the N-th allocation) and the int, and each memset and
 // copy on the device ("fakecuda: launch-free ..."); FAKECUDA_GRAPHS=1 prints
-// each graph launch. Graphs built node by node (cuGraphCreate,
+// each graph launch, and each captured graph's edges ("fakecuda: captured
+// graph: 1<-0 2<-0,1 ...": each node after the ones it depends on; a
+// capture's node depends on the one before it unless
+// cuStreamUpdateCaptureDependencies set others). Graphs built node by node (cuGraphCreate,
 // cuGraphAdd*Node) run their nodes in the order they were added, host
 // nodes included; a kernel node made from a captured one's parameters, or
 // updated with them, prints that one's line.
@@ -183,10 +186,25 @@ struct FakeNode {
   CUhostFn Host = nullptr;
   void *Data = nullptr;
   std::shared_ptr<std::vector<FakeNode>> Child;
+  std::vector<size_t> After; // a captured node's dependencies
 };
 using FakeGraph = std::vector<FakeNode>;
 std::mutex GraphLock;
 std::map<CUstream, FakeGraph *> Captures; // the streams being captured
+// A capture's dependency set, where cuStreamUpdateCaptureDependencies set
+// one; else the last node.
+std::map<CUstream, std::vector<size_t>> CaptureDeps;
+
+// Appends N to S's capture, after its dependency set (under GraphLock).
+void captureNode(CUstream S, FakeGraph &G, FakeNode N) {
+  auto It = CaptureDeps.find(S);
+  if (It != CaptureDeps.end())
+    N.After = It->second;
+  else if (!G.empty())
+    N.After = {G.size() - 1};
+  G.push_back(std::move(N));
+  CaptureDeps[S] = {G.size() - 1};
+}
 std::set<CUstream> Invalidated;           // captures an unsafe call ended
 
 // The streams this thread captures, and its capture mode.
@@ -220,7 +238,7 @@ bool operationLine(CUstream S, const std::string &What) {
   auto It = Captures.find(S);
   std::string Line = "fakecuda: launch-free " + What;
   if (It != Captures.end()) {
-    It->second->push_back(Line);
+    captureNode(S, *It->second, FakeNode(Line));
     return false;
   }
   std::fprintf(stderr, "%s\n", Line.c_str());
@@ -619,7 +637,7 @@ static CUresult fakeLaunch(CUfunction F, unsigned GX, unsigned BX,
     N.Func = F;
     N.GX = GX;
     N.BX = BX;
-    It->second->push_back(N);
+    captureNode(S, *It->second, N);
   } else if (!Line.empty())
     std::fprintf(stderr, "%s\n", Line.c_str());
   return CUDA_SUCCESS;
@@ -859,6 +877,7 @@ CUresult cuStreamBeginCapture(CUstream S, CUstreamCaptureMode) {
   ThreadCaptures.push_back(S);
   std::lock_guard<std::mutex> G(GraphLock);
   Captures[S] = new FakeGraph;
+  CaptureDeps.erase(S);
   return CUDA_SUCCESS;
 }
 CUresult cuStreamEndCapture(CUstream S, CUgraph *G) {
@@ -871,10 +890,74 @@ CUresult cuStreamEndCapture(CUstream S, CUgraph *G) {
   std::lock_guard<std::mutex> L(GraphLock);
   *G = (CUgraph)Captures[S];
   Captures.erase(S);
+  CaptureDeps.erase(S);
+  if (std::getenv("FAKECUDA_GRAPHS") && *G) {
+    std::string Line = "fakecuda: captured graph:";
+    const FakeGraph &Nodes = *(const FakeGraph *)*G;
+    for (size_t I = 0; I < Nodes.size(); ++I) {
+      Line += " " + std::to_string(I) + "<-";
+      for (size_t J = 0; J < Nodes[I].After.size(); ++J)
+        Line += (J ? "," : "") + std::to_string(Nodes[I].After[J]);
+    }
+    std::fprintf(stderr, "%s\n", Line.c_str());
+  }
   if (Invalidated.erase(S)) {
     delete (FakeGraph *)*G;
     *G = nullptr;
     return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamGetCaptureInfo_v3(CUstream S, CUstreamCaptureStatus *Status,
+                                   cuuint64_t *Id, CUgraph *Graph,
+                                   const CUgraphNode **Deps,
+                                   const CUgraphEdgeData **Edges,
+                                   size_t *Count) {
+  LOG("cuStreamGetCaptureInfo");
+  FAIL("cuStreamGetCaptureInfo");
+  static thread_local std::vector<CUgraphNode> Nodes;
+  static thread_local std::vector<CUgraphEdgeData> EdgeData;
+  std::lock_guard<std::mutex> L(GraphLock);
+  auto It = Captures.find(S);
+  *Status = It == Captures.end() ? CU_STREAM_CAPTURE_STATUS_NONE
+                                 : CU_STREAM_CAPTURE_STATUS_ACTIVE;
+  if (Id)
+    *Id = 0;
+  if (Graph)
+    *Graph = It == Captures.end() ? nullptr : (CUgraph)It->second;
+  Nodes.clear();
+  if (It != Captures.end()) {
+    auto D = CaptureDeps.find(S);
+    if (D != CaptureDeps.end())
+      for (size_t I : D->second)
+        Nodes.push_back((CUgraphNode)nodeRef(It->second, I));
+  }
+  EdgeData.assign(Nodes.size(), CUgraphEdgeData{});
+  if (Deps)
+    *Deps = Nodes.data();
+  if (Edges)
+    *Edges = EdgeData.data();
+  if (Count)
+    *Count = Nodes.size();
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamUpdateCaptureDependencies_v2(CUstream S, CUgraphNode *Deps,
+                                              const CUgraphEdgeData *,
+                                              size_t Count, unsigned Flags) {
+  LOG("cuStreamUpdateCaptureDependencies");
+  FAIL("cuStreamUpdateCaptureDependencies");
+  std::lock_guard<std::mutex> L(GraphLock);
+  auto It = Captures.find(S);
+  if (It == Captures.end())
+    return CUDA_ERROR_ILLEGAL_STATE;
+  std::vector<size_t> &Set = CaptureDeps[S];
+  if (Flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES)
+    Set.clear();
+  for (size_t I = 0; I < Count; ++I) {
+    auto *R = (FakeNodeRef *)Deps[I];
+    if (R->Graph != It->second)
+      return CUDA_ERROR_INVALID_VALUE;
+    Set.push_back(R->Index);
   }
   return CUDA_SUCCESS;
 }

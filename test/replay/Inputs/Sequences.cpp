@@ -29,6 +29,46 @@ static auto C = [](auto &Out, const auto &In, int V) {
   Out[X] = In[X] - float(V);
 };
 
+// heat's two kernels on a 16 x 16 field (GraphBranches.h): the interior of
+// Out from In's neighbours, and Out's boundary (In unused), N the edge.
+static auto Interior = [](auto &Out, const auto &In, int V) {
+  std::size_t N = std::size_t(V);
+  mstage::Thread T = mstage::Thread::get();
+  std::size_t I = T.global.y, J = T.global.x;
+  if (I >= 1 && I + 1 < N && J >= 1 && J + 1 < N)
+    Out[I * N + J] = 0.25f * (In[(I - 1) * N + J] + In[(I + 1) * N + J] +
+                              In[I * N + J - 1] + In[I * N + J + 1]);
+};
+static auto Boundary = [](auto &Out, const auto &, int V) {
+  std::size_t N = std::size_t(V);
+  std::size_t T = mstage::Thread::get().global.x;
+  if (T >= N)
+    return;
+  Out[T * N] = 1.0f;
+  Out[T * N + N - 1] = 0.0f;
+  if (T > 0) {
+    Out[T] = 0.0f;
+    Out[(N - 1) * N + T] = 0.0f;
+  }
+};
+// Out[X + V] for the first 128 threads: V = 0 and V = 128 write apart,
+// V = 0 and V = 127 overlap by a float.
+static auto Half = [](auto &Out, const auto &In, int V) {
+  unsigned X = mstage::Thread::get().global.x;
+  if (X < 128)
+    Out[X + unsigned(V)] = In[X] + 1.0f;
+};
+// Out at an index read from In: any int (V = 1), or one of Out's 256
+// floats (V = 0).
+static auto Scatter = [](auto &Out, const auto &In, int V) {
+  unsigned X = mstage::Thread::get().global.x;
+  int K = int(In[X]);
+  if (V)
+    Out[K] = 1.0f;
+  else
+    Out[unsigned(K) % 256] = 0.0f;
+};
+
 static void say(const char *What) { std::fprintf(stderr, "%s\n", What); }
 
 static int run(const std::string &Name) {
@@ -108,6 +148,28 @@ static int run(const std::string &Name) {
       KA(Y, X, 1);
       if (I % 10 == 9)
         Host = Z.download();
+    }
+  } else if (Name == "heat") { // parallel branches: each step's two kernels
+    auto KI = mstage::kernel(Interior, 1, mstage::dim3(16, 16));
+    auto KE = mstage::kernel(Boundary, 1, 16);
+    for (int I = 0; I < 20; ++I) {
+      KI(X, Y, 16);
+      KE(X, Y, 16);
+      KI(Y, X, 16);
+      KE(Y, X, 16);
+    }
+  } else if (Name == "halves" || Name == "overlap") {
+    auto KH = mstage::kernel(Half, 1, 256);
+    for (int I = 0; I < 40; ++I) {
+      KH(X, Y, 0);
+      KH(X, Y, Name == "halves" ? 128 : 127);
+    }
+  } else if (Name == "scatter" || Name == "scatter-masked") {
+    auto KS = mstage::kernel(Scatter, 1, 256);
+    auto KH = mstage::kernel(Half, 1, 256);
+    for (int I = 0; I < 40; ++I) {
+      KS(X, Y, Name == "scatter" ? 1 : 0);
+      KH(Z, Y, 0);
     }
   } else if (Name == "stale") {
     // After the check the loop's second launch changes: the resumed period
