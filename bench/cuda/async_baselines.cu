@@ -84,6 +84,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../AsyncReference.h"
@@ -253,6 +254,22 @@ void launchPdl(void (*K)(Params...), dim3 Grid, dim3 Block, cudaStream_t S,
   CUDA_CHECK(cudaLaunchKernelEx(&Config, K, A...));
 }
 
+// Calls Launch with std::integral_constant<int, K> for K = Coarsen (1, 2, 4
+// or 8): the coarsened kernels are instantiated for those.
+template <class Fn> void forCoarsening(int Coarsen, Fn Launch) {
+  switch (Coarsen) {
+  case 1:
+    return Launch(std::integral_constant<int, 1>());
+  case 2:
+    return Launch(std::integral_constant<int, 2>());
+  case 4:
+    return Launch(std::integral_constant<int, 4>());
+  case 8:
+    return Launch(std::integral_constant<int, 8>());
+  }
+  fail("no coarsened heat kernel for K = " + std::to_string(Coarsen));
+}
+
 //===----------------------------------------------------------------------===//
 // Settings
 //===----------------------------------------------------------------------===//
@@ -403,62 +420,23 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
                 D[1 - From], N);
       return;
     }
-    const dim3 CoarseGrid(Grid.x, (Grid.y + Coarsen - 1) / Coarsen);
-    if (Ilp)
-      switch (Coarsen) {
-      case 2:
-        heatInteriorCoarseIlp<2>
-            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-        break;
-      case 4:
-        heatInteriorCoarseIlp<4>
-            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-        break;
-      case 8:
-        heatInteriorCoarseIlp<8>
-            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-        break;
-      default:
-        fail("HEAT_RESTRICT: no ILP kernel for K = " + std::to_string(Coarsen));
-      }
-    else if (Restrict)
-      switch (Coarsen) {
-      case 1:
-        heatInteriorCoarseRestrict<1>
-            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-        break;
-      case 2:
-        heatInteriorCoarseRestrict<2>
-            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-        break;
-      case 4:
-        heatInteriorCoarseRestrict<4>
-            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-        break;
-      case 8:
-        heatInteriorCoarseRestrict<8>
-            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-        break;
-      default:
-        fail("HEAT_RESTRICT: no kernel for K = " + std::to_string(Coarsen));
-      }
-    else
-      switch (Coarsen) {
-      case 2:
-        heatInteriorCoarse<2>
-            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-        break;
-      case 4:
-        heatInteriorCoarse<4>
-            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-        break;
-      case 8:
-        heatInteriorCoarse<8>
-            <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
-        break;
-      default:
-        heatInterior<<<Grid, Block, 0, S>>>(D[From], D[1 - From], N);
-      }
+    if (Coarsen == 1 && !Restrict) {
+      heatInterior<<<Grid, Block, 0, S>>>(D[From], D[1 - From], N);
+    } else {
+      const dim3 CoarseGrid(Grid.x, (Grid.y + Coarsen - 1) / Coarsen);
+      forCoarsening(Coarsen, [&](auto Factor) {
+        constexpr int K = decltype(Factor)::value;
+        if (Ilp)
+          heatInteriorCoarseIlp<K>
+              <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        else if (Restrict)
+          heatInteriorCoarseRestrict<K>
+              <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+        else
+          heatInteriorCoarse<K>
+              <<<CoarseGrid, Block, 0, S>>>(D[From], D[1 - From], N, Grid.y);
+      });
+    }
     if (Parallel)
       CUDA_CHECK(cudaStreamWaitEvent(S, Join, 0));
     else if (!InteriorOnly)

@@ -97,12 +97,23 @@ void bindParameters(Function &Kernel, ArrayRef<StringRef> ParamBytes) {
 
 namespace {
 
-// Wide enough for a 64-bit address plus a sum of products of 64-bit values;
-// every step checks that it stays far from the edges.
+// Wide enough for a 64-bit address plus a sum of products of 64-bit values:
+// with at most MaxTerms atoms (64-bit values) of coefficients under
+// CoefLimit, and constants under Limit, a form's bounds stay under 2^127.
 using Int = __int128;
 constexpr Int Limit = Int(1) << 100;
+constexpr Int CoefLimit = Int(1) << 60;
+constexpr size_t MaxTerms = 4;
 
-bool inLimit(Int V) { return V > -Limit && V < Limit; }
+bool inLimit(Int V, Int Bound = Limit) { return V > -Bound && V < Bound; }
+
+// A * B, when it is under Bound.
+std::optional<Int> product(Int A, Int B, Int Bound) {
+  Int P;
+  if (__builtin_mul_overflow(A, B, &P) || !inLimit(P, Bound))
+    return std::nullopt;
+  return P;
+}
 
 // One value the address depends on, in [Lo, Hi].
 struct Term {
@@ -131,15 +142,15 @@ struct Form {
 };
 
 std::optional<Form> scaled(Form F, Int C) {
-  if (!inLimit(C))
+  std::optional<Int> Const = product(F.Const, C, Limit);
+  if (!Const)
     return std::nullopt;
-  F.Const *= C;
-  if (!inLimit(F.Const))
-    return std::nullopt;
+  F.Const = *Const;
   for (Term &T : F.Terms) {
-    T.Coef *= C;
-    if (!inLimit(T.Coef))
+    std::optional<Int> Coef = product(T.Coef, C, CoefLimit);
+    if (!Coef)
       return std::nullopt;
+    T.Coef = *Coef;
   }
   llvm::erase_if(F.Terms, [](const Term &T) { return T.Coef == 0; });
   return F;
@@ -157,11 +168,11 @@ std::optional<Form> sum(Form F, const Form &G) {
       continue;
     }
     It->Coef += T.Coef;
-    if (!inLimit(It->Coef))
+    if (!inLimit(It->Coef, CoefLimit))
       return std::nullopt;
   }
   llvm::erase_if(F.Terms, [](const Term &T) { return T.Coef == 0; });
-  if (!inLimit(F.min()) || !inLimit(F.max()))
+  if (F.Terms.size() > MaxTerms || !inLimit(F.min()) || !inLimit(F.max()))
     return std::nullopt;
   return F;
 }
@@ -179,6 +190,11 @@ Int asInt(const APInt &V, bool Signed) {
 }
 
 enum class BaseKind { Absolute, Private, ConstantGlobal, Unknown };
+
+// How an atom's bits are read: as the consumer needs (a zext its unsigned
+// value, a sext or a GEP index its signed one), or either where only the
+// value modulo its width matters.
+enum class Reading { Either, Unsigned, Signed };
 
 // Decomposes the addresses of one access; Ctx is the access, where LVI
 // reads the conditions that guard it.
@@ -253,7 +269,7 @@ private:
     std::optional<Form> F = integer(V);
     if (Bits == 64 || (F && fitsSigned(*F, Bits)))
       return F;
-    return atom(V, /*Signed=*/true);
+    return atom(V, Reading::Signed);
   }
 
   // V as a form: its constant, a sum of forms, or itself (an atom) with its
@@ -261,7 +277,7 @@ private:
   // form's (a guard bounds it: a row checked against the field's edges).
   std::optional<Form> integer(const Value *V) {
     if (++Visits > 512)
-      return atom(V, false);
+      return atom(V, Reading::Either);
     unsigned Bits = V->getType()->getIntegerBitWidth();
     if (Bits > 64)
       return std::nullopt;
@@ -272,8 +288,8 @@ private:
     }
     std::optional<Form> F = decompose(V, Bits);
     if (!F)
-      return atom(V, false);
-    std::optional<Form> A = atom(V, false);
+      return atom(V, Reading::Either);
+    std::optional<Form> A = atom(V, Reading::Either);
     if (A && (A->Terms.empty() ||
               A->Terms[0].Hi - A->Terms[0].Lo < F->max() - F->min()))
       return A;
@@ -327,7 +343,7 @@ private:
       bool Signed = I->getOpcode() == Instruction::SExt;
       if (F && (Signed ? fitsSigned(*F, From) : fitsUnsigned(*F, From)))
         return F;
-      return atom(Op, Signed);
+      return atom(Op, Signed ? Reading::Signed : Reading::Unsigned);
     }
     case Instruction::Trunc:
       // Congruent modulo the narrower width too.
@@ -337,25 +353,26 @@ private:
     }
   }
 
-  // V itself, in its range at Ctx: its unsigned values where they do not
-  // wrap, else its signed ones (or those first when Signed), else all.
-  std::optional<Form> atom(const Value *V, bool Signed) {
+  // V itself, in its range at Ctx, read as How says; Either: its unsigned
+  // values where they do not wrap, else its signed ones, else all.
+  std::optional<Form> atom(const Value *V, Reading How) {
     unsigned Bits = V->getType()->getIntegerBitWidth();
     if (Bits > 64)
       return std::nullopt;
     ConstantRange R = LVI.getConstantRange(const_cast<Value *>(V), Ctx,
                                            /*UndefAllowed=*/false);
     Term T{V, 1, 0, 0};
-    bool UseSigned = Signed ? !R.isSignWrappedSet() : R.isUpperWrapped();
-    if (UseSigned && !R.isSignWrappedSet()) {
+    bool Signed =
+        How == Reading::Signed ||
+        (How == Reading::Either && R.isUpperWrapped() && !R.isSignWrappedSet());
+    // getSignedMin/Max and getUnsignedMin/Max bound the range either way:
+    // a wrapped one in that reading gets the whole width.
+    if (Signed) {
       T.Lo = asInt(R.getSignedMin(), true);
       T.Hi = asInt(R.getSignedMax(), true);
-    } else if (!R.isUpperWrapped()) {
+    } else {
       T.Lo = asInt(R.getUnsignedMin(), false);
       T.Hi = asInt(R.getUnsignedMax(), false);
-    } else {
-      T.Lo = 0;
-      T.Hi = (Int(1) << Bits) - 1;
     }
     Form F;
     if (T.Lo == T.Hi) {
@@ -436,14 +453,15 @@ private:
     F.Terms.pop_back();
     Int InnerStep = Inner.Coef < 0 ? -Inner.Coef : Inner.Coef;
     bool InnerDense = InnerStep <= Int(Size);
+    // Each factor is checked before it multiplies: no overflow.
     Int Count = InnerDense ? 1 : Inner.Hi - Inner.Lo + 1;
-    for (const Term &T : F.Terms) {
-      Count *= T.Hi - T.Lo + 1;
-      if (Count > Int(Budget))
-        return Span();
-    }
     if (Count > Int(Budget))
       return Span();
+    for (const Term &T : F.Terms) {
+      Int Values = T.Hi - T.Lo + 1;
+      if (Values > Int(Budget) || (Count *= Values) > Int(Budget))
+        return Span();
+    }
     Int InnerMin =
         Inner.Coef > 0 ? Inner.Coef * Inner.Lo : Inner.Coef * Inner.Hi;
     Int InnerMax =

@@ -340,6 +340,19 @@ void runMStagePasses(ModulePassManager &MPM, Module &M) {
   MPM.run(M, MAM);
 }
 
+// K's module, with the device functions of other units it calls.
+Expected<std::unique_ptr<Module>> readKernelModule(const KernelBlob &K,
+                                                   LLVMContext &Ctx) {
+  auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
+  if (!ModOrErr)
+    return jitError(K, "embedded bitcode is unreadable: " +
+                           toString(ModOrErr.takeError()));
+  std::unique_ptr<Module> M = std::move(*ModOrErr);
+  if (Error E = linkDeviceExports(*M))
+    return jitError(K, toString(std::move(E)));
+  return std::move(M);
+}
+
 // compileKernel, in a CrashRecoveryContext.
 Expected<JitOutput> compileContained(const KernelBlob &K,
                                      const Specialization &Spec,
@@ -353,14 +366,11 @@ Expected<JitOutput> compileContained(const KernelBlob &K,
     return jitError(K, "LLVM cannot compile it for " + Opts.Arch + ": " +
                            StringRef(LlvmErrors).rtrim());
   };
-  auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
+  Expected<std::unique_ptr<Module>> Read = readKernelModule(K, Ctx);
   double ReadIrMs = msSince(T0);
-  if (!ModOrErr)
-    return jitError(K, "embedded bitcode is unreadable: " +
-                           toString(ModOrErr.takeError()));
-  std::unique_ptr<Module> M = std::move(*ModOrErr);
-  if (Error E = linkDeviceExports(*M))
-    return jitError(K, toString(std::move(E)));
+  if (!Read)
+    return Read.takeError();
+  std::unique_ptr<Module> M = std::move(*Read);
   assert(M->getFunction(K.Name) && !M->getFunction(K.Name)->isDeclaration() &&
          "a kernel blob's bitcode defines its kernel");
   // sm_90a for a kernel that uses wgmma on an sm_90 device.
@@ -472,13 +482,10 @@ Expected<AccessFootprint> footprintContained(const KernelBlob &K,
   LLVMContext Ctx;
   std::string LlvmErrors;
   Ctx.setDiagnosticHandler(std::make_unique<CollectErrors>(LlvmErrors));
-  auto ModOrErr = parseBitcodeFile(MemoryBufferRef(K.Bitcode, K.Name), Ctx);
-  if (!ModOrErr)
-    return jitError(K, "embedded bitcode is unreadable: " +
-                           toString(ModOrErr.takeError()));
-  std::unique_ptr<Module> M = std::move(*ModOrErr);
-  if (Error E = linkDeviceExports(*M))
-    return jitError(K, toString(std::move(E)));
+  Expected<std::unique_ptr<Module>> Read = readKernelModule(K, Ctx);
+  if (!Read)
+    return Read.takeError();
+  std::unique_ptr<Module> M = std::move(*Read);
   if (Spec.StagedValues.size() != K.StageSites.size())
     return jitError(K, "got " + Twine(Spec.StagedValues.size()) +
                            " staged values for " + Twine(K.StageSites.size()) +

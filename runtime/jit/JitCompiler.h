@@ -44,7 +44,8 @@ struct JitOutput {
   std::string PTX;
   std::string OptimizedIR; // filled only when WantIR
   double OptimizeMs = 0, CodegenMs = 0;
-  // The read of the kernel's bitcode, the first part of OptimizeMs.
+  // The read of the kernel's bitcode (and its link with the device
+  // functions of other units it calls), the first part of OptimizeMs.
   double ReadIrMs = 0;
   // Where the phases began, for MSTAGE_TRACE=chrome (TraceEvents.h).
   std::chrono::steady_clock::time_point OptimizeStart, CodegenStart;

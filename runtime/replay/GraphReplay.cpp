@@ -7,11 +7,13 @@
 #include "inspect/Stats.h"
 #include "inspect/Trace.h"
 #include "replay/GraphBranches.h"
+#include "support/Elapsed.h"
 #include "support/Settings.h"
 #include "support/Warning.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -185,7 +187,8 @@ llvm::Error capture(Stream &S, PeriodGraph &G) {
   G.Graph = nullptr;
   G.Exec = nullptr;
   if (G.Footprints.empty() && G.Period.size() > 1 &&
-      graphBranchesSetting().Value)
+      graphBranchesSetting().Value) {
+    auto T0 = std::chrono::steady_clock::now();
     for (const HeldLaunch &L : G.Period) {
       llvm::Expected<AccessFootprint> F = footprintOf(L, backend().arch());
       if (!F) {
@@ -196,6 +199,10 @@ llvm::Error capture(Stream &S, PeriodGraph &G) {
       }
       G.Footprints.push_back(std::move(*F));
     }
+    trace(S, "footprints of the period's " + std::to_string(G.Period.size()) +
+                 " operations: " + llvm::formatv("{0:f3}", msSince(T0)).str() +
+                 " ms");
+  }
   // Each operation after those whose footprints meet its own, or, without
   // footprints, after the one before it.
   unsigned Count = G.Unroll * unsigned(G.Period.size());

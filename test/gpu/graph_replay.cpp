@@ -10,6 +10,11 @@
 //    every check) with MSTAGE_GRAPHS=auto equals the one with replay off,
 //    and MSTAGE_STATS shows that graphs were replayed; with programmatic
 //    launches (MSTAGE_PDL=1), with replay and without, it is the same again;
+//  - "heat-edges": the same equation with a step's interior and its fixed
+//    edges written by two kernels (bench/HeatKernels.h's), which replay runs
+//    on parallel branches (replay/GraphBranches.h; MSTAGE_TRACE says how
+//    many nodes run beside the one before them): the same bits with replay
+//    off, on, and on with MSTAGE_GRAPH_BRANCHES=0 (a chain);
 //  - "fault": a period of two kernels (a heat step, and a kernel that counts
 //    its launches in device memory) whose second faults at its 60th launch,
 //    inside a replayed graph: synchronize() throws, naming that kernel and a
@@ -103,6 +108,53 @@ int heatChild() {
   return 0;
 }
 
+// heat's interior (Out from In) and its edges (Out's), as two kernels.
+auto interiorStep() {
+  return mstage::kernel(
+      [](auto &Out, const auto &In) {
+        auto T = mstage::Thread::get();
+        unsigned X = T.global.x, Y = T.global.y;
+        if (X >= 1 && X + 1 < Side && Y >= 1 && Y + 1 < Side)
+          Out[Y * Side + X] =
+              0.25f * (In[(Y - 1) * Side + X] + In[(Y + 1) * Side + X] +
+                       In[Y * Side + X - 1] + In[Y * Side + X + 1]);
+      },
+      mstage::dim3(Side / Block, Side / Block), mstage::dim3(Block, Block));
+}
+auto edgeStep() {
+  return mstage::kernel(
+      [](auto &U) {
+        unsigned T = mstage::Thread::get().global.x;
+        if (T >= Side)
+          return;
+        U[T * Side] = 1.0f;
+        U[T * Side + Side - 1] = 0.0f;
+        if (T > 0) {
+          U[T] = 0.0f;
+          U[(Side - 1) * Side + T] = 0.0f;
+        }
+      },
+      1, Side);
+}
+
+int heatEdgesChild() {
+  std::vector<float> Init(Side * Side, 0.5f);
+  mstage::device_vector<float> A(Init), B(Init);
+  auto Interior = interiorStep();
+  auto Edges = edgeStep();
+  uint64_t H = 1469598103934665603ull;
+  for (unsigned S = 1; S <= steps(); ++S) {
+    auto &Old = S % 2 ? A : B;
+    auto &New = S % 2 ? B : A;
+    Interior(New, Old);
+    Edges(New);
+    if (S % 100 == 0)
+      H = mix(H, New.download());
+  }
+  std::printf("CHECKSUM %016llx\n", (unsigned long long)H);
+  return 0;
+}
+
 // Faults at its 60th launch, which runs inside a replayed graph: the
 // launches are all equal, so the count is kept in device memory.
 auto countingBadKernel() {
@@ -142,7 +194,9 @@ std::string checksumOf(const std::string &Output) {
 
 int run(int Argc, char **Argv) {
   if (Argc == 3 && std::string(Argv[1]) == "--child")
-    return std::string(Argv[2]) == "heat" ? heatChild() : faultChild();
+    return std::string(Argv[2]) == "heat"         ? heatChild()
+           : std::string(Argv[2]) == "heat-edges" ? heatEdgesChild()
+                                                  : faultChild();
   if (skipWithoutGpu(Name))
     return 0;
   bool OK = true;
@@ -172,6 +226,34 @@ int run(int Argc, char **Argv) {
                           ": the same bits as without (" + Sum + ")",
                       Pdl.Output);
   }
+  // A step's two kernels on parallel branches, and as a chain.
+  ChildResult EdgesOff = runThisProgram(
+      {"--child", "heat-edges"},
+      {"MSTAGE_GRAPHS=off", "MSTAGE_JIT=sync", "MSTAGE_CHECK"});
+  std::string EdgesSum = checksumOf(EdgesOff.Output);
+  ChildResult Branches = runThisProgram(
+      {"--child", "heat-edges"},
+      {"MSTAGE_GRAPHS=auto", "MSTAGE_JIT=sync", "MSTAGE_TRACE=1",
+       "MSTAGE_CHECK"});
+  for (const ChildResult *R : {&EdgesOff, &Branches})
+    OK &= reportChild(Name,
+                      EdgesOff.Status == 0 && R->Status == 0 &&
+                          !EdgesSum.empty() &&
+                          EdgesSum == checksumOf(R->Output),
+                      std::string("heat with its edges in a kernel of their "
+                                  "own, ") +
+                          (R == &EdgesOff ? "replay off" : "parallel branches") +
+                          ": the same bits (" + EdgesSum + ")",
+                      R->Output);
+  ChildResult Chain = runThisProgram(
+      {"--child", "heat-edges"},
+      {"MSTAGE_GRAPHS=auto", "MSTAGE_GRAPH_BRANCHES=0", "MSTAGE_JIT=sync",
+       "MSTAGE_CHECK"});
+  OK &= reportChild(Name,
+                    Chain.Status == 0 && !EdgesSum.empty() &&
+                        EdgesSum == checksumOf(Chain.Output),
+                    "the same with MSTAGE_GRAPH_BRANCHES=0 (" + EdgesSum + ")",
+                    Chain.Output);
   if (onCpu()) {
     std::printf("SKIP %s: replay and faults need a GPU\n", Name);
     return OK ? 0 : 1;
@@ -179,6 +261,9 @@ int run(int Argc, char **Argv) {
   OK &= reportChild(Name, has(Auto.Output, "graph replays: ") &&
                    !has(Auto.Output, "graph replays: 0 "),
                "heat: MSTAGE_STATS counts graph replays", Auto.Output);
+  OK &= reportChild(Name, has(Branches.Output, " beside the node before them)"),
+                    "heat's interior and edges: replayed on parallel branches",
+                    Branches.Output);
   ChildResult F = runThisProgram({"--child", "fault"},
                                  {"MSTAGE_GRAPHS=auto", "MSTAGE_JIT=sync",
                                   "MSTAGE_CHECK"},

@@ -157,6 +157,40 @@ define ptx_kernel void @shifted(ptr byval([8 x i8]) align 8 %0, ptr byval([16 x 
 }
 )";
 
+// Writes u[zext(t - 1)] (t - 1 in i32): thread 0's index is 2^32 - 1.
+const char *Wrapped = R"(
+define ptx_kernel void @wrapped(ptr byval([16 x i8]) align 8 %0) {
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x(), !range !2
+  %m = add i32 %tx, -1
+  %k = zext i32 %m to i64
+  %u = load ptr, ptr %0, align 8
+  %pu = getelementptr float, ptr %u, i64 %k
+  store float 1.000000e+00, ptr %pu, align 4
+  ret void
+}
+)";
+
+// u[t] through a call that LLVM cannot see into; a shared array; a memset
+// of u's first 64 bytes.
+const char *Others = R"(
+@tile = internal addrspace(3) global [64 x float] undef
+declare void @opaque(ptr)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+define ptx_kernel void @callsout(ptr byval([16 x i8]) align 8 %0) {
+  %u = load ptr, ptr %0, align 8
+  call void @opaque(ptr %u)
+  ret void
+}
+define ptx_kernel void @shared(ptr byval([16 x i8]) align 8 %0) {
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x(), !range !2
+  %p = getelementptr float, ptr addrspace(3) @tile, i32 %tx
+  store volatile float 1.0, ptr addrspace(3) %p, align 4
+  %u = load ptr, ptr %0, align 8
+  call void @llvm.memset.p0.i64(ptr %u, i8 0, i64 64, i1 false)
+  ret void
+}
+)";
+
 // A grid-stride loop that reads a[0..cells) and adds into result[0].
 const char *Residual = R"(
 define ptx_kernel void @residual(ptr byval([8 x i8]) align 8 %0, ptr byval([16 x i8]) align 8 %1, ptr byval([16 x i8]) align 8 %2) {
@@ -204,7 +238,8 @@ std::string bytesOf(std::initializer_list<uint64_t> Words) {
 
 // The footprint of Kernel (its source) launched with Params.
 AccessFootprint footprint(const char *Kernel, StringRef Name,
-                          std::vector<std::string> Params) {
+                          std::vector<std::string> Params,
+                          size_t MaxRanges = size_t(1) << 20) {
   LLVMContext Ctx;
   SMDiagnostic Err;
   std::string Source = std::string(Header) + Kernel + Ranges;
@@ -227,7 +262,8 @@ AccessFootprint footprint(const char *Kernel, StringRef Name,
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(*M, MAM);
-  return computeAccessFootprint(*F, FAM.getResult<LazyValueAnalysis>(*F));
+  return computeAccessFootprint(*F, FAM.getResult<LazyValueAnalysis>(*F),
+                                MaxRanges);
 }
 
 constexpr uint64_t A = 0x10000, B = 0x20000, N = 64;
@@ -300,6 +336,27 @@ TEST(AccessFootprint, NeighbouringWritesMeet) {
   EXPECT_TRUE(accessesMeet(S0, S63));
 }
 
+TEST(AccessFootprint, AWrappedIndexIsReadAsItsConsumerReadsIt) {
+  // Thread 0 writes 16 GiB past B; the others B's first 63 floats.
+  AccessFootprint W = footprint(Wrapped, "wrapped", {view(B)});
+  AccessFootprint Far = footprint(
+      Shifted, "shifted", {bytesOf({(uint64_t(1) << 32) - 1}), view(B)});
+  ASSERT_TRUE(W.Bounded);
+  EXPECT_TRUE(accessesMeet(W, Far));
+  EXPECT_GE(W.Writes.back().End, B + 4 * (uint64_t(1) << 32));
+}
+
+TEST(AccessFootprint, ACallThatMayTouchMemoryIsUnbounded) {
+  EXPECT_FALSE(footprint(Others, "callsout", {view(B)}).Bounded);
+}
+
+TEST(AccessFootprint, SharedMemoryIsTheBlocksAndAMemsetItsBytes) {
+  AccessFootprint S = footprint(Others, "shared", {view(B)});
+  ASSERT_TRUE(S.Bounded);
+  EXPECT_TRUE(S.Reads.empty());
+  EXPECT_EQ(S.Writes, (std::vector<ByteRange>{{B, B + 64}}));
+}
+
 TEST(AccessFootprint, AnUnboundParameterIsUnbounded) {
   // The views' bytes are missing: their pointers are not known.
   AccessFootprint S = footprint(Shifted, "shifted", {bytesOf({0})});
@@ -318,34 +375,11 @@ TEST(AccessFootprint, AGridStrideLoopReadsItsCells) {
 }
 
 TEST(AccessFootprint, TooManyRangesWidenToTheirSpan) {
-  AccessFootprint I = [&] {
-    LLVMContext Ctx;
-    (void)Ctx;
-    return footprint(Interior, "interior", {bytesOf({N}), view(A), view(B)});
-  }();
+  std::vector<std::string> Params = {bytesOf({N}), view(A), view(B)};
+  AccessFootprint I = footprint(Interior, "interior", Params);
+  // With room for 10 ranges: each list is one span.
+  AccessFootprint W = footprint(Interior, "interior", Params, 10);
   ASSERT_TRUE(I.Bounded);
-  // The same, with room for 10 ranges: each list is one span.
-  LLVMContext Ctx;
-  SMDiagnostic Err;
-  std::unique_ptr<Module> M =
-      parseAssemblyString(std::string(Header) + Interior + Ranges, Err, Ctx);
-  ASSERT_TRUE(M);
-  Function *F = M->getFunction("interior");
-  std::string P0 = bytesOf({N}), P1 = view(A), P2 = view(B);
-  bindParameters(*F, {P0, P1, P2});
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(*M, MAM);
-  AccessFootprint W =
-      computeAccessFootprint(*F, FAM.getResult<LazyValueAnalysis>(*F), 10);
   ASSERT_TRUE(W.Bounded);
   ASSERT_EQ(W.Writes.size(), 1u);
   EXPECT_EQ(W.Writes[0].Begin, I.Writes.front().Begin);
