@@ -198,6 +198,14 @@ def async_report(path, checksums_path):
                       f"<<<>>>: {x(ratio(graph, ms('heat', 'cuda', n)))}; "
                       f"mstage MSTAGE_GRAPHS=auto / it: "
                       f"{x(ratio(replayed, graph))}")
+            # The replay's graphs as chains (MSTAGE_GRAPH_BRANCHES=0): what
+            # the parallel branches gain.
+            chained = ms("heat", "mstage+graphs+chain", n)
+            if replayed is not None and chained is not None:
+                print(f"  (no target) heat {n}x{n} mstage parallel branches / "
+                      f"chained graphs: {ratio(replayed, chained):.2f}x; "
+                      f"chained / <<<>>>: "
+                      f"{ratio(chained, ms('heat', 'cuda', n)):.2f}x")
             # --only heat-floor: the same graph without the boundary kernel
             # (the interior kernel alone, a floor for a step), and with a
             # step's two kernels on parallel branches (they write disjoint

@@ -77,7 +77,8 @@ stream_costs() {
 # Issue 36's automatic graph replay: heat (nvcc <<<>>>, nvcc with a
 # hand-written graph, that graph without the boundary kernel (the interior
 # kernel's own cost a step) and with a step's kernels on parallel branches,
-# mstage plain and "+graphs"), tiny launches that never repeat (nvcc,
+# mstage plain, "+graphs" and "+graphs+chain": its graphs as chains,
+# MSTAGE_GRAPH_BRANCHES=0), tiny launches that never repeat (nvcc,
 # mstage plain and "+graphs": replay's matching cost) and the
 # heat loop's host time to enqueue a step; and each mstage variant with
 # MSTAGE_PDL=0 ("+nopdl": what PDL, on by default for grids of one wave or
@@ -91,6 +92,9 @@ replay_costs() {
     run "mstage async heat" env MSTAGE_GRAPHS=off "$here/mstage_async" --only heat
     run "mstage async heat, graphs auto" with_setting +graphs \
       MSTAGE_GRAPHS=auto "$here/mstage_async" --only heat
+    run "mstage async heat, graphs auto, chained" with_setting +graphs+chain \
+      MSTAGE_GRAPH_BRANCHES=0 env MSTAGE_GRAPHS=auto "$here/mstage_async" \
+      --only heat
     run "mstage async heat, no pdl" with_setting +nopdl MSTAGE_PDL=0 \
       env MSTAGE_GRAPHS=off "$here/mstage_async" --only heat
     run "mstage async heat, graphs auto, no pdl" with_setting +graphs+nopdl \
