@@ -8,7 +8,31 @@
 
 #include "llvm/ADT/BitVector.h"
 
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
 namespace mstage::rt {
+
+namespace {
+
+// Kernels' footprints by what decides them: the kernel (its registration
+// is never freed, so no other kernel gets its address), its
+// specialization's key and the launch's parameter bytes; a launch that comes
+// back in another period, or a graph that a loop makes again, is not
+// analysed again. Emptied when full.
+struct FootprintCache {
+  std::mutex Lock;
+  std::unordered_map<std::string, AccessFootprint> Known;
+  static constexpr size_t MaxEntries = 256;
+};
+
+FootprintCache &footprintCache() {
+  static auto *C = new FootprintCache; // used at exit, by the last replays
+  return *C;
+}
+
+} // namespace
 
 llvm::Expected<AccessFootprint> footprintOf(const HeldLaunch &L,
                                             llvm::StringRef Arch) {
@@ -31,6 +55,22 @@ llvm::Expected<AccessFootprint> footprintOf(const HeldLaunch &L,
     return AccessFootprint::unbounded();
   // The specialization's staged values and configuration, from its key.
   const auto *Entry = static_cast<const CacheEntry *>(L.Specialization);
+  // Each part after its length: no two launches' keys run together.
+  std::string Key;
+  for (llvm::StringRef Part :
+       {llvm::StringRef(reinterpret_cast<const char *>(&K), sizeof(K)), Arch,
+        llvm::StringRef(Entry->Key)}) {
+    uint64_t Size = Part.size();
+    Key.append(reinterpret_cast<const char *>(&Size), sizeof(Size));
+    Key += Part;
+  }
+  Key.append(L.Bytes.data(), L.Bytes.size());
+  FootprintCache &Cache = footprintCache();
+  {
+    std::lock_guard<std::mutex> G(Cache.Lock);
+    if (auto It = Cache.Known.find(Key); It != Cache.Known.end())
+      return It->second;
+  }
   StagedLaunch Staged(*K, Entry->Key);
   Specialization Spec;
   Spec.StagedValues = Staged.Values;
@@ -39,7 +79,15 @@ llvm::Expected<AccessFootprint> footprintOf(const HeldLaunch &L,
   for (size_t I = 0; I < L.Starts.size() && I < K->Blob.NumParams; ++I)
     Params.push_back(
         llvm::StringRef(L.Bytes.data() + L.Starts[I], L.Ends[I] - L.Starts[I]));
-  return launchFootprint(K->Blob, Spec, Params, Arch);
+  llvm::Expected<AccessFootprint> Made =
+      launchFootprint(K->Blob, Spec, Params, Arch);
+  if (!Made)
+    return Made.takeError();
+  std::lock_guard<std::mutex> G(Cache.Lock);
+  if (Cache.Known.size() >= FootprintCache::MaxEntries)
+    Cache.Known.clear();
+  Cache.Known.emplace(std::move(Key), *Made);
+  return Made;
 }
 
 std::vector<llvm::SmallVector<unsigned, 4>>
