@@ -9,6 +9,7 @@
 #include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
@@ -16,11 +17,13 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
 
 #include <algorithm>
 #include <optional>
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace mstage {
 
@@ -200,8 +203,9 @@ enum class Reading { Either, Unsigned, Signed };
 // reads the conditions that guard it.
 class AddressForms {
 public:
-  AddressForms(LazyValueInfo &LVI, const DataLayout &DL, Instruction *Ctx)
-      : LVI(LVI), DL(DL), Ctx(Ctx) {}
+  AddressForms(LazyValueInfo &LVI, const DominatorTree &DT,
+               const DataLayout &DL, Instruction *Ctx)
+      : LVI(LVI), DT(DT), DL(DL), Ctx(Ctx) {}
 
   // The address P as a form of absolute addresses (Absolute), or where it
   // points otherwise.
@@ -374,6 +378,7 @@ private:
       T.Lo = asInt(R.getUnsignedMin(), false);
       T.Hi = asInt(R.getUnsignedMax(), false);
     }
+    excludeSwitchCases(V, T, Signed);
     Form F;
     if (T.Lo == T.Hi) {
       F.Const = T.Lo;
@@ -383,7 +388,142 @@ private:
     return F;
   }
 
+  // Narrows T (V's values, read signed or not) by the conditions that hold
+  // at Ctx: those of each branch or switch whose edge alone enters a block
+  // that dominates Ctx. LVI reads most of them, but not through a truncation
+  // ("row - 1 < 254" on the row's low byte, which is how the optimizer
+  // checks "not 0 and not 255" once the field's edge is known) nor a
+  // switch's default edge with its cases inside the range.
+  void excludeSwitchCases(const Value *V, Term &T, bool Signed) {
+    // A condition holds for the value V had when it was checked: V must be
+    // made once a thread (in the entry block, outside every loop), not
+    // again by a later iteration.
+    const auto *Def = dyn_cast<Instruction>(V);
+    if (!Def || !Def->getParent()->isEntryBlock())
+      return;
+    unsigned Bits = V->getType()->getIntegerBitWidth();
+    ConstantRange R = ConstantRange::getFull(Bits);
+    for (DomTreeNode *N = DT.getNode(Ctx->getParent()); N && N->getIDom();
+         N = N->getIDom()) {
+      const BasicBlock *B = N->getBlock();
+      const BasicBlock *P = B->getSinglePredecessor();
+      if (!P)
+        continue;
+      if (const auto *Br = dyn_cast<BranchInst>(P->getTerminator())) {
+        if (Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1))
+          constrain(Br->getCondition(), Br->getSuccessor(0) == B, V, R, 0);
+      } else if (const auto *SI = dyn_cast<SwitchInst>(P->getTerminator())) {
+        switchEdge(*SI, B, V, R);
+      }
+    }
+    if (R.isFullSet())
+      return;
+    if (Signed ? R.isSignWrappedSet() : R.isUpperWrapped())
+      return;
+    T.Lo = std::max(
+        T.Lo, asInt(Signed ? R.getSignedMin() : R.getUnsignedMin(), Signed));
+    T.Hi = std::min(
+        T.Hi, asInt(Signed ? R.getSignedMax() : R.getUnsignedMax(), Signed));
+    if (T.Lo > T.Hi) // the access cannot run: keep its range as it was
+      T.Hi = T.Lo;
+  }
+
+  // The values of V allowed where Cond is Holds, into R; Cond reached
+  // through logical ands (and ors that fail).
+  void constrain(const Value *Cond, bool Holds, const Value *V,
+                 ConstantRange &R, unsigned Depth) {
+    if (Depth > 8)
+      return;
+    const Value *A, *B;
+    if (Holds ? match(Cond, m_LogicalAnd(m_Value(A), m_Value(B)))
+              : match(Cond, m_LogicalOr(m_Value(A), m_Value(B)))) {
+      constrain(A, Holds, V, R, Depth + 1);
+      constrain(B, Holds, V, R, Depth + 1);
+      return;
+    }
+    const auto *Cmp = dyn_cast<ICmpInst>(Cond);
+    const auto *C = Cmp ? dyn_cast<ConstantInt>(Cmp->getOperand(1)) : nullptr;
+    if (!C)
+      return;
+    CmpInst::Predicate Pred =
+        Holds ? Cmp->getPredicate() : Cmp->getInversePredicate();
+    narrow(Cmp->getOperand(0),
+           ConstantRange::makeAllowedICmpRegion(Pred, C->getValue()), V, R);
+  }
+
+  // The values of V where switch SI takes its edge to B.
+  void switchEdge(const SwitchInst &SI, const BasicBlock *B, const Value *V,
+                  ConstantRange &R) {
+    unsigned Bits = SI.getCondition()->getType()->getIntegerBitWidth();
+    bool Default = SI.getDefaultDest() == B;
+    ConstantRange Allowed = ConstantRange::getEmpty(Bits);
+    SmallVector<APInt, 8> Excluded;
+    for (const auto &K : SI.cases()) {
+      if (K.getCaseSuccessor() == B)
+        Allowed = Allowed.unionWith(K.getCaseValue()->getValue());
+      else if (Default)
+        Excluded.push_back(K.getCaseValue()->getValue());
+    }
+    if (Default) {
+      // Only the cases at the ends of V's range narrow it: a hole is not a
+      // range. The range is found first, from the other conditions.
+      ConstantRange Here = LVI.getConstantRange(
+          const_cast<Value *>(SI.getCondition()), Ctx, false);
+      if (Here.isWrappedSet())
+        return;
+      APInt Lo = Here.getLower(), Hi = Here.getUpper() - 1;
+      for (bool Moved = true; Moved && Lo.ult(Hi);) {
+        Moved = false;
+        if (llvm::is_contained(Excluded, Lo))
+          ++Lo, Moved = true;
+        if (llvm::is_contained(Excluded, Hi))
+          --Hi, Moved = true;
+      }
+      Allowed = ConstantRange::getNonEmpty(Lo, Hi + 1);
+    }
+    narrow(SI.getCondition(), Allowed, V, R);
+  }
+
+  // R narrowed by X being in Allowed, where X is V, or V plus a constant, or
+  // V's truncation or extension (through any number of those).
+  void narrow(const Value *X, ConstantRange Allowed, const Value *V,
+              ConstantRange &R) {
+    for (unsigned Steps = 0; Steps < 8; ++Steps) {
+      if (X == V) {
+        R = R.intersectWith(Allowed);
+        return;
+      }
+      const APInt *Add;
+      const Value *Y;
+      if (match(X, m_Add(m_Value(Y), m_APInt(Add)))) {
+        Allowed = Allowed.sub(*Add); // exact modulo the width
+        X = Y;
+      } else if (match(X, m_Trunc(m_Value(Y)))) {
+        // Only where Y's values fit the narrower width: then they are its.
+        unsigned Wide = Y->getType()->getIntegerBitWidth();
+        ConstantRange YRange =
+            LVI.getConstantRange(const_cast<Value *>(Y), Ctx, false);
+        if (YRange.getUnsignedMax().getActiveBits() > Allowed.getBitWidth())
+          return;
+        Allowed = Allowed.zeroExtend(Wide);
+        X = Y;
+      } else if (match(X, m_ZExt(m_Value(Y)))) {
+        Allowed = Allowed.truncate(Y->getType()->getIntegerBitWidth());
+        X = Y;
+      } else {
+        // X may be V's truncation or extension instead.
+        const Value *Inner;
+        if (match(V, m_ZExt(m_Value(Inner))) && Inner == X) {
+          R = R.intersectWith(Allowed.zeroExtend(R.getBitWidth()));
+          return;
+        }
+        return;
+      }
+    }
+  }
+
   LazyValueInfo &LVI;
+  const DominatorTree &DT;
   const DataLayout &DL;
   Instruction *Ctx;
   unsigned Visits = 0;
@@ -393,8 +533,9 @@ private:
 // be followed.
 class FootprintBuilder {
 public:
-  FootprintBuilder(LazyValueInfo &LVI, const DataLayout &DL, size_t MaxRanges)
-      : LVI(LVI), DL(DL), MaxRanges(MaxRanges) {}
+  FootprintBuilder(LazyValueInfo &LVI, const DominatorTree &DT,
+                   const DataLayout &DL, size_t MaxRanges)
+      : LVI(LVI), DT(DT), DL(DL), MaxRanges(MaxRanges) {}
 
   bool Unbounded = false;
   std::vector<ByteRange> Reads, Writes;
@@ -409,7 +550,7 @@ public:
     if (AS == 3 || AS == 4 || AS == 5 || AS == 7 || AS == 101)
       return;
     Form F;
-    switch (AddressForms(LVI, DL, &At).pointer(Ptr, F)) {
+    switch (AddressForms(LVI, DT, DL, &At).pointer(Ptr, F)) {
     case BaseKind::Private:
       return;
     case BaseKind::ConstantGlobal:
@@ -496,6 +637,7 @@ private:
   }
 
   LazyValueInfo &LVI;
+  const DominatorTree &DT;
   const DataLayout &DL;
   size_t MaxRanges;
 };
@@ -520,9 +662,10 @@ bool touchesNoProgramMemory(const CallBase &Call) {
 } // namespace
 
 AccessFootprint computeAccessFootprint(Function &Kernel, LazyValueInfo &LVI,
+                                       const DominatorTree &DT,
                                        size_t MaxRanges) {
   const DataLayout &DL = Kernel.getDataLayout();
-  FootprintBuilder B(LVI, DL, MaxRanges);
+  FootprintBuilder B(LVI, DT, DL, MaxRanges);
   auto SizeOf = [&](Type *T) { return DL.getTypeStoreSize(T).getFixedValue(); };
   for (Instruction &I : instructions(Kernel)) {
     if (B.Unbounded)

@@ -25,6 +25,7 @@
 
 namespace llvm {
 class Function;
+class DominatorTree;
 class LazyValueInfo;
 } // namespace llvm
 
@@ -63,11 +64,13 @@ void bindParameters(llvm::Function &Kernel,
                     llvm::ArrayRef<llvm::StringRef> ParamBytes);
 
 // The footprint of Kernel's accesses (after bindParameters and the
-// optimizer), with LVI for the ranges at each access. At most MaxRanges
+// optimizer), with LVI for the ranges at each access (and DT for the
+// switches that guard it). At most MaxRanges
 // ranges are kept for reads and for writes each; past that a list is
 // widened to the span of its accesses (still a superset).
 AccessFootprint computeAccessFootprint(llvm::Function &Kernel,
                                        llvm::LazyValueInfo &LVI,
+                                       const llvm::DominatorTree &DT,
                                        size_t MaxRanges = size_t(1) << 20);
 
 } // namespace mstage

@@ -23,6 +23,7 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
@@ -526,7 +527,8 @@ Expected<AccessFootprint> footprintContained(const KernelBlob &K,
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  return computeAccessFootprint(*F, FAM.getResult<LazyValueAnalysis>(*F));
+  return computeAccessFootprint(*F, FAM.getResult<LazyValueAnalysis>(*F),
+                                FAM.getResult<DominatorTreeAnalysis>(*F));
 }
 
 } // namespace

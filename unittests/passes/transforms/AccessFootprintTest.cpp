@@ -9,6 +9,7 @@
 
 #include "llvm/Analysis/LazyValueInfo.h"
 #include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -157,6 +158,76 @@ define ptx_kernel void @shifted(ptr byval([8 x i8]) align 8 %0, ptr byval([16 x 
 }
 )";
 
+// heat's interior as the optimizer leaves it when the grid covers the
+// field exactly (N = 1024, 32 x 8 blocks of 32 x 128): "not 0 and not
+// 1023" is a switch on the row and one on the column.
+const char *Switched = R"(
+define ptx_kernel void @switched(ptr byval([16 x i8]) align 8 %0) {
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x(), !range !0
+  %ty = call i32 @llvm.nvvm.read.ptx.sreg.tid.y(), !range !1
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x(), !range !0
+  %bx32 = shl nuw nsw i32 %bx, 5
+  %j = or disjoint i32 %bx32, %tx
+  %by = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y(), !range !3
+  %by8 = shl nuw nsw i32 %by, 3
+  %i = or disjoint i32 %by8, %ty
+  switch i32 %i, label %cols [
+    i32 0, label %out
+    i32 1023, label %out
+  ]
+cols:
+  switch i32 %j, label %body [
+    i32 1023, label %out
+    i32 0, label %out
+  ]
+body:
+  %row = shl nuw nsw i32 %i, 10
+  %ij = or disjoint i32 %row, %j
+  %k = zext nneg i32 %ij to i64
+  %u = load ptr, ptr %0, align 8
+  %p = getelementptr inbounds nuw float, ptr %u, i64 %k
+  store float 1.000000e+00, ptr %p, align 4
+  br label %out
+out:
+  ret void
+}
+)";
+
+// The same at N = 256 (8 x 32 blocks), as the optimizer checks it: the
+// row's and the column's low byte, less one, below 254.
+const char *Truncated = R"(
+define ptx_kernel void @truncated(ptr byval([16 x i8]) align 8 %0) {
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x(), !range !0
+  %ty = call i32 @llvm.nvvm.read.ptx.sreg.tid.y(), !range !1
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x(), !range !1
+  %bx32 = shl nuw nsw i32 %bx, 5
+  %j = or disjoint i32 %bx32, %tx
+  %by = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y(), !range !0
+  %by8 = shl nuw nsw i32 %by, 3
+  %i = or disjoint i32 %by8, %ty
+  %i64 = zext nneg i32 %i to i64
+  %j64 = zext nneg i32 %j to i64
+  %ti = trunc nuw i32 %i to i8
+  %ti.off = add i8 %ti, -1
+  %iok = icmp ult i8 %ti.off, -2
+  br i1 %iok, label %cols, label %out
+cols:
+  %tj = trunc nuw i32 %j to i8
+  %tj.off = add i8 %tj, -1
+  %jok = icmp ult i8 %tj.off, -2
+  br i1 %jok, label %body, label %out
+body:
+  %row = shl nuw nsw i64 %i64, 8
+  %ij = or disjoint i64 %row, %j64
+  %u = load ptr, ptr %0, align 8
+  %p = getelementptr inbounds nuw float, ptr %u, i64 %ij
+  store float 1.000000e+00, ptr %p, align 4
+  br label %out
+out:
+  ret void
+}
+)";
+
 // Writes u[zext(t - 1)] (t - 1 in i32): thread 0's index is 2^32 - 1.
 const char *Wrapped = R"(
 define ptx_kernel void @wrapped(ptr byval([16 x i8]) align 8 %0) {
@@ -226,6 +297,7 @@ const char *Ranges = R"(
 !0 = !{i32 0, i32 32}
 !1 = !{i32 0, i32 8}
 !2 = !{i32 0, i32 64}
+!3 = !{i32 0, i32 128}
 )";
 
 std::string bytesOf(std::initializer_list<uint64_t> Words) {
@@ -263,6 +335,7 @@ AccessFootprint footprint(const char *Kernel, StringRef Name,
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(*M, MAM);
   return computeAccessFootprint(*F, FAM.getResult<LazyValueAnalysis>(*F),
+                                FAM.getResult<DominatorTreeAnalysis>(*F),
                                 MaxRanges);
 }
 
@@ -334,6 +407,26 @@ TEST(AccessFootprint, NeighbouringWritesMeet) {
   EXPECT_EQ(S0.Writes[0], (ByteRange{B, B + 4 * 64}));
   EXPECT_FALSE(accessesMeet(S0, S64));
   EXPECT_TRUE(accessesMeet(S0, S63));
+}
+
+TEST(AccessFootprint, ASwitchsDefaultExcludesItsCases) {
+  AccessFootprint S = footprint(Switched, "switched", {view(B)});
+  ASSERT_TRUE(S.Bounded);
+  ASSERT_EQ(S.Writes.size(), 1022u);
+  EXPECT_EQ(S.Writes.front(),
+            (ByteRange{B + 4 * (1024 + 1), B + 4 * (2 * 1024 - 1)}));
+  EXPECT_EQ(S.Writes.back(),
+            (ByteRange{B + 4 * (1022 * 1024 + 1), B + 4 * (1023 * 1024 - 1)}));
+}
+
+TEST(AccessFootprint, AConditionOnATruncationBoundsTheValue) {
+  AccessFootprint S = footprint(Truncated, "truncated", {view(B)});
+  ASSERT_TRUE(S.Bounded);
+  ASSERT_EQ(S.Writes.size(), 254u);
+  EXPECT_EQ(S.Writes.front(),
+            (ByteRange{B + 4 * (256 + 1), B + 4 * (2 * 256 - 1)}));
+  EXPECT_EQ(S.Writes.back(),
+            (ByteRange{B + 4 * (254 * 256 + 1), B + 4 * (255 * 256 - 1)}));
 }
 
 TEST(AccessFootprint, AWrappedIndexIsReadAsItsConsumerReadsIt) {
