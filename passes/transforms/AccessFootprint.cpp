@@ -378,7 +378,7 @@ private:
       T.Lo = asInt(R.getUnsignedMin(), false);
       T.Hi = asInt(R.getUnsignedMax(), false);
     }
-    excludeSwitchCases(V, T, Signed);
+    narrowByGuards(V, T, Signed);
     Form F;
     if (T.Lo == T.Hi) {
       F.Const = T.Lo;
@@ -394,13 +394,9 @@ private:
   // ("row - 1 < 254" on the row's low byte, which is how the optimizer
   // checks "not 0 and not 255" once the field's edge is known) nor a
   // switch's default edge with its cases inside the range.
-  void excludeSwitchCases(const Value *V, Term &T, bool Signed) {
-    // A condition holds for the value V had when it was checked: V must be
-    // made once a thread (in the entry block, outside every loop), not
-    // again by a later iteration.
-    const auto *Def = dyn_cast<Instruction>(V);
-    if (!Def || !Def->getParent()->isEntryBlock())
-      return;
+  void narrowByGuards(const Value *V, Term &T, bool Signed) {
+    // As LLVM's dominating conditions: V's definition dominates the check,
+    // so every path to Ctx since V was last made takes the checked edge.
     unsigned Bits = V->getType()->getIntegerBitWidth();
     ConstantRange R = ConstantRange::getFull(Bits);
     for (DomTreeNode *N = DT.getNode(Ctx->getParent()); N && N->getIDom();

@@ -218,7 +218,8 @@ llvm::Error capture(Stream &S, PeriodGraph &G) {
   std::vector<CUgraphNode> Nodes;
   llvm::SmallVector<CUgraphNode, 4> Deps;
   for (unsigned K = 0; K < Count && !Launched; ++K) {
-    if (Beside) {
+    // The first node's set is empty already.
+    if (Beside && K > 0) {
       Deps.clear();
       for (unsigned J : After[K])
         Deps.push_back(Nodes[J]);
