@@ -18,6 +18,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/PatternMatch.h"
+#include "llvm/Passes/PassBuilder.h"
 
 #include <algorithm>
 #include <optional>
@@ -702,6 +703,19 @@ AccessFootprint computeAccessFootprint(Function &Kernel, LazyValueInfo &LVI,
   normalizeRanges(F.Reads);
   normalizeRanges(F.Writes);
   return F;
+}
+
+AccessFootprint computeAccessFootprint(Function &Kernel, size_t MaxRanges) {
+  FunctionAnalysisManager FAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerFunctionAnalyses(FAM);
+  FAM.registerPass([&] { return ModuleAnalysisManagerFunctionProxy(MAM); });
+  MAM.registerPass([&] { return FunctionAnalysisManagerModuleProxy(FAM); });
+  return computeAccessFootprint(
+      Kernel, FAM.getResult<LazyValueAnalysis>(Kernel),
+      FAM.getResult<DominatorTreeAnalysis>(Kernel), MaxRanges);
 }
 
 } // namespace mstage

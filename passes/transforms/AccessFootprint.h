@@ -72,6 +72,9 @@ AccessFootprint computeAccessFootprint(llvm::Function &Kernel,
                                        llvm::LazyValueInfo &LVI,
                                        const llvm::DominatorTree &DT,
                                        size_t MaxRanges = size_t(1) << 20);
+// The same, with LVI and DT made here for Kernel alone.
+AccessFootprint computeAccessFootprint(llvm::Function &Kernel,
+                                       size_t MaxRanges = size_t(1) << 20);
 
 } // namespace mstage
 

@@ -17,13 +17,11 @@
 #include "transforms/SmallCopies.h"
 
 #include "support/Warning.h"
-#include "llvm/Analysis/LazyValueInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
@@ -32,7 +30,6 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -517,18 +514,7 @@ Expected<AccessFootprint> footprintContained(const KernelBlob &K,
                     "LLVM cannot analyze it: " + StringRef(LlvmErrors).rtrim());
   Function *F = M->getFunction(K.Name);
   assert(F && "the optimizer keeps the kernel");
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB(*TM);
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  return computeAccessFootprint(*F, FAM.getResult<LazyValueAnalysis>(*F),
-                                FAM.getResult<DominatorTreeAnalysis>(*F));
+  return computeAccessFootprint(*F);
 }
 
 } // namespace

@@ -7,9 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "transforms/AccessFootprint.h"
 
-#include "llvm/Analysis/LazyValueInfo.h"
 #include "llvm/AsmParser/Parser.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -334,9 +332,7 @@ AccessFootprint footprint(const char *Kernel, StringRef Name,
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
   PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(*M, MAM);
-  return computeAccessFootprint(*F, FAM.getResult<LazyValueAnalysis>(*F),
-                                FAM.getResult<DominatorTreeAnalysis>(*F),
-                                MaxRanges);
+  return computeAccessFootprint(*F, MaxRanges);
 }
 
 constexpr uint64_t A = 0x10000, B = 0x20000, N = 64;
