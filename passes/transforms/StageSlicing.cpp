@@ -35,6 +35,7 @@
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <deque>
+#include <tuple>
 
 using namespace llvm;
 
@@ -284,6 +285,27 @@ public:
     return !DeviceOnly;
   }
 
+  // Adds the branches that decide whether the site runs, and then those
+  // that decide whether they run, when the host can compute them too: the
+  // evaluator follows them as the kernel would, so a stage() under a
+  // condition that is false (or in a loop that runs no iteration) for a
+  // launch is not evaluated (its value is unused), rather than evaluated
+  // with values it may not be computed from (`if (n) stage(k / n)`), or
+  // looked for round a loop for ever. The others head for the site.
+  void addDecidingBranches() {
+    SmallVector<BasicBlock *, 8> Blocks{Site->getParent()};
+    SmallPtrSet<BasicBlock *, 8> Done{Site->getParent()};
+    while (!Blocks.empty()) {
+      BasicBlock *BB = Blocks.pop_back_val();
+      for (Instruction *T : decidingBranches(BB)) {
+        if (Done.insert(T->getParent()).second)
+          Blocks.push_back(T->getParent());
+        if (!Slice.count(T))
+          tryAdd(T);
+      }
+    }
+  }
+
   // The branch nearest the site on the way from it to DeviceOnly, if the
   // dependence passes through one (stage() under a thread-dependent
   // branch), else null.
@@ -319,9 +341,8 @@ private:
   }
 
   // The conditional terminators that decide whether BB runs.
-  void addControlDependences(BasicBlock *BB) {
-    if (!ControlDone.insert(BB).second)
-      return;
+  SmallVector<Instruction *, 4> decidingBranches(BasicBlock *BB) {
+    SmallVector<Instruction *, 4> Deciding;
     for (BasicBlock &A : F) {
       Instruction *T = A.getTerminator();
       if (&A == BB || T->getNumSuccessors() < 2)
@@ -330,7 +351,34 @@ private:
       for (BasicBlock *S : successors(&A))
         Decides |= PDT.dominates(BB, S);
       if (Decides && !PDT.properlyDominates(BB, &A))
+        Deciding.push_back(T);
+    }
+    return Deciding;
+  }
+
+  void addControlDependences(BasicBlock *BB) {
+    if (ControlDone.insert(BB).second)
+      for (Instruction *T : decidingBranches(BB))
         add(T);
+  }
+
+  // Adds I and what it needs, unless that reaches a device-only value;
+  // then the slice stays as it was.
+  void tryAdd(Instruction *I) {
+    assert(!DeviceOnly && Work.empty() && "the slice is complete");
+    auto Kept = std::make_tuple(Slice, Via, ControlDone);
+    add(I);
+    while (!Work.empty() && !DeviceOnly) {
+      Current = Work.front();
+      Work.pop_front();
+      visit(Current);
+    }
+    if (DeviceOnly) {
+      std::tie(Slice, Via, ControlDone) = std::move(Kept);
+      Work.clear();
+      DeviceOnly = nullptr;
+      DeviceWhat.clear();
+      ToInline = nullptr;
     }
   }
 
@@ -754,10 +802,11 @@ Function *buildEvaluator(Module &M, Function &Body, CallInst *Site,
     if (!T->getType()->isVoidTy())
       T->replaceAllUsesWith(PoisonValue::get(T->getType()));
     T->eraseFromParent();
+    // No way leads to the site: it is not reached for this launch.
     if (Best)
       BranchInst::Create(Best, &BB);
     else
-      new UnreachableInst(Ctx, &BB);
+      ReturnInst::Create(Ctx, &BB);
   }
 
   // Everything else that is not in the slice goes.
@@ -977,6 +1026,7 @@ bool prepareStagedBody(Module &M, Function &Entry, StringRef KernelName,
       ++NumSitesRejected;
       continue;
     }
+    S.addDecidingBranches();
     LLVM_DEBUG(dbgs() << DEBUG_TYPE << ": " << KernelName << " site "
                       << Out.Sites.size() << ": " << S.Slice.size()
                       << " instructions sliced\n");
