@@ -358,6 +358,25 @@ const BoolSetting &graphBranchesSetting() {
       [] { return readBool("MSTAGE_GRAPH_BRANCHES", true); });
 }
 
+const GraphLaunchesSetting &graphLaunchesSetting() {
+  return once<GraphLaunchesSetting>([] {
+    GraphLaunchesSetting S;
+    StringRef Value = envText("MSTAGE_GRAPH_LAUNCHES").trim();
+    if (Value.empty())
+      return S;
+    std::optional<long> N =
+        parseCount(Value.str(), GraphLaunchesSetting::MaxGraphLaunches);
+    S.Grow = false;
+    if (N && *N >= 1)
+      S.Launches = unsigned(*N);
+    else
+      S.Error = "MSTAGE_GRAPH_LAUNCHES='" + Value.str() +
+                "' is not a count of launches from 1 to " +
+                std::to_string(GraphLaunchesSetting::MaxGraphLaunches);
+    return S;
+  });
+}
+
 const BoolSetting &pdlSetting() {
   return once<BoolSetting>([] { return readBool("MSTAGE_PDL", true); });
 }

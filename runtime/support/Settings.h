@@ -86,6 +86,19 @@ const BoolSetting &graphsSetting();
 // off: each after the one before it, as the stream ordered them.
 const BoolSetting &graphBranchesSetting();
 
+// MSTAGE_GRAPH_LAUNCHES: the fewest operations a replayed graph holds
+// (whole periods of them). Unset: 16, and once a stream has replayed its
+// graph a few times in a row the next holds four times as many
+// (GraphReplay.cpp); set: that many, always. Not a count from 1 to
+// MaxGraphLaunches: an Error that fails launches on the GPU.
+struct GraphLaunchesSetting {
+  static constexpr unsigned MaxGraphLaunches = 4096;
+  unsigned Launches = 16;
+  bool Grow = true;
+  std::string Error;
+};
+const GraphLaunchesSetting &graphLaunchesSetting();
+
 // MSTAGE_PDL: JIT specializations for sm_90 and newer whose grid fits on
 // the device at once begin with griddepcontrol.wait and are launched with
 // programmatic stream serialization (cuda/LaunchKind.h,

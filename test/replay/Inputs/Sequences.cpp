@@ -86,6 +86,11 @@ static int run(const std::string &Name) {
       KA(X, Y, 1);
       KA(Y, X, 1);
     }
+  } else if (Name == "grow") { // a long loop: its graphs grow
+    for (int I = 0; I < 300; ++I) {
+      KA(X, Y, 1);
+      KA(Y, X, 1);
+    }
   } else if (Name == "period3") {
     for (int I = 0; I < 30; ++I) {
       KA(X, Y, 1);
