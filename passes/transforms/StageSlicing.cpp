@@ -277,11 +277,7 @@ public:
     Slice.insert(Site);
     for (Value *Op : Site->args())
       add(Op);
-    while (!Work.empty() && !DeviceOnly) {
-      Current = Work.front();
-      Work.pop_front();
-      visit(Current);
-    }
+    visitAdded();
     return !DeviceOnly;
   }
 
@@ -362,17 +358,22 @@ private:
         add(T);
   }
 
+  // Visits what was added, and what that adds, up to a device-only value.
+  void visitAdded() {
+    while (!Work.empty() && !DeviceOnly) {
+      Current = Work.front();
+      Work.pop_front();
+      visit(Current);
+    }
+  }
+
   // Adds I and what it needs, unless that reaches a device-only value;
   // then the slice stays as it was.
   void tryAdd(Instruction *I) {
     assert(!DeviceOnly && Work.empty() && "the slice is complete");
     auto Kept = std::make_tuple(Slice, Via, ControlDone);
     add(I);
-    while (!Work.empty() && !DeviceOnly) {
-      Current = Work.front();
-      Work.pop_front();
-      visit(Current);
-    }
+    visitAdded();
     if (DeviceOnly) {
       std::tie(Slice, Via, ControlDone) = std::move(Kept);
       Work.clear();

@@ -36,9 +36,9 @@ constexpr unsigned RingSize = 2 * MaxPeriod;
 // periods: its launch costs the host about what one kernel launch does).
 // Once it has replayed GrowAfter times in a row, the next holds GrowBy times
 // as many, up to GrownLaunches (MSTAGE_GRAPH_LAUNCHES fixes the size): each
-// graph launch
-// also costs the GPU a gap (H200, heat 1024^2, one run: 4.58 us a step
-// with graphs of 16 launches, 4.29 growing; nvcc's graph of 100 steps 4.02).
+// graph launch also costs the GPU a gap (H200, heat 1024^2, one run: 4.58
+// us a step with graphs of 16 launches, 4.29 growing; nvcc's graph of 100
+// steps 4.02).
 constexpr unsigned GrowAfter = 2;
 constexpr unsigned GrowBy = 4;
 constexpr unsigned GrownLaunches = 256;
@@ -108,6 +108,12 @@ struct StreamReplay {
   }
   const HeldLaunch &recent(unsigned Back) const { return Ring[slot(Back)]; }
   bool armed() const { return !Period.empty(); }
+  // A new hold of Period: nothing held or replayed yet.
+  void startHold() {
+    Next = HeldCount = 0;
+    Replays = ReplayedOps = 0;
+    InARow = Unroll = 0;
+  }
   // The ring's next slot, to fill, then pushed() as the latest launch.
   HeldLaunch &nextSlot() { return Ring[RingNext]; }
   void pushed() {
@@ -404,9 +410,7 @@ llvm::Error disarm(Stream &S, StreamReplay &R,
   llvm::Error E = enqueueHeld(S, R);
   R.Period.clear();
   R.Current = nullptr;
-  R.Next = 0;
-  R.Replays = R.ReplayedOps = 0;
-  R.InARow = R.Unroll = 0;
+  R.startHold();
   if (!KeepRing)
     R.forgetRing();
   return E;
@@ -468,10 +472,7 @@ void arm(Stream &S, StreamReplay &R, unsigned P) {
   R.Period.clear();
   for (unsigned I = P; I-- > 0;)
     R.Period.push_back(R.recent(I));
-  R.Next = 0;
-  R.HeldCount = 0;
-  R.Replays = R.ReplayedOps = 0;
-  R.InARow = R.Unroll = 0;
+  R.startHold();
   R.Current = nullptr;
   AnyHeldWork.store(true, std::memory_order_release);
   trace(S, "period of " + countOf(P, R.Period) + " (" + namesOf(R.Period) +
@@ -492,10 +493,7 @@ PeriodGraph *resumable(StreamReplay &R, const Offer &Matches) {
 
 void resume(Stream &S, StreamReplay &R, PeriodGraph &G) {
   R.Period = G.Period;
-  R.Next = 0;
-  R.HeldCount = 0;
-  R.Replays = R.ReplayedOps = 0;
-  R.InARow = R.Unroll = 0;
+  R.startHold();
   R.Current = &G;
   R.Resumed = true;
   AnyHeldWork.store(true, std::memory_order_release);
