@@ -36,6 +36,11 @@
 //                step's two kernels on two branches (they write disjoint
 //                cells): what a step costs when the boundary kernel runs
 //                beside the interior; checked like cuda-graph
+//   cuda-graph-fused[-edges-first]  (--only heat-floor) the hand-written
+//                graph with a step as one kernel (heatFused: the interior's
+//                blocks and the boundary's in one grid, the boundary's last
+//                or first): what merging the two kernels would give; checked
+//                like cuda-graph
 //   cuda-graph[-parallel]-coarseK  (--only heat-floor with HEAT_COARSEN set)
 //                the same graphs with the interior kernel coarsened: each
 //                thread does the work of K = 2, 4, 8 blocks' threads in y;
@@ -219,6 +224,40 @@ __global__ void heatBoundary(float *u, size_t n) {
   }
 }
 
+// heatInterior's and heatBoundary's work of a step as one kernel of 1-D
+// blocks of kHeatThreads: InteriorBlocks blocks of the interior's grid (rows
+// of 1 << GridXShift blocks of kHeatBlockX x kHeatBlockY) and the
+// boundary's blocks, those first when EdgesFirst. Their writes are apart, so
+// one launch may do both: what a compiler that merged a step's independent
+// kernels would make.
+__global__ void heatFused(const float *uold, float *unew, size_t n,
+                          unsigned GridXShift, unsigned InteriorBlocks,
+                          unsigned BoundaryBlocks, bool EdgesFirst) {
+  unsigned B = blockIdx.x;
+  bool Interior = EdgesFirst ? B >= BoundaryBlocks : B < InteriorBlocks;
+  if (Interior) {
+    B -= EdgesFirst ? BoundaryBlocks : 0;
+    size_t i =
+        size_t(B >> GridXShift) * kHeatBlockY + threadIdx.x / kHeatBlockX;
+    size_t j = size_t(B & ((1u << GridXShift) - 1)) * kHeatBlockX +
+               threadIdx.x % kHeatBlockX;
+    if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n)
+      unew[i * n + j] = 0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
+                                 uold[i * n + j + 1] + uold[i * n + j - 1]);
+    return;
+  }
+  B -= EdgesFirst ? 0 : InteriorBlocks;
+  size_t t = size_t(B) * kHeatThreads + threadIdx.x;
+  if (t >= n)
+    return;
+  unew[t * n] = 1.0f;
+  unew[t * n + n - 1] = 0.0f;
+  if (t > 0) {
+    unew[t] = 0.0f;
+    unew[(n - 1) * n + t] = 0.0f;
+  }
+}
+
 // The values are >= 0, so their bits order as unsigned integers do.
 __global__ void heatResidual(const float *a, const float *b, size_t cells,
                              unsigned *result) {
@@ -358,13 +397,18 @@ void benchTiny(cudaStream_t S) {
 // of a step are independent nodes.
 // Pdl (--only heat-floor): a step's two kernels launched with programmatic
 // serialization (heatInteriorPdl, heatBoundaryPdl), in a graph or not.
+// Fused (--only heat-floor, with UseGraphs): a step as one kernel,
+// heatFused (N a power of two), the interior's blocks first (1) or the
+// boundary's (2).
 // Restrict: the interior kernel coarsened by Coarsen (1 too) with its fields
 // marked __restrict__.
 void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
                bool InteriorOnly = false, bool Parallel = false,
                int Coarsen = 1, bool Pdl = false, bool Restrict = false,
-               bool Ilp = false) {
+               bool Ilp = false, int Fused = 0) {
   std::string VariantName = InteriorOnly ? "cuda-graph-interior-only"
+                            : Fused == 1 ? "cuda-graph-fused"
+                            : Fused == 2 ? "cuda-graph-fused-edges-first"
                             : Parallel   ? "cuda-graph-parallel"
                             : UseGraphs  ? "cuda-graph"
                                          : "cuda";
@@ -407,6 +451,15 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
     Cur = 0;
   };
   auto step = [&](int From) {
+    if (Fused) {
+      unsigned Shift = 0;
+      while ((1u << Shift) < Grid.x)
+        ++Shift;
+      heatFused<<<Grid.x * Grid.y + BoundaryGrid, kHeatThreads, 0, S>>>(
+          D[From], D[1 - From], N, Shift, Grid.x * Grid.y, BoundaryGrid,
+          Fused == 2);
+      return;
+    }
     if (Parallel) {
       CUDA_CHECK(cudaEventRecord(Fork, S));
       CUDA_CHECK(cudaStreamWaitEvent(Side, Fork, 0));
@@ -774,6 +827,10 @@ int main(int Argc, char **Argv) {
       benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/true);
       benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/false,
                 /*Parallel=*/true);
+      for (int Fused : {1, 2})
+        benchHeat(S, N, /*UseGraphs=*/true, /*InteriorOnly=*/false,
+                  /*Parallel=*/false, /*Coarsen=*/1, /*Pdl=*/false,
+                  /*Restrict=*/false, /*Ilp=*/false, Fused);
       for (bool UseGraphs : {false, true})
         benchHeat(S, N, UseGraphs, /*InteriorOnly=*/false, /*Parallel=*/false,
                   /*Coarsen=*/1, /*Pdl=*/true);

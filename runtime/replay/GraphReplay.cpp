@@ -32,14 +32,16 @@ namespace {
 // The longest period looked for, and the launches a stream remembers.
 constexpr unsigned MaxPeriod = 32;
 constexpr unsigned RingSize = 2 * MaxPeriod;
-// A stream's first graph of a period holds at least 16 operations (whole
-// periods: its launch costs the host about what one kernel launch does).
-// Once it has replayed GrowAfter times in a row, the next holds GrowBy times
-// as many, up to GrownLaunches (MSTAGE_GRAPH_LAUNCHES fixes the size): each
-// graph launch also costs the GPU a gap (H200, heat 1024^2, one run: 4.58
-// us a step with graphs of 16 launches, 4.29 growing; nvcc's graph of 100
-// steps 4.02).
-constexpr unsigned GrowAfter = 2;
+// A hold's first graph holds at least 4 operations (whole periods; the
+// setting's default): the GPU, idle since the loop's last check, waits only
+// for those to be held. Each graph launched, the next holds GrowBy times as
+// many, up to GrownLaunches (MSTAGE_GRAPH_LAUNCHES fixes the size) and no
+// more than is left of the period's last run, so that the last graph before
+// a check ends where it comes: holding a launch costs the host about a
+// quarter of what the GPU takes for one of heat's, and each graph launch
+// costs the GPU a gap (H200, heat 1024^2, one call, medians of three rounds:
+// 4.24 us a step growing so; 4.30 with graphs of 16, 64, 64, 64 and 8; 4.92
+// with 16 and 184; nvcc's graph of 100 steps on parallel branches 4.00).
 constexpr unsigned GrowBy = 4;
 constexpr unsigned GrownLaunches = 256;
 // Graphs kept per stream, for periods that come back.
@@ -88,11 +90,11 @@ struct StreamReplay {
   unsigned Next = 0;
   unsigned HeldCount = 0; // held back: Period[I % size] for I < HeldCount
   PeriodGraph *Current = nullptr; // Period's graph, once made or found
-  bool Resumed = false;           // armed by resume(), not findPeriod()
+  // The kept graph that resume() armed R with; null: armed by findPeriod().
+  PeriodGraph *ResumedWith = nullptr;
   unsigned LastRest = 0;          // whole periods held when the last hold ended
   uint64_t Replays = 0;           // graph launches since armed
   uint64_t ReplayedOps = 0;       // the operations they held
-  unsigned InARow = 0;            // launches of Current in a row
   unsigned Unroll = 0;  // periods of the next graph; 0: from the setting
   uint64_t LastRun = 0; // operations from arming to the last disarm
   // The last period that findPeriod armed and another launch ended (its
@@ -112,7 +114,7 @@ struct StreamReplay {
   void startHold() {
     Next = HeldCount = 0;
     Replays = ReplayedOps = 0;
-    InARow = Unroll = 0;
+    Unroll = 0;
   }
   // The ring's next slot, to fill, then pushed() as the latest launch.
   HeldLaunch &nextSlot() { return Ring[RingNext]; }
@@ -378,20 +380,18 @@ llvm::Error disarm(Stream &S, StreamReplay &R,
     trace(S, std::to_string(R.Replays) + " graph replay" +
                  (R.Replays == 1 ? "" : "s") + " (" +
                  countOf(Launches, R.Period) + "); ended: " + Why());
-  // A kept graph that a resumed loop left before reaching it once is stale
-  // (another buffer, another argument; a faster tier's code is taken in
-  // place, takeNewCode): without it, the loop's period is found again, not
-  // resumed and ended at every step.
-  if (R.Resumed && R.Replays == 0 && Differs)
-    for (auto It = R.Graphs.begin(); It != R.Graphs.end(); ++It)
-      if (It->get() == R.Current) {
-        R.Graphs.erase(It);
-        break;
-      }
+  // Kept graphs of a period that a resumed loop left before reaching its
+  // first graph are stale (another buffer, another argument; a faster
+  // tier's code is taken in place, takeNewCode): without them, the loop's
+  // period is found again, not resumed and ended at every step.
+  if (R.ResumedWith && R.Replays == 0 && Differs)
+    llvm::erase_if(R.Graphs, [&](const std::unique_ptr<PeriodGraph> &G) {
+      return G->Period == R.Period;
+    });
   // A period that another launch ended stays in the ring with what was held
   // of it, so that a longer period that holds it is found there (only the
   // order of the launches matters, not how many came before).
-  bool KeepRing = Differs && !R.Resumed;
+  bool KeepRing = Differs && !R.ResumedWith;
   if (KeepRing) {
     unsigned P = R.Period.size();
     R.Broken.assign(R.Period.size(), 0);
@@ -405,7 +405,7 @@ llvm::Error disarm(Stream &S, StreamReplay &R,
       noteLatest(R);
     }
   }
-  R.Resumed = false;
+  R.ResumedWith = nullptr;
   R.LastRun = R.ReplayedOps + R.HeldCount;
   llvm::Error E = enqueueHeld(S, R);
   R.Period.clear();
@@ -494,8 +494,8 @@ PeriodGraph *resumable(StreamReplay &R, const Offer &Matches) {
 void resume(Stream &S, StreamReplay &R, PeriodGraph &G) {
   R.Period = G.Period;
   R.startHold();
-  R.Current = &G;
-  R.Resumed = true;
+  R.Current = nullptr; // the first graph is the small one: the GPU waits
+  R.ResumedWith = &G;
   AnyHeldWork.store(true, std::memory_order_release);
   trace(S, "period of " + countOf(G.Period.size(), G.Period) + " (" +
                namesOf(G.Period) + ") resumed");
@@ -521,6 +521,21 @@ void takeNewCode(Stream &S, StreamReplay &R, CUfunction Old,
     if (Patch(G->Period))
       G->Stale = true;
   trace(S, "new code of " + *L.Name + " (a faster tier's): the period goes on");
+}
+
+// After a graph of Unroll periods, the next holds GrowBy times as many, up
+// to GrownLaunches and to what is left of the last run (its last graph ends
+// where that run ended; a run that goes on beyond it grows again).
+void growNext(StreamReplay &R, unsigned Unroll) {
+  uint64_t P = R.Period.size();
+  uint64_t Next = std::max<uint64_t>(
+      Unroll, std::min<uint64_t>(uint64_t(Unroll) * GrowBy, GrownLaunches / P));
+  if (R.LastRun > R.ReplayedOps)
+    Next = std::min(Next, (R.LastRun - R.ReplayedOps) / P);
+  if (Next == 0 || Next == Unroll)
+    return;
+  R.Unroll = unsigned(Next);
+  R.Current = nullptr;
 }
 
 // L equals the launch R expects: hold it, and launch the graph once a
@@ -549,15 +564,8 @@ llvm::Error hold(Stream &S, StreamReplay &R) {
   if (llvm::Error E = S.driver()->launchGraph(R.Current->Exec, S.handle()))
     return context(std::move(E), "replaying the kernels " + namesOf(R.Period) +
                                      " as a graph (MSTAGE_GRAPHS=auto)");
-  // A loop that keeps coming gets larger graphs, half its last run's
-  // length at most (else the steps to its check would go as plain launches).
-  unsigned Grown = Unroll * P * GrowBy;
-  if (graphLaunchesSetting().Grow && ++R.InARow >= GrowAfter &&
-      Grown <= GrownLaunches && (!R.LastRun || 2 * Grown <= R.LastRun)) {
-    R.Unroll = Unroll * GrowBy;
-    R.Current = nullptr;
-    R.InARow = 0;
-  }
+  if (graphLaunchesSetting().Grow)
+    growNext(R, Unroll);
   return llvm::Error::success();
 }
 
