@@ -41,6 +41,10 @@
 //                blocks and the boundary's in one grid, the boundary's last
 //                or first): what merging the two kernels would give; checked
 //                like cuda-graph
+//   cuda-graph-parallel-split  (--only heat-floor with HEAT_SPLIT=a,b,...)
+//                the parallel graph's segment as graphs of a, b, ... steps
+//                and its rest, the check's three operations plain after
+//                them: the shape of mstage's replay; checked
 //   cuda-graph[-parallel]-coarseK  (--only heat-floor with HEAT_COARSEN set)
 //                the same graphs with the interior kernel coarsened: each
 //                thread does the work of K = 2, 4, 8 blocks' threads in y;
@@ -89,6 +93,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -418,6 +423,19 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
     VariantName += "-pdl";
   if (Restrict)
     VariantName += Ilp ? "-ilp" : "-restrict";
+  // HEAT_SPLIT=a,b,...: the parallel graph's segment as graphs of a, b, ...
+  // steps and the rest, the check's operations plain after them (as
+  // mstage's replay has them), variant cuda-graph-parallel-split.
+  std::vector<int> Split;
+  if (const char *E = std::getenv("HEAT_SPLIT"); E && Parallel) {
+    for (const char *P = E; *P;) {
+      Split.push_back(std::atoi(P));
+      while (*P && *P != ',')
+        ++P;
+      P += *P == ',';
+    }
+    VariantName += "-split";
+  }
   const char *Variant = VariantName.c_str();
   cudaStream_t Side = nullptr;
   cudaEvent_t Fork = nullptr, Join = nullptr;
@@ -504,11 +522,12 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
     CUDA_CHECK(cudaMemcpyAsync(To, DResidual, sizeof(unsigned),
                                cudaMemcpyDeviceToHost, S));
   };
-  // A segment's graph: Length steps from D[From], then the check.
-  std::vector<std::pair<std::pair<int, int>, cudaGraphExec_t>> Graphs;
-  auto graphOf = [&](int Length, int From) {
+  // A segment's graph: Length steps from D[From], then the check (unless
+  // a split segment's piece).
+  std::vector<std::pair<std::tuple<int, int, bool>, cudaGraphExec_t>> Graphs;
+  auto graphOf = [&](int Length, int From, bool WithCheck = true) {
     for (auto &[Key, Exec] : Graphs)
-      if (Key == std::make_pair(Length, From))
+      if (Key == std::make_tuple(Length, From, WithCheck))
         return Exec;
     cudaGraph_t Graph;
     cudaGraphExec_t Exec;
@@ -516,11 +535,12 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
     int C = From;
     for (int I = 0; I < Length; ++I, C = 1 - C)
       step(C);
-    check(1 - C, HResidual);
+    if (WithCheck)
+      check(1 - C, HResidual);
     CUDA_CHECK(cudaStreamEndCapture(S, &Graph));
     CUDA_CHECK(cudaGraphInstantiate(&Exec, Graph, 0));
     CUDA_CHECK(cudaGraphDestroy(Graph));
-    Graphs.push_back({{Length, From}, Exec});
+    Graphs.push_back({{Length, From, WithCheck}, Exec});
     return Exec;
   };
   auto asFloat = [](unsigned Bits) {
@@ -534,7 +554,18 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
     if (UseGraphs) {
       for (int Done = 0; Done < Steps;) {
         int Length = std::min(kHeatCheckEvery, Steps - Done);
-        CUDA_CHECK(cudaGraphLaunch(graphOf(Length, Cur), S));
+        if (!Split.empty()) { // pieces, then the check as plain operations
+          int Piece = 0, C = Cur;
+          for (size_t K = 0; Piece < Length; ++K) {
+            int L = K < Split.size() ? std::min(Split[K], Length - Piece)
+                                     : Length - Piece;
+            CUDA_CHECK(cudaGraphLaunch(graphOf(L, C, false), S));
+            C = L % 2 ? 1 - C : C;
+            Piece += L;
+          }
+          check(1 - C, HResidual);
+        } else
+          CUDA_CHECK(cudaGraphLaunch(graphOf(Length, Cur), S));
         CUDA_CHECK(cudaStreamSynchronize(S));
         Residual = asFloat(*HResidual);
         Done += Length;
@@ -587,6 +618,8 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
                  Variant, N, CheckSteps);
   if (UseGraphs) { // made before the timed runs, as an application would
     graphOf(std::min(kHeatCheckEvery, Steps), 0);
+    if (!Split.empty()) // its pieces: a segment's worth, run once
+      run(std::min(kHeatCheckEvery, Steps));
     if (int Tail = Steps % kHeatCheckEvery; Tail && Steps > kHeatCheckEvery)
       graphOf(Tail, 0);
   }
