@@ -154,6 +154,17 @@ static int run(const std::string &Name) {
       if (I % 10 == 9)
         Host = Z.download();
     }
+  } else if (Name == "segments") {
+    // Checks after 20, 20, 40, 10 and 40 steps: a segment longer than the
+    // last grows its graphs again past the last one's end; a shorter one
+    // leaves its last graph unfilled, held and enqueued at the check.
+    for (int Length : {20, 20, 40, 10, 40}) {
+      for (int I = 0; I < Length; ++I) {
+        KA(X, Y, 1);
+        KA(Y, X, 1);
+      }
+      Host = Z.download();
+    }
   } else if (Name == "heat") { // parallel branches: each step's two kernels
     auto KI = mstage::kernel(Interior, 1, mstage::dim3(16, 16));
     auto KE = mstage::kernel(Boundary, 1, 16);
