@@ -36,12 +36,13 @@ constexpr unsigned RingSize = 2 * MaxPeriod;
 // setting's default): the GPU, idle since the loop's last check, waits only
 // for those to be held. Each graph launched, the next holds GrowBy times as
 // many, up to GrownLaunches (MSTAGE_GRAPH_LAUNCHES fixes the size) and no
-// more than is left of the period's last run, so that the last graph before
-// a check ends where it comes: holding a launch costs the host about a
-// quarter of what the GPU takes for one of heat's, and each graph launch
-// costs the GPU a gap (H200, heat 1024^2, one call, medians of three rounds:
-// 4.24 us a step growing so; 4.30 with graphs of 16, 64, 64, 64 and 8; 4.92
-// with 16 and 184; nvcc's graph of 100 steps on parallel branches 4.00).
+// more than is left of the period's last runs (growNext), so that the last
+// graph before a check ends where it comes: holding a launch costs the host
+// about a quarter of what the GPU takes for one of heat's, and each graph
+// launch costs the GPU a gap (H200, heat 1024^2, one call, medians of three
+// rounds: 4.24 us a step growing so; 4.30 with graphs of 16, 64, 64, 64 and
+// 8; 4.92 with 16 and 184; nvcc's graph of 100 steps on parallel
+// branches 4.00).
 constexpr unsigned GrowBy = 4;
 constexpr unsigned GrownLaunches = 256;
 // Graphs kept per stream, for periods that come back.
@@ -97,6 +98,7 @@ struct StreamReplay {
   uint64_t ReplayedOps = 0;       // the operations they held
   unsigned Unroll = 0;  // periods of the next graph; 0: from the setting
   uint64_t LastRun = 0; // operations from arming to the last disarm
+  uint64_t RunBefore = 0; // and to the one before it
   // The last period that findPeriod armed and another launch ended (its
   // hashes), and how many times in a row it had come: it is taken again
   // only when it comes more often (a "B A A" loop would otherwise find "A"
@@ -406,6 +408,7 @@ llvm::Error disarm(Stream &S, StreamReplay &R,
     }
   }
   R.ResumedWith = nullptr;
+  R.RunBefore = R.LastRun;
   R.LastRun = R.ReplayedOps + R.HeldCount;
   llvm::Error E = enqueueHeld(S, R);
   R.Period.clear();
@@ -524,13 +527,15 @@ void takeNewCode(Stream &S, StreamReplay &R, CUfunction Old,
 }
 
 // After a graph of Unroll periods, the next holds GrowBy times as many, up
-// to GrownLaunches and to what is left of the last run (its last graph ends
-// where that run ended; a run that goes on beyond it grows again).
+// to GrownLaunches and, when the last two runs were as long, to what is left
+// of them (the last graph ends where they ended; a run that goes on beyond
+// grows again). Runs of changing lengths are not fitted: each fit would be
+// another graph to capture, at every check.
 void growNext(StreamReplay &R, unsigned Unroll) {
   uint64_t P = R.Period.size();
   uint64_t Next = std::max<uint64_t>(
       Unroll, std::min<uint64_t>(uint64_t(Unroll) * GrowBy, GrownLaunches / P));
-  if (R.LastRun > R.ReplayedOps)
+  if (R.LastRun == R.RunBefore && R.LastRun > R.ReplayedOps)
     Next = std::min(Next, (R.LastRun - R.ReplayedOps) / P);
   if (Next == 0 || Next == Unroll)
     return;

@@ -155,10 +155,9 @@ static int run(const std::string &Name) {
         Host = Z.download();
     }
   } else if (Name == "segments") {
-    // Checks after 20, 20, 40, 10 and 40 steps: a segment longer than the
-    // last grows its graphs again past the last one's end; a shorter one
-    // leaves its last graph unfilled, held and enqueued at the check.
-    for (int Length : {20, 20, 40, 10, 40}) {
+    // Checks after segments of 30 steps, then 60, then 15: graphs fit a
+    // segment once the two before it were as long.
+    for (int Length : {30, 30, 30, 30, 60, 60, 60, 15}) {
       for (int I = 0; I < Length; ++I) {
         KA(X, Y, 1);
         KA(Y, X, 1);
