@@ -111,12 +111,27 @@ __global__ void tinyKernel(int *v) {
   v[i] = v[i] + 1;
 }
 
-__global__ void heatInterior(const float *uold, float *unew, size_t n) {
-  size_t i = size_t(blockIdx.y) * blockDim.y + threadIdx.y; // row
-  size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; // column
+// One cell (row i, column j) of a step, if inside; one thread's edge cells.
+__device__ void heatCell(const float *uold, float *unew, size_t n, size_t i,
+                         size_t j) {
   if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n)
     unew[i * n + j] = 0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
                                uold[i * n + j + 1] + uold[i * n + j - 1]);
+}
+__device__ void heatEdges(float *u, size_t n, size_t t) {
+  if (t >= n)
+    return;
+  u[t * n] = 1.0f;
+  u[t * n + n - 1] = 0.0f;
+  if (t > 0) {
+    u[t] = 0.0f;
+    u[(n - 1) * n + t] = 0.0f;
+  }
+}
+
+__global__ void heatInterior(const float *uold, float *unew, size_t n) {
+  heatCell(uold, unew, n, size_t(blockIdx.y) * blockDim.y + threadIdx.y,
+           size_t(blockIdx.x) * blockDim.x + threadIdx.x);
 }
 
 // heatInterior with each thread doing the work of K blocks' threads in y
@@ -151,24 +166,13 @@ __device__ __forceinline__ void waitForPrerequisiteGrids() {
 
 __global__ void heatInteriorPdl(const float *uold, float *unew, size_t n) {
   waitForPrerequisiteGrids();
-  size_t i = size_t(blockIdx.y) * blockDim.y + threadIdx.y; // row
-  size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x; // column
-  if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n)
-    unew[i * n + j] = 0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
-                               uold[i * n + j + 1] + uold[i * n + j - 1]);
+  heatCell(uold, unew, n, size_t(blockIdx.y) * blockDim.y + threadIdx.y,
+           size_t(blockIdx.x) * blockDim.x + threadIdx.x);
 }
 
 __global__ void heatBoundaryPdl(float *u, size_t n) {
   waitForPrerequisiteGrids();
-  size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= n)
-    return;
-  u[t * n] = 1.0f;
-  u[t * n + n - 1] = 0.0f;
-  if (t > 0) {
-    u[t] = 0.0f;
-    u[(n - 1) * n + t] = 0.0f;
-  }
+  heatEdges(u, n, size_t(blockIdx.x) * blockDim.x + threadIdx.x);
 }
 
 // The same with its fields marked apart (__restrict__), as a JIT that sees
@@ -218,15 +222,7 @@ __global__ void heatInteriorCoarseIlp(const float *__restrict__ uold,
 }
 
 __global__ void heatBoundary(float *u, size_t n) {
-  size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= n)
-    return;
-  u[t * n] = 1.0f;
-  u[t * n + n - 1] = 0.0f;
-  if (t > 0) {
-    u[t] = 0.0f;
-    u[(n - 1) * n + t] = 0.0f;
-  }
+  heatEdges(u, n, size_t(blockIdx.x) * blockDim.x + threadIdx.x);
 }
 
 // heatInterior's and heatBoundary's work of a step as one kernel of 1-D
@@ -242,25 +238,14 @@ __global__ void heatFused(const float *uold, float *unew, size_t n,
   bool Interior = EdgesFirst ? B >= BoundaryBlocks : B < InteriorBlocks;
   if (Interior) {
     B -= EdgesFirst ? BoundaryBlocks : 0;
-    size_t i =
-        size_t(B >> GridXShift) * kHeatBlockY + threadIdx.x / kHeatBlockX;
-    size_t j = size_t(B & ((1u << GridXShift) - 1)) * kHeatBlockX +
-               threadIdx.x % kHeatBlockX;
-    if (i >= 1 && i + 1 < n && j >= 1 && j + 1 < n)
-      unew[i * n + j] = 0.25f * (uold[(i - 1) * n + j] + uold[(i + 1) * n + j] +
-                                 uold[i * n + j + 1] + uold[i * n + j - 1]);
+    heatCell(uold, unew, n,
+             size_t(B >> GridXShift) * kHeatBlockY + threadIdx.x / kHeatBlockX,
+             size_t(B & ((1u << GridXShift) - 1)) * kHeatBlockX +
+                 threadIdx.x % kHeatBlockX);
     return;
   }
   B -= EdgesFirst ? 0 : InteriorBlocks;
-  size_t t = size_t(B) * kHeatThreads + threadIdx.x;
-  if (t >= n)
-    return;
-  unew[t * n] = 1.0f;
-  unew[t * n + n - 1] = 0.0f;
-  if (t > 0) {
-    unew[t] = 0.0f;
-    unew[(n - 1) * n + t] = 0.0f;
-  }
+  heatEdges(unew, n, size_t(B) * kHeatThreads + threadIdx.x);
 }
 
 // The values are >= 0, so their bits order as unsigned integers do.
