@@ -453,13 +453,13 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
     CUDA_CHECK(cudaDeviceSynchronize());
     Cur = 0;
   };
+  unsigned GridXShift = 0; // Fused: N is a power of two
+  while ((1u << GridXShift) < Grid.x)
+    ++GridXShift;
   auto step = [&](int From) {
     if (Fused) {
-      unsigned Shift = 0;
-      while ((1u << Shift) < Grid.x)
-        ++Shift;
       heatFused<<<Grid.x * Grid.y + BoundaryGrid, kHeatThreads, 0, S>>>(
-          D[From], D[1 - From], N, Shift, Grid.x * Grid.y, BoundaryGrid,
+          D[From], D[1 - From], N, GridXShift, Grid.x * Grid.y, BoundaryGrid,
           Fused == 2);
       return;
     }
@@ -601,10 +601,10 @@ void benchHeat(cudaStream_t S, size_t N, bool UseGraphs,
   if (!InteriorOnly)
     std::fprintf(stderr, "# heat %s %zu: %d steps match the CPU bit for bit\n",
                  Variant, N, CheckSteps);
-  if (UseGraphs) { // made before the timed runs, as an application would
+  if (UseGraphs && !Split.empty()) { // the pieces: a segment's, run once
+    run(std::min(kHeatCheckEvery, Steps));
+  } else if (UseGraphs) { // made before the timed runs, as an application
     graphOf(std::min(kHeatCheckEvery, Steps), 0);
-    if (!Split.empty()) // its pieces: a segment's worth, run once
-      run(std::min(kHeatCheckEvery, Steps));
     if (int Tail = Steps % kHeatCheckEvery; Tail && Steps > kHeatCheckEvery)
       graphOf(Tail, 0);
   }

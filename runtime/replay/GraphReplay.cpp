@@ -91,8 +91,7 @@ struct StreamReplay {
   unsigned Next = 0;
   unsigned HeldCount = 0; // held back: Period[I % size] for I < HeldCount
   PeriodGraph *Current = nullptr; // Period's graph, once made or found
-  // The kept graph that resume() armed R with; null: armed by findPeriod().
-  PeriodGraph *ResumedWith = nullptr;
+  bool Resumed = false;           // armed by resume(), not findPeriod()
   unsigned LastRest = 0;          // whole periods held when the last hold ended
   uint64_t Replays = 0;           // graph launches since armed
   uint64_t ReplayedOps = 0;       // the operations they held
@@ -377,23 +376,22 @@ llvm::Error disarm(Stream &S, StreamReplay &R,
                    bool Differs = false) {
   if (!R.armed())
     return llvm::Error::success();
-  uint64_t Launches = R.ReplayedOps;
   if (traceEnabled())
     trace(S, std::to_string(R.Replays) + " graph replay" +
                  (R.Replays == 1 ? "" : "s") + " (" +
-                 countOf(Launches, R.Period) + "); ended: " + Why());
+                 countOf(R.ReplayedOps, R.Period) + "); ended: " + Why());
   // Kept graphs of a period that a resumed loop left before reaching its
   // first graph are stale (another buffer, another argument; a faster
   // tier's code is taken in place, takeNewCode): without them, the loop's
   // period is found again, not resumed and ended at every step.
-  if (R.ResumedWith && R.Replays == 0 && Differs)
+  if (R.Resumed && R.Replays == 0 && Differs)
     llvm::erase_if(R.Graphs, [&](const std::unique_ptr<PeriodGraph> &G) {
       return G->Period == R.Period;
     });
   // A period that another launch ended stays in the ring with what was held
   // of it, so that a longer period that holds it is found there (only the
   // order of the launches matters, not how many came before).
-  bool KeepRing = Differs && !R.ResumedWith;
+  bool KeepRing = Differs && !R.Resumed;
   if (KeepRing) {
     unsigned P = R.Period.size();
     R.Broken.assign(R.Period.size(), 0);
@@ -407,7 +405,7 @@ llvm::Error disarm(Stream &S, StreamReplay &R,
       noteLatest(R);
     }
   }
-  R.ResumedWith = nullptr;
+  R.Resumed = false;
   R.RunBefore = R.LastRun;
   R.LastRun = R.ReplayedOps + R.HeldCount;
   llvm::Error E = enqueueHeld(S, R);
@@ -498,7 +496,7 @@ void resume(Stream &S, StreamReplay &R, PeriodGraph &G) {
   R.Period = G.Period;
   R.startHold();
   R.Current = nullptr; // the first graph is the small one: the GPU waits
-  R.ResumedWith = &G;
+  R.Resumed = true;
   AnyHeldWork.store(true, std::memory_order_release);
   trace(S, "period of " + countOf(G.Period.size(), G.Period) + " (" +
                namesOf(G.Period) + ") resumed");
@@ -549,9 +547,10 @@ llvm::Error hold(Stream &S, StreamReplay &R) {
   R.Next = (R.Next + 1) % R.Period.size();
   ++R.HeldCount;
   unsigned P = R.Period.size();
-  unsigned Unroll = R.Current  ? R.Current->Unroll
-                    : R.Unroll ? R.Unroll
-                               : (graphLaunchesSetting().Launches + P - 1) / P;
+  unsigned Unroll =
+      R.Unroll ? R.Unroll : (graphLaunchesSetting().Launches + P - 1) / P;
+  assert((!R.Current || R.Current->Unroll == Unroll) &&
+         "a hold's graph is made for its size");
   if (R.HeldCount < Unroll * P)
     return llvm::Error::success();
   if (!R.Current || R.Current->Stale) {

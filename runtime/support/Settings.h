@@ -89,8 +89,7 @@ const BoolSetting &graphBranchesSetting();
 // MSTAGE_GRAPH_LAUNCHES: the fewest operations a replayed graph holds
 // (whole periods of them). Unset: 4, and each graph launched, the next
 // holds four times as many (GraphReplay.cpp); set: that many, always. Not a
-// count from 1 to
-// MaxGraphLaunches: an Error that fails launches on the GPU.
+// count from 1 to MaxGraphLaunches: an Error that fails launches on the GPU.
 struct GraphLaunchesSetting {
   static constexpr unsigned MaxGraphLaunches = 4096;
   unsigned Launches = 4; // the first graph's, when it grows
