@@ -365,7 +365,7 @@ class Gen:
                 if kind == "branch":
                     cond = self.cap_of(ctx, "bool")
                 elif ctx.staged:
-                    cond = "u64(%s) %% 3u == 1u" % r.choice(ctx.staged)[0]
+                    cond = self.staged_cond(*r.choice(ctx.staged))
                 else:
                     cond = "%s.size() > %d" % (r.choice("ab"), r.randrange(1, 200))
                 out.append((ind, "if (%s) {" % cond))
@@ -388,6 +388,18 @@ class Gen:
                 out.append((ind + 3, "acc = mix(acc, a[i]);"))
                 out.append((ind + 1, "}"))
                 out.append((ind, "}"))
+
+    @staticmethod
+    def staged_cond(v, ty):
+        """A branch on a staged value that can go either way: u64() of a
+        float or a double is a constant, and of a bool is 1 modulo 3 either
+        way, so a branch on it would make one side dead code (and a
+        loop-varying site there would never be compiled)."""
+        if ty == "bool":
+            return v
+        if ty in ("float", "double"):
+            return "f64(%s) > 0.0" % v
+        return "u64(%s) %% 3u == 1u" % v
 
     def loop(self, out, ind, ctx, depth):
         r = self.r
